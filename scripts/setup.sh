@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# A newcomer's first command: install what is needed, build, and run Racer on a bundled example.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/install-deps.sh
+bash scripts/build.sh
+echo
+echo "== racer ptx parse examples/vec_add.ptx"
+build/racer ptx parse examples/vec_add.ptx

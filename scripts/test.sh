@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# The whole test suite: dependencies, build, every test.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/install-deps.sh
+bash scripts/build.sh
+cd "${RACER_BUILD_DIR:-build}"
+ctest --output-on-failure -j "$(nproc)"
