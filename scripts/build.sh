@@ -8,4 +8,5 @@ if [ ! -f "$BUILD_DIR/build.ninja" ]; then
     -DCMAKE_BUILD_TYPE=${RACER_BUILD_TYPE:-RelWithDebInfo} \
     -DRACER_WERROR=${RACER_WERROR:-ON}
 fi
+if (($#)); then set -- --target "$@"; fi
 cmake --build "$BUILD_DIR" -j "${RACER_JOBS:-$(nproc)}" "$@"
