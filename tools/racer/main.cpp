@@ -1,2 +1,28 @@
+// racer: the command-line front door. Each subcommand lives in its own file.
+#include <CLI/CLI.hpp>
 #include <cstdio>
-int main() { std::puts("racer"); return 0; }
+#include <iostream>
+
+#include "support/error.hpp"
+#include "tools/racer/commands.hpp"
+
+int main(int argc, char** argv) {
+  CLI::App app{"Racer: symbolic equivalence checking of GPU kernels at the PTX level"};
+  app.require_subcommand(1);
+  racer::cli::add_ptx_commands(app);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    int code = app.exit(e);
+    return code == 0 ? 0 : static_cast<int>(racer::ExitCode::BadInput);
+  }
+  try {
+    return racer::cli::run_selected(app);
+  } catch (const racer::Error& e) {
+    std::cerr << e.what() << "\n";
+    return static_cast<int>(e.code());
+  } catch (const std::exception& e) {
+    std::cerr << "racer: internal error: " << e.what() << "\n";
+    return static_cast<int>(racer::ExitCode::Internal);
+  }
+}

@@ -1,0 +1,14 @@
+#pragma once
+// Splits PTX text into tokens. Comments are skipped; nothing is allocated per token.
+#include <vector>
+
+#include "ptx/token.hpp"
+
+namespace racer::ptx {
+
+// Tokenizes the whole text; the last token is Tok::End. Malformed pieces become Tok::Error
+// tokens (with a reason available from lex_error_reason) so the parser can report them in place.
+std::vector<Token> lex(std::string_view text);
+std::string_view lex_error_reason(const Token& t);
+
+}  // namespace racer::ptx

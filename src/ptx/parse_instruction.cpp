@@ -1,0 +1,288 @@
+// One instruction: guard, opcode and modifiers (in any order), operands.
+#include <cstring>
+
+#include "ptx/parser_impl.hpp"
+
+namespace racer::ptx::detail {
+namespace {
+
+constexpr size_t kMaxOpcodeWords = 4;  // "cp.async.bulk.tensor", "barrier.cluster.arrive"
+
+}  // namespace
+
+void Parser::parse_instruction(Function& f) {
+  Instr ins;
+  const Token& start = peek();
+  if (accept(Tok::At)) {
+    ins.has_guard = true;
+    ins.guard_negated = accept(Tok::Bang);
+    const Token& g = expect(Tok::Ident, "a predicate register after '@'");
+    auto r = find_reg(g.text);
+    if (!r) fail(g, "undeclared register '" + std::string(g.text) + "'");
+    if (f.regs[*r].type != Type::Pred) fail(g, "guard '" + std::string(g.text) + "' is not a .pred register");
+    ins.guard = *r;
+  }
+  const Token& first = peek();
+  if (first.kind != Tok::Ident) {
+    if (first.kind == Tok::Error) fail(first, std::string(lex_error_reason(first)) + " '" + std::string(first.text) + "'");
+    fail(first, "expected an instruction, found '" + std::string(first.text) + "'");
+  }
+  parse_opcode_and_modifiers(ins, first);
+
+  std::vector<const Token*> operand_tokens;
+  if (!at(Tok::Semi)) {
+    do {
+      operand_tokens.push_back(&peek());
+      ins.operands.push_back(parse_operand(f, ins));
+      if (accept(Tok::Pipe)) {
+        Operand pair;
+        pair.kind = Operand::Kind::Pair;
+        pair.elems.push_back(std::move(ins.operands.back()));
+        pair.elems.push_back(parse_operand(f, ins));
+        ins.operands.back() = std::move(pair);
+      }
+    } while (accept(Tok::Comma));
+  }
+  if (!at(Tok::Semi)) {
+    const Token& t = peek();
+    fail(t, t.kind == Tok::End ? "missing ';' at end of file" : "expected ',' or ';' after an operand, found '" + std::string(t.text) + "'");
+  }
+  take();
+
+  if (ins.op == Op::Bra) {
+    if (ins.operands.size() == 1 && ins.operands[0].kind == Operand::Kind::Symbol &&
+        ins.operands[0].symbol_kind == SymbolKind::Label)
+      pending_labels_.push_back({static_cast<uint32_t>(f.instrs.size()), 0, scope_, operand_tokens[0]});
+  }
+  check_operands(f, ins, operand_tokens);
+
+  ins.debug_loc = current_loc_index_;
+  LineCol lc = src_.locate(start.offset);
+  map_.instr_pos.back().emplace_back(lc.line, lc.col);
+  f.items.push_back({BodyItem::Kind::Instr, static_cast<uint32_t>(f.instrs.size())});
+  f.instrs.push_back(std::move(ins));
+}
+
+void Parser::parse_opcode_and_modifiers(Instr& ins, const Token& first) {
+  // Modifiers are the dotted words glued to the opcode.
+  std::vector<const Token*> words{&take()};
+  while (at(Tok::DotWord) && peek().offset == words.back()->offset + words.back()->text.size()) words.push_back(&take());
+
+  // The opcode is the longest run of leading words that names one.
+  std::string name;
+  std::optional<Op> op;
+  size_t used = 0;
+  std::string candidate(first.text);
+  for (size_t n = 1; n <= words.size() && n <= kMaxOpcodeWords; ++n) {
+    if (n > 1) candidate += words[n - 1]->text;
+    if (auto o = op_from_name(candidate)) op = o, used = n, name = candidate;
+  }
+  if (!op) fail(first, "unknown instruction '" + std::string(first.text) + "'");
+  ins.op = *op;
+  const OpInfo& info = op_info(*op);
+
+  for (size_t i = used; i < words.size(); ++i) {
+    const Token& w = *words[i];
+    std::string_view v = w.text.substr(1);
+    if (info.max_types > 0) {
+      if (auto ty = type_from_name(v)) {
+        if (ins.num_types >= info.max_types) fail(w, "too many types for '" + name + "'");
+        ins.types[ins.num_types++] = *ty;
+        continue;
+      }
+    }
+    if (op_accepts(info, Mod::Shape)) {
+      if (auto sh = parse_shape(v)) {
+        if (ins.has(Mod::Shape)) fail(w, "'" + name + "' has two shapes");
+        ins.shape = *sh;
+        ins.set(Mod::Shape, 0);
+        continue;
+      }
+    }
+    // The first group of this opcode, in slot order, whose vocabulary has the word and
+    // which is still free; groups sharing a vocabulary (two layouts, two spaces) fill in order.
+    bool known = false, placed = false;
+    for (Mod g : info.slots) {
+      if (g == kTypesSlot || g == Mod::Shape) continue;
+      auto idx = mod_value_index(g, v);
+      if (!idx) continue;
+      known = true;
+      if (ins.has(g)) continue;
+      ins.set(g, *idx);
+      placed = true;
+      break;
+    }
+    if (placed) continue;
+    if (known) fail(w, "duplicate modifier '" + std::string(w.text) + "' on '" + name + "'");
+    if (type_from_name(v)) fail(w, "'" + name + "' takes no type '" + std::string(w.text) + "'");
+    fail(w, "unknown modifier '" + std::string(w.text) + "' for '" + name + "'");
+  }
+  if (ins.num_types < info.min_types) {
+    const Token& last = *words.back();
+    fail(last, "'" + name + "' needs " + std::to_string(info.min_types) + (info.min_types == 1 ? " type" : " types") +
+                   " (e.g. .f32), found " + std::to_string(ins.num_types));
+  }
+  if (op_accepts(info, Mod::Shape) && !ins.has(Mod::Shape) && *op != Op::Ldmatrix && *op != Op::Stmatrix)
+    fail(*words.back(), "'" + name + "' needs a shape such as .m16n8k16");
+}
+
+Operand Parser::parse_operand(Function& f, Instr& ins) {
+  const Token& t = peek();
+  Operand op;
+  switch (t.kind) {
+    case Tok::LBracket:
+      return parse_address(f, ins);
+    case Tok::LBrace:
+    case Tok::LParen: {
+      Tok close = t.kind == Tok::LBrace ? Tok::RBrace : Tok::RParen;
+      take();
+      op.kind = t.kind == Tok::LBrace ? Operand::Kind::Vector : Operand::Kind::ParenList;
+      if (!at(close)) {
+        do op.elems.push_back(parse_operand(f, ins));
+        while (accept(Tok::Comma));
+      }
+      expect(close, close == Tok::RBrace ? "'}' closing the vector operand" : "')' closing the list");
+      if (op.kind == Operand::Kind::Vector) {
+        for (const Operand& e : op.elems)
+          if (e.kind == Operand::Kind::Vector || e.kind == Operand::Kind::Address)
+            fail(t, "a vector operand holds registers and constants only");
+      }
+      return op;
+    }
+    case Tok::Bang: {
+      take();
+      const Token& r = expect(Tok::Ident, "a predicate register after '!'");
+      op = parse_name_operand(f, r);
+      if (op.kind != Operand::Kind::Reg || f.regs[op.index].type != Type::Pred)
+        fail(r, "'!' applies to predicate registers only");
+      op.negated = true;
+      return op;
+    }
+    case Tok::Minus: {
+      take();
+      const Token& n = take();
+      if (n.kind == Tok::Int) {
+        op.kind = Operand::Kind::Imm;
+        op.value = -parse_int(n);
+        return op;
+      }
+      if (n.kind == Tok::Float) return parse_float_literal(n, true);
+      fail(n, "expected a number after '-'");
+    }
+    case Tok::Int:
+      take();
+      op.kind = Operand::Kind::Imm;
+      op.value = parse_int(t);
+      return op;
+    case Tok::Float:
+      take();
+      return parse_float_literal(t, false);
+    case Tok::Ident:
+      take();
+      return parse_name_operand(f, t);
+    case Tok::Error:
+      fail(t, std::string(lex_error_reason(t)) + " '" + std::string(t.text) + "'");
+    default:
+      fail(t, "expected an operand, found " + (t.kind == Tok::End ? std::string("end of file") : "'" + std::string(t.text) + "'"));
+  }
+}
+
+Operand Parser::parse_name_operand(Function& f, const Token& t) {
+  Operand op;
+  if (t.text == "_") {
+    op.kind = Operand::Kind::Sink;
+    return op;
+  }
+  if (t.text[0] == '%') {
+    if (auto r = find_reg(t.text)) {
+      op.kind = Operand::Kind::Reg;
+      op.index = *r;
+      return op;
+    }
+    if (auto s = special_reg_from_name(t.text)) {
+      op.kind = Operand::Kind::Special;
+      op.index = static_cast<uint32_t>(*s);
+      if (special_reg_has_components(*s)) {
+        if (!at(Tok::DotWord) || peek().offset != t.offset + t.text.size())
+          fail(t, "special register '" + std::string(t.text) + "' needs a component (.x, .y or .z)");
+        const Token& c = take();
+        if (c.text == ".x") op.component = 1;
+        else if (c.text == ".y") op.component = 2;
+        else if (c.text == ".z") op.component = 3;
+        else fail(c, "bad component '" + std::string(c.text) + "' (expected .x, .y or .z)");
+      }
+      return op;
+    }
+    fail(t, "undeclared register '" + std::string(t.text) + "'");
+  }
+  if (auto sym = find_symbol(f, t.text)) return *sym;
+  // Otherwise a label, possibly defined later; resolved at the end of the function.
+  op.kind = Operand::Kind::Symbol;
+  op.symbol_kind = SymbolKind::Label;
+  return op;
+}
+
+Operand Parser::parse_float_literal(const Token& t, bool negative) {
+  Operand op;
+  op.kind = Operand::Kind::FloatImm;
+  std::string_view s = t.text;
+  if (s.size() > 2 && s[0] == '0' && (s[1] == 'f' || s[1] == 'F' || s[1] == 'd' || s[1] == 'D')) {
+    bool is32 = s[1] == 'f' || s[1] == 'F';
+    op.float_bits = is32 ? 32 : 64;
+    uint64_t bits = std::stoull(std::string(s.substr(2)), nullptr, 16);
+    if (negative) bits ^= is32 ? 0x80000000ull : 0x8000000000000000ull;
+    op.value = static_cast<int64_t>(bits);
+    return op;
+  }
+  // A decimal literal is a double in PTX.
+  double d = std::strtod(std::string(s).c_str(), nullptr);
+  if (negative) d = -d;
+  std::memcpy(&op.value, &d, sizeof d);
+  op.float_bits = 64;
+  return op;
+}
+
+Operand Parser::parse_address(Function& f, Instr& ins) {
+  const Token& open = take();
+  Operand addr;
+  addr.kind = Operand::Kind::Address;
+  const Token& b = peek();
+  Operand base;
+  if (b.kind == Tok::Ident) {
+    take();
+    base = parse_name_operand(f, b);
+    if (base.kind == Operand::Kind::Special || base.kind == Operand::Kind::Sink)
+      fail(b, "'" + std::string(b.text) + "' cannot be an address");
+    if (base.kind == Operand::Kind::Symbol && base.symbol_kind == SymbolKind::Label)
+      fail(b, "unknown symbol '" + std::string(b.text) + "' in address");
+    if (base.kind == Operand::Kind::Reg) {
+      Type rt = f.regs[base.index].type;
+      if (rt == Type::Pred || (type_bits(rt) != 32 && type_bits(rt) != 64))
+        fail(b, "address register '" + std::string(b.text) + "' must be 32 or 64 bits wide");
+    }
+  } else if (b.kind == Tok::Int) {
+    take();
+    base.kind = Operand::Kind::Imm;
+    base.value = parse_int(b);
+  } else {
+    fail(b, "expected a register, a variable or an address in '[ ]'");
+  }
+  addr.elems.push_back(base);
+  if (at(Tok::Plus) || at(Tok::Minus)) {
+    bool neg = take().kind == Tok::Minus;
+    if (accept(Tok::Minus)) neg = !neg;  // "+-4" as nvcc writes it
+    const Token& off = expect(Tok::Int, "an integer offset");
+    addr.value = neg ? -parse_int(off) : parse_int(off);
+  }
+  if (accept(Tok::Comma)) {
+    // Tensor-map coordinates: [tmap, {c0, c1}]
+    if (!at(Tok::LBrace)) fail(peek(), "expected '{' with tensor coordinates");
+    addr.elems.push_back(parse_operand(f, ins));
+  }
+  if (!at(Tok::RBracket)) fail(peek(), "expected ']' closing the address opened here at column " +
+                                           std::to_string(src_.locate(open.offset).col));
+  take();
+  return addr;
+}
+
+}  // namespace racer::ptx::detail
