@@ -182,6 +182,12 @@ std::vector<Tensor> load_tensors(TomlReader& r, const toml::table& tensors) {
       r.error(*node, "tensor '" + std::string(key->str()) +
                          "' must be a table such as { shape = [4], dtype = \"f32\", init = \"input\" }, not " +
                          std::string(TomlReader::type_name(*node)));
+      // Still declared: uses of it must not be reported as undeclared too. (The empty shape
+      // marks it unusable; the instance is rejected anyway.)
+      Tensor placeholder;
+      placeholder.name = std::string(key->str());
+      placeholder.loc = r.loc(*key);
+      out.push_back(std::move(placeholder));
       continue;
     }
     out.push_back(load_tensor(r, *key, *tbl));
