@@ -208,6 +208,17 @@ TEST_F(InstanceMalformed, CollectsEveryError) {
                                       "not_equivalent"}));
 }
 
+TEST_F(InstanceMalformed, WindowsLineEndingsKeepLocations) {
+  std::string text;
+  for (char c : replace_first(kBase, "grid = [1]", "grid = [0]")) {
+    if (c == '\n') text += '\r';
+    text += c;
+  }
+  std::string p = path("crlf.toml");
+  EXPECT_EQ(error_lines(refusal(p, text), p),
+            std::vector<std::string>{"12:9: error: grid dimension must be positive, not 0"});
+}
+
 TEST_F(InstanceMalformed, UnreadableFile) {
   try {
     load_instance(path("absent.toml"));
