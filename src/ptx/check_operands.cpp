@@ -66,7 +66,8 @@ void Parser::check_operands(const Function& f, const Instr& ins, const std::vect
   if (ins.operands.size() < required || ins.operands.size() > slots.size()) {
     std::string want = required == slots.size() ? std::to_string(required)
                                                  : std::to_string(required) + " to " + std::to_string(slots.size());
-    const Token& where = at.empty() ? peek() : *at[std::min(at.size(), std::max<size_t>(required, 1)) - 1];
+    // Too many: point at the first surplus operand; too few: at the last one given.
+    const Token& where = at.empty() ? peek() : ins.operands.size() > slots.size() ? *at[slots.size()] : *at.back();
     fail(where, "'" + name + "' takes " + want + " operand" + (slots.size() == 1 ? "" : "s") + ", found " +
                     std::to_string(ins.operands.size()));
   }

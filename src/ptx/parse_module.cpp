@@ -109,8 +109,10 @@ void Parser::parse_linked_declaration() {
     parse_function(t.text == ".entry", linkage);
     return;
   }
+  if (t.kind != Tok::DotWord)
+    fail(t, t.kind == Tok::End ? "expected .entry, .func or a variable after ." + linkage : "expected a directive, found '" + std::string(t.text) + "'");
   auto space = space_from_name(t.text.substr(1));
-  if (t.kind != Tok::DotWord || !space || *space == Space::Reg || *space == Space::Param)
+  if (!space || *space == Space::Reg || *space == Space::Param)
     fail(t, "unknown module-level directive '" + std::string(t.text) + "'");
   take();
   Variable v = parse_variable(*space, false);
