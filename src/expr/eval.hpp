@@ -1,0 +1,24 @@
+#pragma once
+// Exact evaluation at a rational point: the primitive under witnesses (an inequivalence is
+// reported only where both sides evaluate exactly and differ).
+#include <gmpxx.h>
+
+#include <optional>
+#include <unordered_map>
+
+#include "expr/store.hpp"
+
+namespace racer::expr {
+
+using Assignment = std::unordered_map<ExprId, mpq_class, ExprIdHash>;
+
+// The exact value of x when every symbol takes its value from `at`. nullopt when that value
+// is not a rational the evaluator can prove: irrational (exp(1), sqrt(2)), infinite,
+// undefined (1/0, inf - inf), or dependent on an undecidable comparison of irrationals.
+// Exact values do propagate through such parts where the result does not depend on them
+// (0 * exp(x) = 0, max(exp(x), +inf) = +inf). A symbol missing from `at` throws
+// racer::Error(Internal). Memoized per call and iterative, so it is linear in the DAG and
+// safe at any depth.
+std::optional<mpq_class> eval_exact(const Store& s, ExprId x, const Assignment& at);
+
+}  // namespace racer::expr

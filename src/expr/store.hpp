@@ -1,0 +1,174 @@
+#pragma once
+// The Store owns every expression node: an arena of compact nodes, a shared operand pool,
+// a rational table, the symbol table, and a unique table that makes construction
+// hash-consing (building a node that exists returns its id). Nodes are immutable and never
+// freed; ids stay valid for the Store's lifetime. Not thread-safe: one Store per thread,
+// or external locking.
+//
+// The smart constructors below are the only way to build nodes. Each returns the canonical
+// form of its result (see DESIGN.md "Normal form" and canonical.hpp), using exact
+// identities of the extended reals only. Conventions that matter to callers:
+//  * Division cancels: x * x^-1 = 1 and x*y/y = x for finite x, the usual simplifier
+//    convention; the result agrees with the original wherever the original is defined.
+//  * Infinities are constants; Undefined (ConstKind) is what inf - inf, 0 * inf, 1/0,
+//    log(-1), sin(inf) produce when that is certain at construction. Nothing throws for
+//    NaN. When it depends on the inputs (s - s where s may be -inf), the result keeps a
+//    zero-weighted term (0*s: 0 when s is finite, NaN when it is infinite), never 0.
+//  * Symbols are finite reals; a node's "finite" flag (is_finite) is a cheap sound proof
+//    that it never evaluates to +-inf or NaN where defined; folds that need finiteness
+//    (x - x = 0, 0 * x = 0, x + (-inf) = -inf) consult it and otherwise keep the node.
+#include <gmpxx.h>
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "expr/expr_id.hpp"
+#include "expr/node.hpp"
+#include "expr/rational_table.hpp"
+
+namespace racer::expr {
+
+// A closed interval of rationals that a symbol is known to lie in (from a contract or an
+// instance's input domain).
+struct Range {
+  mpq_class lo;
+  mpq_class hi;
+};
+
+struct SymbolInfo {
+  std::string origin;  // where the value came from, for witnesses: "x[3,1]", "uninit global 0x1000+12"
+  std::optional<Range> range;
+};
+
+class Store {
+ public:
+  Store();
+  Store(const Store&) = delete;
+  Store& operator=(const Store&) = delete;
+  Store(Store&&) = default;
+  Store& operator=(Store&&) = default;
+
+  size_t size() const { return nodes_.size(); }
+
+  // ---- Inspection. Accessors check the kind only by assert.
+  Kind kind(ExprId x) const { return node(x).kind; }
+  bool is_finite(ExprId x) const { return (node(x).flags & detail::kFinite) != 0; }
+  // Conditions (Bool, Cmp, Select of conditions) are a separate sort: arithmetic on one
+  // throws racer::Error(Internal).
+  bool is_condition(ExprId x) const { return (node(x).flags & detail::kBoolean) != 0; }
+  ConstKind const_kind(ExprId x) const;  // Const only
+  bool is_rational(ExprId x) const;      // a finite constant
+  bool is_undefined(ExprId x) const { return x == undefined_; }
+  bool is_inf(ExprId x) const { return x == pos_inf_ || x == neg_inf_; }
+  const mpq_class& rational(ExprId x) const;  // is_rational only
+  bool bool_value(ExprId x) const;            // Bool only
+  FuncKind func_kind(ExprId x) const;         // Func only
+  CmpOp cmp_op(ExprId x) const;               // Cmp only: Lt, Le, Eq or Ne
+  const SymbolInfo& symbol_info(ExprId x) const;  // Symbol only
+  const mpq_class& coef(ExprId x) const;      // Add: the constant term; Mul: the coefficient
+  // Operands, in canonical (id) order: Add terms, Mul bases, Min/Max arguments, the Func
+  // argument, Cmp (lhs, rhs), Select (cond, then, else).
+  uint32_t arity(ExprId x) const { return node(x).n; }
+  ExprId operand(ExprId x, uint32_t i) const;
+  const mpq_class& weight(ExprId x, uint32_t i) const;  // Add: term coefficient; Mul: integer exponent
+
+  // ---- Leaves.
+  ExprId constant(const mpq_class& q);
+  ExprId constant(long v) { return constant(mpq_class(v)); }
+  ExprId zero() const { return zero_; }
+  ExprId one() const { return one_; }
+  ExprId pos_inf() const { return pos_inf_; }
+  ExprId neg_inf() const { return neg_inf_; }
+  ExprId undefined() const { return undefined_; }
+  ExprId true_value() const { return true_; }
+  ExprId false_value() const { return false_; }
+  // Symbols are interned by origin: the same origin names the same variable. Asking again
+  // with a different range is a bug in the caller and throws racer::Error(Internal).
+  ExprId symbol(const std::string& origin, std::optional<Range> range = std::nullopt);
+
+  // ---- Arithmetic.
+  ExprId add(ExprId a, ExprId b);
+  ExprId add(std::span<const ExprId> xs);
+  ExprId sub(ExprId a, ExprId b);
+  ExprId neg(ExprId a);
+  ExprId mul(ExprId a, ExprId b);
+  ExprId mul(std::span<const ExprId> xs);
+  ExprId div(ExprId a, ExprId b);
+  ExprId recip(ExprId a);
+  ExprId pow_int(ExprId a, long n);
+  ExprId pow_int(ExprId a, const mpz_class& n);
+
+  // ---- Functions.
+  ExprId func(FuncKind f, ExprId a);
+  ExprId exp(ExprId a) { return func(FuncKind::Exp, a); }
+  ExprId log(ExprId a) { return func(FuncKind::Log, a); }
+  ExprId sqrt(ExprId a) { return func(FuncKind::Sqrt, a); }
+  ExprId tanh(ExprId a) { return func(FuncKind::Tanh, a); }
+  ExprId erf(ExprId a) { return func(FuncKind::Erf, a); }
+  ExprId sin(ExprId a) { return func(FuncKind::Sin, a); }
+  ExprId cos(ExprId a) { return func(FuncKind::Cos, a); }
+  ExprId abs(ExprId a) { return func(FuncKind::Abs, a); }
+
+  ExprId min(ExprId a, ExprId b);
+  ExprId min(std::span<const ExprId> xs);
+  ExprId max(ExprId a, ExprId b);
+  ExprId max(std::span<const ExprId> xs);
+
+  // ---- Conditions. cmp yields a Cmp or a Bool (or Undefined when an operand is). select's
+  // cond must be a condition and its branches both numbers or both conditions, so that
+  // select(p, q, false) is "p and q" and select(p, false, true) is "not p". Comparisons
+  // are over the extended reals and an Undefined operand makes the result Undefined, so
+  // IEEE's unordered predicates are the executor's business, not this layer's.
+  ExprId cmp(CmpOp op, ExprId a, ExprId b);
+  ExprId select(ExprId cond, ExprId then_value, ExprId else_value);
+
+  // Rebuilds x's operator over new operands (one per operand of x, same order) through the
+  // smart constructors; the basis of substitution and other rewrites. Leaves return x.
+  ExprId rebuild(ExprId x, std::span<const ExprId> operands);
+
+ private:
+  struct Term {
+    ExprId id;
+    mpq_class w;
+  };
+  struct AddAcc;
+  struct MulAcc;
+
+  const detail::Node& node(ExprId x) const { return nodes_[x.index]; }
+  std::span<const uint32_t> slots(const detail::Node& n) const;
+  ExprId intern(Kind kind, uint8_t op, uint32_t a, std::span<const uint32_t> ops, uint8_t flags);
+  void grow_table();
+  bool finite_all(std::span<const ExprId> xs) const;
+  void require_number(ExprId x) const;
+
+  // build_add.cpp
+  void collect_add(AddAcc& acc, ExprId x, const mpq_class& scale);
+  ExprId finish_add(AddAcc& acc);
+  ExprId scale_add(ExprId sum, const mpq_class& k);
+  ExprId unit_part(ExprId product);
+  ExprId rebuild_add(ExprId sum, std::span<const ExprId> terms);
+  // build_mul.cpp
+  void collect_mul(MulAcc& acc, ExprId x, const mpz_class& e);
+  ExprId finish_mul(MulAcc& acc);
+  ExprId make_mul(const mpq_class& c, std::vector<Term>& factors);
+  ExprId rebuild_mul(ExprId product, std::span<const ExprId> bases);
+  // build_minmax.cpp
+  ExprId minmax(Kind kind, std::span<const ExprId> xs);
+  // build_cmp.cpp
+  std::optional<bool> decide_cmp(CmpOp op, ExprId a, ExprId b);
+
+  std::vector<detail::Node> nodes_;
+  std::vector<uint32_t> hashes_;  // per node, for probing and rehashing
+  std::vector<uint32_t> pool_;    // operand slots
+  std::vector<uint32_t> table_;   // unique table: node index + 1, 0 = empty
+  detail::RationalTable rats_;
+  std::vector<SymbolInfo> symbols_;
+  std::unordered_map<std::string, ExprId> symbol_by_origin_;
+  ExprId zero_, one_, pos_inf_, neg_inf_, undefined_, true_, false_;
+};
+
+}  // namespace racer::expr

@@ -1,0 +1,83 @@
+#include <gmpxx.h>
+
+#include <set>
+
+#include "fixture.hpp"
+#include "support/error.hpp"
+
+namespace racer::expr::test {
+namespace {
+
+TEST_F(ExprTest, SameStructureSameId) {
+  ExprId a = s.add(s.mul(c(2), x), s.exp(y));
+  size_t n = s.size();
+  ExprId b = s.add(s.mul(c(2), x), s.exp(y));
+  EXPECT_EQ(a, b);
+  EXPECT_EQ(s.size(), n) << "rebuilding an existing expression must not add nodes";
+  EXPECT_EQ(s.constant(mpq_class(6, 8)), q(3, 4));
+  EXPECT_EQ(s.sin(x), s.sin(x));
+  EXPECT_EQ(s.max(x, y), s.max(x, y));
+}
+
+TEST_F(ExprTest, DifferentStructureDifferentId) {
+  EXPECT_NE(s.add(x, y), s.mul(x, y));
+  EXPECT_NE(s.exp(x), s.log(x));
+  EXPECT_NE(s.exp(x), s.exp(y));
+  EXPECT_NE(s.min(x, y), s.max(x, y));
+  EXPECT_NE(s.cmp(CmpOp::Lt, x, y), s.cmp(CmpOp::Le, x, y));
+  EXPECT_NE(s.add(x, c(1)), s.add(x, c(2)));
+  EXPECT_NE(s.mul(c(2), x), s.mul(c(3), x));
+  EXPECT_NE(s.pow_int(x, 2), s.pow_int(x, 3));
+  EXPECT_NE(s.pow_int(x, 2), s.mul(c(2), x));
+  EXPECT_NE(s.pos_inf(), s.neg_inf());
+  EXPECT_NE(s.zero(), s.false_value());
+}
+
+TEST_F(ExprTest, SymbolsInternByOrigin) {
+  EXPECT_EQ(s.symbol("x[0]"), x);
+  EXPECT_NE(s.symbol("x[1]"), x);
+  EXPECT_EQ(s.symbol_info(x).origin, "x[0]");
+  EXPECT_FALSE(s.symbol_info(x).range.has_value());
+
+  ExprId u = s.symbol("uninit global 0x1000+12", Range{mpq_class(-1), mpq_class(1)});
+  ASSERT_TRUE(s.symbol_info(u).range.has_value());
+  EXPECT_EQ(s.symbol_info(u).range->hi, 1);
+  EXPECT_EQ(s.symbol("uninit global 0x1000+12", Range{mpq_class(-1), mpq_class(1)}), u);
+  EXPECT_THROW(s.symbol("uninit global 0x1000+12"), racer::Error);
+  EXPECT_THROW(s.symbol("w", Range{mpq_class(2), mpq_class(1)}), racer::Error);
+}
+
+TEST_F(ExprTest, ManyNodesSurviveTableGrowth) {
+  // Enough distinct nodes to force several unique-table and rational-table rehashes; every
+  // one must still be found afterwards.
+  std::vector<ExprId> ids;
+  for (long i = 0; i < 5000; ++i) ids.push_back(s.add(s.mul(q(i, 7), x), c(i)));
+  for (long i = 0; i < 5000; ++i) EXPECT_EQ(s.add(s.mul(q(i, 7), x), c(i)), ids[i]);
+  EXPECT_EQ(std::set<ExprId>(ids.begin(), ids.end()).size(), ids.size());
+}
+
+TEST_F(ExprTest, InspectionOfCanonicalSum) {
+  ExprId e = s.add(std::vector<ExprId>{s.mul(c(3), y), x, c(5)});
+  ASSERT_EQ(s.kind(e), Kind::Add);
+  EXPECT_EQ(s.coef(e), 5);
+  ASSERT_EQ(s.arity(e), 2u);
+  EXPECT_EQ(s.operand(e, 0), x);  // sorted by id: x was made before y
+  EXPECT_EQ(s.weight(e, 0), 1);
+  EXPECT_EQ(s.operand(e, 1), y);
+  EXPECT_EQ(s.weight(e, 1), 3);
+  EXPECT_TRUE(s.is_finite(e));
+}
+
+TEST_F(ExprTest, ConditionsAreNotNumbers) {
+  ExprId p = s.cmp(CmpOp::Lt, x, y);
+  EXPECT_TRUE(s.is_condition(p));
+  EXPECT_THROW(s.add(p, x), racer::Error);
+  EXPECT_THROW(s.mul(p, x), racer::Error);
+  EXPECT_THROW(s.exp(p), racer::Error);
+  EXPECT_THROW(s.select(x, y, z), racer::Error);
+  EXPECT_THROW(s.select(p, y, p), racer::Error);
+  EXPECT_THROW(s.max(std::vector<ExprId>{}), racer::Error);
+}
+
+}  // namespace
+}  // namespace racer::expr::test
