@@ -20,6 +20,15 @@ struct Store::AddAcc {
   bool undefined = false;
 };
 
+namespace {
+
+template <class Terms>
+void sort_by_id(Terms& v) {
+  std::sort(v.begin(), v.end(), [](const auto& l, const auto& r) { return l.id < r.id; });
+}
+
+}  // namespace
+
 ExprId Store::unit_part(ExprId product) {
   const detail::Node& n = node(product);
   assert(n.kind == Kind::Mul);
@@ -29,44 +38,43 @@ ExprId Store::unit_part(ExprId product) {
 
 // Adds scale * x to the accumulator. scale may be 0: that is how a zero-weighted term of a
 // sum being rebuilt comes back, and it must keep its "NaN if infinite" meaning.
-void Store::collect_add(AddAcc& acc, ExprId x, const mpq_class& scale) {
+void Store::collect_add(AddAcc& acc, ExprId x, uint32_t scale) {
   require_number(x);
-  const detail::Node& n = node(x);
+  const detail::Node n = node(x);
   switch (n.kind) {
     case Kind::Const:
       switch (ConstKind(n.op)) {
-        case ConstKind::Rational: acc.c += scale * rats_[n.a]; return;
+        case ConstKind::Rational: acc.c += rats_[scale] * rats_[n.a]; return;
         case ConstKind::Undefined: acc.undefined = true; return;
         case ConstKind::PosInf:
         case ConstKind::NegInf: {
-          if (scale == 0) {
+          if (scale == RationalTable::kZero) {
             acc.undefined = true;  // 0 * inf
             return;
           }
-          bool positive = (ConstKind(n.op) == ConstKind::PosInf) == (scale > 0);
+          bool positive = (ConstKind(n.op) == ConstKind::PosInf) == (rat_sign(scale) > 0);
           (positive ? acc.pos_inf : acc.neg_inf) = true;
           return;
         }
       }
       return;
     case Kind::Add: {
-      acc.c += scale * rats_[n.a];
+      acc.c += rats_[scale] * rats_[n.a];
       for (uint32_t i = 0; i < n.n; ++i) {
-        // Copy out of the pool first: collecting may intern and reallocate it.
-        uint32_t t = pool_[n.off + 2 * i], w = pool_[n.off + 2 * i + 1];
-        mpq_class sw = scale * rats_[w];
-        if (is_inf(ExprId{t})) {
-          collect_add(acc, ExprId{t}, sw);
+        ExprId t{pool_[n.off + 2 * i]};
+        uint32_t w = rat_mul(scale, pool_[n.off + 2 * i + 1]);
+        if (is_inf(t)) {
+          collect_add(acc, t, w);
         } else {
-          acc.terms.push_back({ExprId{t}, std::move(sw)});
+          acc.terms.push_back({t, w});
         }
       }
       return;
     }
     case Kind::Mul:
       if (n.a != RationalTable::kOne) {
-        mpq_class k = scale * rats_[n.a];
-        acc.terms.push_back({unit_part(x), std::move(k)});
+        uint32_t w = rat_mul(scale, n.a);
+        acc.terms.push_back({unit_part(x), w});
         return;
       }
       break;
@@ -79,13 +87,13 @@ void Store::collect_add(AddAcc& acc, ExprId x, const mpq_class& scale) {
 ExprId Store::finish_add(AddAcc& acc) {
   if (acc.undefined || (acc.pos_inf && acc.neg_inf)) return undefined_;
   auto& terms = acc.terms;
-  std::sort(terms.begin(), terms.end(), [](const Term& l, const Term& r) { return l.id < r.id; });
+  sort_by_id(terms);
   size_t out = 0;
   for (size_t i = 0; i < terms.size();) {
     size_t j = i + 1;
-    for (; j < terms.size() && terms[j].id == terms[i].id; ++j) terms[i].w += terms[j].w;
+    for (; j < terms.size() && terms[j].id == terms[i].id; ++j) terms[i].w = rat_add(terms[i].w, terms[j].w);
     // x - x = 0 only for finite x: for s = -inf it is NaN, which the zero weight keeps.
-    if (terms[i].w != 0 || !is_finite(terms[i].id)) terms[out++] = std::move(terms[i]);
+    if (terms[i].w != RationalTable::kZero || !is_finite(terms[i].id)) terms[out++] = terms[i];
     i = j;
   }
   terms.resize(out);
@@ -96,24 +104,27 @@ ExprId Store::finish_add(AddAcc& acc) {
     ExprId inf = acc.pos_inf ? pos_inf_ : neg_inf_;
     std::erase_if(terms, [&](const Term& t) { return is_finite(t.id); });
     if (terms.empty()) return inf;
-    for (Term& t : terms) t.w = sgn(t.w);
-    terms.push_back({inf, mpq_class(1)});
-    std::sort(terms.begin(), terms.end(), [](const Term& l, const Term& r) { return l.id < r.id; });
+    for (Term& t : terms) {
+      int sg = rat_sign(t.w);
+      t.w = sg > 0 ? RationalTable::kOne : sg < 0 ? RationalTable::kMinusOne : RationalTable::kZero;
+    }
+    terms.push_back({inf, RationalTable::kOne});
+    sort_by_id(terms);
     acc.c = 0;
   }
 
   if (terms.empty()) return constant(acc.c);
   if (terms.size() == 1 && acc.c == 0) {
     // A lone term k*t is a product, the one canonical spelling of k*t.
-    if (terms[0].w == 1) return terms[0].id;
-    return mul(constant(terms[0].w), terms[0].id);
+    if (terms[0].w == RationalTable::kOne) return terms[0].id;
+    return mul(constant_at(terms[0].w), terms[0].id);
   }
   std::vector<uint32_t> ops;
   ops.reserve(2 * terms.size());
   bool finite = true;
   for (const Term& t : terms) {
     ops.push_back(t.id.index);
-    ops.push_back(rats_.intern(t.w));
+    ops.push_back(t.w);
     finite = finite && is_finite(t.id);
   }
   ExprId r = intern(Kind::Add, 0, rats_.intern(acc.c), ops, finite ? kFinite : 0);
@@ -122,11 +133,11 @@ ExprId Store::finish_add(AddAcc& acc) {
 }
 
 // k * sum, without re-sorting when the sum is finite and k != 0 (scaling keeps the order).
-ExprId Store::scale_add(ExprId sum, const mpq_class& k) {
+ExprId Store::scale_add(ExprId sum, uint32_t k) {
   assert(kind(sum) == Kind::Add);
-  if (k == 1) return sum;
+  if (k == RationalTable::kOne) return sum;
   const detail::Node n = node(sum);
-  if (k == 0 || !(n.flags & kFinite)) {
+  if (k == RationalTable::kZero || !(n.flags & kFinite)) {
     AddAcc acc;
     collect_add(acc, sum, k);
     return finish_add(acc);
@@ -134,43 +145,41 @@ ExprId Store::scale_add(ExprId sum, const mpq_class& k) {
   std::vector<uint32_t> ops(2 * size_t(n.n));
   for (uint32_t i = 0; i < n.n; ++i) {
     ops[2 * i] = pool_[n.off + 2 * i];
-    ops[2 * i + 1] = rats_.intern(k * rats_[pool_[n.off + 2 * i + 1]]);
+    ops[2 * i + 1] = rat_mul(k, pool_[n.off + 2 * i + 1]);
   }
-  return intern(Kind::Add, 0, rats_.intern(k * rats_[n.a]), ops, n.flags);
+  return intern(Kind::Add, 0, rat_mul(k, n.a), ops, n.flags);
+}
+
+ExprId Store::rebuild_add(ExprId sum, std::span<const ExprId> terms) {
+  AddAcc acc;
+  acc.c = coef(sum);
+  const detail::Node n = node(sum);
+  for (uint32_t i = 0; i < terms.size(); ++i) collect_add(acc, terms[i], pool_[n.off + 2 * i + 1]);
+  return finish_add(acc);
 }
 
 ExprId Store::add(ExprId a, ExprId b) {
   if (is_rational(a) && is_rational(b)) return constant(rational(a) + rational(b));
   AddAcc acc;
-  collect_add(acc, a, 1);
-  collect_add(acc, b, 1);
+  collect_add(acc, a, RationalTable::kOne);
+  collect_add(acc, b, RationalTable::kOne);
   return finish_add(acc);
 }
 
 ExprId Store::add(std::span<const ExprId> xs) {
   AddAcc acc;
-  for (ExprId x : xs) collect_add(acc, x, 1);
+  for (ExprId x : xs) collect_add(acc, x, RationalTable::kOne);
   return finish_add(acc);
 }
 
 ExprId Store::sub(ExprId a, ExprId b) {
   if (is_rational(a) && is_rational(b)) return constant(rational(a) - rational(b));
   AddAcc acc;
-  collect_add(acc, a, 1);
-  collect_add(acc, b, -1);
+  collect_add(acc, a, RationalTable::kOne);
+  collect_add(acc, b, RationalTable::kMinusOne);
   return finish_add(acc);
 }
 
-ExprId Store::rebuild_add(ExprId sum, std::span<const ExprId> terms) {
-  AddAcc acc;
-  acc.c = coef(sum);
-  for (uint32_t i = 0; i < terms.size(); ++i) {
-    mpq_class w = weight(sum, i);  // a copy: collecting may grow the rational table
-    collect_add(acc, terms[i], w);
-  }
-  return finish_add(acc);
-}
-
-ExprId Store::neg(ExprId a) { return mul(constant(-1), a); }
+ExprId Store::neg(ExprId a) { return mul(constant_at(RationalTable::kMinusOne), a); }
 
 }  // namespace racer::expr

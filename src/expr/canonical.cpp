@@ -119,9 +119,10 @@ bool is_canonical(const Store& s, ExprId x, std::string* why) {
     case Kind::Cmp: {
       CmpOp op = s.cmp_op(x);
       if (op == CmpOp::Gt || op == CmpOp::Ge) return fail(why, "cmp: Gt/Ge are stored swapped");
-      if ((op == CmpOp::Eq || op == CmpOp::Ne) && !(s.operand(x, 0) < s.operand(x, 1))) {
-        return fail(why, "cmp: symmetric operands not sorted");
-      }
+      ExprId a = s.operand(x, 0), b = s.operand(x, 1);
+      if ((op == CmpOp::Eq || op == CmpOp::Ne) && b < a) return fail(why, "cmp: symmetric operands not sorted");
+      // s == s stays only where s may be NaN.
+      if (a == b && s.is_finite(a)) return fail(why, "cmp: of a finite value with itself");
       if (s.kind(s.operand(x, 0)) == Kind::Const && s.kind(s.operand(x, 1)) == Kind::Const) {
         return fail(why, "cmp: of two constants");
       }

@@ -38,9 +38,10 @@ ExprId Store::intern(Kind kind, uint8_t op, uint32_t a, std::span<const uint32_t
   size_t mask = table_.size() - 1;
   size_t i = h32 & mask;
   for (; table_[i] != 0; i = (i + 1) & mask) {
-    uint32_t index = table_[i] - 1;
+    if (uint32_t(table_[i] >> 32) != h32) continue;
+    uint32_t index = uint32_t(table_[i]) - 1;
     const Node& cand = nodes_[index];
-    if (hashes_[index] != h32 || cand.kind != kind || cand.op != op || cand.a != a || cand.n != n) continue;
+    if (cand.kind != kind || cand.op != op || cand.a != a || cand.n != n) continue;
     if (std::equal(ops.begin(), ops.end(), pool_.begin() + cand.off)) return ExprId{index};
   }
 
@@ -56,19 +57,19 @@ ExprId Store::intern(Kind kind, uint8_t op, uint32_t a, std::span<const uint32_t
   }
   uint32_t index = static_cast<uint32_t>(nodes_.size());
   nodes_.push_back(Node{kind, op, flags, 0, a, off, n});
-  hashes_.push_back(h32);
-  table_[i] = index + 1;
+  table_[i] = uint64_t(h32) << 32 | (index + 1);
   if (nodes_.size() * 2 > table_.size()) grow_table();
   return ExprId{index};
 }
 
 void Store::grow_table() {
-  std::vector<uint32_t> table(table_.size() * 2, 0);
+  std::vector<uint64_t> table(table_.size() * 2, 0);
   size_t mask = table.size() - 1;
-  for (uint32_t index = 0; index < nodes_.size(); ++index) {
-    size_t i = hashes_[index] & mask;
+  for (uint64_t entry : table_) {
+    if (entry == 0) continue;
+    size_t i = (entry >> 32) & mask;
     while (table[i] != 0) i = (i + 1) & mask;
-    table[i] = index + 1;
+    table[i] = entry;
   }
   table_ = std::move(table);
 }
@@ -79,6 +80,25 @@ bool Store::finite_all(std::span<const ExprId> xs) const {
 
 void Store::require_number(ExprId x) const {
   if (is_condition(x)) throw Error(ExitCode::Internal, "expr: a condition used as a number");
+}
+
+ExprId Store::constant_at(uint32_t rat_index) {
+  return intern(Kind::Const, uint8_t(ConstKind::Rational), rat_index, {}, kFinite);
+}
+
+uint32_t Store::rat_mul(uint32_t a, uint32_t b) {
+  if (a == RationalTable::kOne) return b;
+  if (b == RationalTable::kOne) return a;
+  if (a == RationalTable::kZero || b == RationalTable::kZero) return RationalTable::kZero;
+  mpq_class p = rats_[a] * rats_[b];  // before interning, which may move the table
+  return rats_.intern(p);
+}
+
+uint32_t Store::rat_add(uint32_t a, uint32_t b) {
+  if (a == RationalTable::kZero) return b;
+  if (b == RationalTable::kZero) return a;
+  mpq_class p = rats_[a] + rats_[b];
+  return rats_.intern(p);
 }
 
 // ---- Inspection.
@@ -145,7 +165,7 @@ ExprId Store::constant(const mpq_class& q) {
     c.canonicalize();
     return constant(c);
   }
-  return intern(Kind::Const, uint8_t(ConstKind::Rational), rats_.intern(q), {}, kFinite);
+  return constant_at(rats_.intern(q));
 }
 
 ExprId Store::symbol(const std::string& origin, std::optional<Range> range) {

@@ -131,9 +131,11 @@ class Store {
   ExprId rebuild(ExprId x, std::span<const ExprId> operands);
 
  private:
+  // A term (weight = coefficient) or a factor (weight = exponent); weights are rational
+  // table indices so that collecting operands copies no GMP numbers.
   struct Term {
     ExprId id;
-    mpq_class w;
+    uint32_t w;
   };
   struct AddAcc;
   struct MulAcc;
@@ -144,17 +146,21 @@ class Store {
   void grow_table();
   bool finite_all(std::span<const ExprId> xs) const;
   void require_number(ExprId x) const;
+  ExprId constant_at(uint32_t rat_index);
+  uint32_t rat_mul(uint32_t a, uint32_t b);
+  uint32_t rat_add(uint32_t a, uint32_t b);
+  int rat_sign(uint32_t a) const { return sgn(rats_[a]); }
 
   // build_add.cpp
-  void collect_add(AddAcc& acc, ExprId x, const mpq_class& scale);
+  void collect_add(AddAcc& acc, ExprId x, uint32_t scale);
   ExprId finish_add(AddAcc& acc);
-  ExprId scale_add(ExprId sum, const mpq_class& k);
+  ExprId scale_add(ExprId sum, uint32_t k);
   ExprId unit_part(ExprId product);
   ExprId rebuild_add(ExprId sum, std::span<const ExprId> terms);
   // build_mul.cpp
-  void collect_mul(MulAcc& acc, ExprId x, const mpz_class& e);
+  void collect_mul(MulAcc& acc, ExprId x, uint32_t e);
   ExprId finish_mul(MulAcc& acc);
-  ExprId make_mul(const mpq_class& c, std::vector<Term>& factors);
+  ExprId make_mul(uint32_t c, std::vector<Term>& factors);
   ExprId rebuild_mul(ExprId product, std::span<const ExprId> bases);
   // build_minmax.cpp
   ExprId minmax(Kind kind, std::span<const ExprId> xs);
@@ -162,9 +168,10 @@ class Store {
   std::optional<bool> decide_cmp(CmpOp op, ExprId a, ExprId b);
 
   std::vector<detail::Node> nodes_;
-  std::vector<uint32_t> hashes_;  // per node, for probing and rehashing
-  std::vector<uint32_t> pool_;    // operand slots
-  std::vector<uint32_t> table_;   // unique table: node index + 1, 0 = empty
+  std::vector<uint32_t> pool_;   // operand slots
+  // Unique table, linear probing: (hash << 32) | (node index + 1), 0 = empty. The hash rides
+  // in the slot so that probing and rehashing touch no node.
+  std::vector<uint64_t> table_;
   detail::RationalTable rats_;
   std::vector<SymbolInfo> symbols_;
   std::unordered_map<std::string, ExprId> symbol_by_origin_;

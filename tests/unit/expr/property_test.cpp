@@ -1,12 +1,18 @@
 // Randomized checks of the smart constructors against a direct exact evaluation of the
 // same operations: canonicalization may change the shape but never the value.
-#include <functional>
+#include <cstdlib>
 #include <random>
 
 #include "fixture.hpp"
 
 namespace racer::expr::test {
 namespace {
+
+// Fixed seeds keep failures reproducible; RACER_EXPR_SEED=n explores other streams.
+uint32_t seed(uint32_t fallback) {
+  const char* env = std::getenv("RACER_EXPR_SEED");
+  return env ? static_cast<uint32_t>(std::strtoul(env, nullptr, 10)) : fallback;
+}
 
 // A random operation tree: built through the Store and evaluated directly with rationals.
 struct Recipe {
@@ -132,7 +138,7 @@ std::optional<mpq_class> reference(const Recipe& r, const std::vector<mpq_class>
 }
 
 TEST_F(ExprTest, ConstructorsPreserveValues) {
-  Generator gen(12345, false);
+  Generator gen(seed(12345), false);
   std::vector<ExprId> syms{x, y, z};
   int compared = 0;
   for (int round = 0; round < 3000; ++round) {
@@ -155,7 +161,7 @@ TEST_F(ExprTest, ConstructorsPreserveValues) {
 TEST_F(ExprTest, FoldingAgreesWithEvaluation) {
   // Substituting constants for every symbol folds to exactly what eval_exact computes,
   // infinities included.
-  Generator gen(777, true);
+  Generator gen(seed(777), true);
   std::vector<ExprId> syms{x, y, z};
   for (int round = 0; round < 3000; ++round) {
     ExprId e = build(s, syms, gen.make(5));
