@@ -1,0 +1,115 @@
+// Atomics are order-independent only where their combination is: exact-real or integer
+// addition, min, max and the bitwise operations. They are recorded per cell and applied at
+// the point where order stops mattering: the next barrier for shared memory, the end of
+// the launch for global memory.
+#include "exec/machine.hpp"
+#include "exec/refusal.hpp"
+#include "ptx/modifiers.hpp"
+
+namespace racer::exec {
+
+void Machine::atomic(ExecContext& ctx, const ptx::Instr& ins, Space space, uint64_t addr, unsigned size, uint8_t op,
+                     ptx::Type t, Value operand) {
+  using namespace ptx::atomop;
+  if (op != ADD && op != MIN && op != MAX && op != AND && op != OR && op != XOR)
+    refuse(ctx, ins, std::string("atomic .") + std::string(ptx::mod_values(ptx::Mod::AtomOp)[op]) +
+                         " depends on the order in which threads perform it");
+  if (operand.is_poison()) refuse(ctx, ins, "an atomic's operand is the old value of another atomic");
+  Located l = locate(ctx, space, addr);
+  uint64_t off = l.region ? l.offset - l.region->base : 0;
+  if (!l.region || !l.region->contains(l.offset, size)) {
+    defect(DefectKind::OobWrite, ctx.site(ins), describe(l.region, l.offset, off, size));
+    return;
+  }
+  if (l.offset % size != 0) {
+    defect(DefectKind::Misaligned, ctx.site(ins), describe(l.region, l.offset, off, size));
+    refuse(ctx, ins, "misaligned atomic");
+  }
+  if (!l.region->writable)
+    defect(DefectKind::AccessViolation, ctx.site(ins), describe(l.region, l.offset, off, size),
+           "atomically updates a tensor this launch was given only for reading");
+  bool shared = l.region == ctx.cta.shared.get();
+  if (l.region == ctx.th.local) refuse(ctx, ins, "atomic on local memory");
+  // An atomic conflicts with unordered plain accesses by other threads, not with atomics.
+  uint32_t per_cta = static_cast<uint32_t>(ctx.cta.threads.size());
+  uint32_t me = ctx.cta.linear * per_cta + ctx.th.linear;
+  for (unsigned k = 0; k < size; ++k) {
+    const ByteTrack& b = l.region->track[off + k];
+    for (const AccessRecord* a : {&b.writer, &b.reader, &b.other_reader}) {
+      if (!a->valid() || a->thread == me || a->launch != launch_index_) continue;
+      bool other_cta = a->thread / per_cta != ctx.cta.linear;
+      if (other_cta || a->epoch == ctx.cta.epoch) {
+        defect(DefectKind::Race, ctx.site(ins), describe(l.region, l.offset, off, size),
+               "atomic conflicts with a plain access by another thread not ordered by a barrier");
+        break;
+      }
+    }
+  }
+  auto& pending = shared ? ctx.cta.shared_atomics : global_atomics_;
+  uint64_t key = shared ? off : l.region->base + off;
+  auto it = pending.find(key);
+  if (it == pending.end()) {
+    if (pending_atomic_overlaps(*l.region, off, size, ctx.cta)) refuse(ctx, ins, "overlapping atomics of different widths");
+    pending.emplace(key, PendingAtomic{op, t, size, {operand}, ctx.site(ins)});
+    return;
+  }
+  if (it->second.op != op || it->second.type != t || it->second.size != size)
+    refuse(ctx, ins, "different atomic operations meet on " + describe(l.region, l.offset, off, size) +
+                         ": the result would depend on their order");
+  it->second.operands.push_back(operand);
+}
+
+Value Machine::combine_atomic(const PendingAtomic& p, Value old) {
+  using namespace ptx::atomop;
+  if (ptx::is_float(p.type)) {
+    FBin f = p.op == ADD ? FBin::Add : p.op == MIN ? FBin::Min : p.op == MAX ? FBin::Max : FBin::Add;
+    if (p.op != ADD && p.op != MIN && p.op != MAX) throw Refusal("bitwise atomic on a float type");
+    Value acc = old;
+    for (const Value& v : p.operands) acc = dom_.fbin(f, p.type, acc, v, {});
+    if (acc.is_symbolic()) {
+      // Keep a constant result as bits when it has an exact encoding, like any stored float.
+      if (auto b = dom_.bits(acc, p.type)) return Value::of_bits(*b);
+    }
+    return acc;
+  }
+  if (!old.is_concrete()) throw Refusal("integer atomic on a cell whose value is symbolic");
+  unsigned bits = ptx::type_bits(p.type);
+  uint64_t mask = bits == 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1;
+  bool sgn = ptx::type_class(p.type) == ptx::TypeClass::Signed;
+  auto sx = [&](uint64_t x) { return static_cast<int64_t>(x << (64 - bits)) >> (64 - bits); };
+  uint64_t acc = old.bits & mask;
+  for (const Value& v : p.operands) {
+    if (!v.is_concrete()) throw Refusal("integer atomic with a symbolic operand");
+    uint64_t x = v.bits & mask;
+    switch (p.op) {
+      case ADD: acc = (acc + x) & mask; break;
+      case AND: acc &= x; break;
+      case OR: acc |= x; break;
+      case XOR: acc ^= x; break;
+      case MIN: acc = sgn ? (sx(x) < sx(acc) ? x : acc) : std::min(acc, x); break;
+      case MAX: acc = sgn ? (sx(x) > sx(acc) ? x : acc) : std::max(acc, x); break;
+      default: break;
+    }
+  }
+  return Value::of_bits(acc);
+}
+
+void Machine::flush_atomics(Region* shared_region, std::map<uint64_t, PendingAtomic>& pending, const Cta* cta) {
+  for (auto& [key, p] : pending) {
+    Region* r = shared_region;
+    uint64_t off = key;
+    if (!r) {
+      auto it = std::upper_bound(regions_.begin(), regions_.end(), key,
+                                 [](uint64_t a, const std::unique_ptr<Region>& reg) { return a < reg->base; });
+      r = (--it)->get();
+      off = key - r->base;
+    }
+    Value old = read_bytes(*r, off, p.size, cta, p.first);
+    write_bytes(*r, off, p.size, combine_atomic(p, old));
+  }
+  pending.clear();
+}
+
+void Machine::flush_atomics_global() { flush_atomics(nullptr, global_atomics_, nullptr); }
+
+}  // namespace racer::exec

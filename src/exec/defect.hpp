@@ -1,0 +1,41 @@
+#pragma once
+// Defects found while running a program: where, who, and what.
+#include <array>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace racer::exec {
+
+enum class DefectKind : uint8_t { OobRead, OobWrite, UninitRead, Race, AccessViolation, Misaligned };
+
+std::string_view defect_kind_name(DefectKind k);  // "oob_read", ... as in the instance format
+
+// Where an instruction is: enough to print "launch 0, CTA (1,0,0), thread (5,0,0), line 42: st.global.f32 ...".
+struct Site {
+  uint32_t launch = 0;
+  std::array<uint32_t, 3> ctaid{}, tid{};
+  uint32_t instr = 0;       // index in the function
+  uint32_t ptx_line = 0;    // 0 when unknown
+  std::string source;       // "kernels.cu:12:5" from .loc, or empty
+  std::string text;         // the instruction, printed
+};
+
+struct Defect {
+  DefectKind kind;
+  char program = 'a';
+  Site site;
+  std::string memory;       // "out[3]", "shared +16 (CTA 2)", "0x10000400 (4 bytes past the end of out)"
+  std::string detail;       // for races: the other access
+  uint64_t count = 1;       // further occurrences at the same instruction, folded into this one
+};
+
+// Notes are observations that are not defects (e.g. replicated stores of the same value).
+struct Note {
+  char program = 'a';
+  Site site;
+  std::string message;
+};
+
+}  // namespace racer::exec

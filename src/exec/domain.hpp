@@ -1,0 +1,52 @@
+#pragma once
+// The value domain: what float data means. The instruction semantics are written once
+// against this interface; the symbolic domain builds exact real expressions (to decide),
+// the concrete domain computes bit-exact IEEE results (to replay and to measure).
+// Integer and address arithmetic never reaches a domain: it is computed on bits.
+#include <cstdint>
+#include <optional>
+
+#include "exec/value.hpp"
+#include "ptx/types.hpp"
+
+namespace racer::exec {
+
+enum class FBin : uint8_t { Add, Sub, Mul, Div, Min, Max, Copysign };
+enum class FUn : uint8_t { Neg, Abs, Sqrt, Rsqrt, Rcp, Ex2, Lg2, Sin, Cos, Tanh };
+enum class PredOp : uint8_t { And, Or, Xor, Not };
+
+// The float modifiers of one instruction.
+struct FloatMods {
+  uint8_t rounding = 0xFF;  // ptx::rnd index, 0xFF: none given
+  bool ftz = false;
+  bool sat = false;         // .sat: clamp to [0, 1]
+  bool nan = false;         // min/max .NaN
+};
+
+class Domain {
+ public:
+  virtual ~Domain() = default;
+
+  virtual Value fbin(FBin op, ptx::Type t, Value a, Value b, const FloatMods& m) = 0;
+  virtual Value fun(FUn op, ptx::Type t, Value a, const FloatMods& m) = 0;
+  virtual Value fma(ptx::Type t, Value a, Value b, Value c, const FloatMods& m) = 0;
+  // setp on floats; cmp is a ptx::cmp index. The result is a predicate value.
+  virtual Value fcmp(uint8_t cmp, ptx::Type t, Value a, Value b, bool ftz) = 0;
+  // Predicate logic (and.pred ...) and selp. For PredOp::Not, b is ignored.
+  virtual Value pred(PredOp op, Value a, Value b) = 0;
+  virtual Value select(Value pred, Value if_true, Value if_false) = 0;
+  // cvt between float formats, float -> integer, integer -> float.
+  virtual Value cvt(ptx::Type dst, ptx::Type src, Value a, const FloatMods& m) = 0;
+
+  // A predicate's truth when the engine must branch on it; throws Refusal when it depends
+  // on symbolic data.
+  virtual bool truth(Value pred) = 0;
+  // The bits of a value as type t, for bit-level instructions; nullopt when the value is
+  // symbolic or a real with no exact encoding in t.
+  virtual std::optional<uint64_t> bits(Value v, ptx::Type t) = 0;
+  // A value of float type t in the domain's own representation of numbers (the symbolic
+  // domain turns concrete bits into exact constants), so it can meet symbolic values.
+  virtual Value as_number(Value v, ptx::Type t) = 0;
+};
+
+}  // namespace racer::exec

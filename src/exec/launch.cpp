@@ -1,0 +1,38 @@
+#include "exec/launch.hpp"
+
+namespace racer::exec {
+
+uint64_t TensorSpec::cell_count() const {
+  uint64_t n = 1;
+  for (int64_t d : shape) n *= static_cast<uint64_t>(d);
+  return n;
+}
+
+std::vector<int64_t> TensorSpec::storage_to_cell() const {
+  std::vector<int64_t> map(storage_elements, -1);
+  uint64_t cells = cell_count();
+  std::vector<int64_t> idx(shape.size(), 0);
+  for (uint64_t flat = 0; flat < cells; ++flat) {
+    int64_t off = 0;
+    for (size_t d = 0; d < shape.size(); ++d) off += idx[d] * strides[d];
+    if (off >= 0 && static_cast<uint64_t>(off) < storage_elements && map[off] < 0) map[off] = static_cast<int64_t>(flat);
+    for (size_t d = shape.size(); d-- > 0;) {
+      if (++idx[d] < shape[d]) break;
+      idx[d] = 0;
+    }
+  }
+  return map;
+}
+
+std::string TensorSpec::cell_name(int64_t flat) const {
+  std::string s = name + "[";
+  std::vector<int64_t> idx(shape.size());
+  for (size_t d = shape.size(); d-- > 0;) {
+    idx[d] = flat % shape[d];
+    flat /= shape[d];
+  }
+  for (size_t d = 0; d < idx.size(); ++d) s += (d ? "," : "") + std::to_string(idx[d]);
+  return s + "]";
+}
+
+}  // namespace racer::exec

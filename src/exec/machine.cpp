@@ -1,0 +1,197 @@
+// Setting up memory for a program and running its launches CTA by CTA.
+#include "exec/machine.hpp"
+
+#include <algorithm>
+
+#include "exec/exact_float.hpp"
+#include "exec/refusal.hpp"
+#include "ptx/printer.hpp"
+
+namespace racer::exec {
+namespace {
+
+uint64_t align_up(uint64_t x, uint64_t a) { return (x + a - 1) / a * a; }
+
+}  // namespace
+
+Machine::Machine(Session& session, char program, const std::vector<TensorSpec>& tensors, Domain& dom,
+                 const Semantics& sem)
+    : session_(session), program_(program), tensors_(tensors), dom_(dom), sem_(sem) {
+  for (size_t i = 0; i < tensors_.size(); ++i) {
+    const TensorSpec& t = tensors_[i];
+    uint64_t size = t.storage_elements * t.elem_bytes();
+    ByteState initial = t.init == TensorInit::Input ? ByteState::Input
+                        : t.init == TensorInit::Empty ? ByteState::Uninit
+                                                       : ByteState::Concrete;
+    auto r = std::make_unique<Region>(t.name, next_global_, size, initial);
+    r->tensor = static_cast<int>(i);
+    if (t.init == TensorInit::Bytes) std::copy(t.bytes.begin(), t.bytes.begin() + std::min<size_t>(size, t.bytes.size()), r->bytes.begin());
+    next_global_ = align_up(next_global_ + std::max<uint64_t>(size, 1), 256) + kGuardGap;
+    regions_.push_back(std::move(r));
+  }
+}
+
+Machine::~Machine() = default;
+
+uint64_t Machine::tensor_base(size_t tensor) const { return regions_.at(tensor)->base; }
+
+Value Machine::cell(size_t tensor, int64_t flat) {
+  const TensorSpec& t = tensors_[tensor];
+  // Map the logical cell to its storage element through the strides.
+  int64_t off = 0, rest = flat;
+  for (size_t d = t.shape.size(); d-- > 0;) {
+    off += (rest % t.shape[d]) * t.strides[d];
+    rest /= t.shape[d];
+  }
+  Region& r = *regions_[tensor];
+  uint64_t pos = static_cast<uint64_t>(off) * t.elem_bytes();
+  unsigned n = t.elem_bytes();
+  switch (r.state[pos]) {
+    case ByteState::Input: {
+      SymbolOrigin o{SymbolOrigin::Kind::InputCell, static_cast<int>(tensor), flat, 0, t.cell_name(flat)};
+      return Value::of_expr(session_.symbol(o, t.cell_name(flat), t.range));
+    }
+    case ByteState::Uninit: {
+      // Never written by this program: the unknown initial contents both programs share.
+      SymbolOrigin o{SymbolOrigin::Kind::UninitTensor, static_cast<int>(tensor), flat, 0, t.cell_name(flat)};
+      return Value::of_expr(session_.symbol(o, t.cell_name(flat) + " (uninitialized)"));
+    }
+    case ByteState::Symbolic:
+      if (r.sym_size[pos] == n) return Value{0, r.sym[pos]};
+      throw Refusal("output cell " + t.cell_name(flat) + " holds part of a wider symbolic value");
+    case ByteState::Concrete: {
+      uint64_t bits = 0;
+      for (unsigned k = 0; k < n; ++k) {
+        if (r.state[pos + k] != ByteState::Concrete)
+          throw Refusal("output cell " + t.cell_name(flat) + " is partly symbolic, partly concrete");
+        bits |= uint64_t{r.bytes[pos + k]} << (8 * k);
+      }
+      return Value::of_bits(bits);
+    }
+  }
+  return {};
+}
+
+expr::ExprId Machine::cell_expr(size_t tensor, int64_t flat) {
+  Value v = cell(tensor, flat);
+  const TensorSpec& t = tensors_[tensor];
+  expr::Store& st = session_.store();
+  if (v.is_symbolic()) return v.expr();
+  if (ptx::is_float(t.elem)) {
+    ExactFloat f = decode_float(t.elem, v.bits);
+    if (f.kind == ExactFloat::Kind::Finite) return st.constant(f.value);
+    if (f.kind == ExactFloat::Kind::PosInf) return st.pos_inf();
+    if (f.kind == ExactFloat::Kind::NegInf) return st.neg_inf();
+    return st.undefined();
+  }
+  unsigned bits = t.elem == ptx::Type::Pred ? 8 : ptx::type_bits(t.elem);
+  uint64_t raw = bits == 64 ? v.bits : v.bits & ((uint64_t{1} << bits) - 1);
+  if (ptx::type_class(t.elem) == ptx::TypeClass::Signed) {
+    int64_t x = static_cast<int64_t>(raw << (64 - bits)) >> (64 - bits);
+    return st.constant(mpq_class(static_cast<long>(x)));
+  }
+  return st.constant(mpq_class(static_cast<unsigned long>(raw)));
+}
+
+void Machine::launch(const LaunchSpec& spec) {
+  launch_ = &spec;
+  const ptx::Module& mod = *spec.module;
+  const ptx::Function& fn = mod.functions.at(spec.function);
+  for (size_t i = 0; i < tensors_.size(); ++i) {
+    TensorAccess a = i < spec.access.size() ? spec.access[i] : TensorAccess::None;
+    regions_[i]->readable = a == TensorAccess::Read || a == TensorAccess::ReadWrite;
+    regions_[i]->writable = a == TensorAccess::Write || a == TensorAccess::ReadWrite;
+  }
+
+  // Module variables: .global/.const ones live in global memory for the program's run;
+  // .shared ones are laid out in each CTA's shared memory, with extern arrays at the end.
+  auto& addrs = module_vars_[&mod];
+  shared_var_offset_.assign(mod.vars.size(), 0);
+  uint64_t shared_off = 0;
+  std::vector<size_t> externs;
+  for (size_t i = 0; i < mod.vars.size(); ++i) {
+    const ptx::Variable& v = mod.vars[i];
+    uint64_t align = std::max<uint64_t>(v.align ? v.align : 1, ptx::type_bits(v.type) / 8);
+    if (v.space == ptx::Space::Shared) {
+      if (v.has_dims && v.size_bytes() == 0) {
+        externs.push_back(i);
+        continue;
+      }
+      shared_off = align_up(shared_off, align);
+      shared_var_offset_[i] = static_cast<uint32_t>(shared_off);
+      shared_off += v.size_bytes();
+    } else if (addrs.size() <= i || addrs[i] == 0) {
+      addrs.resize(mod.vars.size(), 0);
+      uint64_t size = std::max<uint64_t>(v.size_bytes(), 1);
+      auto r = std::make_unique<Region>(v.name, next_global_, size, v.init ? ByteState::Concrete : ByteState::Uninit);
+      if (v.init) {
+        unsigned elem = std::max(1u, ptx::type_bits(v.type) / 8);
+        for (size_t k = 0; k < v.init->values.size() && (k + 1) * elem <= size; ++k) {
+          const ptx::Operand& o = v.init->values[k];
+          if (o.kind == ptx::Operand::Kind::Symbol) throw Refusal("variable " + v.name + " is initialized with an address");
+          uint64_t bits = static_cast<uint64_t>(o.value);
+          for (unsigned b = 0; b < elem; ++b) r->bytes[k * elem + b] = static_cast<uint8_t>(bits >> (8 * b));
+        }
+      }
+      r->writable = v.space == ptx::Space::Global;
+      addrs[i] = next_global_;
+      next_global_ = align_up(next_global_ + size, 256) + kGuardGap;
+      regions_.push_back(std::move(r));
+    }
+  }
+  module_var_address_ = addrs;
+  module_var_address_.resize(mod.vars.size(), 0);
+  // Function-scope .shared variables follow the module's.
+  std::vector<uint64_t> fn_shared_offset(fn.vars.size(), 0);
+  uint64_t local_off = 0;
+  for (size_t i = 0; i < fn.vars.size(); ++i) {
+    const ptx::Variable& v = fn.vars[i];
+    uint64_t align = std::max<uint64_t>(v.align ? v.align : 1, ptx::type_bits(v.type) / 8);
+    if (v.space == ptx::Space::Shared) {
+      shared_off = align_up(shared_off, align);
+      fn_shared_offset[i] = shared_off;
+      shared_off += v.size_bytes();
+    } else if (v.space == ptx::Space::Local) {
+      local_off = align_up(local_off, align);
+      fn_shared_offset[i] = local_off;
+      local_off += v.size_bytes();
+    }
+  }
+  shared_off = align_up(shared_off, 16);
+  for (size_t i : externs) shared_var_offset_[i] = static_cast<uint32_t>(shared_off);
+  shared_static_bytes_ = shared_off;
+  fn_var_offset_ = std::move(fn_shared_offset);
+  uint64_t shared_size = shared_off + spec.dynamic_shared_bytes;
+  uint64_t threads = spec.block.count();
+
+  for (uint32_t z = 0; z < spec.grid.z; ++z)
+    for (uint32_t y = 0; y < spec.grid.y; ++y)
+      for (uint32_t x = 0; x < spec.grid.x; ++x) {
+        Cta cta;
+        cta.ctaid = {x, y, z};
+        cta.linear = static_cast<uint32_t>((uint64_t{z} * spec.grid.y + y) * spec.grid.x + x);
+        cta.shared = std::make_unique<Region>("shared memory", kSharedBase, shared_size, ByteState::Uninit);
+        cta.epoch = next_epoch_++;
+        cta.warp_epoch.assign((threads + 31) / 32, 0);
+        cta.threads.resize(threads);
+        for (uint64_t t = 0; t < threads; ++t) {
+          Thread& th = cta.threads[t];
+          th.regs.assign(fn.regs.size(), Value{});
+          th.linear = static_cast<uint32_t>(t);
+          th.tid = {static_cast<uint32_t>(t % spec.block.x), static_cast<uint32_t>(t / spec.block.x % spec.block.y),
+                    static_cast<uint32_t>(t / (uint64_t{spec.block.x} * spec.block.y))};
+          th.lane = static_cast<uint32_t>(t % 32);
+          th.warp = static_cast<uint32_t>(t / 32);
+          if (local_off) {
+            cta.locals.push_back(std::make_unique<Region>("local memory", kLocalBase, local_off, ByteState::Uninit));
+            th.local = cta.locals.back().get();
+          }
+        }
+        run_cta(cta);
+      }
+  flush_atomics_global();
+  ++launch_index_;
+  launch_ = nullptr;
+}
+
+}  // namespace racer::exec

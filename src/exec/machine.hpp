@@ -1,0 +1,160 @@
+#pragma once
+// The machine that runs one program (a sequence of launches) over its own copy of memory:
+// tensors with guard gaps, shared memory per CTA, local memory per thread, every thread of
+// every CTA under a barrier-driven scheduler. Defects are recorded where they happen.
+#include <array>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "exec/defect.hpp"
+#include "exec/domain.hpp"
+#include "exec/launch.hpp"
+#include "exec/region.hpp"
+#include "exec/session.hpp"
+#include "exec/thread.hpp"
+#include "ptx/ir.hpp"
+
+namespace racer::exec {
+
+class Machine;
+struct Cta;
+
+// Everything an instruction's semantics may touch.
+struct ExecContext {
+  Machine& m;
+  Cta& cta;
+  Thread& th;
+  const ptx::Module& mod;
+  const ptx::Function& fn;
+  Domain& dom;
+
+  // Source operand as type t: registers (checked for poison), immediates, special registers.
+  Value get(const ptx::Operand& op, ptx::Type t);
+  uint64_t get_bits(const ptx::Operand& op, ptx::Type t);  // concrete bits or a Refusal
+  void set(const ptx::Operand& op, Value v);               // destination register (or sink)
+  // The address an [ ] operand names, in its state space (shared/local offsets, global address).
+  uint64_t address(const ptx::Operand& addr);
+  Site site(const ptx::Instr& ins) const;
+};
+
+// Instruction semantics, supplied by the layer above (sem/).
+using Handler = void (*)(ExecContext&, const ptx::Instr&);
+// A warp collective, run once all its participants have arrived.
+using Collective = void (*)(Machine&, Cta&, const ptx::Function&, const ptx::Instr&, std::span<Thread* const> lanes);
+struct Semantics {
+  std::array<Handler, static_cast<size_t>(ptx::Op::Count)> step{};
+  std::array<Collective, static_cast<size_t>(ptx::Op::Count)> collective{};
+};
+
+struct PendingAtomic {
+  uint8_t op;        // ptx::atomop
+  ptx::Type type;
+  unsigned size;
+  std::vector<Value> operands;
+  Site first;
+};
+
+struct Cta {
+  std::array<uint32_t, 3> ctaid{};
+  uint32_t linear = 0;
+  std::unique_ptr<Region> shared;
+  std::vector<std::unique_ptr<Region>> locals;
+  std::vector<Thread> threads;
+  uint32_t epoch = 0;
+  std::vector<uint16_t> warp_epoch;
+  std::map<uint64_t, PendingAtomic> shared_atomics;
+};
+
+enum class Space : uint8_t { Global, Shared, Local, Param, Const, Generic };
+
+class Machine {
+ public:
+  // Address layout: each tensor at its own base with a guard gap, shared and local memory
+  // in their own windows of the generic address space.
+  static constexpr uint64_t kGlobalBase = 0x100000000ull;
+  static constexpr uint64_t kGuardGap = 0x10000ull;
+  static constexpr uint64_t kSharedWindow = 0x7F0000000000ull;  // generic address of shared offset 0
+  static constexpr uint64_t kLocalWindow = 0x7E0000000000ull;
+  static constexpr uint64_t kSharedBase = 0x400;   // shared-space address of the first byte
+  static constexpr uint64_t kLocalBase = 0x400;
+
+  Machine(Session& session, char program, const std::vector<TensorSpec>& tensors, Domain& dom, const Semantics& sem);
+  ~Machine();
+
+  uint64_t tensor_base(size_t tensor) const;
+  // Runs one launch to completion. Throws Refusal (with a message naming the instruction,
+  // thread and launch) or LimitReached.
+  void launch(const LaunchSpec& spec);
+  // A cell's final contents, read as the tensor's element type.
+  Value cell(size_t tensor, int64_t flat_cell);
+  // The exact real (or integer) a final cell holds, as an expression.
+  expr::ExprId cell_expr(size_t tensor, int64_t flat_cell);
+
+  const std::vector<Defect>& defects() const { return defects_; }
+  const std::vector<Note>& notes() const { return notes_; }
+  char program() const { return program_; }
+  Session& session() { return session_; }
+  const std::vector<TensorSpec>& tensors() const { return tensors_; }
+
+  // --- used by semantics ---
+  Value load(ExecContext& ctx, const ptx::Instr& ins, Space space, uint64_t addr, unsigned size, ptx::Type t);
+  void store(ExecContext& ctx, const ptx::Instr& ins, Space space, uint64_t addr, unsigned size, Value v, ptx::Type t);
+  // atom/red whose old value is not used: recorded, combined when order no longer matters.
+  void atomic(ExecContext& ctx, const ptx::Instr& ins, Space space, uint64_t addr, unsigned size, uint8_t op,
+              ptx::Type t, Value operand);
+  Value load_param(ExecContext& ctx, const ptx::Instr& ins, uint64_t offset, unsigned size);
+  void defect(DefectKind kind, const Site& site, std::string memory, std::string detail = {});
+  void note(const Site& site, std::string message);
+  const LaunchSpec& current_launch() const { return *launch_; }
+  Domain& current_domain() { return dom_; }
+  uint32_t launch_index() const { return launch_index_; }
+  [[noreturn]] void refuse(ExecContext& ctx, const ptx::Instr& ins, const std::string& reason);
+
+ private:
+  struct Located {
+    Region* region;
+    uint64_t offset;
+  };
+  Located locate(ExecContext& ctx, Space space, uint64_t addr);
+  std::string describe(const Region* r, uint64_t addr, uint64_t offset, unsigned size);
+  // The value in r's bytes [off, off+size); an uninitialized read records a defect at `site`.
+  Value read_bytes(Region& r, uint64_t off, unsigned size, const Cta* cta, const Site& site);
+  void write_bytes(Region& r, uint64_t off, unsigned size, Value v);
+  void track(ExecContext& ctx, const ptx::Instr& ins, Region& r, uint64_t off, unsigned size, bool write, Value v);
+  bool pending_atomic_overlaps(const Region& r, uint64_t off, unsigned size, const Cta& cta) const;
+  void flush_atomics(Region* shared_region, std::map<uint64_t, PendingAtomic>& pending, const Cta* cta);
+  void flush_atomics_global();
+  Value combine_atomic(const PendingAtomic& p, Value old);
+  const std::vector<int64_t>& cell_map(size_t tensor);
+  void run_cta(Cta& cta);
+  void resolve_sync(Cta& cta, const ptx::Function& fn);
+
+  Session& session_;
+  char program_;
+  std::vector<TensorSpec> tensors_;
+  Domain& dom_;
+  const Semantics& sem_;
+  std::vector<std::unique_ptr<Region>> regions_;  // tensors first (same index), then module variables
+  std::vector<uint64_t> module_var_address_;      // per module var of the current launch's module
+  std::map<uint64_t, PendingAtomic> global_atomics_;
+  std::vector<Defect> defects_;
+  std::vector<Note> notes_;
+  const LaunchSpec* launch_ = nullptr;
+  uint32_t launch_index_ = 0;
+  uint32_t next_epoch_ = 1;
+  uint64_t steps_ = 0;
+  uint64_t next_global_ = kGlobalBase;
+  std::map<const ptx::Module*, std::vector<uint64_t>> module_vars_;
+  std::vector<uint32_t> shared_var_offset_;  // per module var: offset in shared memory, for .shared vars
+  std::vector<uint64_t> fn_var_offset_;      // per function var: offset in shared or local memory
+  uint64_t shared_static_bytes_ = 0;
+  std::map<size_t, std::vector<int64_t>> cell_maps_;
+
+  friend struct ExecContext;
+};
+
+}  // namespace racer::exec

@@ -1,0 +1,286 @@
+// Loads, stores and atomics: where an address lands, what the bytes hold, who else touched
+// them in the same epoch, and the defects an access commits.
+#include <algorithm>
+#include <cstdio>
+
+#include "exec/machine.hpp"
+#include "exec/refusal.hpp"
+
+namespace racer::exec {
+namespace {
+
+std::string hex(uint64_t v) {
+  char buf[24];
+  std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
+  return buf;
+}
+
+std::string dims(const std::array<uint32_t, 3>& d) {
+  return "(" + std::to_string(d[0]) + "," + std::to_string(d[1]) + "," + std::to_string(d[2]) + ")";
+}
+
+}  // namespace
+
+const std::vector<int64_t>& Machine::cell_map(size_t tensor) {
+  auto it = cell_maps_.find(tensor);
+  if (it == cell_maps_.end()) it = cell_maps_.emplace(tensor, tensors_[tensor].storage_to_cell()).first;
+  return it->second;
+}
+
+Machine::Located Machine::locate(ExecContext& ctx, Space space, uint64_t addr) {
+  if (space == Space::Generic) {
+    if (addr >= kSharedWindow && addr < kSharedWindow + (1ull << 32)) space = Space::Shared, addr -= kSharedWindow;
+    else if (addr >= kLocalWindow && addr < kLocalWindow + (1ull << 32)) space = Space::Local, addr -= kLocalWindow;
+    else space = Space::Global;
+  }
+  switch (space) {
+    case Space::Shared: return {ctx.cta.shared.get(), addr};
+    case Space::Local:
+      if (!ctx.th.local) return {nullptr, addr};
+      return {ctx.th.local, addr};
+    default: {
+      auto it = std::upper_bound(regions_.begin(), regions_.end(), addr,
+                                 [](uint64_t a, const std::unique_ptr<Region>& r) { return a < r->base; });
+      if (it == regions_.begin()) return {nullptr, addr};
+      return {(--it)->get(), addr};
+    }
+  }
+}
+
+std::string Machine::describe(const Region* r, uint64_t addr, uint64_t off, unsigned size) {
+  if (r && r->contains(addr, size)) {
+    if (r->tensor >= 0) {
+      const TensorSpec& t = tensors_[r->tensor];
+      uint64_t elem = (addr - r->base) / t.elem_bytes();
+      const auto& map = cell_map(static_cast<size_t>(r->tensor));
+      if (elem < map.size() && map[elem] >= 0 && (addr - r->base) % t.elem_bytes() == 0) return t.cell_name(map[elem]);
+      return t.name + " + " + std::to_string(addr - r->base) + " bytes";
+    }
+    return r->name + " + " + std::to_string(addr - r->base);
+  }
+  (void)off;
+  // Out of bounds: name the nearest tensor.
+  const Region* best = nullptr;
+  uint64_t best_dist = UINT64_MAX;
+  bool after = false;
+  for (const auto& reg : regions_) {
+    if (reg->tensor < 0) continue;
+    uint64_t end = reg->base + reg->size;
+    if (addr >= end && addr - end < best_dist) best = reg.get(), best_dist = addr - end, after = true;
+    if (addr < reg->base && reg->base - addr < best_dist) best = reg.get(), best_dist = reg->base - addr, after = false;
+  }
+  std::string s = hex(addr) + " (" + std::to_string(size) + " bytes";
+  if (r && r->tensor < 0) return s + ", outside " + r->name + " of " + std::to_string(r->size) + " bytes)";
+  if (best) {
+    if (after) s += ", " + std::to_string(best_dist) + " bytes past the end of " + best->name;
+    else s += ", " + std::to_string(best_dist) + " bytes before " + best->name;
+  }
+  return s + ")";
+}
+
+bool Machine::pending_atomic_overlaps(const Region& r, uint64_t off, unsigned size, const Cta& cta) const {
+  const auto& pending = &r == cta.shared.get() ? cta.shared_atomics : global_atomics_;
+  uint64_t key = &r == cta.shared.get() ? off : r.base + off;
+  auto it = pending.lower_bound(key >= 16 ? key - 16 : 0);
+  for (; it != pending.end() && it->first < key + size; ++it)
+    if (it->first + it->second.size > key) return true;
+  return false;
+}
+
+Value Machine::read_bytes(Region& r, uint64_t off, unsigned size, const Cta* cta, const Site& site) {
+  ByteState s0 = r.state[off];
+  bool same = true;
+  for (unsigned k = 1; k < size; ++k) same &= r.state[off + k] == s0;
+  if (!same) throw Refusal("reads " + std::to_string(size) + " bytes that mix symbolic, concrete or uninitialized data");
+  switch (s0) {
+    case ByteState::Concrete: {
+      uint64_t bits = 0;
+      for (unsigned k = 0; k < size && k < 8; ++k) bits |= uint64_t{r.bytes[off + k]} << (8 * k);
+      return Value::of_bits(bits);
+    }
+    case ByteState::Symbolic: {
+      uint32_t sym = r.sym[off];
+      bool whole = r.sym_size[off] == size;
+      for (unsigned k = 1; k < size && whole; ++k) whole = r.sym[off + k] == sym && r.sym_size[off + k] == 0;
+      if (!whole) throw Refusal("reads " + std::to_string(size) + " bytes of a symbolic value stored with another width (a bit-level reinterpretation)");
+      return Value{0, sym};
+    }
+    case ByteState::Input: {
+      const TensorSpec& t = tensors_[r.tensor];
+      if (size != t.elem_bytes() || off % size != 0)
+        throw Refusal("reads input tensor " + t.name + " with a " + std::to_string(size) + "-byte access; its cells are " +
+                      std::to_string(t.elem_bytes()) + " bytes (a bit-level reinterpretation of symbolic data)");
+      int64_t cell = cell_map(r.tensor)[off / size];
+      if (cell < 0) throw Refusal("reads storage of " + t.name + " that no cell of its shape and strides maps to");
+      SymbolOrigin o{SymbolOrigin::Kind::InputCell, r.tensor, cell, 0, t.cell_name(cell)};
+      return Value::of_expr(session_.symbol(o, t.cell_name(cell), t.range));
+    }
+    case ByteState::Uninit: {
+      std::string where;
+      SymbolOrigin o;
+      std::string name;
+      if (r.tensor >= 0) {
+        const TensorSpec& t = tensors_[r.tensor];
+        int64_t cell = off % t.elem_bytes() == 0 && size == t.elem_bytes() ? cell_map(r.tensor)[off / size] : -1;
+        if (cell < 0) throw Refusal("reads uninitialized bytes of " + t.name + " with an access that is not one cell");
+        where = t.cell_name(cell);
+        o = {SymbolOrigin::Kind::UninitTensor, r.tensor, cell, 0, where};
+        name = where + " (uninitialized)";
+      } else {
+        bool shared = cta && &r == cta->shared.get();
+        where = std::string(shared ? "shared memory" : r.name) + " +" + std::to_string(off) +
+                (cta ? " of CTA " + dims(cta->ctaid) : "");
+        o = {shared ? SymbolOrigin::Kind::UninitShared : SymbolOrigin::Kind::UninitLocal, -1, static_cast<int64_t>(off),
+             program_, where};
+        name = std::string(1, program_) + ": " + where + " (" + std::to_string(size) + " bytes, uninitialized)";
+      }
+      defect(DefectKind::UninitRead, site, where);
+      Value v = Value::of_expr(session_.symbol(o, name));
+      write_bytes(r, off, size, v);  // later reads see the same unknown value
+      return v;
+    }
+  }
+  return {};
+}
+
+void Machine::write_bytes(Region& r, uint64_t off, unsigned size, Value v) {
+  if (v.is_concrete()) {
+    for (unsigned k = 0; k < size; ++k) {
+      r.bytes[off + k] = k < 8 ? static_cast<uint8_t>(v.bits >> (8 * k)) : 0;
+      r.state[off + k] = ByteState::Concrete;
+      r.sym[off + k] = 0;
+      r.sym_size[off + k] = 0;
+    }
+    return;
+  }
+  for (unsigned k = 0; k < size; ++k) {
+    r.state[off + k] = ByteState::Symbolic;
+    r.sym[off + k] = v.sym;
+    r.sym_size[off + k] = k == 0 ? static_cast<uint8_t>(size) : 0;
+  }
+}
+
+void Machine::track(ExecContext& ctx, const ptx::Instr& ins, Region& r, uint64_t off, unsigned size, bool write, Value v) {
+  if (!r.track_races || &r == ctx.th.local) return;
+  uint32_t per_cta = static_cast<uint32_t>(ctx.cta.threads.size());
+  AccessRecord cur{ctx.cta.linear * per_cta + ctx.th.linear, ctx.cta.epoch, ctx.cta.warp_epoch[ctx.th.warp],
+                   static_cast<uint16_t>(launch_index_)};
+  auto concurrent = [&](const AccessRecord& a) {
+    if (!a.valid() || a.thread == cur.thread || a.launch != cur.launch) return false;
+    if (a.thread / per_cta != cur.thread / per_cta) return true;  // CTAs of one launch are unordered
+    if (a.epoch != cur.epoch) return false;
+    bool same_warp = (a.thread % per_cta) / 32 == (cur.thread % per_cta) / 32;
+    return !(same_warp && a.warp_epoch != cur.warp_epoch);
+  };
+  auto other = [&](const AccessRecord& a) {
+    uint32_t t = a.thread % per_cta;
+    uint32_t c = a.thread / per_cta;
+    std::string who = "thread " + std::to_string(t);
+    if (c != ctx.cta.linear) who += " of CTA " + std::to_string(c);
+    return who;
+  };
+  bool reported = false;
+  for (unsigned k = 0; k < size && !reported; ++k) {
+    ByteTrack& b = r.track[off + k];
+    if (write) {
+      if (concurrent(b.writer)) {
+        // Replicated lanes storing the very same value leave memory well defined.
+        bool same_value = false;
+        try {
+          same_value = read_bytes(r, off, size, &ctx.cta, ctx.site(ins)) == v;
+        } catch (const Refusal&) {
+        }
+        if (same_value) note(ctx.site(ins), "stores the same value as " + other(b.writer) + " to " + describe(&r, r.base + off, off, size) + " in the same epoch");
+        else defect(DefectKind::Race, ctx.site(ins), describe(&r, r.base + off, off, size), "write conflicts with a write by " + other(b.writer) + " not ordered by a barrier");
+        reported = true;
+      } else if (concurrent(b.reader) || concurrent(b.other_reader)) {
+        const AccessRecord& rd = concurrent(b.reader) ? b.reader : b.other_reader;
+        defect(DefectKind::Race, ctx.site(ins), describe(&r, r.base + off, off, size), "write conflicts with a read by " + other(rd) + " not ordered by a barrier");
+        reported = true;
+      }
+    } else if (concurrent(b.writer)) {
+      defect(DefectKind::Race, ctx.site(ins), describe(&r, r.base + off, off, size), "read conflicts with a write by " + other(b.writer) + " not ordered by a barrier");
+      reported = true;
+    }
+  }
+  for (unsigned k = 0; k < size; ++k) {
+    ByteTrack& b = r.track[off + k];
+    if (write) {
+      b.writer = cur;
+    } else {
+      if (b.reader.valid() && b.reader.thread != cur.thread) b.other_reader = b.reader;
+      b.reader = cur;
+    }
+  }
+}
+
+Value Machine::load(ExecContext& ctx, const ptx::Instr& ins, Space space, uint64_t addr, unsigned size, ptx::Type t) {
+  (void)t;
+  Located l = locate(ctx, space, addr);
+  uint64_t off = l.region ? l.offset - l.region->base : 0;
+  if (!l.region || !l.region->contains(l.offset, size)) {
+    std::string where = describe(l.region, l.offset, off, size);
+    defect(DefectKind::OobRead, ctx.site(ins), where);
+    SymbolOrigin o{SymbolOrigin::Kind::OutOfBounds, -1, static_cast<int64_t>(addr), program_, where};
+    return Value::of_expr(session_.symbol(o, std::string(1, program_) + ": out-of-bounds read at " + where));
+  }
+  if (l.offset % size != 0) {
+    defect(DefectKind::Misaligned, ctx.site(ins), describe(l.region, l.offset, off, size));
+    refuse(ctx, ins, "misaligned " + std::to_string(size) + "-byte load");
+  }
+  if (l.region->tensor >= 0 && !l.region->readable)
+    defect(DefectKind::AccessViolation, ctx.site(ins), describe(l.region, l.offset, off, size),
+           "reads a tensor this launch was not given for reading");
+  if (pending_atomic_overlaps(*l.region, off, size, ctx.cta))
+    refuse(ctx, ins, "reads " + describe(l.region, l.offset, off, size) + " while atomic updates to it are pending (their order is not established)");
+  track(ctx, ins, *l.region, off, size, false, {});
+  return read_bytes(*l.region, off, size, &ctx.cta, ctx.site(ins));
+}
+
+void Machine::store(ExecContext& ctx, const ptx::Instr& ins, Space space, uint64_t addr, unsigned size, Value v, ptx::Type t) {
+  (void)t;
+  if (v.is_poison()) refuse(ctx, ins, "stores the old value returned by an atomic, whose value depends on the order of atomics");
+  if (v.is_concrete() && size < 8) v.bits &= (uint64_t{1} << (8 * size)) - 1;
+  Located l = locate(ctx, space, addr);
+  uint64_t off = l.region ? l.offset - l.region->base : 0;
+  if (!l.region || !l.region->contains(l.offset, size)) {
+    defect(DefectKind::OobWrite, ctx.site(ins), describe(l.region, l.offset, off, size));
+    return;
+  }
+  if (l.offset % size != 0) {
+    defect(DefectKind::Misaligned, ctx.site(ins), describe(l.region, l.offset, off, size));
+    refuse(ctx, ins, "misaligned " + std::to_string(size) + "-byte store");
+  }
+  if (!l.region->writable || (l.region->tensor >= 0 && !l.region->writable))
+    defect(DefectKind::AccessViolation, ctx.site(ins), describe(l.region, l.offset, off, size),
+           l.region->tensor >= 0 ? "stores into a tensor this launch was given only for reading" : "stores into read-only memory");
+  if (pending_atomic_overlaps(*l.region, off, size, ctx.cta))
+    refuse(ctx, ins, "stores to " + describe(l.region, l.offset, off, size) + " while atomic updates to it are pending");
+  track(ctx, ins, *l.region, off, size, true, v);
+  write_bytes(*l.region, off, size, v);
+}
+
+Value Machine::load_param(ExecContext& ctx, const ptx::Instr& ins, uint64_t offset, unsigned size) {
+  const auto& p = launch_->params;
+  if (offset + size > p.size()) refuse(ctx, ins, "reads past the end of the kernel's parameters");
+  uint64_t bits = 0;
+  for (unsigned k = 0; k < size && k < 8; ++k) bits |= uint64_t{p[offset + k]} << (8 * k);
+  return Value::of_bits(bits);
+}
+
+void Machine::defect(DefectKind kind, const Site& site, std::string memory, std::string detail) {
+  for (Defect& d : defects_)
+    if (d.kind == kind && d.site.launch == site.launch && d.site.instr == site.instr) {
+      ++d.count;
+      return;
+    }
+  defects_.push_back({kind, program_, site, std::move(memory), std::move(detail), 1});
+}
+
+void Machine::note(const Site& site, std::string message) {
+  for (const Note& n : notes_)
+    if (n.site.launch == site.launch && n.site.instr == site.instr) return;
+  notes_.push_back({program_, site, std::move(message)});
+}
+
+}  // namespace racer::exec

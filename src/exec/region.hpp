@@ -1,0 +1,51 @@
+#pragma once
+// One contiguous piece of memory (a tensor, a CTA's shared memory, a thread's local
+// memory, a module variable): its bytes, what each byte holds, and who touched it when.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "exec/value.hpp"
+
+namespace racer::exec {
+
+enum class ByteState : uint8_t {
+  Uninit,    // never written: reading it is a defect
+  Concrete,  // bytes[] holds the value
+  Symbolic,  // part of a symbolic value; sym[] holds the node, sym_size[] its size at the start byte
+  Input,     // an input cell never overwritten: its value is the cell's symbol
+};
+
+// One access for race detection. Threads are numbered across the launch (cta * threads + tid).
+struct AccessRecord {
+  static constexpr uint32_t kNone = UINT32_MAX;
+  uint32_t thread = kNone;
+  uint32_t epoch = 0;       // the CTA's barrier epoch (unique across the program's run)
+  uint16_t warp_epoch = 0;  // the warp's bar.warp.sync epoch
+  uint16_t launch = 0;
+  bool valid() const { return thread != kNone; }
+};
+
+struct ByteTrack {
+  AccessRecord writer, reader, other_reader;  // two readers of distinct threads suffice
+};
+
+struct Region {
+  std::string name;        // tensor name, "shared", "local", a variable's name
+  uint64_t base = 0;
+  uint64_t size = 0;
+  int tensor = -1;         // index in the instance's tensors, or -1
+  bool readable = true, writable = true;  // what the current launch may do
+  bool track_races = true;
+
+  std::vector<uint8_t> bytes;
+  std::vector<ByteState> state;
+  std::vector<uint32_t> sym;      // node (ExprId index + 1) covering this byte
+  std::vector<uint8_t> sym_size;  // at a symbolic value's first byte: its size
+  std::vector<ByteTrack> track;
+
+  Region(std::string name, uint64_t base, uint64_t size, ByteState initial);
+  bool contains(uint64_t addr, uint64_t n) const { return addr >= base && addr + n <= base + size && addr + n >= addr; }
+};
+
+}  // namespace racer::exec

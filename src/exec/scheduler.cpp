@@ -1,0 +1,201 @@
+// The CTA scheduler: each thread runs alone until it exits or reaches a synchronization
+// point; when every participant of a barrier or warp collective has arrived, the
+// collective happens and they go on. Participants that can never meet are a refusal.
+#include <algorithm>
+
+#include "exec/machine.hpp"
+#include "exec/refusal.hpp"
+#include "ptx/printer.hpp"
+
+namespace racer::exec {
+namespace {
+
+std::string dims(const std::array<uint32_t, 3>& d) {
+  return "(" + std::to_string(d[0]) + "," + std::to_string(d[1]) + "," + std::to_string(d[2]) + ")";
+}
+
+}  // namespace
+
+Site ExecContext::site(const ptx::Instr& ins) const {
+  Site s;
+  s.launch = m.launch_index();
+  s.ctaid = cta.ctaid;
+  s.tid = th.tid;
+  s.instr = static_cast<uint32_t>(&ins - fn.instrs.data());
+  const LaunchSpec& l = m.current_launch();
+  if (l.source_map && l.function < l.source_map->instr_pos.size() && s.instr < l.source_map->instr_pos[l.function].size())
+    s.ptx_line = l.source_map->instr_pos[l.function][s.instr].first;
+  if (ins.debug_loc >= 0) {
+    const ptx::DebugLoc& d = fn.debug_locs[static_cast<size_t>(ins.debug_loc)];
+    const ptx::DebugFile* f = mod.find_file(d.file);
+    s.source = (f ? f->name : "file " + std::to_string(d.file)) + ":" + std::to_string(d.line) + ":" + std::to_string(d.col);
+  }
+  s.text = ptx::print_instruction(mod, fn, ins);
+  return s;
+}
+
+void Machine::refuse(ExecContext& ctx, const ptx::Instr& ins, const std::string& reason) {
+  Site s = ctx.site(ins);
+  std::string where = launch_->label + ", CTA " + dims(s.ctaid) + ", thread " + dims(s.tid);
+  if (s.ptx_line) where += ", PTX line " + std::to_string(s.ptx_line);
+  if (!s.source.empty()) where += " (" + s.source + ")";
+  throw LocatedRefusal(std::string("program ") + program_ + ", " + where + ": " + s.text + "\n  refused: " + reason);
+}
+
+void Machine::run_cta(Cta& cta) {
+  const ptx::Module& mod = *launch_->module;
+  const ptx::Function& fn = mod.functions[launch_->function];
+  const uint64_t step_limit = session_.limits().max_steps;
+  for (;;) {
+    bool progressed = false;
+    for (Thread& th : cta.threads) {
+      if (th.exited || th.wait != Wait::None) continue;
+      ExecContext ctx{*this, cta, th, mod, fn, dom_};
+      while (!th.exited && th.wait == Wait::None) {
+        if (th.pc >= fn.instrs.size()) {
+          th.exited = true;  // fell off the end: an implicit ret
+          break;
+        }
+        const ptx::Instr& ins = fn.instrs[th.pc++];
+        progressed = true;
+        if ((++steps_ & 0xFFFF) == 0) {
+          session_.check_limits();
+          if (steps_ > step_limit) throw LimitReached("step limit of " + std::to_string(step_limit) + " thread-instructions reached");
+        }
+        try {
+          if (ins.has_guard) {
+            Value g = th.regs[ins.guard];
+            bool on;
+            try {
+              on = dom_.truth(g);
+            } catch (const Refusal& r) {
+              refuse(ctx, ins, std::string("guard ") + fn.regs[ins.guard].name + ": " + r.what());
+            }
+            if (on == ins.guard_negated) continue;
+          }
+          Handler h = sem_.step[static_cast<size_t>(ins.op)];
+          if (!h) refuse(ctx, ins, std::string("instruction '") + std::string(ptx::op_name(ins.op)) + "' is not modelled");
+          h(ctx, ins);
+        } catch (const LocatedRefusal&) {
+          throw;
+        } catch (const Refusal& r) {
+          refuse(ctx, ins, r.what());
+        }
+      }
+    }
+    bool all_exited = std::all_of(cta.threads.begin(), cta.threads.end(), [](const Thread& t) { return t.exited; });
+    if (all_exited) break;
+    (void)progressed;
+    resolve_sync(cta, fn);  // every live thread now waits at a synchronization point
+  }
+  flush_atomics(cta.shared.get(), cta.shared_atomics, &cta);
+}
+
+void Machine::resolve_sync(Cta& cta, const ptx::Function& fn) {
+  const ptx::Module& mod = *launch_->module;
+  bool released = false;
+  uint32_t live = 0, exited = 0;
+  for (const Thread& t : cta.threads) (t.exited ? exited : live)++;
+
+  // Warp collectives: the lanes of a member mask must all wait at the same instruction.
+  uint32_t warps = static_cast<uint32_t>((cta.threads.size() + 31) / 32);
+  for (uint32_t w = 0; w < warps; ++w) {
+    for (uint32_t l = 0; l < 32; ++l) {
+      size_t i = size_t{w} * 32 + l;
+      if (i >= cta.threads.size()) break;
+      Thread& th = cta.threads[i];
+      if (th.wait != Wait::Warp) continue;
+      std::vector<Thread*> lanes;
+      bool complete = true;
+      std::string why;
+      for (uint32_t k = 0; k < 32; ++k) {
+        if (!(th.member_mask >> k & 1)) continue;
+        size_t j = size_t{w} * 32 + k;
+        if (j >= cta.threads.size()) {
+          complete = false;
+          why = "the member mask names lane " + std::to_string(k) + ", which does not exist in this CTA";
+          break;
+        }
+        Thread& o = cta.threads[j];
+        if (o.exited) {
+          complete = false;
+          why = "lane " + std::to_string(k) + " of the member mask has exited";
+          break;
+        }
+        if (o.wait != Wait::Warp || o.wait_instr != th.wait_instr) {
+          complete = false;
+          break;
+        }
+        if (o.member_mask != th.member_mask) {
+          complete = false;
+          why = "lanes disagree on the member mask";
+          break;
+        }
+        lanes.push_back(&o);
+      }
+      if (!why.empty()) {
+        ExecContext ctx{*this, cta, th, mod, fn, dom_};
+        refuse(ctx, fn.instrs[th.wait_instr], why);
+      }
+      if (!complete) continue;
+      const ptx::Instr& ins = fn.instrs[th.wait_instr];
+      Collective c = sem_.collective[static_cast<size_t>(ins.op)];
+      try {
+        c(*this, cta, fn, ins, lanes);
+      } catch (const LocatedRefusal&) {
+        throw;
+      } catch (const Refusal& r) {
+        ExecContext ctx{*this, cta, th, mod, fn, dom_};
+        refuse(ctx, ins, r.what());
+      }
+      for (Thread* t : lanes) t->wait = Wait::None;
+      released = true;
+    }
+  }
+  if (released) return;
+
+  // CTA barriers: every live thread must arrive (or the given count of threads).
+  std::map<uint32_t, std::vector<Thread*>> at_barrier;
+  for (Thread& t : cta.threads)
+    if (t.wait == Wait::CtaBarrier) at_barrier[t.barrier_id].push_back(&t);
+  for (auto& [id, waiting] : at_barrier) {
+    uint32_t expected = waiting.front()->barrier_count ? waiting.front()->barrier_count
+                                                      : static_cast<uint32_t>(cta.threads.size());
+    for (Thread* t : waiting) {
+      uint32_t e = t->barrier_count ? t->barrier_count : static_cast<uint32_t>(cta.threads.size());
+      if (e != expected) {
+        ExecContext ctx{*this, cta, *t, mod, fn, dom_};
+        refuse(ctx, fn.instrs[t->wait_instr], "threads wait at barrier " + std::to_string(id) + " with different thread counts");
+      }
+    }
+    if (expected != cta.threads.size()) {
+      ExecContext ctx{*this, cta, *waiting.front(), mod, fn, dom_};
+      refuse(ctx, fn.instrs[waiting.front()->wait_instr],
+             "a barrier over " + std::to_string(expected) + " of the CTA's " + std::to_string(cta.threads.size()) +
+                 " threads: ordering among a subset of threads is not modelled");
+    }
+    if (waiting.size() == live && exited == 0) {
+      flush_atomics(cta.shared.get(), cta.shared_atomics, &cta);
+      cta.epoch = next_epoch_++;
+      for (Thread* t : waiting) t->wait = Wait::None;
+      return;
+    }
+  }
+
+  // Nobody can go on: say who waits where.
+  for (Thread& t : cta.threads) {
+    if (t.exited || t.wait == Wait::None) continue;
+    ExecContext ctx{*this, cta, t, mod, fn, dom_};
+    std::string reason;
+    if (t.wait == Wait::CtaBarrier && exited > 0)
+      reason = std::to_string(exited) + " threads of the CTA exited while others wait at barrier " +
+               std::to_string(t.barrier_id) + ": whether they count as arrived is not modelled";
+    else if (t.wait == Wait::CtaBarrier)
+      reason = "threads of the CTA wait at different barriers or collectives and can never meet";
+    else
+      reason = "the lanes of this warp collective never all arrive at it";
+    refuse(ctx, fn.instrs[t.wait_instr], reason);
+  }
+}
+
+}  // namespace racer::exec

@@ -1,0 +1,29 @@
+#include "exec/session.hpp"
+
+#include "exec/refusal.hpp"
+
+namespace racer::exec {
+
+double Session::elapsed_seconds() const {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+}
+
+void Session::check_limits() const {
+  if (elapsed_seconds() > limits_.max_seconds)
+    throw LimitReached("time limit of " + std::to_string(limits_.max_seconds) + " s reached");
+  if (store_.size() > limits_.max_nodes)
+    throw LimitReached("expression limit of " + std::to_string(limits_.max_nodes) + " nodes reached");
+}
+
+expr::ExprId Session::symbol(const SymbolOrigin& origin, const std::string& name, std::optional<expr::Range> range) {
+  expr::ExprId id = store_.symbol(name, std::move(range));
+  origins_.emplace(id.index, origin);
+  return id;
+}
+
+const SymbolOrigin* Session::origin(expr::ExprId symbol) const {
+  auto it = origins_.find(symbol.index);
+  return it == origins_.end() ? nullptr : &it->second;
+}
+
+}  // namespace racer::exec

@@ -1,0 +1,44 @@
+#pragma once
+// What both programs of a check share: the expression store (so equal expressions are the
+// same node across programs), the symbols' origins (for witnesses), and the limits.
+#include <chrono>
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+
+#include "exec/launch.hpp"
+#include "expr/store.hpp"
+
+namespace racer::exec {
+
+struct SymbolOrigin {
+  enum class Kind : uint8_t { InputCell, UninitTensor, UninitShared, UninitLocal, OutOfBounds } kind;
+  int tensor = -1;        // InputCell, UninitTensor
+  int64_t cell = -1;      // flat logical index, or storage element for storage no cell maps to
+  char program = 0;       // for memory private to one program
+  std::string where;      // readable description
+};
+
+class Session {
+ public:
+  explicit Session(Limits limits = {}) : limits_(limits), start_(std::chrono::steady_clock::now()) {}
+
+  expr::Store& store() { return store_; }
+  const expr::Store& store() const { return store_; }
+  const Limits& limits() const { return limits_; }
+  double elapsed_seconds() const;
+  // Throws LimitReached when time or memory is exhausted.
+  void check_limits() const;
+
+  expr::ExprId symbol(const SymbolOrigin& origin, const std::string& name, std::optional<expr::Range> range = {});
+  const SymbolOrigin* origin(expr::ExprId symbol) const;
+  const std::unordered_map<uint32_t, SymbolOrigin>& origins() const { return origins_; }
+
+ private:
+  expr::Store store_;
+  Limits limits_;
+  std::chrono::steady_clock::time_point start_;
+  std::unordered_map<uint32_t, SymbolOrigin> origins_;
+};
+
+}  // namespace racer::exec

@@ -1,0 +1,37 @@
+#pragma once
+// Floats as exact real expressions in a shared Store (DESIGN "Semantics").
+#include "exec/domain.hpp"
+#include "expr/store.hpp"
+
+namespace racer::exec {
+
+class SymbolicDomain final : public Domain {
+ public:
+  explicit SymbolicDomain(expr::Store& store);
+
+  Value fbin(FBin op, ptx::Type t, Value a, Value b, const FloatMods& m) override;
+  Value fun(FUn op, ptx::Type t, Value a, const FloatMods& m) override;
+  Value fma(ptx::Type t, Value a, Value b, Value c, const FloatMods& m) override;
+  Value fcmp(uint8_t cmp, ptx::Type t, Value a, Value b, bool ftz) override;
+  Value pred(PredOp op, Value a, Value b) override;
+  Value select(Value pred, Value if_true, Value if_false) override;
+  Value cvt(ptx::Type dst, ptx::Type src, Value a, const FloatMods& m) override;
+  bool truth(Value pred) override;
+  std::optional<uint64_t> bits(Value v, ptx::Type t) override;
+  Value as_number(Value v, ptx::Type t) override { return Value::of_expr(real(v, t)); }
+
+  // The exact real a value denotes when read as float type t.
+  expr::ExprId real(Value v, ptx::Type t);
+  // A predicate as a condition expression.
+  expr::ExprId condition(Value p);
+  expr::Store& store() { return store_; }
+
+ private:
+  Value finish(expr::ExprId e, const FloatMods& m);
+  expr::ExprId ln2();
+
+  expr::Store& store_;
+  expr::ExprId ln2_{};
+};
+
+}  // namespace racer::exec

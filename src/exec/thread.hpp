@@ -1,0 +1,34 @@
+#pragma once
+// One GPU thread's state, and the synchronization point it may be waiting at.
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "exec/value.hpp"
+
+namespace racer::exec {
+
+struct Region;
+
+enum class Wait : uint8_t {
+  None,
+  CtaBarrier,  // bar.sync / barrier.sync: barrier_id, expected count
+  Warp,        // a warp collective (shfl.sync, vote.sync, bar.warp.sync, ...) at wait_instr
+};
+
+struct Thread {
+  std::vector<Value> regs;
+  uint32_t pc = 0;
+  bool exited = false;
+  Wait wait = Wait::None;
+  uint32_t wait_instr = 0;      // the instruction it waits at (pc already points past it)
+  uint32_t barrier_id = 0;
+  uint32_t barrier_count = 0;   // 0: all threads of the CTA
+  uint32_t member_mask = 0;     // warp collectives
+  std::array<uint32_t, 3> tid{};
+  uint32_t linear = 0;          // within the CTA
+  uint32_t lane = 0, warp = 0;
+  Region* local = nullptr;
+};
+
+}  // namespace racer::exec

@@ -1,0 +1,57 @@
+#pragma once
+// Helpers shared by the instruction-semantics files.
+#include <cstdint>
+
+#include "exec/machine.hpp"
+#include "exec/refusal.hpp"
+#include "ptx/ir.hpp"
+
+namespace racer::sem {
+
+using exec::ExecContext;
+using exec::Value;
+using ptx::Instr;
+using ptx::Mod;
+using ptx::Type;
+
+// 128-bit intermediates for full products (GCC and Clang extension).
+__extension__ typedef __int128 int128;
+__extension__ typedef unsigned __int128 uint128;
+
+// An integer type's width and signedness.
+struct IntT {
+  unsigned bits;
+  bool sgn;
+  explicit IntT(Type t) : bits(ptx::type_bits(t)), sgn(ptx::type_class(t) == ptx::TypeClass::Signed) {}
+  uint64_t mask() const { return bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1; }
+  int64_t sx(uint64_t x) const { return bits >= 64 ? static_cast<int64_t>(x) : static_cast<int64_t>(x << (64 - bits)) >> (64 - bits); }
+  // Sign- or zero-extended to 64 bits, as the type reads it.
+  uint64_t ext(uint64_t x) const { return sgn ? static_cast<uint64_t>(sx(x)) : x & mask(); }
+};
+
+inline exec::FloatMods float_mods(const Instr& ins) {
+  exec::FloatMods m;
+  if (ins.has(Mod::Rnd)) m.rounding = ins.mod(Mod::Rnd);
+  m.ftz = ins.has(Mod::Ftz);
+  m.sat = ins.has(Mod::Sat) && ins.mod(Mod::Sat) == 0;
+  m.nan = ins.has(Mod::NaN);
+  return m;
+}
+
+// Concrete bits of an integer operand; symbolic integer data is refused.
+inline uint64_t int_operand(ExecContext& ctx, const ptx::Operand& op, Type t) {
+  Value v = ctx.get(op, t);
+  if (!v.is_concrete()) throw exec::Refusal("integer arithmetic on data that depends on symbolic inputs");
+  return v.bits;
+}
+
+inline bool is_packed_half(Type t) { return t == Type::F16x2 || t == Type::BF16x2; }
+
+void refuse_packed(const Instr& ins);
+
+// Float forms of the opcodes shared with integers (add, sub, mul, mad, div, min, max, abs, neg).
+void float_binary(ExecContext& ctx, const Instr& ins, exec::FBin op);
+void float_unary(ExecContext& ctx, const Instr& ins, exec::FUn op);
+void float_fma(ExecContext& ctx, const Instr& ins);
+
+}  // namespace racer::sem

@@ -1,0 +1,107 @@
+// Comparisons and selects. Integer comparisons are computed on bits; float comparisons go
+// through the domain and may yield a symbolic predicate, which selp turns into a select.
+#include "sem/common.hpp"
+#include "sem/semantics.hpp"
+
+namespace racer::sem {
+namespace {
+
+bool int_compare(uint8_t cmp, const IntT& it, uint64_t a, uint64_t b) {
+  using namespace ptx::cmp;
+  int64_t sa = it.sx(a), sb = it.sx(b);
+  uint64_t ua = a & it.mask(), ub = b & it.mask();
+  switch (cmp) {
+    case EQ: return ua == ub;
+    case NE: return ua != ub;
+    case LT: return it.sgn ? sa < sb : ua < ub;
+    case LE: return it.sgn ? sa <= sb : ua <= ub;
+    case GT: return it.sgn ? sa > sb : ua > ub;
+    case GE: return it.sgn ? sa >= sb : ua >= ub;
+    case LO: return ua < ub;
+    case LS: return ua <= ub;
+    case HI: return ua > ub;
+    case HS: return ua >= ub;
+    default: throw exec::Refusal("float comparison mode on integers");
+  }
+}
+
+Value compare(ExecContext& c, const Instr& i, Type t) {
+  Value a = c.get(i.operands[1], t), b = c.get(i.operands[2], t);
+  uint8_t cmp = i.mod(Mod::Cmp);
+  if (ptx::is_float(t)) {
+    if (is_packed_half(t)) refuse_packed(i);
+    return c.dom.fcmp(cmp, t, a, b, i.has(Mod::Ftz));
+  }
+  if (!a.is_concrete() || !b.is_concrete()) throw exec::Refusal("integer comparison of data that depends on symbolic inputs");
+  return Value::of_bits(int_compare(cmp, IntT(t), a.bits, b.bits) ? 1 : 0);
+}
+
+void setp(ExecContext& c, const Instr& i) {
+  Value r = compare(c, i, i.type());
+  Value r_not = c.dom.pred(exec::PredOp::Not, r, {});
+  if (i.has(Mod::BoolOp)) {
+    Value p = c.get(i.operands[3], Type::Pred);
+    exec::PredOp op = i.mod(Mod::BoolOp) == 0 ? exec::PredOp::And : i.mod(Mod::BoolOp) == 1 ? exec::PredOp::Or : exec::PredOp::Xor;
+    Value combined = c.dom.pred(op, r, p);
+    r_not = c.dom.pred(op, r_not, p);
+    r = combined;
+  }
+  const ptx::Operand& d = i.operands[0];
+  if (d.kind == ptx::Operand::Kind::Pair) {
+    c.set(d.elems[0], r);
+    c.set(d.elems[1], r_not);
+  } else {
+    c.set(d, r);
+  }
+}
+
+void selp(ExecContext& c, const Instr& i) {
+  Type t = i.type();
+  Value a = c.get(i.operands[1], t), b = c.get(i.operands[2], t);
+  Value p = c.get(i.operands[3], Type::Pred);
+  if (!p.is_concrete() && ptx::is_float(t)) {
+    a = c.dom.as_number(a, t);
+    b = c.dom.as_number(b, t);
+  }
+  c.set(i.operands[0], c.dom.select(p, a, b));
+}
+
+void slct(ExecContext& c, const Instr& i) {
+  Type t = i.type(0), ct = i.type(1);
+  Value a = c.get(i.operands[1], t), b = c.get(i.operands[2], t);
+  Value k = c.get(i.operands[3], ct);
+  Value p;
+  if (ptx::is_float(ct)) p = c.dom.fcmp(ptx::cmp::GE, ct, k, Value::of_bits(0), i.has(Mod::Ftz));
+  else if (k.is_concrete()) p = Value::of_bits(IntT(ct).sx(k.bits) >= 0 ? 1 : 0);
+  else throw exec::Refusal("slct on an integer that depends on symbolic inputs");
+  if (!p.is_concrete() && ptx::is_float(t)) {
+    a = c.dom.as_number(a, t);
+    b = c.dom.as_number(b, t);
+  }
+  c.set(i.operands[0], c.dom.select(p, a, b));
+}
+
+void set(ExecContext& c, const Instr& i) {
+  Value r = compare(c, i, i.type(1));
+  if (i.has(Mod::BoolOp)) {
+    Value p = c.get(i.operands[3], Type::Pred);
+    exec::PredOp op = i.mod(Mod::BoolOp) == 0 ? exec::PredOp::And : i.mod(Mod::BoolOp) == 1 ? exec::PredOp::Or : exec::PredOp::Xor;
+    r = c.dom.pred(op, r, p);
+  }
+  if (!r.is_concrete()) throw exec::Refusal("set with a result that depends on symbolic inputs");
+  Type dt = i.type(0);
+  uint64_t one = ptx::is_float(dt) ? (dt == Type::F32 ? 0x3F800000u : 0x3FF0000000000000ull) : IntT(dt).mask();
+  c.set(i.operands[0], Value::of_bits(r.bits & 1 ? one : 0));
+}
+
+}  // namespace
+
+void register_compare(exec::Semantics& s) {
+  auto& st = s.step;
+  st[size_t(ptx::Op::Setp)] = setp;
+  st[size_t(ptx::Op::Selp)] = selp;
+  st[size_t(ptx::Op::Slct)] = slct;
+  st[size_t(ptx::Op::Set)] = set;
+}
+
+}  // namespace racer::sem

@@ -1,0 +1,132 @@
+// Bitwise logic, shifts and byte permutes on bits; predicate logic through the domain.
+// On a symbolic float only the sign-bit operations have a real meaning (abs, neg, -abs).
+#include "sem/common.hpp"
+#include "sem/semantics.hpp"
+
+namespace racer::sem {
+namespace {
+
+uint64_t sign_bit(unsigned bits) { return uint64_t{1} << (bits - 1); }
+
+// and/xor/or of a symbolic float with a constant that touches only the sign bit.
+bool sign_bit_op(ExecContext& c, const Instr& i, Value a, Value b) {
+  Type t = i.type();
+  unsigned bits = ptx::type_bits(t);
+  if (bits != 16 && bits != 32 && bits != 64) return false;
+  Type ft = bits == 16 ? Type::F16 : bits == 32 ? Type::F32 : Type::F64;
+  Value sym = a.is_symbolic() ? a : b;
+  Value k = a.is_symbolic() ? b : a;
+  if (!k.is_concrete() || !sym.is_symbolic()) return false;
+  uint64_t m = bits == 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1;
+  uint64_t kb = k.bits & m;
+  exec::FloatMods none;
+  if (i.op == ptx::Op::And && kb == (m & ~sign_bit(bits))) {
+    c.set(i.operands[0], c.dom.fun(exec::FUn::Abs, ft, sym, none));
+    return true;
+  }
+  if (i.op == ptx::Op::Xor && kb == sign_bit(bits)) {
+    c.set(i.operands[0], c.dom.fun(exec::FUn::Neg, ft, sym, none));
+    return true;
+  }
+  if (i.op == ptx::Op::Or && kb == sign_bit(bits)) {
+    c.set(i.operands[0], c.dom.fun(exec::FUn::Neg, ft, c.dom.fun(exec::FUn::Abs, ft, sym, none), none));
+    return true;
+  }
+  return false;
+}
+
+void bitwise(ExecContext& c, const Instr& i) {
+  Type t = i.type();
+  Value a = c.get(i.operands[1], t), b = c.get(i.operands[2], t);
+  if (t == Type::Pred) {
+    exec::PredOp op = i.op == ptx::Op::And ? exec::PredOp::And : i.op == ptx::Op::Or ? exec::PredOp::Or : exec::PredOp::Xor;
+    c.set(i.operands[0], c.dom.pred(op, a, b));
+    return;
+  }
+  if (!a.is_concrete() || !b.is_concrete()) {
+    if (sign_bit_op(c, i, a, b)) return;
+    throw exec::Refusal("bit-level operation on data that depends on symbolic inputs");
+  }
+  uint64_t r = i.op == ptx::Op::And ? a.bits & b.bits : i.op == ptx::Op::Or ? a.bits | b.bits : a.bits ^ b.bits;
+  c.set(i.operands[0], Value::of_bits(r & IntT(t).mask()));
+}
+
+void not_(ExecContext& c, const Instr& i) {
+  Type t = i.type();
+  Value a = c.get(i.operands[1], t);
+  if (t == Type::Pred) {
+    c.set(i.operands[0], c.dom.pred(exec::PredOp::Not, a, {}));
+    return;
+  }
+  if (!a.is_concrete()) throw exec::Refusal("bit-level operation on data that depends on symbolic inputs");
+  uint64_t r = i.op == ptx::Op::Not ? ~a.bits : (a.bits & IntT(t).mask()) == 0;
+  c.set(i.operands[0], Value::of_bits(r & IntT(t).mask()));
+}
+
+void lop3(ExecContext& c, const Instr& i) {
+  Type t = i.type();
+  uint64_t a = int_operand(c, i.operands[1], t), b = int_operand(c, i.operands[2], t), d = int_operand(c, i.operands[3], t);
+  uint64_t lut = int_operand(c, i.operands[4], Type::U32) & 0xFF;
+  uint64_t r = 0;
+  for (unsigned k = 0; k < 64; ++k) {
+    unsigned idx = (((a >> k) & 1) << 2) | (((b >> k) & 1) << 1) | ((d >> k) & 1);
+    if ((lut >> idx) & 1) r |= uint64_t{1} << k;
+  }
+  c.set(i.operands[0], Value::of_bits(r & IntT(t).mask()));
+}
+
+void shift(ExecContext& c, const Instr& i) {
+  Type t = i.type();
+  IntT it(t);
+  uint64_t a = int_operand(c, i.operands[1], t);
+  uint64_t n = int_operand(c, i.operands[2], Type::U32) & 0xFFFFFFFF;
+  uint64_t r;
+  if (i.op == ptx::Op::Shl) r = n >= it.bits ? 0 : a << n;
+  else if (it.sgn) r = static_cast<uint64_t>(it.sx(a) >> std::min<uint64_t>(n, it.bits - 1));
+  else r = n >= it.bits ? 0 : (a & it.mask()) >> n;
+  c.set(i.operands[0], Value::of_bits(r & it.mask()));
+}
+
+void shf(ExecContext& c, const Instr& i) {
+  uint64_t a = int_operand(c, i.operands[1], Type::B32) & 0xFFFFFFFF, b = int_operand(c, i.operands[2], Type::B32) & 0xFFFFFFFF;
+  uint64_t n = int_operand(c, i.operands[3], Type::U32) & 0xFFFFFFFF;
+  bool clamp = i.has(Mod::ShfMode) && i.mod(Mod::ShfMode) == 0;
+  n = clamp ? std::min<uint64_t>(n, 32) : n & 31;
+  uint64_t both = (b << 32) | a;
+  bool left = i.has(Mod::ShfDir) && i.mod(Mod::ShfDir) == 0;
+  uint64_t r = left ? (both << n) >> 32 : both >> n;
+  c.set(i.operands[0], Value::of_bits(r & 0xFFFFFFFF));
+}
+
+void prmt(ExecContext& c, const Instr& i) {
+  if (i.has(Mod::PrmtMode)) throw exec::Refusal("prmt with a special mode is not modelled");
+  uint64_t a = int_operand(c, i.operands[1], Type::B32) & 0xFFFFFFFF, b = int_operand(c, i.operands[2], Type::B32) & 0xFFFFFFFF;
+  uint64_t sel = int_operand(c, i.operands[3], Type::B32);
+  uint64_t bytes = (b << 32) | a;
+  uint64_t r = 0;
+  for (unsigned k = 0; k < 4; ++k) {
+    unsigned s = (sel >> (4 * k)) & 0xF;
+    uint64_t byte = (bytes >> (8 * (s & 7))) & 0xFF;
+    if (s & 8) byte = (byte & 0x80) ? 0xFF : 0;  // replicate the sign bit
+    r |= byte << (8 * k);
+  }
+  c.set(i.operands[0], Value::of_bits(r));
+}
+
+}  // namespace
+
+void register_logic(exec::Semantics& s) {
+  auto& st = s.step;
+  st[size_t(ptx::Op::And)] = bitwise;
+  st[size_t(ptx::Op::Or)] = bitwise;
+  st[size_t(ptx::Op::Xor)] = bitwise;
+  st[size_t(ptx::Op::Not)] = not_;
+  st[size_t(ptx::Op::Cnot)] = not_;
+  st[size_t(ptx::Op::Lop3)] = lop3;
+  st[size_t(ptx::Op::Shl)] = shift;
+  st[size_t(ptx::Op::Shr)] = shift;
+  st[size_t(ptx::Op::Shf)] = shf;
+  st[size_t(ptx::Op::Prmt)] = prmt;
+}
+
+}  // namespace racer::sem

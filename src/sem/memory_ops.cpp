@@ -1,0 +1,102 @@
+// Loads, stores, atomics and fences.
+#include "exec/params.hpp"
+#include "sem/common.hpp"
+#include "sem/semantics.hpp"
+
+namespace racer::sem {
+namespace {
+
+using exec::Space;
+
+Space space_of(const Instr& i) {
+  if (!i.has(Mod::Space)) return Space::Generic;
+  std::string_view n = ptx::mod_values(Mod::Space)[i.mod(Mod::Space)];
+  if (n == "global") return Space::Global;
+  if (n == "shared" || n == "shared::cta") return Space::Shared;
+  if (n == "local") return Space::Local;
+  if (n == "param" || n == "param::entry") return Space::Param;
+  if (n == "const") return Space::Const;
+  throw exec::Refusal("state space ." + std::string(n) + " is not modelled");
+}
+
+unsigned access_size(Type t) {
+  unsigned bits = ptx::type_bits(t);
+  if (bits < 8 || bits > 64) throw exec::Refusal("accesses of ." + std::string(ptx::type_name(t)) + " are not modelled");
+  return bits / 8;
+}
+
+Value load_param(ExecContext& c, const Instr& i, unsigned size, uint64_t extra) {
+  const ptx::Operand& a = i.operands[1];
+  const ptx::Operand& base = a.elems.at(0);
+  if (base.kind != ptx::Operand::Kind::Symbol || base.symbol_kind != ptx::SymbolKind::Param ||
+      base.index >= c.fn.params.size())
+    throw exec::Refusal("ld.param from anything but a kernel parameter is not modelled");
+  auto layout = exec::param_layout(c.fn);
+  return c.m.load_param(c, i, layout[base.index].offset + static_cast<uint64_t>(a.value) + extra, size);
+}
+
+std::vector<const ptx::Operand*> elements(const ptx::Operand& op) {
+  std::vector<const ptx::Operand*> out;
+  if (op.kind == ptx::Operand::Kind::Vector)
+    for (const auto& e : op.elems) out.push_back(&e);
+  else
+    out.push_back(&op);
+  return out;
+}
+
+void ld(ExecContext& c, const Instr& i) {
+  Type t = i.type();
+  unsigned size = access_size(t);
+  Space sp = space_of(i);
+  auto dests = elements(i.operands[0]);
+  IntT it(t);
+  for (size_t k = 0; k < dests.size(); ++k) {
+    Value v = sp == Space::Param ? load_param(c, i, size, k * size)
+                                 : c.m.load(c, i, sp, c.address(i.operands[1]) + k * size, size, t);
+    if (v.is_concrete() && it.sgn) v.bits = it.ext(v.bits);  // ld.s8 into a wider register sign-extends
+    c.set(*dests[k], v);
+  }
+}
+
+void st(ExecContext& c, const Instr& i) {
+  Type t = i.type();
+  unsigned size = access_size(t);
+  Space sp = space_of(i);
+  if (sp == Space::Param || sp == Space::Const) throw exec::Refusal("stores to the parameter or constant space");
+  auto srcs = elements(i.operands[1]);
+  uint64_t addr = c.address(i.operands[0]);
+  for (size_t k = 0; k < srcs.size(); ++k) c.m.store(c, i, sp, addr + k * size, size, c.get(*srcs[k], t), t);
+}
+
+void atom(ExecContext& c, const Instr& i) {
+  Type t = i.type();
+  if (i.has(Mod::Vec)) throw exec::Refusal("vector atomics are not modelled");
+  bool red = i.op == ptx::Op::Red;
+  const ptx::Operand& addr = i.operands[red ? 0 : 1];
+  if (!red && i.operands.size() > 3) throw exec::Refusal("atomic compare-and-swap depends on the order of threads");
+  Value v = c.get(i.operands[red ? 1 : 2], t);
+  c.m.atomic(c, i, space_of(i), c.address(addr), access_size(t), i.mod(Mod::AtomOp), t, v);
+  // The old value depends on the order in which threads reach the cell: it must not be used.
+  if (!red) c.set(i.operands[0], Value::poison());
+}
+
+void no_effect(ExecContext&, const Instr&) {}
+
+}  // namespace
+
+void register_memory(exec::Semantics& s) {
+  auto& st_ = s.step;
+  st_[size_t(ptx::Op::Ld)] = ld;
+  st_[size_t(ptx::Op::Ldu)] = ld;
+  st_[size_t(ptx::Op::St)] = st;
+  st_[size_t(ptx::Op::Atom)] = atom;
+  st_[size_t(ptx::Op::Red)] = atom;
+  // Fences order memory for other observers; Racer's ordering comes from barriers alone,
+  // so a fence changes nothing here (races it would not fix are still reported).
+  st_[size_t(ptx::Op::Fence)] = no_effect;
+  st_[size_t(ptx::Op::Membar)] = no_effect;
+  st_[size_t(ptx::Op::Prefetch)] = no_effect;
+  st_[size_t(ptx::Op::Prefetchu)] = no_effect;
+}
+
+}  // namespace racer::sem

@@ -1,0 +1,74 @@
+// mov (including packing and unpacking register halves), cvt and cvta.
+#include "sem/common.hpp"
+#include "sem/semantics.hpp"
+
+namespace racer::sem {
+namespace {
+
+void mov(ExecContext& c, const Instr& i) {
+  Type t = i.type();
+  const ptx::Operand& d = i.operands[0];
+  const ptx::Operand& s = i.operands[1];
+  unsigned bits = ptx::type_bits(t);
+  if (d.kind == ptx::Operand::Kind::Vector) {
+    uint64_t v = c.get_bits(s, t);
+    unsigned part = bits / static_cast<unsigned>(d.elems.size());
+    for (size_t k = 0; k < d.elems.size(); ++k)
+      c.set(d.elems[k], Value::of_bits((v >> (part * k)) & ((uint64_t{1} << part) - 1)));
+    return;
+  }
+  if (s.kind == ptx::Operand::Kind::Vector) {
+    unsigned part = bits / static_cast<unsigned>(s.elems.size());
+    Type pt = part == 8 ? Type::B8 : part == 16 ? Type::B16 : Type::B32;
+    uint64_t v = 0;
+    for (size_t k = 0; k < s.elems.size(); ++k) v |= (c.get_bits(s.elems[k], pt) & ((uint64_t{1} << part) - 1)) << (part * k);
+    c.set(d, Value::of_bits(v));
+    return;
+  }
+  c.set(d, c.get(s, t));
+}
+
+void cvt(ExecContext& c, const Instr& i) {
+  Type dt = i.type(0), st = i.type(1);
+  if (i.operands.size() > 2 || is_packed_half(dt) || is_packed_half(st)) refuse_packed(i);
+  Value a = c.get(i.operands[1], st);
+  if (ptx::is_float(dt) || ptx::is_float(st)) {
+    c.set(i.operands[0], c.dom.cvt(dt, st, a, float_mods(i)));
+    return;
+  }
+  if (!a.is_concrete()) throw exec::Refusal("integer conversion of data that depends on symbolic inputs");
+  IntT src(st), dst(dt);
+  uint64_t v = src.ext(a.bits);
+  if (i.has(Mod::Sat)) {
+    // Clamp the source value to the destination's range.
+    int128 x = src.sgn ? static_cast<int128>(static_cast<int64_t>(v)) : static_cast<int128>(v);
+    int128 lo = dst.sgn ? -(static_cast<int128>(1) << (dst.bits - 1)) : 0;
+    int128 hi = dst.sgn ? (static_cast<int128>(1) << (dst.bits - 1)) - 1 : (static_cast<int128>(1) << dst.bits) - 1;
+    v = static_cast<uint64_t>(x < lo ? lo : x > hi ? hi : x);
+  }
+  c.set(i.operands[0], Value::of_bits(v & dst.mask()));
+}
+
+void cvta(ExecContext& c, const Instr& i) {
+  uint64_t a = c.get_bits(i.operands[1], i.type());
+  ptx::Space sp = ptx::Space::Global;
+  if (i.has(Mod::Space)) {
+    auto name = ptx::mod_values(Mod::Space)[i.mod(Mod::Space)];
+    if (name == "shared" || name == "shared::cta") sp = ptx::Space::Shared;
+    else if (name == "local") sp = ptx::Space::Local;
+    else if (name != "global") throw exec::Refusal("cvta for ." + std::string(name) + " is not modelled");
+  }
+  uint64_t window = sp == ptx::Space::Shared ? exec::Machine::kSharedWindow : sp == ptx::Space::Local ? exec::Machine::kLocalWindow : 0;
+  uint64_t r = i.has(Mod::To) ? a - window : a + window;
+  c.set(i.operands[0], Value::of_bits(r & IntT(i.type()).mask()));
+}
+
+}  // namespace
+
+void register_move(exec::Semantics& s) {
+  s.step[size_t(ptx::Op::Mov)] = mov;
+  s.step[size_t(ptx::Op::Cvt)] = cvt;
+  s.step[size_t(ptx::Op::Cvta)] = cvta;
+}
+
+}  // namespace racer::sem

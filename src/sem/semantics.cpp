@@ -1,0 +1,27 @@
+#include "sem/semantics.hpp"
+
+#include "sem/common.hpp"
+
+namespace racer::sem {
+
+void refuse_packed(const Instr& ins) {
+  throw exec::Refusal("packed ." + std::string(ptx::type_name(ins.type())) + " arithmetic is not modelled yet");
+}
+
+const exec::Semantics& semantics() {
+  static const exec::Semantics s = [] {
+    exec::Semantics t;
+    register_integer(t);
+    register_float(t);
+    register_logic(t);
+    register_compare(t);
+    register_move(t);
+    register_memory(t);
+    register_control(t);
+    register_warp(t);
+    return t;
+  }();
+  return s;
+}
+
+}  // namespace racer::sem

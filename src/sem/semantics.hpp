@@ -1,0 +1,19 @@
+#pragma once
+// The instruction semantics: one handler per opcode, written once against exec::Domain.
+#include "exec/machine.hpp"
+
+namespace racer::sem {
+
+const exec::Semantics& semantics();
+
+// Registration, one function per ISA family (each in its own file).
+void register_integer(exec::Semantics& s);
+void register_float(exec::Semantics& s);
+void register_logic(exec::Semantics& s);
+void register_compare(exec::Semantics& s);
+void register_move(exec::Semantics& s);
+void register_memory(exec::Semantics& s);
+void register_control(exec::Semantics& s);
+void register_warp(exec::Semantics& s);
+
+}  // namespace racer::sem

@@ -1,0 +1,183 @@
+// Warp collectives. A thread reaching one waits (step); when every lane of the member mask
+// waits at the same instruction, the collective runs once for all of them.
+#include "sem/common.hpp"
+#include "sem/semantics.hpp"
+
+namespace racer::sem {
+namespace {
+
+using exec::Cta;
+using exec::Machine;
+using exec::Thread;
+
+// Arrive at a collective whose member mask is operand `mask_operand`.
+void arrive(ExecContext& c, const Instr& i, size_t mask_operand) {
+  c.th.wait = exec::Wait::Warp;
+  c.th.wait_instr = c.th.pc - 1;
+  c.th.member_mask = static_cast<uint32_t>(int_operand(c, i.operands[mask_operand], Type::B32));
+  if (!(c.th.member_mask >> c.th.lane & 1)) throw exec::Refusal("the executing lane is not in the member mask");
+}
+
+// Operands of one lane, read and written in that lane's context.
+Value lane_get(Machine& m, Cta& cta, const ptx::Function& fn, Thread& th, const ptx::Operand& op, Type t) {
+  ExecContext ctx{m, cta, th, *m.current_launch().module, fn, m.current_domain()};
+  return ctx.get(op, t);
+}
+
+void lane_set(Machine& m, Cta& cta, const ptx::Function& fn, Thread& th, const ptx::Operand& op, Value v) {
+  ExecContext ctx{m, cta, th, *m.current_launch().module, fn, m.current_domain()};
+  ctx.set(op, v);
+}
+
+uint64_t lane_bits(Machine& m, Cta& cta, const ptx::Function& fn, Thread& th, const ptx::Operand& op, Type t) {
+  Value v = lane_get(m, cta, fn, th, op, t);
+  if (!v.is_concrete()) throw exec::Refusal("a warp collective's control operand depends on symbolic inputs");
+  return v.bits;
+}
+
+void shfl(Machine& m, Cta& cta, const ptx::Function& fn, const Instr& i, std::span<Thread* const> lanes) {
+  uint8_t mode = i.mod(Mod::ShflMode);
+  Thread* by_lane[32] = {};
+  for (Thread* t : lanes) by_lane[t->lane] = t;
+  std::vector<Value> src(32);
+  for (Thread* t : lanes) src[t->lane] = lane_get(m, cta, fn, *t, i.operands[1], Type::B32);
+  for (Thread* t : lanes) {
+    uint32_t lane = t->lane;
+    uint32_t b = static_cast<uint32_t>(lane_bits(m, cta, fn, *t, i.operands[2], Type::B32)) & 31;
+    uint32_t cv = static_cast<uint32_t>(lane_bits(m, cta, fn, *t, i.operands[3], Type::B32));
+    uint32_t clamp = cv & 31, seg = (cv >> 8) & 31;
+    uint32_t max_lane = (lane & seg) | (clamp & ~seg);
+    uint32_t min_lane = lane & seg;
+    int64_t j = lane;
+    bool ok = false;
+    switch (mode) {
+      case ptx::shfl::UP: j = int64_t{lane} - b; ok = j >= static_cast<int64_t>(max_lane); break;
+      case ptx::shfl::DOWN: j = int64_t{lane} + b; ok = j <= static_cast<int64_t>(max_lane); break;
+      case ptx::shfl::BFLY: j = lane ^ b; ok = j <= static_cast<int64_t>(max_lane); break;
+      case ptx::shfl::IDX: j = min_lane | (b & ~seg); ok = j <= static_cast<int64_t>(max_lane); break;
+    }
+    if (!ok) j = lane;
+    if (!by_lane[j]) throw exec::Refusal("shfl reads lane " + std::to_string(j) + ", which is not in the member mask");
+    const ptx::Operand& d = i.operands[0];
+    if (d.kind == ptx::Operand::Kind::Pair) {
+      lane_set(m, cta, fn, *t, d.elems[0], src[j]);
+      lane_set(m, cta, fn, *t, d.elems[1], Value::of_bits(ok ? 1 : 0));
+    } else {
+      lane_set(m, cta, fn, *t, d, src[j]);
+    }
+  }
+}
+
+void vote(Machine& m, Cta& cta, const ptx::Function& fn, const Instr& i, std::span<Thread* const> lanes) {
+  uint32_t ballot = 0;
+  for (Thread* t : lanes) {
+    Value p = lane_get(m, cta, fn, *t, i.operands[1], Type::Pred);
+    if (!p.is_concrete()) throw exec::Refusal("vote on a predicate that depends on symbolic inputs");
+    if (p.bits & 1) ballot |= 1u << t->lane;
+  }
+  uint32_t mask = lanes.front()->member_mask;
+  uint8_t mode = i.mod(Mod::VoteMode);
+  for (Thread* t : lanes) {
+    Value r;
+    switch (mode) {
+      case ptx::vote::ALL: r = Value::of_bits(ballot == mask); break;
+      case ptx::vote::ANY: r = Value::of_bits(ballot != 0); break;
+      case ptx::vote::UNI: r = Value::of_bits(ballot == 0 || ballot == mask); break;
+      default: r = Value::of_bits(ballot); break;
+    }
+    lane_set(m, cta, fn, *t, i.operands[0], r);
+  }
+}
+
+void warp_sync(Machine& m, Cta& cta, const ptx::Function&, const Instr&, std::span<Thread* const> lanes) {
+  uint32_t warp = lanes.front()->warp;
+  uint32_t present = 0;
+  for (size_t k = 0; k < 32 && size_t{warp} * 32 + k < cta.threads.size(); ++k) present |= 1u << k;
+  if (lanes.front()->member_mask != present)
+    throw exec::Refusal("bar.warp.sync over part of a warp: ordering among a subset of lanes is not modelled");
+  ++cta.warp_epoch[warp];
+  (void)m;
+}
+
+void redux(Machine& m, Cta& cta, const ptx::Function& fn, const Instr& i, std::span<Thread* const> lanes) {
+  Type t = i.type();
+  IntT it(t);
+  uint8_t op = i.mod(Mod::AtomOp);
+  uint64_t acc = 0;
+  bool first = true;
+  for (Thread* th : lanes) {
+    uint64_t x = lane_bits(m, cta, fn, *th, i.operands[1], t) & it.mask();
+    if (first) acc = x, first = false;
+    else switch (op) {
+        case ptx::atomop::ADD: acc = (acc + x) & it.mask(); break;
+        case ptx::atomop::AND: acc &= x; break;
+        case ptx::atomop::OR: acc |= x; break;
+        case ptx::atomop::XOR: acc ^= x; break;
+        case ptx::atomop::MIN: acc = it.sgn ? (it.sx(x) < it.sx(acc) ? x : acc) : std::min(acc, x); break;
+        case ptx::atomop::MAX: acc = it.sgn ? (it.sx(x) > it.sx(acc) ? x : acc) : std::max(acc, x); break;
+        default: throw exec::Refusal("redux operation not modelled");
+      }
+  }
+  for (Thread* th : lanes) lane_set(m, cta, fn, *th, i.operands[0], Value::of_bits(acc));
+}
+
+void match(Machine& m, Cta& cta, const ptx::Function& fn, const Instr& i, std::span<Thread* const> lanes) {
+  Type t = i.type();
+  std::vector<uint64_t> v(32);
+  for (Thread* th : lanes) v[th->lane] = lane_bits(m, cta, fn, *th, i.operands[1], t);
+  bool all_mode = i.mod(Mod::MatchMode) == 1;
+  uint32_t mask = lanes.front()->member_mask;
+  bool all_equal = true;
+  for (Thread* th : lanes) all_equal &= v[th->lane] == v[lanes.front()->lane];
+  for (Thread* th : lanes) {
+    uint32_t same = 0;
+    for (Thread* o : lanes)
+      if (v[o->lane] == v[th->lane]) same |= 1u << o->lane;
+    const ptx::Operand& d = i.operands[0];
+    Value r = Value::of_bits(all_mode ? (all_equal ? mask : 0) : same);
+    if (d.kind == ptx::Operand::Kind::Pair) {
+      lane_set(m, cta, fn, *th, d.elems[0], r);
+      lane_set(m, cta, fn, *th, d.elems[1], Value::of_bits(all_equal ? 1 : 0));
+    } else {
+      lane_set(m, cta, fn, *th, d, r);
+    }
+  }
+}
+
+void elect(Machine& m, Cta& cta, const ptx::Function& fn, const Instr& i, std::span<Thread* const> lanes) {
+  uint32_t leader = 32;
+  for (Thread* t : lanes) leader = std::min(leader, t->lane);
+  for (Thread* t : lanes) {
+    const ptx::Operand& d = i.operands[0];
+    if (d.kind == ptx::Operand::Kind::Pair) {
+      lane_set(m, cta, fn, *t, d.elems[0], Value::of_bits(leader));
+      lane_set(m, cta, fn, *t, d.elems[1], Value::of_bits(t->lane == leader));
+    } else {
+      lane_set(m, cta, fn, *t, d, Value::of_bits(leader));
+    }
+  }
+}
+
+}  // namespace
+
+void register_warp(exec::Semantics& s) {
+  auto& st = s.step;
+  auto& co = s.collective;
+  st[size_t(ptx::Op::ShflSync)] = [](ExecContext& c, const Instr& i) { arrive(c, i, 4); };
+  co[size_t(ptx::Op::ShflSync)] = shfl;
+  st[size_t(ptx::Op::VoteSync)] = [](ExecContext& c, const Instr& i) { arrive(c, i, 2); };
+  co[size_t(ptx::Op::VoteSync)] = vote;
+  st[size_t(ptx::Op::BarWarpSync)] = [](ExecContext& c, const Instr& i) { arrive(c, i, 0); };
+  co[size_t(ptx::Op::BarWarpSync)] = warp_sync;
+  st[size_t(ptx::Op::ReduxSync)] = [](ExecContext& c, const Instr& i) { arrive(c, i, 2); };
+  co[size_t(ptx::Op::ReduxSync)] = redux;
+  st[size_t(ptx::Op::Match)] = [](ExecContext& c, const Instr& i) { arrive(c, i, 2); };
+  co[size_t(ptx::Op::Match)] = match;
+  st[size_t(ptx::Op::ElectSync)] = [](ExecContext& c, const Instr& i) { arrive(c, i, 1); };
+  co[size_t(ptx::Op::ElectSync)] = elect;
+  st[size_t(ptx::Op::Activemask)] = [](ExecContext&, const Instr&) {
+    throw exec::Refusal("activemask depends on how the hardware groups diverged lanes");
+  };
+}
+
+}  // namespace racer::sem
