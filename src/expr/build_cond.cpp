@@ -77,6 +77,7 @@ std::optional<bool> Store::decide_cmp(CmpOp op, ExprId a, ExprId b) {
   if (rb != 0 && is_finite(a)) return holds(op, -rb);
   if (!is_finite(a) || !is_finite(b)) return std::nullopt;
   if (is_rational(a) && is_rational(b)) return holds(op, sgn(rational(a) - rational(b)));
+  // Building a - b may add a node to the store; it is also the form a decider would want.
   std::optional<Bounds> d = bounds(*this, sub(a, b));
   if (!d) return std::nullopt;
   // Decided when every sign the difference can take gives the same answer.

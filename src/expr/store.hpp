@@ -19,7 +19,9 @@
 //    (x - x = 0, 0 * x = 0, x + (-inf) = -inf) consult it and otherwise keep the node.
 #include <gmpxx.h>
 
+#include <concepts>
 #include <cstdint>
+#include <type_traits>
 #include <optional>
 #include <span>
 #include <string>
@@ -78,7 +80,15 @@ class Store {
 
   // ---- Leaves.
   ExprId constant(const mpq_class& q);
-  ExprId constant(long v) { return constant(mpq_class(v)); }
+  template <std::integral T>
+  ExprId constant(T v) {
+    if constexpr (std::is_signed_v<T>) return constant(mpq_class(static_cast<long>(v)));
+    else return constant(mpq_class(static_cast<unsigned long>(v)));
+  }
+  // No implicit float: its exact value must be spelled as the rational it encodes
+  // (mpq_class(d) is exact), never rounded through an integer overload.
+  template <std::floating_point T>
+  ExprId constant(T) = delete;
   ExprId zero() const { return zero_; }
   ExprId one() const { return one_; }
   ExprId pos_inf() const { return pos_inf_; }

@@ -8,6 +8,12 @@
 namespace racer::expr::test {
 namespace {
 
+// A double must never reach constant(): it would be truncated, not read exactly.
+template <class T>
+concept ConstantAccepts = requires(Store& s, T v) { s.constant(v); };
+static_assert(ConstantAccepts<int> && ConstantAccepts<unsigned> && ConstantAccepts<mpq_class>);
+static_assert(!ConstantAccepts<double> && !ConstantAccepts<float>);
+
 TEST_F(ExprTest, SameStructureSameId) {
   ExprId a = s.add(s.mul(c(2), x), s.exp(y));
   size_t n = s.size();
