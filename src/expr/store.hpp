@@ -13,18 +13,20 @@
 //  * Infinities are constants; Undefined (ConstKind) is what inf - inf, 0 * inf, 1/0,
 //    log(-1), sin(inf) produce when that is certain at construction. Nothing throws for
 //    NaN. When it depends on the inputs (s - s where s may be -inf), the result keeps a
-//    zero-weighted term (0*s: 0 when s is finite, NaN when it is infinite), never 0.
+//    zero-weighted term (0*s: 0 when s is finite, NaN when it is infinite), never 0; a
+//    Mul with coefficient 0 means the same, and s/s for such s is 1 + 0*s.
 //  * Symbols are finite reals; a node's "finite" flag (is_finite) is a cheap sound proof
 //    that it never evaluates to +-inf or NaN where defined; folds that need finiteness
 //    (x - x = 0, 0 * x = 0, x + (-inf) = -inf) consult it and otherwise keep the node.
+//  * A constant too large to fold (2^(2^30)) throws racer::Error(Unknown).
 #include <gmpxx.h>
 
 #include <concepts>
 #include <cstdint>
-#include <type_traits>
 #include <optional>
 #include <span>
 #include <string>
+#include <type_traits>
 #include <unordered_map>
 #include <vector>
 
