@@ -1,0 +1,37 @@
+#pragma once
+// Rewrites an expression so that atoms whose arguments are equal rational functions become
+// the same node: exp((x+1)*(x+1)) and exp(x*x + 2*x + 1) both become exp(x^2 + 2x + 1).
+// Bottom-up over the whole DAG (not one level only): every numeric argument of a function,
+// min/max, comparison or select branch is replaced by its expanded normal form (see
+// normal_form.hpp), after its own atoms were normalized the same way; sums and products are
+// rebuilt over their normalized operands. An argument whose normal form is too large is
+// kept as it is, so the rewrite never fails, it only does less.
+//
+// The rewrite preserves the value wherever the original is defined; it may define more
+// (an argument (x^2-1)/(x-1) becomes x+1), which is the cancellation convention of the
+// normal form itself.
+#include <unordered_map>
+
+#include "decide/normal_form.hpp"
+#include "expr/store.hpp"
+
+namespace racer::decide {
+
+class AtomNormalizer {
+ public:
+  AtomNormalizer(expr::Store& s, PolyLimits limits) : s_(s), limits_(limits) {}
+
+  expr::ExprId normalize(expr::ExprId x);
+
+ private:
+  expr::ExprId rewrite(expr::ExprId x, std::vector<expr::ExprId>& ops);
+  expr::ExprId expand(expr::ExprId x);
+
+  expr::Store& s_;
+  PolyLimits limits_;
+  // Kept across calls: one Decider normalizes many cells of one Store, which share atoms.
+  std::unordered_map<uint32_t, expr::ExprId> memo_;
+  std::unordered_map<uint32_t, expr::ExprId> expanded_;
+};
+
+}  // namespace racer::decide

@@ -1,0 +1,27 @@
+#pragma once
+// Rigorous evaluation in ball arithmetic (Arb) for points where exact evaluation meets an
+// irrational value (exp(1), sqrt(2)). A ball is a midpoint and a radius that contain the
+// true value, with outward rounding throughout; two disjoint balls prove two values differ.
+// Wherever a value might be undefined (log or sqrt of a ball touching 0 or below, division
+// by a ball containing 0, an infinite constant, a comparison the balls cannot settle), the
+// evaluation gives up rather than guess.
+#include <gmpxx.h>
+
+#include <optional>
+
+#include "expr/eval.hpp"
+
+namespace racer::decide {
+
+struct BallSeparation {
+  mpq_class mid_a, mid_b;  // the balls' midpoints (not the exact values)
+  long precision;          // bits at which the balls came out disjoint
+};
+
+// Whether a and b provably differ at `at`: both evaluated at increasing precision until
+// their balls are disjoint (or the precision limit is reached). nullopt when no precision
+// separates them or either side cannot be evaluated.
+std::optional<BallSeparation> balls_separate(const expr::Store& s, expr::ExprId a, expr::ExprId b,
+                                             const expr::Assignment& at);
+
+}  // namespace racer::decide

@@ -1,0 +1,134 @@
+#include "decide/refute.hpp"
+
+#include <unordered_map>
+#include <unordered_set>
+
+#include "decide/ball_eval.hpp"
+#include "decide/boundary.hpp"
+#include "decide/grid.hpp"
+#include "expr/eval.hpp"
+#include "expr/substitute.hpp"
+
+namespace racer::decide {
+
+using expr::ExprId;
+using expr::Kind;
+
+namespace {
+
+constexpr size_t kMaxBoundaries = 24;
+constexpr size_t kBoundaryBases = 2;
+constexpr size_t kSymbolsPerBoundary = 3;
+
+// Whether exact evaluation can meet irrational values: any function but abs.
+bool has_transcendental(const expr::Store& s, ExprId a, ExprId b) {
+  std::unordered_set<uint32_t> seen{a.index, b.index};
+  std::vector<ExprId> stack{a, b};
+  while (!stack.empty()) {
+    ExprId x = stack.back();
+    stack.pop_back();
+    if (s.kind(x) == Kind::Func && s.func_kind(x) != expr::FuncKind::Abs) return true;
+    for (uint32_t i = 0; i < s.arity(x); ++i) {
+      if (seen.insert(s.operand(x, i).index).second) stack.push_back(s.operand(x, i));
+    }
+  }
+  return false;
+}
+
+class Search {
+ public:
+  Search(const expr::Store& s, ExprId a, ExprId b, PointSource& src, const SearchOptions& o)
+      : s_(s), a_(a), b_(b), src_(src), opt_(o) {
+    result_.stats.transcendental = has_transcendental(s, a, b);
+  }
+
+  SearchResult run() {
+    size_t simple = std::min(src_.simple_count(), opt_.points);
+    for (size_t i = 0; i < simple; ++i) {
+      ++result_.stats.points;
+      if (try_point(src_.point(i))) return result_;
+    }
+    if (boundaries()) return result_;
+    for (size_t i = simple; i < opt_.points; ++i) {
+      ++result_.stats.points;
+      if (try_point(src_.point(i))) return result_;
+    }
+    return result_;
+  }
+
+ private:
+  bool try_point(const Point& p) {
+    expr::Assignment at = src_.assignment(p);
+    std::optional<mpq_class> va = expr::eval_exact(s_, a_, at);
+    std::optional<mpq_class> vb = va ? expr::eval_exact(s_, b_, at) : std::nullopt;
+    if (va && vb) {
+      if (*va == *vb) {
+        ++result_.stats.agreed;
+        return false;
+      }
+      result_.refutation = Refutation{p, *va, *vb, false, 0};
+      return true;
+    }
+    ++result_.stats.not_exact;
+    if (!opt_.balls || !result_.stats.transcendental) return false;
+    std::optional<BallSeparation> sep = balls_separate(s_, a_, b_, at);
+    if (!sep) return false;
+    result_.refutation = Refutation{p, sep->mid_a, sep->mid_b, true, sep->precision};
+    return true;
+  }
+
+  bool boundaries() {
+    std::vector<Boundary> bds = find_boundaries(s_, a_, b_, kMaxBoundaries);
+    if (bds.empty()) return false;
+    std::unordered_map<uint32_t, size_t> index_of;
+    for (size_t k = 0; k < src_.size(); ++k) index_of.emplace(src_.symbols()[k].index, k);
+    size_t bases = std::min({kBoundaryBases, src_.simple_count(), opt_.points});
+    for (size_t base_i = 0; base_i < bases; ++base_i) {
+      Point base = src_.point(base_i);
+      for (const Boundary& bd : bds) {
+        std::vector<ExprId> syms = expr::free_symbols(s_, bd.lhs);
+        for (ExprId y : expr::free_symbols(s_, bd.rhs)) syms.push_back(y);
+        std::unordered_set<uint32_t> done;
+        size_t used = 0;
+        for (ExprId y : syms) {
+          if (used == kSymbolsPerBoundary || !done.insert(y.index).second) continue;
+          ++used;
+          size_t k = index_of.at(y.index);
+          for (const mpq_class& v : boundary_values(s_, bd, src_, base, k)) {
+            if (result_.stats.boundary_points >= opt_.boundary_points) return false;
+            Point p = base;
+            p[k] = v;
+            ++result_.stats.boundary_points;
+            if (try_point(p)) return true;
+          }
+        }
+      }
+    }
+    return false;
+  }
+
+  const expr::Store& s_;
+  ExprId a_, b_;
+  PointSource& src_;
+  SearchOptions opt_;
+  SearchResult result_;
+};
+
+}  // namespace
+
+SearchResult search_refutation(const expr::Store& s, ExprId a, ExprId b, PointSource& src,
+                               const SearchOptions& options) {
+  return Search(s, a, b, src, options).run();
+}
+
+bool confirm_refutation(const expr::Store& s, ExprId a, ExprId b, const PointSource& src, const Refutation& r) {
+  for (size_t k = 0; k < src.size(); ++k) {
+    if (!admissible(r.point[k], src.domain(k))) return false;
+  }
+  expr::Assignment at = src.assignment(r.point);
+  if (r.by_balls) return balls_separate(s, a, b, at).has_value();
+  std::optional<mpq_class> va = expr::eval_exact(s, a, at), vb = expr::eval_exact(s, b, at);
+  return va && vb && *va != *vb && *va == r.value_a && *vb == r.value_b;
+}
+
+}  // namespace racer::decide

@@ -1,0 +1,50 @@
+#pragma once
+// Step 4: the search for a witness. Both sides are evaluated exactly at admissible points
+// (points.hpp): the simple points, then points on the boundaries of the pieces of piecewise
+// subterms (boundary.hpp), then seeded random points. A point where either side is
+// undefined is skipped; one where a side is irrational goes to ball arithmetic
+// (ball_eval.hpp) when the sides contain functions that can produce irrationals.
+#include <gmpxx.h>
+
+#include <optional>
+
+#include "decide/points.hpp"
+#include "expr/store.hpp"
+
+namespace racer::decide {
+
+struct SearchOptions {
+  size_t points = 24;
+  size_t boundary_points = 64;
+  bool balls = true;
+};
+
+struct Refutation {
+  Point point;  // in the PointSource's symbol order
+  mpq_class value_a, value_b;
+  bool by_balls = false;  // values are ball midpoints, not exact values
+  long precision = 0;     // by_balls: the bits that separated them
+};
+
+struct SearchStats {
+  size_t points = 0;           // general points evaluated
+  size_t boundary_points = 0;  // boundary points evaluated
+  size_t agreed = 0;           // points where both sides were exact and equal
+  size_t not_exact = 0;        // points where a side was undefined, infinite or irrational
+  bool transcendental = false; // the sides contain functions with irrational values
+};
+
+struct SearchResult {
+  std::optional<Refutation> refutation;
+  SearchStats stats;
+};
+
+SearchResult search_refutation(const expr::Store& s, expr::ExprId a, expr::ExprId b, PointSource& src,
+                               const SearchOptions& options);
+
+// Re-checks a refutation from scratch: exact values (or, for balls, a fresh ball
+// evaluation) must differ at the point. Nothing is reported Refuted that fails this.
+bool confirm_refutation(const expr::Store& s, expr::ExprId a, expr::ExprId b, const PointSource& src,
+                        const Refutation& r);
+
+}  // namespace racer::decide

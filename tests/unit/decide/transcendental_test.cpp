@@ -1,0 +1,64 @@
+// Sides with irrational values: never Proved without a proof, Refuted only through exact
+// values or disjoint Arb balls.
+#include "fixture.hpp"
+
+namespace racer::decide::test {
+namespace {
+
+ExprId tiny(expr::Store& s) { return s.constant(mpq_class("1/1000000000000000000000000000000")); }  // 1e-30
+
+TEST_F(DecideTest, ExpOffByTinyIsRefutedExactlyAtZero) {
+  // exp(0) = 1 exactly, so the simple point x = 0 refutes without balls.
+  CellDecision r = decide(s.exp(x), s.add(s.exp(x), tiny(s)));
+  ASSERT_EQ(r.status, CellStatus::Refuted) << r.reason;
+  EXPECT_EQ(r.step, "refuted by exact evaluation");
+  EXPECT_EQ(witness(r, x), 0);
+}
+
+TEST_F(DecideTest, ExpOffByTinyNeedsBallsAwayFromZero) {
+  domains[x] = SymbolDomain{mpq_class(1), mpq_class(2), Grid::F32};
+  DeciderOptions no_balls;
+  no_balls.balls = false;
+  CellDecision r = decide(s.exp(x), s.add(s.exp(x), tiny(s)), no_balls);
+  EXPECT_EQ(r.status, CellStatus::Unknown) << "without balls nothing is exact, and nothing is proved";
+  EXPECT_NE(r.reason.find("transcendental"), std::string::npos) << r.reason;
+  r = decide(s.exp(x), s.add(s.exp(x), tiny(s)));
+  ASSERT_EQ(r.status, CellStatus::Refuted) << r.reason;
+  EXPECT_NE(r.step.find("ball"), std::string::npos) << r.step;
+  EXPECT_TRUE(on_grid(witness(r, x), Grid::F32));
+  EXPECT_LT(*r.value_a, *r.value_b);
+}
+
+TEST_F(DecideTest, BallsRefuteTranscendentalSlips) {
+  // GELU with erf against the same with tanh: different functions, irrational everywhere
+  // but at 0 (where both are 0).
+  domains[x] = SymbolDomain{mpq_class(1, 4), mpq_class(3), Grid::BF16};
+  ExprId half_x = s.mul(q(1, 2), x);
+  ExprId a = s.mul(half_x, s.add(c(1), s.erf(s.mul(x, q("7071067811865476/10000000000000000")))));
+  ExprId b = s.mul(half_x, s.add(c(1), s.tanh(s.mul(x, q("7978845608/10000000000")))));
+  CellDecision r = decide(a, b);
+  ASSERT_EQ(r.status, CellStatus::Refuted) << r.reason;
+  EXPECT_NE(r.step.find("ball"), std::string::npos);
+  // log(exp(x) + 1) against x + log(1 + exp(-x)) is an identity the normal form cannot see:
+  // it must not be refuted.
+  ExprId sp1 = s.log(s.add(s.exp(x), c(1)));
+  ExprId sp2 = s.add(x, s.log(s.add(c(1), s.exp(s.neg(x)))));
+  r = decide(sp1, sp2);
+  EXPECT_EQ(r.status, CellStatus::Unknown) << r.step;
+}
+
+TEST_F(DecideTest, TranscendentalIdentitiesOfAtomsAreProved) {
+  // sqrt(x)^2 - x is no identity to the normal form (sqrt is an atom); exp(x)^2 * exp(-x)
+  // neither; but polynomial identities over such atoms are.
+  ExprId e = s.exp(x), l = s.log(y);
+  ExprId a = s.mul(s.add(e, l), s.sub(e, l));
+  ExprId b = s.sub(s.mul(e, e), s.mul(l, l));
+  CellDecision r = decide(a, b);
+  EXPECT_EQ(r.status, CellStatus::Proved) << r.reason;
+  r = decide(s.pow_int(s.sqrt(x), 2), x);
+  EXPECT_NE(r.status, CellStatus::Proved);
+  EXPECT_NE(r.status, CellStatus::Refuted) << "sqrt(x)^2 = x wherever sqrt(x) is defined";
+}
+
+}  // namespace
+}  // namespace racer::decide::test
