@@ -134,15 +134,30 @@ Operand Parser::parse_operand(Function& f, Instr& ins) {
       return parse_address(f, ins);
     case Tok::LBrace:
     case Tok::LParen: {
+      // Real PTX nests lists a level or two; bound the recursion so hostile input cannot
+      // overflow the stack.
+      constexpr int kMaxListNesting = 8;
+      static thread_local int nesting = 0;
+      if (nesting >= kMaxListNesting) fail(t, "operand lists nested too deeply");
+      struct Nest {
+        Nest() { ++nesting; }
+        ~Nest() { --nesting; }
+      } nest;
       Tok close = t.kind == Tok::LBrace ? Tok::RBrace : Tok::RParen;
       take();
       op.kind = t.kind == Tok::LBrace ? Operand::Kind::Vector : Operand::Kind::ParenList;
       if (!at(close)) {
-        do op.elems.push_back(parse_operand(f, ins));
-        while (accept(Tok::Comma));
+        do {
+          const Token& e = peek();
+          op.elems.push_back(parse_operand(f, ins));
+          // Only a top-level branch target may be a label (resolved later); in a list it is unknown.
+          if (op.elems.back().kind == Operand::Kind::Symbol && op.elems.back().symbol_kind == SymbolKind::Label)
+            fail(e, "unknown symbol '" + std::string(e.text) + "'");
+        } while (accept(Tok::Comma));
       }
       expect(close, close == Tok::RBrace ? "'}' closing the vector operand" : "')' closing the list");
       if (op.kind == Operand::Kind::Vector) {
+        if (op.elems.empty()) fail(t, "a vector operand needs at least one element");
         for (const Operand& e : op.elems)
           if (e.kind == Operand::Kind::Vector || e.kind == Operand::Kind::Address)
             fail(t, "a vector operand holds registers and constants only");
@@ -163,7 +178,7 @@ Operand Parser::parse_operand(Function& f, Instr& ins) {
       const Token& n = take();
       if (n.kind == Tok::Int) {
         op.kind = Operand::Kind::Imm;
-        op.value = -parse_int(n);
+        op.value = static_cast<int64_t>(-static_cast<uint64_t>(parse_int(n)));  // wraps, like the literal
         return op;
       }
       if (n.kind == Tok::Float) return parse_float_literal(n, true);
@@ -272,7 +287,8 @@ Operand Parser::parse_address(Function& f, Instr& ins) {
     bool neg = take().kind == Tok::Minus;
     if (accept(Tok::Minus)) neg = !neg;  // "+-4" as nvcc writes it
     const Token& off = expect(Tok::Int, "an integer offset");
-    addr.value = neg ? -parse_int(off) : parse_int(off);
+    uint64_t v = static_cast<uint64_t>(parse_int(off));
+    addr.value = static_cast<int64_t>(neg ? -v : v);  // wraps, like the literal
   }
   if (accept(Tok::Comma)) {
     // Tensor-map coordinates: [tmap, {c0, c1}]

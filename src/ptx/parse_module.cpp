@@ -181,7 +181,8 @@ Initializer Parser::parse_initializer() {
     Operand op;
     if (t.kind == Tok::Int) {
       op.kind = Operand::Kind::Imm;
-      op.value = neg ? -parse_int(t) : parse_int(t);
+      uint64_t v = static_cast<uint64_t>(parse_int(t));
+      op.value = static_cast<int64_t>(neg ? -v : v);  // wraps, like the literal
     } else if (t.kind == Tok::Float) {
       op = parse_float_literal(t, neg);
     } else if (t.kind == Tok::Ident && !neg) {

@@ -10,9 +10,14 @@ class Printer {
   explicit Printer(const Module& m) : m_(m) {}
 
   std::string module() {
-    out_ += ".version " + m_.version + "\n.target ";
-    for (size_t i = 0; i < m_.target.size(); ++i) out_ += (i ? ", " : "") + m_.target[i];
-    out_ += "\n.address_size " + std::to_string(m_.address_size) + "\n";
+    out_ += ".version " + m_.version + "\n";
+    // A module read without .target prints without one (".target" alone would not parse).
+    if (!m_.target.empty()) {
+      out_ += ".target ";
+      for (size_t i = 0; i < m_.target.size(); ++i) out_ += (i ? ", " : "") + m_.target[i];
+      out_ += "\n";
+    }
+    out_ += ".address_size " + std::to_string(m_.address_size) + "\n";
     for (const ModuleItem& it : m_.items) {
       out_ += '\n';
       switch (it.kind) {
@@ -66,14 +71,14 @@ class Printer {
     std::string s;
     if (!v.linkage.empty()) s += "." + v.linkage + " ";
     s += "." + std::string(space_name(v.space));
-    if (v.align && !v.ptr) s += " .align " + std::to_string(v.align);
+    // Before the type even for a .ptr param: after ".ptr" an .align is the pointee's (ptr_align).
+    if (v.align) s += " .align " + std::to_string(v.align);
     if (v.vec) s += " .v" + std::to_string(v.vec);
     s += " ." + std::string(type_name(v.type));
     if (v.ptr) {
       s += " .ptr";
       if (v.ptr_space != Space::None) s += " ." + std::string(space_name(v.ptr_space));
       if (v.ptr_align) s += " .align " + std::to_string(v.ptr_align);
-      if (v.align) s += " .align " + std::to_string(v.align);
     }
     s += " " + v.name;
     for (uint64_t d : v.dims) s += d ? "[" + std::to_string(d) + "]" : "[]";
@@ -217,7 +222,10 @@ class Printer {
         return s + (v ? "}" : ")");
       }
       case Operand::Kind::Address: {
-        std::string s = "[" + operand(op.elems[0]);
+        // An immediate address is unsigned: "[-1]" would not parse.
+        const Operand& base = op.elems[0];
+        std::string s = "[" + (base.kind == Operand::Kind::Imm ? std::to_string(static_cast<uint64_t>(base.value))
+                                                                : operand(base));
         if (op.value) s += "+" + std::to_string(op.value);
         if (op.elems.size() > 1) s += ", " + operand(op.elems[1]);
         return s + "]";
