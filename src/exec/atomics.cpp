@@ -72,7 +72,16 @@ Value Machine::combine_atomic(const PendingAtomic& p, Value old) {
     }
     return acc;
   }
-  if (!old.is_concrete()) throw Refusal("integer atomic on a cell whose value is symbolic");
+  bool symbolic = !old.is_concrete();
+  for (const Value& v : p.operands) symbolic |= !v.is_concrete();
+  if (symbolic) {
+    // Symbolic integer data: exact arithmetic, refused where it could wrap around.
+    if (p.op != ADD && p.op != MIN && p.op != MAX) throw Refusal("bitwise atomic on symbolic integer data");
+    IntOp op = p.op == ADD ? IntOp::Add : p.op == MIN ? IntOp::Min : IntOp::Max;
+    Value acc = dom_.as_integer(old, p.type);
+    for (const Value& v : p.operands) acc = dom_.int_op(op, p.type, acc, v);
+    return acc;
+  }
   unsigned bits = ptx::type_bits(p.type);
   uint64_t mask = bits == 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1;
   bool sgn = ptx::type_class(p.type) == ptx::TypeClass::Signed;
@@ -104,7 +113,7 @@ void Machine::flush_atomics(Region* shared_region, std::map<uint64_t, PendingAto
       r = (--it)->get();
       off = key - r->base;
     }
-    Value old = read_bytes(*r, off, p.size, cta, p.first);
+    Value old = read_bytes(*r, off, p.size, cta, p.first, !ptx::is_float(p.type));
     write_bytes(*r, off, p.size, combine_atomic(p, old));
   }
   pending.clear();

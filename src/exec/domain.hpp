@@ -14,6 +14,7 @@ namespace racer::exec {
 enum class FBin : uint8_t { Add, Sub, Mul, Div, Min, Max, Copysign };
 enum class FUn : uint8_t { Neg, Abs, Sqrt, Rsqrt, Rcp, Ex2, Lg2, Sin, Cos, Tanh };
 enum class PredOp : uint8_t { And, Or, Xor, Not };
+enum class IntOp : uint8_t { Add, Sub, Mul, Min, Max };
 
 // The float modifiers of one instruction.
 struct FloatMods {
@@ -44,6 +45,17 @@ class Domain {
   // The bits of a value as type t, for bit-level instructions; nullopt when the value is
   // symbolic or a real with no exact encoding in t.
   virtual std::optional<uint64_t> bits(Value v, ptx::Type t) = 0;
+  // Integer arithmetic where an operand is symbolic integer data (concrete operands never
+  // get here: the semantics compute them on bits). Refused when the result could leave
+  // the type's range, where exact and two's-complement arithmetic part ways.
+  virtual Value int_op(IntOp op, ptx::Type t, Value a, Value b) = 0;
+  // An integer comparison (ptx::cmp index) with a symbolic operand: a predicate.
+  virtual Value int_cmp(uint8_t cmp, ptx::Type t, Value a, Value b) = 0;
+  // A value of integer type t as a symbolic integer (concrete bits become a constant).
+  virtual Value as_integer(Value v, ptx::Type t) = 0;
+  // popc of symbolic integer data (a ballot mask, say); refused where it is not exact.
+  virtual Value int_popc(ptx::Type t, Value a) = 0;
+
   // A value of float type t in the domain's own representation of numbers (the symbolic
   // domain turns concrete bits into exact constants), so it can meet symbolic values.
   virtual Value as_number(Value v, ptx::Type t) = 0;

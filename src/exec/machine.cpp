@@ -49,15 +49,18 @@ Value Machine::cell(size_t tensor, int64_t flat) {
   switch (r.state[pos]) {
     case ByteState::Input: {
       SymbolOrigin o{SymbolOrigin::Kind::InputCell, static_cast<int>(tensor), flat, 0, t.cell_name(flat)};
-      return Value::of_expr(session_.symbol(o, t.cell_name(flat), t.range));
+      expr::ExprId e = session_.symbol(o, t.cell_name(flat), t.range);
+      return ptx::is_float(t.elem) ? Value::of_expr(e) : Value::of_int_expr(e);
     }
     case ByteState::Uninit: {
       // Never written by this program: the unknown initial contents both programs share.
       SymbolOrigin o{SymbolOrigin::Kind::UninitTensor, static_cast<int>(tensor), flat, 0, t.cell_name(flat)};
-      return Value::of_expr(session_.symbol(o, t.cell_name(flat) + " (uninitialized)"));
+      Value v = Value::of_expr(session_.symbol(o, t.cell_name(flat) + " (uninitialized)"));
+      v.integer = !ptx::is_float(t.elem);
+      return v;
     }
     case ByteState::Symbolic:
-      if (r.sym_size[pos] == n) return Value{0, r.sym[pos]};
+      if ((r.sym_size[pos] & ~Region::kIntegerData) == n) return Value{0, r.sym[pos], (r.sym_size[pos] & Region::kIntegerData) != 0};
       throw Refusal("output cell " + t.cell_name(flat) + " holds part of a wider symbolic value");
     case ByteState::Concrete: {
       uint64_t bits = 0;
@@ -76,7 +79,12 @@ expr::ExprId Machine::cell_expr(size_t tensor, int64_t flat) {
   Value v = cell(tensor, flat);
   const TensorSpec& t = tensors_[tensor];
   expr::Store& st = session_.store();
-  if (v.is_symbolic()) return v.expr();
+  if (v.is_symbolic()) {
+    if (v.integer == ptx::is_float(t.elem))
+      throw Refusal("output cell " + t.cell_name(flat) + " holds " + (v.integer ? "integer" : "float") +
+                    " data stored without conversion into a tensor of " + std::string(ptx::type_name(t.elem)));
+    return v.expr();
+  }
   if (ptx::is_float(t.elem)) {
     ExactFloat f = decode_float(t.elem, v.bits);
     if (f.kind == ExactFloat::Kind::Finite) return st.constant(f.value);

@@ -94,7 +94,8 @@ class Machine {
   // The exact real (or integer) a final cell holds, as an expression.
   expr::ExprId cell_expr(size_t tensor, int64_t flat_cell);
 
-  const std::vector<Defect>& defects() const { return defects_; }
+  // The defects that stand (occurrences withdrawn by a later race are gone).
+  std::vector<Defect> defects() const;
   const std::vector<Note>& notes() const { return notes_; }
   char program() const { return program_; }
   Session& session() { return session_; }
@@ -107,7 +108,8 @@ class Machine {
   void atomic(ExecContext& ctx, const ptx::Instr& ins, Space space, uint64_t addr, unsigned size, uint8_t op,
               ptx::Type t, Value operand);
   Value load_param(ExecContext& ctx, const ptx::Instr& ins, uint64_t offset, unsigned size);
-  void defect(DefectKind kind, const Site& site, std::string memory, std::string detail = {});
+  // Records a defect (folded into an earlier one at the same instruction); returns its index.
+  size_t defect(DefectKind kind, const Site& site, std::string memory, std::string detail = {});
   void note(const Site& site, std::string message);
   const LaunchSpec& current_launch() const { return *launch_; }
   Domain& current_domain() { return dom_; }
@@ -122,7 +124,7 @@ class Machine {
   Located locate(ExecContext& ctx, Space space, uint64_t addr);
   std::string describe(const Region* r, uint64_t addr, uint64_t offset, unsigned size);
   // The value in r's bytes [off, off+size); an uninitialized read records a defect at `site`.
-  Value read_bytes(Region& r, uint64_t off, unsigned size, const Cta* cta, const Site& site);
+  Value read_bytes(Region& r, uint64_t off, unsigned size, const Cta* cta, const Site& site, bool as_integer);
   void write_bytes(Region& r, uint64_t off, unsigned size, Value v);
   void track(ExecContext& ctx, const ptx::Instr& ins, Region& r, uint64_t off, unsigned size, bool write, Value v);
   bool pending_atomic_overlaps(const Region& r, uint64_t off, unsigned size, const Cta& cta) const;
@@ -142,6 +144,7 @@ class Machine {
   std::vector<uint64_t> module_var_address_;      // per module var of the current launch's module
   std::map<uint64_t, PendingAtomic> global_atomics_;
   std::vector<Defect> defects_;
+  size_t last_uninit_defect_ = 0;  // index + 1 of the defect the last read_bytes recorded
   std::vector<Note> notes_;
   const LaunchSpec* launch_ = nullptr;
   uint32_t launch_index_ = 0;

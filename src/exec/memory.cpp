@@ -87,7 +87,7 @@ bool Machine::pending_atomic_overlaps(const Region& r, uint64_t off, unsigned si
   return false;
 }
 
-Value Machine::read_bytes(Region& r, uint64_t off, unsigned size, const Cta* cta, const Site& site) {
+Value Machine::read_bytes(Region& r, uint64_t off, unsigned size, const Cta* cta, const Site& site, bool as_integer) {
   ByteState s0 = r.state[off];
   bool same = true;
   for (unsigned k = 1; k < size; ++k) same &= r.state[off + k] == s0;
@@ -100,10 +100,11 @@ Value Machine::read_bytes(Region& r, uint64_t off, unsigned size, const Cta* cta
     }
     case ByteState::Symbolic: {
       uint32_t sym = r.sym[off];
-      bool whole = r.sym_size[off] == size;
+      bool integer = r.sym_size[off] & Region::kIntegerData;
+      bool whole = (r.sym_size[off] & ~Region::kIntegerData) == size;
       for (unsigned k = 1; k < size && whole; ++k) whole = r.sym[off + k] == sym && r.sym_size[off + k] == 0;
       if (!whole) throw Refusal("reads " + std::to_string(size) + " bytes of a symbolic value stored with another width (a bit-level reinterpretation)");
-      return Value{0, sym};
+      return Value{0, sym, integer};
     }
     case ByteState::Input: {
       const TensorSpec& t = tensors_[r.tensor];
@@ -113,7 +114,8 @@ Value Machine::read_bytes(Region& r, uint64_t off, unsigned size, const Cta* cta
       int64_t cell = cell_map(r.tensor)[off / size];
       if (cell < 0) throw Refusal("reads storage of " + t.name + " that no cell of its shape and strides maps to");
       SymbolOrigin o{SymbolOrigin::Kind::InputCell, r.tensor, cell, 0, t.cell_name(cell)};
-      return Value::of_expr(session_.symbol(o, t.cell_name(cell), t.range));
+      expr::ExprId e = session_.symbol(o, t.cell_name(cell), t.range);
+      return ptx::is_float(t.elem) ? Value::of_expr(e) : Value::of_int_expr(e);
     }
     case ByteState::Uninit: {
       std::string where;
@@ -134,8 +136,9 @@ Value Machine::read_bytes(Region& r, uint64_t off, unsigned size, const Cta* cta
              program_, where};
         name = std::string(1, program_) + ": " + where + " (" + std::to_string(size) + " bytes, uninitialized)";
       }
-      defect(DefectKind::UninitRead, site, where);
+      last_uninit_defect_ = defect(DefectKind::UninitRead, site, where) + 1;
       Value v = Value::of_expr(session_.symbol(o, name));
+      v.integer = r.tensor >= 0 ? !ptx::is_float(tensors_[r.tensor].elem) : as_integer;
       write_bytes(r, off, size, v);  // later reads see the same unknown value
       return v;
     }
@@ -156,7 +159,7 @@ void Machine::write_bytes(Region& r, uint64_t off, unsigned size, Value v) {
   for (unsigned k = 0; k < size; ++k) {
     r.state[off + k] = ByteState::Symbolic;
     r.sym[off + k] = v.sym;
-    r.sym_size[off + k] = k == 0 ? static_cast<uint8_t>(size) : 0;
+    r.sym_size[off + k] = k == 0 ? static_cast<uint8_t>(size | (v.integer ? Region::kIntegerData : 0)) : 0;
   }
 }
 
@@ -187,7 +190,7 @@ void Machine::track(ExecContext& ctx, const ptx::Instr& ins, Region& r, uint64_t
         // Replicated lanes storing the very same value leave memory well defined.
         bool same_value = false;
         try {
-          same_value = read_bytes(r, off, size, &ctx.cta, ctx.site(ins)) == v;
+          if (r.state[off] != ByteState::Uninit) same_value = read_bytes(r, off, size, &ctx.cta, ctx.site(ins), v.integer) == v;
         } catch (const Refusal&) {
         }
         if (same_value) note(ctx.site(ins), "stores the same value as " + other(b.writer) + " to " + describe(&r, r.base + off, off, size) + " in the same epoch");
@@ -195,6 +198,7 @@ void Machine::track(ExecContext& ctx, const ptx::Instr& ins, Region& r, uint64_t
         reported = true;
       } else if (concurrent(b.reader) || concurrent(b.other_reader)) {
         const AccessRecord& rd = concurrent(b.reader) ? b.reader : b.other_reader;
+        if (b.uninit_defect && --defects_[b.uninit_defect - 1].count == 0) b.uninit_defect = 0;
         defect(DefectKind::Race, ctx.site(ins), describe(&r, r.base + off, off, size), "write conflicts with a read by " + other(rd) + " not ordered by a barrier");
         reported = true;
       }
@@ -215,14 +219,15 @@ void Machine::track(ExecContext& ctx, const ptx::Instr& ins, Region& r, uint64_t
 }
 
 Value Machine::load(ExecContext& ctx, const ptx::Instr& ins, Space space, uint64_t addr, unsigned size, ptx::Type t) {
-  (void)t;
   Located l = locate(ctx, space, addr);
   uint64_t off = l.region ? l.offset - l.region->base : 0;
   if (!l.region || !l.region->contains(l.offset, size)) {
     std::string where = describe(l.region, l.offset, off, size);
     defect(DefectKind::OobRead, ctx.site(ins), where);
     SymbolOrigin o{SymbolOrigin::Kind::OutOfBounds, -1, static_cast<int64_t>(addr), program_, where};
-    return Value::of_expr(session_.symbol(o, std::string(1, program_) + ": out-of-bounds read at " + where));
+    Value v = Value::of_expr(session_.symbol(o, std::string(1, program_) + ": out-of-bounds read at " + where));
+    v.integer = !ptx::is_float(t);
+    return v;
   }
   if (l.offset % size != 0) {
     defect(DefectKind::Misaligned, ctx.site(ins), describe(l.region, l.offset, off, size));
@@ -234,7 +239,11 @@ Value Machine::load(ExecContext& ctx, const ptx::Instr& ins, Space space, uint64
   if (pending_atomic_overlaps(*l.region, off, size, ctx.cta))
     refuse(ctx, ins, "reads " + describe(l.region, l.offset, off, size) + " while atomic updates to it are pending (their order is not established)");
   track(ctx, ins, *l.region, off, size, false, {});
-  return read_bytes(*l.region, off, size, &ctx.cta, ctx.site(ins));
+  last_uninit_defect_ = 0;
+  Value v = read_bytes(*l.region, off, size, &ctx.cta, ctx.site(ins), !ptx::is_float(t));
+  if (l.region->track_races && l.region != ctx.th.local)
+    for (unsigned k = 0; k < size; ++k) l.region->track[off + k].uninit_defect = static_cast<uint32_t>(last_uninit_defect_);
+  return v;
 }
 
 void Machine::store(ExecContext& ctx, const ptx::Instr& ins, Space space, uint64_t addr, unsigned size, Value v, ptx::Type t) {
@@ -268,13 +277,24 @@ Value Machine::load_param(ExecContext& ctx, const ptx::Instr& ins, uint64_t offs
   return Value::of_bits(bits);
 }
 
-void Machine::defect(DefectKind kind, const Site& site, std::string memory, std::string detail) {
-  for (Defect& d : defects_)
+size_t Machine::defect(DefectKind kind, const Site& site, std::string memory, std::string detail) {
+  for (size_t i = 0; i < defects_.size(); ++i) {
+    Defect& d = defects_[i];
     if (d.kind == kind && d.site.launch == site.launch && d.site.instr == site.instr) {
+      if (d.count == 0) d.site = site, d.memory = std::move(memory), d.detail = std::move(detail);
       ++d.count;
-      return;
+      return i;
     }
+  }
   defects_.push_back({kind, program_, site, std::move(memory), std::move(detail), 1});
+  return defects_.size() - 1;
+}
+
+std::vector<Defect> Machine::defects() const {
+  std::vector<Defect> out;
+  for (const Defect& d : defects_)
+    if (d.count > 0) out.push_back(d);
+  return out;
 }
 
 void Machine::note(const Site& site, std::string message) {

@@ -28,6 +28,10 @@ struct AccessRecord {
 
 struct ByteTrack {
   AccessRecord writer, reader, other_reader;  // two readers of distinct threads suffice
+  // The uninitialized-read defect (index + 1) the last reader committed here: if a write
+  // races with that read, the read was only uninitialized in the engine's schedule, and the
+  // race is the defect to report.
+  uint32_t uninit_defect = 0;
 };
 
 struct Region {
@@ -41,7 +45,8 @@ struct Region {
   std::vector<uint8_t> bytes;
   std::vector<ByteState> state;
   std::vector<uint32_t> sym;      // node (ExprId index + 1) covering this byte
-  std::vector<uint8_t> sym_size;  // at a symbolic value's first byte: its size
+  std::vector<uint8_t> sym_size;  // at a symbolic value's first byte: its size, | kIntegerData for integer data
+  static constexpr uint8_t kIntegerData = 0x80;
   std::vector<ByteTrack> track;
 
   Region(std::string name, uint64_t base, uint64_t size, ByteState initial);

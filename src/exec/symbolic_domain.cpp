@@ -20,6 +20,8 @@ ExprId SymbolicDomain::real(Value v, ptx::Type t) {
   if (v.is_symbolic()) {
     ExprId e = v.expr();
     if (store_.is_condition(e)) throw Refusal("uses a symbolic predicate as a number");
+    if (v.integer && ptx::is_float(t))
+      throw Refusal("uses integer data as ." + std::string(ptx::type_name(t)) + " without a conversion (a bit-level reinterpretation)");
     return e;
   }
   if (!ptx::is_float(t)) {
@@ -157,13 +159,17 @@ Value SymbolicDomain::select(Value p, Value if_true, Value if_false) {
   if (if_true == if_false) return if_true;
   if (if_true.is_concrete() || if_false.is_concrete())
     throw Refusal("selects between bit patterns on a symbolic predicate (the select's type decides their meaning)");
-  return Value::of_expr(store_.select(condition(p), if_true.expr(), if_false.expr()));
+  if (if_true.integer != if_false.integer) throw Refusal("selects between integer and float data");
+  Value r = Value::of_expr(store_.select(condition(p), if_true.expr(), if_false.expr()));
+  r.integer = if_true.integer;
+  return r;
 }
 
 Value SymbolicDomain::cvt(ptx::Type dst, ptx::Type src, Value a, const FloatMods& m) {
   bool df = ptx::is_float(dst), sf = ptx::is_float(src);
   if (df && sf) return finish(real(a, src), m);  // rounding between formats is the identity on reals
   if (df) {
+    if (a.is_symbolic()) return finish(integer(a, src), m);  // exact on reals
     if (!a.is_concrete()) throw Refusal("converts symbolic integer data to float");
     unsigned bits = ptx::type_bits(src);
     uint64_t raw = bits == 64 ? a.bits : a.bits & ((uint64_t{1} << bits) - 1);
@@ -206,7 +212,116 @@ Value SymbolicDomain::cvt(ptx::Type dst, ptx::Type src, Value a, const FloatMods
     uint64_t out = std::stoull(wrapped.get_str());
     return Value::of_bits(bits == 64 ? out : out & ((uint64_t{1} << bits) - 1));
   }
-  return a;  // integer <-> integer is handled by the semantics on bits
+  if (a.is_symbolic()) return checked_int(integer(a, src), dst);  // integer <-> integer keeps the value if it fits
+  return a;  // concrete integer <-> integer is handled by the semantics on bits
+}
+
+ExprId SymbolicDomain::integer(Value v, ptx::Type t) {
+  if (v.is_poison()) throw Refusal("reads the old value returned by an atomic, whose value depends on the order of atomics");
+  if (v.is_concrete()) {
+    unsigned bits = ptx::type_bits(t);
+    uint64_t raw = bits >= 64 ? v.bits : v.bits & ((uint64_t{1} << bits) - 1);
+    if (ptx::type_class(t) == ptx::TypeClass::Signed) {
+      int64_t x = bits >= 64 ? static_cast<int64_t>(raw) : static_cast<int64_t>(raw << (64 - bits)) >> (64 - bits);
+      return store_.constant(mpq_class(static_cast<long>(x)));
+    }
+    return store_.constant(mpq_class(static_cast<unsigned long>(raw)));
+  }
+  ExprId e = v.expr();
+  if (store_.is_condition(e)) throw Refusal("uses a symbolic predicate as an integer");
+  if (!v.integer) throw Refusal("uses float data as ." + std::string(ptx::type_name(t)) + " (a bit-level reinterpretation)");
+  checked_int(e, t);
+  return e;
+}
+
+Value SymbolicDomain::checked_int(ExprId e, ptx::Type t) {
+  unsigned bits = ptx::type_bits(t);
+  bool sgn = ptx::type_class(t) == ptx::TypeClass::Signed;
+  mpz_class lo = sgn ? -(mpz_class(1) << (bits - 1)) : mpz_class(0);
+  mpz_class hi = sgn ? (mpz_class(1) << (bits - 1)) - 1 : (mpz_class(1) << bits) - 1;
+  auto b = bounds_.of(e);
+  if (!b || b->lo < lo || b->hi > hi) {
+    // Bit types hold either signedness: accept if the value fits the signed or unsigned range.
+    bool alt = ptx::type_class(t) == ptx::TypeClass::Bits && b && b->lo >= -(mpz_class(1) << (bits - 1)) && b->hi <= hi;
+    if (!alt)
+      throw Refusal("symbolic integer arithmetic whose result may not fit ." + std::string(ptx::type_name(t)) +
+                    " (exact and two's-complement arithmetic would differ)");
+  }
+  return Value::of_int_expr(e);
+}
+
+Value SymbolicDomain::int_op(IntOp op, ptx::Type t, Value a, Value b) {
+  ExprId x = integer(a, t), y = integer(b, t);
+  ExprId r;
+  switch (op) {
+    case IntOp::Add: r = store_.add(x, y); break;
+    case IntOp::Sub: r = store_.sub(x, y); break;
+    case IntOp::Mul: r = store_.mul(x, y); break;
+    case IntOp::Min: r = store_.min(x, y); break;
+    case IntOp::Max: r = store_.max(x, y); break;
+  }
+  return checked_int(r, t);
+}
+
+Value SymbolicDomain::int_cmp(uint8_t cmp, ptx::Type t, Value a, Value b) {
+  using expr::CmpOp;
+  unsigned w = ptx::type_bits(t);
+  ptx::Type as_unsigned = w == 64 ? ptx::Type::U64 : w == 16 ? ptx::Type::U16 : ptx::Type::U32;
+  ptx::Type as_signed = w == 64 ? ptx::Type::S64 : w == 16 ? ptx::Type::S16 : ptx::Type::S32;
+  ptx::Type rt = t;
+  // lo/ls/hi/hs compare as unsigned whatever the type says.
+  if (cmp >= ptx::cmp::LO && cmp <= ptx::cmp::HS) rt = as_unsigned;
+  if (cmp == ptx::cmp::EQ || cmp == ptx::cmp::NE || ptx::type_class(t) == ptx::TypeClass::Bits) {
+    // Equality of bit patterns holds under either reading; take the one the symbolic
+    // operands fit (a negative range reads signed, anything else unsigned).
+    bool negative = false;
+    for (const Value* v : {&a, &b})
+      if (v->is_symbolic() && v->integer)
+        if (auto bd = bounds_.of(v->expr()); bd && bd->lo < 0) negative = true;
+    if (cmp == ptx::cmp::EQ || cmp == ptx::cmp::NE) rt = negative ? as_signed : as_unsigned;
+  }
+  ExprId x = integer(a, rt), y = integer(b, rt);
+  ExprId r;
+  switch (cmp) {
+    case ptx::cmp::EQ: r = store_.cmp(CmpOp::Eq, x, y); break;
+    case ptx::cmp::NE: r = store_.cmp(CmpOp::Ne, x, y); break;
+    case ptx::cmp::LT: case ptx::cmp::LO: r = store_.cmp(CmpOp::Lt, x, y); break;
+    case ptx::cmp::LE: case ptx::cmp::LS: r = store_.cmp(CmpOp::Le, x, y); break;
+    case ptx::cmp::GT: case ptx::cmp::HI: r = store_.cmp(CmpOp::Gt, x, y); break;
+    case ptx::cmp::GE: case ptx::cmp::HS: r = store_.cmp(CmpOp::Ge, x, y); break;
+    default: throw Refusal("float comparison mode on integers");
+  }
+  if (store_.kind(r) == expr::Kind::Bool) return Value::of_bits(store_.bool_value(r) ? 1 : 0);
+  return Value::of_expr(r);
+}
+
+Value SymbolicDomain::as_integer(Value v, ptx::Type t) { return Value::of_int_expr(integer(v, t)); }
+
+Value SymbolicDomain::int_popc(ptx::Type t, Value a) {
+  // A population count is exact on a sum of terms whose possible values occupy disjoint
+  // bits (a ballot is the sum of select(p_lane, 2^lane, 0)): count each term's bits.
+  ExprId e = integer(a, t);
+  std::vector<std::pair<ExprId, mpq_class>> terms;
+  if (store_.kind(e) == expr::Kind::Add) {
+    if (store_.coef(e) != 0) throw Refusal("popc of symbolic integer data with a constant part");
+    for (uint32_t k = 0; k < store_.arity(e); ++k) terms.emplace_back(store_.operand(e, k), store_.weight(e, k));
+  } else {
+    terms.emplace_back(e, 1);
+  }
+  mpz_class used = 0;
+  ExprId sum = store_.zero();
+  for (auto& [x, w] : terms) {
+    if (store_.kind(x) != expr::Kind::Select || !store_.is_rational(store_.operand(x, 1)) || !store_.is_rational(store_.operand(x, 2)))
+      throw Refusal("popc of symbolic integer data that is not a sum of selected bit masks");
+    mpq_class hi = store_.rational(store_.operand(x, 1)) * w, lo = store_.rational(store_.operand(x, 2)) * w;
+    if (hi.get_den() != 1 || lo.get_den() != 1 || hi < 0 || lo < 0) throw Refusal("popc of symbolic data with fractional or negative parts");
+    mpz_class bits = hi.get_num() | lo.get_num();
+    if ((bits & used) != 0) throw Refusal("popc of symbolic terms whose bits overlap");
+    used |= bits;
+    long ph = static_cast<long>(mpz_popcount(hi.get_num_mpz_t())), pl = static_cast<long>(mpz_popcount(lo.get_num_mpz_t()));
+    sum = store_.add(sum, store_.select(store_.operand(x, 0), store_.constant(ph), store_.constant(pl)));
+  }
+  return checked_int(sum, ptx::Type::U32);
 }
 
 bool SymbolicDomain::truth(Value p) {

@@ -1,6 +1,7 @@
 #pragma once
 // Floats as exact real expressions in a shared Store (DESIGN "Semantics").
 #include "exec/domain.hpp"
+#include "exec/int_bounds.hpp"
 #include "expr/store.hpp"
 
 namespace racer::exec {
@@ -19,9 +20,18 @@ class SymbolicDomain final : public Domain {
   bool truth(Value pred) override;
   std::optional<uint64_t> bits(Value v, ptx::Type t) override;
   Value as_number(Value v, ptx::Type t) override { return Value::of_expr(real(v, t)); }
+  Value int_op(IntOp op, ptx::Type t, Value a, Value b) override;
+  Value int_cmp(uint8_t cmp, ptx::Type t, Value a, Value b) override;
+  Value as_integer(Value v, ptx::Type t) override;
+  Value int_popc(ptx::Type t, Value a) override;
+  // Where symbolic integers from integer tensors may lie (their dtype's range, or the
+  // instance's range).
+  void set_symbol_range(IntBounds::SymbolRange f) { bounds_.set_symbol_range(std::move(f)); }
 
   // The exact real a value denotes when read as float type t.
   expr::ExprId real(Value v, ptx::Type t);
+  // The exact integer a value denotes when read as integer type t (refused if it may not fit).
+  expr::ExprId integer(Value v, ptx::Type t);
   // A predicate as a condition expression.
   expr::ExprId condition(Value p);
   expr::Store& store() { return store_; }
@@ -30,8 +40,11 @@ class SymbolicDomain final : public Domain {
   Value finish(expr::ExprId e, const FloatMods& m);
   expr::ExprId ln2();
 
+  Value checked_int(expr::ExprId e, ptx::Type t);
+
   expr::Store& store_;
   expr::ExprId ln2_{};
+  IntBounds bounds_{store_};
 };
 
 }  // namespace racer::exec

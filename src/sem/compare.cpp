@@ -32,7 +32,7 @@ Value compare(ExecContext& c, const Instr& i, Type t) {
     if (is_packed_half(t)) refuse_packed(i);
     return c.dom.fcmp(cmp, t, a, b, i.has(Mod::Ftz));
   }
-  if (!a.is_concrete() || !b.is_concrete()) throw exec::Refusal("integer comparison of data that depends on symbolic inputs");
+  if (!a.is_concrete() || !b.is_concrete()) return c.dom.int_cmp(cmp, t, a, b);
   return Value::of_bits(int_compare(cmp, IntT(t), a.bits, b.bits) ? 1 : 0);
 }
 
@@ -55,14 +55,30 @@ void setp(ExecContext& c, const Instr& i) {
   }
 }
 
+// On a symbolic predicate both branches must become numbers of one kind. A bit type takes
+// its meaning from the symbolic branch (float data or integer data); two constants of a
+// bit or integer type are integers.
+void as_numbers(ExecContext& c, Type t, Value& a, Value& b) {
+  bool as_float = ptx::is_float(t);
+  if (!as_float && ptx::type_class(t) == ptx::TypeClass::Bits) {
+    const Value& sym = a.is_symbolic() ? a : b;
+    as_float = sym.is_symbolic() && !sym.integer;
+  }
+  if (as_float) {
+    Type ft = ptx::is_float(t) ? t : ptx::type_bits(t) == 16 ? Type::F16 : ptx::type_bits(t) == 64 ? Type::F64 : Type::F32;
+    a = c.dom.as_number(a, ft);
+    b = c.dom.as_number(b, ft);
+  } else {
+    a = c.dom.as_integer(a, t);
+    b = c.dom.as_integer(b, t);
+  }
+}
+
 void selp(ExecContext& c, const Instr& i) {
   Type t = i.type();
   Value a = c.get(i.operands[1], t), b = c.get(i.operands[2], t);
   Value p = c.get(i.operands[3], Type::Pred);
-  if (!p.is_concrete() && ptx::is_float(t)) {
-    a = c.dom.as_number(a, t);
-    b = c.dom.as_number(b, t);
-  }
+  if (!p.is_concrete() && !(a == b)) as_numbers(c, t, a, b);
   c.set(i.operands[0], c.dom.select(p, a, b));
 }
 
@@ -74,10 +90,7 @@ void slct(ExecContext& c, const Instr& i) {
   if (ptx::is_float(ct)) p = c.dom.fcmp(ptx::cmp::GE, ct, k, Value::of_bits(0), i.has(Mod::Ftz));
   else if (k.is_concrete()) p = Value::of_bits(IntT(ct).sx(k.bits) >= 0 ? 1 : 0);
   else throw exec::Refusal("slct on an integer that depends on symbolic inputs");
-  if (!p.is_concrete() && ptx::is_float(t)) {
-    a = c.dom.as_number(a, t);
-    b = c.dom.as_number(b, t);
-  }
+  if (!p.is_concrete() && !(a == b)) as_numbers(c, t, a, b);
   c.set(i.operands[0], c.dom.select(p, a, b));
 }
 

@@ -27,6 +27,22 @@ uint64_t mul_result(const Instr& ins, const IntT& it, uint64_t a, uint64_t b) {
   return static_cast<uint64_t>(p) & it.mask();
 }
 
+// Integer ops whose operands are symbolic integer data take the exact (bounds-checked) path.
+bool symbolic_int(ExecContext& c, const Instr& i, exec::IntOp op) {
+  Type t = i.type();
+  Value a = c.get(i.operands[1], t), b = c.get(i.operands[2], t);
+  if (a.is_concrete() && b.is_concrete()) return false;
+  if (i.has(Mod::Cc) || i.has(Mod::Sat)) throw exec::Refusal("carry or saturating arithmetic on symbolic integer data");
+  if (op == exec::IntOp::Mul && (hi(i) || wide(i))) {
+    if (hi(i)) throw exec::Refusal("mul.hi of symbolic integer data");
+    Type wt = ptx::type_bits(t) == 16 ? (IntT(t).sgn ? Type::S32 : Type::U32) : (IntT(t).sgn ? Type::S64 : Type::U64);
+    c.set(i.operands[0], c.dom.int_op(op, wt, c.dom.as_integer(a, t), c.dom.as_integer(b, t)));
+    return true;
+  }
+  c.set(i.operands[0], c.dom.int_op(op, t, a, b));
+  return true;
+}
+
 void int_binary(ExecContext& ctx, const Instr& ins, uint64_t (*f)(const IntT&, uint64_t, uint64_t)) {
   Type t = ins.type();
   IntT it(t);
@@ -41,6 +57,7 @@ uint64_t sat_add(const IntT& it, int64_t r) {
 
 void add(ExecContext& c, const Instr& i) {
   if (ptx::is_float(i.type())) return float_binary(c, i, FBin::Add);
+  if (symbolic_int(c, i, exec::IntOp::Add)) return;
   if (i.has(Mod::Cc)) throw exec::Refusal("carry chains (.cc) are not modelled");
   if (i.has(Mod::Sat)) {
     return int_binary(c, i, [](const IntT& it, uint64_t a, uint64_t b) { return sat_add(it, it.sx(a) + it.sx(b)); });
@@ -50,6 +67,7 @@ void add(ExecContext& c, const Instr& i) {
 
 void sub(ExecContext& c, const Instr& i) {
   if (ptx::is_float(i.type())) return float_binary(c, i, FBin::Sub);
+  if (symbolic_int(c, i, exec::IntOp::Sub)) return;
   if (i.has(Mod::Cc)) throw exec::Refusal("carry chains (.cc) are not modelled");
   if (i.has(Mod::Sat)) {
     return int_binary(c, i, [](const IntT& it, uint64_t a, uint64_t b) { return sat_add(it, it.sx(a) - it.sx(b)); });
@@ -59,6 +77,7 @@ void sub(ExecContext& c, const Instr& i) {
 
 void mul(ExecContext& c, const Instr& i) {
   if (ptx::is_float(i.type())) return float_binary(c, i, FBin::Mul);
+  if (symbolic_int(c, i, exec::IntOp::Mul)) return;
   Type t = i.type();
   IntT it(t);
   uint64_t a = int_operand(c, i.operands[1], t), b = int_operand(c, i.operands[2], t);
@@ -70,6 +89,17 @@ void mad(ExecContext& c, const Instr& i) {
   if (i.has(Mod::Cc)) throw exec::Refusal("carry chains (.cc) are not modelled");
   Type t = i.type();
   IntT it(t);
+  {
+    Value va = c.get(i.operands[1], t), vb = c.get(i.operands[2], t);
+    Type at = wide(i) ? (ptx::type_bits(t) == 16 ? (it.sgn ? Type::S32 : Type::U32) : (it.sgn ? Type::S64 : Type::U64)) : t;
+    Value vc = c.get(i.operands[3], at);
+    if (!va.is_concrete() || !vb.is_concrete() || !vc.is_concrete()) {
+      if (hi(i)) throw exec::Refusal("mad.hi of symbolic integer data");
+      Value prod = c.dom.int_op(exec::IntOp::Mul, at, c.dom.as_integer(va, t), c.dom.as_integer(vb, t));
+      c.set(i.operands[0], c.dom.int_op(exec::IntOp::Add, at, prod, vc));
+      return;
+    }
+  }
   uint64_t a = int_operand(c, i.operands[1], t), b = int_operand(c, i.operands[2], t);
   uint64_t p = mul_result(i, it, a, b);
   if (wide(i)) {
@@ -126,6 +156,10 @@ void abs_(ExecContext& c, const Instr& i) {
 void neg(ExecContext& c, const Instr& i) {
   if (ptx::is_float(i.type())) return float_unary(c, i, FUn::Neg);
   Type t = i.type();
+  if (Value a = c.get(i.operands[1], t); a.is_symbolic()) {
+    c.set(i.operands[0], c.dom.int_op(exec::IntOp::Sub, t, Value::of_bits(0), a));
+    return;
+  }
   IntT it(t);
   c.set(i.operands[0], Value::of_bits((0 - int_operand(c, i.operands[1], t)) & it.mask()));
 }
@@ -133,6 +167,7 @@ void neg(ExecContext& c, const Instr& i) {
 void minmax(ExecContext& c, const Instr& i, bool is_min) {
   if (ptx::is_float(i.type())) return float_binary(c, i, is_min ? FBin::Min : FBin::Max);
   if (i.operands.size() > 3) throw exec::Refusal("three-input min/max is not modelled");
+  if (symbolic_int(c, i, is_min ? exec::IntOp::Min : exec::IntOp::Max)) return;
   Type t = i.type();
   IntT it(t);
   uint64_t a = int_operand(c, i.operands[1], t), b = int_operand(c, i.operands[2], t);
@@ -174,6 +209,10 @@ void bfi(ExecContext& c, const Instr& i) {
 void count_op(ExecContext& c, const Instr& i) {
   Type t = i.type();
   IntT it(t);
+  if (Value v = c.get(i.operands[1], t); i.op == ptx::Op::Popc && v.is_symbolic()) {
+    c.set(i.operands[0], c.dom.int_popc(t, v));
+    return;
+  }
   uint64_t a = int_operand(c, i.operands[1], t) & it.mask();
   uint64_t r = 0;
   switch (i.op) {

@@ -36,7 +36,11 @@ void cvt(ExecContext& c, const Instr& i) {
     c.set(i.operands[0], c.dom.cvt(dt, st, a, float_mods(i)));
     return;
   }
-  if (!a.is_concrete()) throw exec::Refusal("integer conversion of data that depends on symbolic inputs");
+  if (!a.is_concrete()) {
+    if (i.has(Mod::Sat)) throw exec::Refusal("saturating conversion of symbolic integer data");
+    c.set(i.operands[0], c.dom.cvt(dt, st, a, float_mods(i)));
+    return;
+  }
   IntT src(st), dst(dt);
   uint64_t v = src.ext(a.bits);
   if (i.has(Mod::Sat)) {

@@ -69,24 +69,45 @@ void shfl(Machine& m, Cta& cta, const ptx::Function& fn, const Instr& i, std::sp
 }
 
 void vote(Machine& m, Cta& cta, const ptx::Function& fn, const Instr& i, std::span<Thread* const> lanes) {
+  exec::Domain& dom = m.current_domain();
+  uint32_t mask = lanes.front()->member_mask;
+  uint8_t mode = i.mod(Mod::VoteMode);
+  std::vector<Value> preds;
+  bool symbolic = false;
   uint32_t ballot = 0;
   for (Thread* t : lanes) {
     Value p = lane_get(m, cta, fn, *t, i.operands[1], Type::Pred);
-    if (!p.is_concrete()) throw exec::Refusal("vote on a predicate that depends on symbolic inputs");
-    if (p.bits & 1) ballot |= 1u << t->lane;
+    symbolic |= !p.is_concrete();
+    if (p.is_concrete() && (p.bits & 1)) ballot |= 1u << t->lane;
+    preds.push_back(p);
   }
-  uint32_t mask = lanes.front()->member_mask;
-  uint8_t mode = i.mod(Mod::VoteMode);
-  for (Thread* t : lanes) {
-    Value r;
+  Value r;
+  if (!symbolic) {
     switch (mode) {
       case ptx::vote::ALL: r = Value::of_bits(ballot == mask); break;
       case ptx::vote::ANY: r = Value::of_bits(ballot != 0); break;
       case ptx::vote::UNI: r = Value::of_bits(ballot == 0 || ballot == mask); break;
       default: r = Value::of_bits(ballot); break;
     }
-    lane_set(m, cta, fn, *t, i.operands[0], r);
+  } else if (mode == ptx::vote::BALLOT) {
+    // The mask as an exact integer: the sum over lanes of 2^lane where the predicate holds.
+    r = dom.as_integer(Value::of_bits(0), Type::U32);
+    for (size_t k = 0; k < lanes.size(); ++k) {
+      Value bit = dom.select(preds[k], dom.as_integer(Value::of_bits(uint64_t{1} << lanes[k]->lane), Type::U32),
+                             dom.as_integer(Value::of_bits(0), Type::U32));
+      r = dom.int_op(exec::IntOp::Add, Type::U32, r, bit);
+    }
+  } else {
+    Value all = Value::of_bits(1), any = Value::of_bits(0);
+    for (const Value& p : preds) {
+      all = dom.pred(exec::PredOp::And, all, p);
+      any = dom.pred(exec::PredOp::Or, any, p);
+    }
+    if (mode == ptx::vote::ALL) r = all;
+    else if (mode == ptx::vote::ANY) r = any;
+    else r = dom.pred(exec::PredOp::Or, all, dom.pred(exec::PredOp::Not, any, {}));
   }
+  for (Thread* t : lanes) lane_set(m, cta, fn, *t, i.operands[0], r);
 }
 
 void warp_sync(Machine& m, Cta& cta, const ptx::Function&, const Instr&, std::span<Thread* const> lanes) {

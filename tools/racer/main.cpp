@@ -10,6 +10,7 @@ int main(int argc, char** argv) {
   CLI::App app{"Racer: symbolic equivalence checking of GPU kernels at the PTX level"};
   app.require_subcommand(1);
   racer::cli::add_ptx_commands(app);
+  racer::cli::add_check_commands(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -1,0 +1,18 @@
+#pragma once
+// Checking one instance: run both programs symbolically, then decide every output cell.
+#include "check/result.hpp"
+#include "exec/launch.hpp"
+#include "instance/instance.hpp"
+
+namespace racer::check {
+
+struct CheckOptions {
+  exec::Limits limits;
+  uint64_t seed = 1;
+};
+
+// Bad input (the instance does not fit its PTX) throws racer::Error(BadInput); refusals and
+// limits are results (Verdict::Refused / Unknown), not exceptions.
+CheckResult check_instance(const instance::Instance& inst, const CheckOptions& options = {});
+
+}  // namespace racer::check

@@ -1,0 +1,54 @@
+#pragma once
+// The outcome of checking one instance: the verdict, per-output counts, the witness of an
+// inequivalence, and every defect of both programs.
+#include <gmpxx.h>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "exec/defect.hpp"
+
+namespace racer::check {
+
+enum class Verdict : uint8_t { Equivalent, Inequivalent, Unknown, Refused };
+std::string_view verdict_name(Verdict v);  // "equivalent", "inequivalent", "unknown", "refused"
+
+struct OutputStats {
+  std::string tensor;
+  uint64_t cells = 0, proved = 0, refuted = 0, unknown = 0;
+};
+
+// One input value of a witness: a cell of an input tensor, or unknown initial memory.
+struct WitnessValue {
+  std::string name;     // "x[3,1]", "out[0] (uninitialized)"
+  int tensor = -1;      // instance tensor index, -1 for memory private to one program
+  int64_t cell = -1;
+  std::string kind;     // "input", "uninitialized", "out_of_bounds"
+  mpq_class value;
+};
+
+struct Counterexample {
+  std::string cell;                 // "out[1,3]"
+  size_t output = 0;                // index into outputs
+  int64_t flat_cell = 0;
+  std::vector<WitnessValue> values; // every free symbol either side depends on
+  std::optional<mpq_class> value_a, value_b;
+  std::string expr_a, expr_b;       // both sides, printed (truncated if huge)
+  std::string step;                 // how it was refuted
+};
+
+struct CheckResult {
+  std::string name;
+  Verdict verdict = Verdict::Unknown;
+  std::string reason;  // for Unknown and Refused
+  std::vector<OutputStats> outputs;
+  std::optional<Counterexample> counterexample;
+  std::vector<std::string> unknown_cells;  // a few cells left unknown, with why
+  std::vector<exec::Defect> defects;       // program a's, then b's
+  std::vector<exec::Note> notes;
+  double seconds = 0;
+  size_t expression_nodes = 0;
+};
+
+}  // namespace racer::check

@@ -1,0 +1,33 @@
+#pragma once
+// Bounds of integer-valued expressions. Symbolic integer arithmetic is exact integer
+// arithmetic, which agrees with the hardware's two's complement only while no result can
+// leave its type's range; these bounds are the proof that it cannot.
+#include <gmpxx.h>
+
+#include <functional>
+#include <optional>
+#include <unordered_map>
+
+#include "expr/store.hpp"
+
+namespace racer::exec {
+
+struct Interval {
+  mpq_class lo, hi;
+};
+
+class IntBounds {
+ public:
+  using SymbolRange = std::function<std::optional<Interval>(expr::ExprId)>;
+  explicit IntBounds(const expr::Store& store) : store_(store) {}
+  void set_symbol_range(SymbolRange f) { symbol_range_ = std::move(f); }
+  // nullopt: no finite bound is known.
+  std::optional<Interval> of(expr::ExprId e);
+
+ private:
+  const expr::Store& store_;
+  SymbolRange symbol_range_;
+  std::unordered_map<uint32_t, std::optional<Interval>> memo_;
+};
+
+}  // namespace racer::exec

@@ -1,0 +1,125 @@
+#include "report/report.hpp"
+
+#include <cstdio>
+
+namespace racer::report {
+namespace {
+
+std::string dims(const std::array<uint32_t, 3>& d) {
+  return "(" + std::to_string(d[0]) + "," + std::to_string(d[1]) + "," + std::to_string(d[2]) + ")";
+}
+
+std::string upper(std::string_view s) {
+  std::string o(s);
+  for (char& c : o) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return o;
+}
+
+std::string number(const mpq_class& q) {
+  std::string s = rational_text(q);
+  if (q.get_den() != 1) {
+    char buf[40];
+    std::snprintf(buf, sizeof buf, " (~%.9g)", rational_double(q));
+    s += buf;
+  }
+  return s;
+}
+
+std::string site_text(const exec::Site& s) {
+  std::string out = "launch " + std::to_string(s.launch) + ", CTA " + dims(s.ctaid) + ", thread " + dims(s.tid);
+  if (s.ptx_line) out += ", PTX line " + std::to_string(s.ptx_line);
+  if (!s.source.empty()) out += " (" + s.source + ")";
+  return out + ": " + s.text;
+}
+
+nlohmann::json site_json(const exec::Site& s) {
+  return {{"launch", s.launch},  {"ctaid", s.ctaid},   {"tid", s.tid},
+          {"ptx_line", s.ptx_line}, {"source", s.source}, {"instruction", s.text}};
+}
+
+}  // namespace
+
+std::string rational_text(const mpq_class& q) { return q.get_str(); }
+
+double rational_double(const mpq_class& q) { return q.get_d(); }
+
+int exit_code(const check::CheckResult& r) {
+  if (r.verdict == check::Verdict::Refused) return 3;
+  if (!r.defects.empty() || r.verdict == check::Verdict::Inequivalent) return 1;
+  if (r.verdict == check::Verdict::Unknown) return 2;
+  return 0;
+}
+
+std::string text(const check::CheckResult& r) {
+  char head[160];
+  std::snprintf(head, sizeof head, "%s: %s  (%.2f s, %zu expression nodes)\n", r.name.c_str(),
+                upper(check::verdict_name(r.verdict)).c_str(), r.seconds, r.expression_nodes);
+  std::string s = head;
+  if (!r.reason.empty()) s += "  reason: " + r.reason + "\n";
+  for (const auto& o : r.outputs)
+    s += "  " + o.tensor + ": " + std::to_string(o.cells) + " cells, " + std::to_string(o.proved) + " proved, " +
+         std::to_string(o.refuted) + " refuted, " + std::to_string(o.unknown) + " unknown\n";
+  for (const auto& u : r.unknown_cells) s += "  unknown " + u + "\n";
+  if (!r.defects.empty()) {
+    s += "defects:\n";
+    for (const auto& d : r.defects) {
+      s += "  " + std::string(1, d.program) + ": " + std::string(exec::defect_kind_name(d.kind)) + " at " + d.memory;
+      if (!d.detail.empty()) s += " (" + d.detail + ")";
+      if (d.count > 1) s += ", " + std::to_string(d.count) + " times";
+      s += "\n     first at " + site_text(d.site) + "\n";
+    }
+  }
+  for (const auto& n : r.notes) s += "note: " + std::string(1, n.program) + ": " + n.message + "\n     at " + site_text(n.site) + "\n";
+  if (r.counterexample) {
+    const auto& cx = *r.counterexample;
+    s += "witness: the outputs differ at " + cx.cell + " (" + cx.step + ") when\n";
+    for (const auto& v : cx.values) s += "  " + v.name + " = " + number(v.value) + "\n";
+    if (cx.value_a) s += "  program a computes " + cx.cell + " = " + number(*cx.value_a) + "\n";
+    if (cx.value_b) s += "  program b computes " + cx.cell + " = " + number(*cx.value_b) + "\n";
+    s += "  a: " + cx.expr_a + "\n  b: " + cx.expr_b + "\n";
+  }
+  return s;
+}
+
+nlohmann::json json(const check::CheckResult& r) {
+  nlohmann::json j;
+  j["name"] = r.name;
+  j["verdict"] = check::verdict_name(r.verdict);
+  j["reason"] = r.reason;
+  j["seconds"] = r.seconds;
+  j["expression_nodes"] = r.expression_nodes;
+  j["outputs"] = nlohmann::json::array();
+  for (const auto& o : r.outputs)
+    j["outputs"].push_back({{"tensor", o.tensor}, {"cells", o.cells}, {"proved", o.proved}, {"refuted", o.refuted}, {"unknown", o.unknown}});
+  j["unknown_cells"] = r.unknown_cells;
+  j["defects"] = nlohmann::json::array();
+  for (const auto& d : r.defects)
+    j["defects"].push_back({{"program", std::string(1, d.program)}, {"kind", exec::defect_kind_name(d.kind)},
+                            {"memory", d.memory}, {"detail", d.detail}, {"count", d.count}, {"site", site_json(d.site)}});
+  j["notes"] = nlohmann::json::array();
+  for (const auto& n : r.notes) j["notes"].push_back({{"program", std::string(1, n.program)}, {"message", n.message}, {"site", site_json(n.site)}});
+  if (r.counterexample) {
+    const auto& cx = *r.counterexample;
+    nlohmann::json c{{"cell", cx.cell}, {"step", cx.step}, {"expr_a", cx.expr_a}, {"expr_b", cx.expr_b}};
+    if (cx.value_a) c["value_a"] = rational_text(*cx.value_a);
+    if (cx.value_b) c["value_b"] = rational_text(*cx.value_b);
+    c["values"] = nlohmann::json::array();
+    for (const auto& v : cx.values)
+      c["values"].push_back({{"name", v.name}, {"kind", v.kind}, {"tensor", v.tensor}, {"cell", v.cell},
+                             {"value", rational_text(v.value)}, {"approx", rational_double(v.value)}});
+    j["counterexample"] = c;
+  }
+  return j;
+}
+
+nlohmann::json witness_json(const check::CheckResult& r, const std::string& instance_path) {
+  nlohmann::json j;
+  j["format"] = "racer-witness-1";
+  j["instance"] = instance_path;
+  if (!r.counterexample) return j;
+  j["cell"] = r.counterexample->cell;
+  j["values"] = json(r)["counterexample"]["values"];
+  return j;
+}
+
+}  // namespace racer::report

@@ -1,0 +1,21 @@
+#pragma once
+// Rendering a check result for people (text) and programs (JSON), and the exit code.
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "check/result.hpp"
+
+namespace racer::report {
+
+std::string text(const check::CheckResult& r);
+nlohmann::json json(const check::CheckResult& r);
+// 0 equivalent without defects, 1 inequivalent or any defect, 2 unknown, 3 refused.
+int exit_code(const check::CheckResult& r);
+// A witness file: the counterexample's input values, enough to replay both programs.
+nlohmann::json witness_json(const check::CheckResult& r, const std::string& instance_path);
+
+std::string rational_text(const mpq_class& q);  // "3/4", "-2"
+double rational_double(const mpq_class& q);
+
+}  // namespace racer::report

@@ -1,0 +1,139 @@
+// racer check CASE.toml   and   racer corpus DIR
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+
+#include "check/check.hpp"
+#include "instance/load.hpp"
+#include "report/report.hpp"
+#include "support/error.hpp"
+#include "tools/racer/commands.hpp"
+
+namespace racer::cli {
+namespace {
+
+struct CheckArgs {
+  std::string path;
+  bool json = false;
+  std::string witness;
+  double seconds = 60;
+};
+
+check::CheckOptions options_from(const CheckArgs& a) {
+  check::CheckOptions o;
+  o.limits.max_seconds = a.seconds;
+  return o;
+}
+
+int run_check(const CheckArgs& a) {
+  instance::Instance inst = instance::load_instance(a.path);
+  check::CheckResult r = check::check_instance(inst, options_from(a));
+  if (a.json) std::cout << report::json(r).dump(2) << "\n";
+  else std::cout << report::text(r);
+  if (!a.witness.empty()) {
+    if (!r.counterexample) {
+      std::cerr << "no witness to save: the verdict is " << check::verdict_name(r.verdict) << "\n";
+    } else {
+      std::ofstream out(a.witness);
+      if (!out) throw Error(ExitCode::BadInput, a.witness + ": cannot write the witness file");
+      out << report::witness_json(r, a.path).dump(2) << "\n";
+    }
+  }
+  return report::exit_code(r);
+}
+
+// A case passes when the verdict and the set of (program, defect kind) match [expect].
+std::string mismatch(const instance::Instance& inst, const check::CheckResult& r) {
+  if (!inst.expect) return "no [expect] table";
+  const auto& e = *inst.expect;
+  bool verdict_ok = false;
+  switch (e.verdict) {
+    case instance::Verdict::Equivalent: verdict_ok = r.verdict == check::Verdict::Equivalent; break;
+    case instance::Verdict::Inequivalent: verdict_ok = r.verdict == check::Verdict::Inequivalent; break;
+    case instance::Verdict::NotEquivalent:
+      verdict_ok = r.verdict == check::Verdict::Inequivalent || r.verdict == check::Verdict::Unknown;
+      break;
+  }
+  std::vector<std::string> want, got;
+  for (const auto& d : e.diagnostics) want.push_back(std::string(1, d.program) + ":" + d.kind);
+  for (const auto& d : r.defects) got.push_back(std::string(1, d.program) + ":" + std::string(exec::defect_kind_name(d.kind)));
+  std::sort(want.begin(), want.end());
+  std::sort(got.begin(), got.end());
+  got.erase(std::unique(got.begin(), got.end()), got.end());
+  std::string why;
+  if (!verdict_ok) why = "verdict " + std::string(check::verdict_name(r.verdict)) + (r.reason.empty() ? "" : ": " + r.reason);
+  if (want != got) {
+    auto join = [](const std::vector<std::string>& v) {
+      std::string s;
+      for (const auto& x : v) s += (s.empty() ? "" : ",") + x;
+      return s.empty() ? std::string("none") : s;
+    };
+    if (!why.empty()) why += "; ";
+    why += "defects " + join(got) + ", expected " + join(want);
+  }
+  return why;
+}
+
+int run_corpus(const std::string& dir, double seconds, bool json) {
+  std::vector<std::filesystem::path> files;
+  std::error_code ec;
+  for (const auto& e : std::filesystem::directory_iterator(dir, ec))
+    if (e.path().extension() == ".toml") files.push_back(e.path());
+  if (ec) throw Error(ExitCode::BadInput, dir + ": cannot read directory: " + ec.message());
+  std::sort(files.begin(), files.end());
+  size_t passed = 0, failed = 0;
+  nlohmann::json rows = nlohmann::json::array();
+  for (const auto& f : files) {
+    std::string name = f.stem().string(), expected = "?", got, why;
+    double secs = 0;
+    try {
+      instance::Instance inst = instance::load_instance(f.string());
+      if (inst.expect) expected = std::string(instance::verdict_name(inst.expect->verdict));
+      check::CheckOptions o;
+      o.limits.max_seconds = seconds;
+      check::CheckResult r = check::check_instance(inst, o);
+      got = std::string(check::verdict_name(r.verdict));
+      secs = r.seconds;
+      why = mismatch(inst, r);
+    } catch (const Error& e) {
+      got = "error";
+      why = e.what();
+      if (auto nl = why.find('\n'); nl != std::string::npos) why = why.substr(0, nl);
+    }
+    bool ok = why.empty();
+    (ok ? passed : failed)++;
+    char line[256];
+    std::snprintf(line, sizeof line, "%-44s %-14s %-13s %7.2f %s", name.c_str(), expected.c_str(), got.c_str(), secs,
+                  ok ? "PASS" : "FAIL");
+    std::cout << line << (ok ? "" : "  " + why.substr(0, why.find('\n'))) << "\n" << std::flush;
+    rows.push_back({{"case", name}, {"expected", expected}, {"got", got}, {"seconds", secs}, {"pass", ok}, {"why", why}});
+  }
+  if (json) std::cerr << rows.dump(2) << "\n";
+  std::cout << passed << " passed, " << failed << " failed\n";
+  return failed ? 1 : 0;
+}
+
+}  // namespace
+
+void add_check_commands(CLI::App& app) {
+  static CheckArgs args;
+  auto* c = app.add_subcommand("check", "Decide whether program A and program B of an instance compute the same function");
+  c->add_option("case", args.path, "checking instance (.toml)")->required();
+  c->add_flag("--json", args.json, "write the result as JSON");
+  c->add_option("--witness", args.witness, "save the witness of an inequivalence to this file");
+  c->add_option("--time-limit", args.seconds, "seconds before the case ends Unknown (default 60)");
+  on_selected(c, [] { return run_check(args); });
+
+  static std::string dir;
+  static double seconds = 60;
+  static bool json = false;
+  auto* k = app.add_subcommand("corpus", "Run every instance in a directory against its [expect]; print a scoreboard");
+  k->add_option("dir", dir, "directory of .toml instances")->required();
+  k->add_option("--time-limit", seconds, "seconds per case (default 60)");
+  k->add_flag("--json", json, "also write the rows as JSON to stderr");
+  on_selected(k, [] { return run_corpus(dir, seconds, json); });
+}
+
+}  // namespace racer::cli
