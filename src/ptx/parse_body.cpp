@@ -84,7 +84,11 @@ void Parser::parse_reg_decl(Function& f) {
     if (accept(Tok::Lt)) {
       const Token& n = expect(Tok::Int, "a register count");
       int64_t count = parse_int(n);
-      if (count <= 0 || count > (1 << 24)) fail(n, "register count must be between 1 and 16777216");
+      // Far beyond any real kernel; bounds the memory a hostile file can make us spend.
+      constexpr int64_t kMaxRegisters = 1 << 20;
+      if (count <= 0 || count > kMaxRegisters) fail(n, "register count must be between 1 and 1048576");
+      if (f.regs.size() + static_cast<uint64_t>(count) > kMaxRegisters)
+        fail(n, "more than 1048576 registers in one function");
       expect(Tok::Gt, "'>' closing the register range");
       d.is_range = true;
       d.count = static_cast<uint32_t>(count);
