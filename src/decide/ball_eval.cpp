@@ -1,5 +1,6 @@
 #include "decide/ball_eval.hpp"
 
+#include <iterator>
 #include <memory>
 #include <unordered_map>
 #include <vector>
@@ -15,8 +16,6 @@ using expr::ExprId;
 using expr::FuncKind;
 using expr::Kind;
 using expr::Store;
-
-constexpr long kPrecisions[] = {128, 512, 2048};
 
 struct Ball {
   enum Tag { Num, True, False, Fail } tag = Fail;
@@ -261,9 +260,11 @@ void BallEvaluator::compute_cmp(ExprId x, Ball& out) {
 
 }  // namespace
 
-std::optional<BallSeparation> balls_separate(const Store& s, ExprId a, ExprId b, const expr::Assignment& at) {
+std::optional<BallSeparation> balls_separate(const Store& s, ExprId a, ExprId b, const expr::Assignment& at,
+                                             size_t levels) {
   if (s.is_condition(a) || s.is_condition(b)) return std::nullopt;
-  for (long prec : kPrecisions) {
+  for (size_t i = 0; i < levels && i < std::size(kBallPrecisions); ++i) {
+    long prec = kBallPrecisions[i];
     BallEvaluator ev(s, at, prec);
     // A side that fails may be undefined there, or hang on a comparison more bits settle.
     const Ball& ba = ev.run(a);

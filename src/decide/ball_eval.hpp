@@ -18,10 +18,14 @@ struct BallSeparation {
   long precision;          // bits at which the balls came out disjoint
 };
 
-// Whether a and b provably differ at `at`: both evaluated at increasing precision until
-// their balls are disjoint (or the precision limit is reached). nullopt when no precision
-// separates them or either side cannot be evaluated.
+// The precisions (bits) tried in order. Equal sides never separate, so a caller searching
+// many points escalates beyond the first only a few times.
+inline constexpr long kBallPrecisions[] = {128, 512, 2048};
+
+// Whether a and b provably differ at `at`: both evaluated at the first `levels` precisions
+// in turn until their balls are disjoint. nullopt when none separates them or a side
+// cannot be evaluated.
 std::optional<BallSeparation> balls_separate(const expr::Store& s, expr::ExprId a, expr::ExprId b,
-                                             const expr::Assignment& at);
+                                             const expr::Assignment& at, size_t levels = 3);
 
 }  // namespace racer::decide

@@ -27,29 +27,32 @@ void push_candidate(std::vector<mpq_class>& out, const std::optional<mpq_class>&
 
 }  // namespace
 
-std::vector<Boundary> find_boundaries(const expr::Store& s, ExprId a, ExprId b, size_t limit) {
+std::vector<Boundary> find_boundaries(const expr::Store& s, std::span<const ExprId> roots, size_t limit) {
   std::vector<Boundary> out;
-  std::unordered_set<uint32_t> seen{a.index, b.index};
-  std::vector<ExprId> queue{a, b};
-  // Breadth first: the outermost conditions are the ones most likely to decide the cell.
-  for (size_t head = 0; head < queue.size() && out.size() < limit; ++head) {
-    ExprId x = queue[head];
-    switch (s.kind(x)) {
-      case Kind::Cmp: out.push_back({s.operand(x, 0), s.operand(x, 1)}); break;
-      case Kind::Min:
-      case Kind::Max:
-        for (uint32_t i = 0; i + 1 < s.arity(x) && i < kMaxMinMaxPairs && out.size() < limit; ++i) {
-          out.push_back({s.operand(x, i), s.operand(x, i + 1)});
-        }
-        break;
-      case Kind::Func:
-        if (s.func_kind(x) == expr::FuncKind::Abs) out.push_back({s.operand(x, 0), s.zero()});
-        break;
-      default: break;
-    }
-    for (uint32_t i = 0; i < s.arity(x); ++i) {
-      ExprId c = s.operand(x, i);
-      if (seen.insert(c.index).second) queue.push_back(c);
+  std::unordered_set<uint32_t> seen;
+  for (ExprId root : roots) {
+    if (!seen.insert(root.index).second) continue;
+    std::vector<ExprId> queue{root};
+    // Breadth first: the outermost conditions are the ones most likely to decide the cell.
+    for (size_t head = 0; head < queue.size() && out.size() < limit; ++head) {
+      ExprId x = queue[head];
+      switch (s.kind(x)) {
+        case Kind::Cmp: out.push_back({s.operand(x, 0), s.operand(x, 1)}); break;
+        case Kind::Min:
+        case Kind::Max:
+          for (uint32_t i = 0; i + 1 < s.arity(x) && i < kMaxMinMaxPairs && out.size() < limit; ++i) {
+            out.push_back({s.operand(x, i), s.operand(x, i + 1)});
+          }
+          break;
+        case Kind::Func:
+          if (s.func_kind(x) == expr::FuncKind::Abs) out.push_back({s.operand(x, 0), s.zero()});
+          break;
+        default: break;
+      }
+      for (uint32_t i = 0; i < s.arity(x); ++i) {
+        ExprId c = s.operand(x, i);
+        if (seen.insert(c.index).second) queue.push_back(c);
+      }
     }
   }
   if (out.size() > limit) out.resize(limit);

@@ -6,6 +6,7 @@
 // others fixed at a base point, the root of l - r is found by a secant through exactly
 // evaluated probes (exact in one step when l - r is linear in that symbol), and the
 // admissible values at and beside the root become candidates.
+#include <span>
 #include <utility>
 #include <vector>
 
@@ -19,9 +20,11 @@ struct Boundary {
   expr::ExprId lhs, rhs;
 };
 
-// The boundaries of a and b, outermost first, at most `limit`: comparisons, neighbouring
-// min/max arguments, abs arguments against 0.
-std::vector<Boundary> find_boundaries(const expr::Store& s, expr::ExprId a, expr::ExprId b, size_t limit);
+// The boundaries under the roots, at most `limit`: comparisons, neighbouring min/max
+// arguments, abs arguments against 0. Root by root, outermost first within each, so a
+// caller lists the most telling root first (the difference a - b, where the Store has
+// cancelled every piecewise part the sides share).
+std::vector<Boundary> find_boundaries(const expr::Store& s, std::span<const expr::ExprId> roots, size_t limit);
 
 // Admissible values for symbol k (of src) at and on both sides of the root of lhs - rhs,
 // the other symbols at `base`. Empty when no root is found.

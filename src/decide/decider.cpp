@@ -42,7 +42,9 @@ std::string search_reason(const SearchStats& st, bool balls) {
   if (st.agreed == 0 && st.not_exact > 0) {
     if (st.transcendental) {
       return std::string("transcendental atoms could not be evaluated exactly at any of ") + where +
-             (balls ? ", and ball arithmetic did not separate the sides" : " (ball arithmetic off)");
+             (balls ? ", and ball arithmetic did not separate the sides at " + std::to_string(st.ball_points) +
+                          " of them"
+                    : std::string(" (ball arithmetic off)"));
     }
     return "no point among " + where + " where both sides are defined";
   }
@@ -64,13 +66,13 @@ struct Decider::Impl {
       : store(s), domain_of(std::move(dom)), seed(sd), options(o), normalizer(s, limits_of(o)) {}
 
   // Steps 2 and 3. nullopt when they prove nothing; `note` says what was learned.
-  std::optional<CellDecision> prove(ExprId a, ExprId b, std::string& note) {
+  std::optional<CellDecision> prove(ExprId a, ExprId b, ExprId& d, std::string& note) {
     if (store.is_condition(a) || store.is_condition(b)) {
       note = "conditions are compared by evaluation only";
       return std::nullopt;
     }
     try {
-      ExprId d = store.sub(a, b);
+      d = store.sub(a, b);
       if (d == store.zero()) return proved("canonical difference");
       if (store.is_rational(d) && store.is_finite(a) && store.is_finite(b)) {
         note = "the sides differ by the constant " + store.rational(d).get_str() + " wherever both are defined";
@@ -87,7 +89,7 @@ struct Decider::Impl {
     return std::nullopt;
   }
 
-  CellDecision refute(ExprId a, ExprId b, const std::string& note) {
+  CellDecision refute(ExprId a, ExprId b, ExprId d, const std::string& note) {
     std::vector<ExprId> syms = expr::free_symbols(store, a);
     for (ExprId y : expr::free_symbols(store, b)) syms.push_back(y);
     std::sort(syms.begin(), syms.end());
@@ -107,7 +109,7 @@ struct Decider::Impl {
       return out;
     }
     SearchOptions so{options.points, options.boundary_points, options.balls};
-    SearchResult r = search_refutation(store, a, b, src, so);
+    SearchResult r = search_refutation(store, a, b, d, src, so);
     if (r.refutation && confirm_refutation(store, a, b, src, *r.refutation)) {
       out.status = CellStatus::Refuted;
       out.step = r.refutation->by_balls
@@ -135,8 +137,9 @@ Decider::~Decider() = default;
 CellDecision Decider::decide(ExprId a, ExprId b) {
   if (a == b) return proved("identical");
   std::string note;
-  if (std::optional<CellDecision> p = impl_->prove(a, b, note)) return *p;
-  return impl_->refute(a, b, note);
+  ExprId d;  // a - b, when the sides are numbers and the Store could build it
+  if (std::optional<CellDecision> p = impl_->prove(a, b, d, note)) return *p;
+  return impl_->refute(a, b, d, note);
 }
 
 std::string_view status_name(CellStatus s) {

@@ -58,6 +58,11 @@ void FracArith::mul(Poly& out, const Poly& a, const Poly& b) {
     throw TooLarge{"degree " + std::to_string(da + db) + " exceeds the limit " + std::to_string(lim_.max_degree)};
   }
   uint64_t cost = uint64_t(a.length()) * uint64_t(b.length());
+  // A product rarely has far fewer terms than the pairs it multiplies, so one whose pairs
+  // exceed the term limit many times over would almost surely exceed it: stop before.
+  if (cost > 8 * uint64_t(lim_.max_terms)) {
+    throw TooLarge{"a product of " + std::to_string(a.length()) + " by " + std::to_string(b.length()) + " terms"};
+  }
   charge(cost, "a product");
   fmpq_mpoly_mul(out.get(), a.get(), b.get(), ctx_);
   check(out, "a product");

@@ -68,12 +68,18 @@ uint64_t Rng::next() {
 PointSource::PointSource(std::vector<expr::ExprId> symbols, std::vector<SymbolDomain> domains, uint64_t seed)
     : symbols_(std::move(symbols)), domains_(std::move(domains)), rng_(seed) {
   for (size_t k = 0; k < symbols_.size(); ++k) {
-    simple_.push_back(simple_values(domains_[k]));
-    if (simple_.back().empty() && impossible_.empty()) {
+    const SymbolDomain& d = domains_[k];
+    auto same = [&](const auto& entry) {
+      return entry.first.grid == d.grid && entry.first.lo == d.lo && entry.first.hi == d.hi;
+    };
+    auto it = std::find_if(lists_.begin(), lists_.end(), same);
+    if (it == lists_.end()) it = lists_.insert(lists_.end(), {d, simple_values(d)});
+    simple_.push_back(&it->second);
+    if (it->second.empty() && impossible_.empty()) {
       impossible_ = "symbol #" + std::to_string(symbols_[k].index) + " has no value on its " +
-                    std::string(grid_name(domains_[k].grid)) + " grid inside its range";
+                    std::string(grid_name(d.grid)) + " grid inside its range";
     }
-    simple_count_ = std::max(simple_count_, simple_.back().size());
+    simple_count_ = std::max(simple_count_, it->second.size());
   }
   if (symbols_.empty()) simple_count_ = 1;  // a constant pair still gets evaluated once
 }
@@ -99,13 +105,13 @@ mpq_class PointSource::random_value(size_t k) {
     }
   }
   std::optional<mpq_class> s = snap(v, d);
-  return s ? *s : simple_[k].front();
+  return s ? *s : simple_[k]->front();
 }
 
 Point PointSource::point(size_t i) {
   Point p(symbols_.size());
   for (size_t k = 0; k < symbols_.size(); ++k) {
-    const std::vector<mpq_class>& vals = simple_[k];
+    const std::vector<mpq_class>& vals = *simple_[k];
     // Offsetting by k gives neighbouring symbols different values at the same point, so
     // that swapped operands (x1 for x2) show.
     p[k] = i < simple_count_ ? vals[(i + k) % vals.size()] : random_value(k);

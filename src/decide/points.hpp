@@ -7,6 +7,7 @@
 #include <gmpxx.h>
 
 #include <cstdint>
+#include <deque>
 #include <string>
 #include <vector>
 
@@ -50,7 +51,10 @@ class PointSource {
 
   std::vector<expr::ExprId> symbols_;
   std::vector<SymbolDomain> domains_;
-  std::vector<std::vector<mpq_class>> simple_;  // per symbol: admissible simple values, simplest first
+  // Per symbol: admissible simple values, simplest first. Shared between symbols of equal
+  // domains (a tensor's thousands of elements have one domain).
+  std::vector<const std::vector<mpq_class>*> simple_;
+  std::deque<std::pair<SymbolDomain, std::vector<mpq_class>>> lists_;
   size_t simple_count_ = 0;
   std::string impossible_;
   Rng rng_;

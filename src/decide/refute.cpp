@@ -1,5 +1,7 @@
 #include "decide/refute.hpp"
 
+#include <iterator>
+#include <span>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -19,6 +21,10 @@ namespace {
 constexpr size_t kMaxBoundaries = 24;
 constexpr size_t kBoundaryBases = 2;
 constexpr size_t kSymbolsPerBoundary = 3;
+// Ball evaluation of a large DAG with many transcendental nodes costs milliseconds, and on
+// equal sides it never succeeds: a few points at low precision, fewer at high.
+constexpr size_t kBallPoints = 12;
+constexpr size_t kBallEscalations = 2;
 
 // Whether exact evaluation can meet irrational values: any function but abs.
 bool has_transcendental(const expr::Store& s, ExprId a, ExprId b) {
@@ -35,11 +41,34 @@ bool has_transcendental(const expr::Store& s, ExprId a, ExprId b) {
   return false;
 }
 
+size_t dag_size(const expr::Store& s, std::span<const ExprId> roots) {
+  std::unordered_set<uint32_t> seen;
+  std::vector<ExprId> stack;
+  for (ExprId r : roots) {
+    if (seen.insert(r.index).second) stack.push_back(r);
+  }
+  while (!stack.empty()) {
+    ExprId x = stack.back();
+    stack.pop_back();
+    for (uint32_t i = 0; i < s.arity(x); ++i) {
+      if (seen.insert(s.operand(x, i).index).second) stack.push_back(s.operand(x, i));
+    }
+  }
+  return seen.size();
+}
+
 class Search {
  public:
-  Search(const expr::Store& s, ExprId a, ExprId b, PointSource& src, const SearchOptions& o)
-      : s_(s), a_(a), b_(b), src_(src), opt_(o) {
+  Search(const expr::Store& s, ExprId a, ExprId b, ExprId diff, PointSource& src, const SearchOptions& o)
+      : s_(s), a_(a), b_(b), diff_(diff), src_(src), opt_(o) {
     result_.stats.transcendental = has_transcendental(s, a, b);
+    // The difference screens points only where it is much smaller than the sides (what
+    // they share cancelled); otherwise evaluating it would nearly double the cost.
+    if (diff_.valid()) {
+      ExprId sides[] = {a, b};
+      ExprId d[] = {diff_};
+      screen_ = 2 * dag_size(s, d) < dag_size(s, sides);
+    }
   }
 
   SearchResult run() {
@@ -59,6 +88,13 @@ class Search {
  private:
   bool try_point(const Point& p) {
     expr::Assignment at = src_.assignment(p);
+    if (screen_) {
+      std::optional<mpq_class> vd = expr::eval_exact(s_, diff_, at);
+      if (vd && *vd == 0) {
+        ++result_.stats.agreed;
+        return false;
+      }
+    }
     std::optional<mpq_class> va = expr::eval_exact(s_, a_, at);
     std::optional<mpq_class> vb = va ? expr::eval_exact(s_, b_, at) : std::nullopt;
     if (va && vb) {
@@ -70,15 +106,26 @@ class Search {
       return true;
     }
     ++result_.stats.not_exact;
-    if (!opt_.balls || !result_.stats.transcendental) return false;
-    std::optional<BallSeparation> sep = balls_separate(s_, a_, b_, at);
+    if (!opt_.balls || !result_.stats.transcendental || ball_points_ == kBallPoints) return false;
+    ++ball_points_;
+    ++result_.stats.ball_points;
+    size_t levels = 1;
+    if (ball_escalations_ < kBallEscalations) {
+      ++ball_escalations_;
+      levels = std::size(kBallPrecisions);
+    }
+    std::optional<BallSeparation> sep = balls_separate(s_, a_, b_, at, levels);
     if (!sep) return false;
     result_.refutation = Refutation{p, sep->mid_a, sep->mid_b, true, sep->precision};
     return true;
   }
 
   bool boundaries() {
-    std::vector<Boundary> bds = find_boundaries(s_, a_, b_, kMaxBoundaries);
+    std::vector<ExprId> roots;
+    if (diff_.valid()) roots.push_back(diff_);
+    roots.push_back(a_);
+    roots.push_back(b_);
+    std::vector<Boundary> bds = find_boundaries(s_, roots, kMaxBoundaries);
     if (bds.empty()) return false;
     std::unordered_map<uint32_t, size_t> index_of;
     for (size_t k = 0; k < src_.size(); ++k) index_of.emplace(src_.symbols()[k].index, k);
@@ -108,17 +155,19 @@ class Search {
   }
 
   const expr::Store& s_;
-  ExprId a_, b_;
+  ExprId a_, b_, diff_;
   PointSource& src_;
   SearchOptions opt_;
   SearchResult result_;
+  size_t ball_points_ = 0, ball_escalations_ = 0;
+  bool screen_ = false;
 };
 
 }  // namespace
 
-SearchResult search_refutation(const expr::Store& s, ExprId a, ExprId b, PointSource& src,
+SearchResult search_refutation(const expr::Store& s, ExprId a, ExprId b, ExprId diff, PointSource& src,
                                const SearchOptions& options) {
-  return Search(s, a, b, src, options).run();
+  return Search(s, a, b, diff, src, options).run();
 }
 
 bool confirm_refutation(const expr::Store& s, ExprId a, ExprId b, const PointSource& src, const Refutation& r) {

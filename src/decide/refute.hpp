@@ -31,6 +31,7 @@ struct SearchStats {
   size_t boundary_points = 0;  // boundary points evaluated
   size_t agreed = 0;           // points where both sides were exact and equal
   size_t not_exact = 0;        // points where a side was undefined, infinite or irrational
+  size_t ball_points = 0;      // points evaluated in ball arithmetic
   bool transcendental = false; // the sides contain functions with irrational values
 };
 
@@ -39,8 +40,11 @@ struct SearchResult {
   SearchStats stats;
 };
 
-SearchResult search_refutation(const expr::Store& s, expr::ExprId a, expr::ExprId b, PointSource& src,
-                               const SearchOptions& options);
+// `diff` is the Store's a - b when the sides are numbers (invalid otherwise). Where both
+// sides are defined it equals a - b, so a point where it is exactly 0 is skipped without
+// evaluating the (possibly much larger) sides, and its boundaries are searched first.
+SearchResult search_refutation(const expr::Store& s, expr::ExprId a, expr::ExprId b, expr::ExprId diff,
+                               PointSource& src, const SearchOptions& options);
 
 // Re-checks a refutation from scratch: exact values (or, for balls, a fresh ball
 // evaluation) must differ at the point. Nothing is reported Refuted that fails this.

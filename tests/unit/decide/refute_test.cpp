@@ -149,3 +149,34 @@ TEST_F(DecideTest, UndefinedPointsDoNotHideOthers) {
 
 }  // namespace
 }  // namespace racer::decide::test
+
+namespace racer::decide::test {
+namespace {
+
+TEST_F(DecideTest, ConstantsAndConditions) {
+  CellDecision r = decide(c(1), q(3, 2));
+  ASSERT_EQ(r.status, CellStatus::Refuted);
+  EXPECT_TRUE(r.witness.empty()) << "no symbols, nothing to assign";
+  // Conditions are compared by value (0/1); the tie x = 5/8 tells < from <=.
+  r = decide(s.cmp(expr::CmpOp::Lt, x, q(5, 8)), s.cmp(expr::CmpOp::Le, x, q(5, 8)));
+  ASSERT_EQ(r.status, CellStatus::Refuted) << r.reason;
+  EXPECT_EQ(witness(r, x), mpq_class(5, 8));
+}
+
+TEST_F(DecideTest, SeedsMakeDecisionsReproducible) {
+  // A piece that shows only for x + y >= 310 on [100, 200]^2; two deciders with one seed
+  // pick the same witness.
+  domains[x] = SymbolDomain{mpq_class(100), mpq_class(200), Grid::F32};
+  domains[y] = SymbolDomain{mpq_class(100), mpq_class(200), Grid::F32};
+  ExprId a = s.add(s.mul(x, y), s.select(s.cmp(expr::CmpOp::Lt, s.add(x, y), c(310)), c(0), c(1)));
+  ExprId b = s.mul(y, x);
+  Decider d1(s, [this](ExprId v) { return domain_of(v); }, 42), d2(s, [this](ExprId v) { return domain_of(v); }, 42);
+  CellDecision r1 = d1.decide(a, b), r2 = d2.decide(a, b);
+  ASSERT_EQ(r1.status, CellStatus::Refuted) << r1.reason;
+  check(a, b, r1);
+  EXPECT_EQ(r1.witness, r2.witness);
+  EXPECT_GE(witness(r1, x) + witness(r1, y), 310);
+}
+
+}  // namespace
+}  // namespace racer::decide::test
