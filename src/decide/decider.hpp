@@ -12,8 +12,11 @@
 //      overlap do the same;
 //   5. otherwise Unknown.
 // Proofs mean: a and b agree at every point where both are defined (the Store's
-// cancellation conventions included). Refutations always carry a witness that was
-// re-checked before it is returned.
+// cancellation conventions included; so (x^2-1)/(x-1) = x+1 is Proved, the sides differing
+// only at the pole). Two cells that are both the Undefined constant are identical, hence
+// Proved: flagging NaN outputs is the caller's business. Refutations always carry a witness
+// that was re-checked before it is returned: exact values, or disjoint Arb balls (then
+// value_a/value_b are the balls' midpoints and `step` says so).
 #include <gmpxx.h>
 
 #include <cstdint>
