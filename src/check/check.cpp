@@ -84,6 +84,7 @@ CheckResult check_instance(const instance::Instance& inst, const CheckOptions& o
     res.notes.insert(res.notes.end(), mb.notes().begin(), mb.notes().end());
     res.seconds = session.elapsed_seconds();
     res.expression_nodes = session.store().size();
+    res.thread_instructions = ma.steps() + mb.steps();
   };
   try {
     run_program(ma, prep, 'a');
@@ -100,6 +101,7 @@ CheckResult check_instance(const instance::Instance& inst, const CheckOptions& o
     return res;
   }
 
+  res.exec_seconds = session.elapsed_seconds();
   expr::Store& st = session.store();
   auto domain_of = [&](expr::ExprId sym) {
     decide::SymbolDomain d;

@@ -18,16 +18,16 @@ void Machine::atomic(ExecContext& ctx, const ptx::Instr& ins, Space space, uint6
   Located l = locate(ctx, space, addr);
   uint64_t off = l.region ? l.offset - l.region->base : 0;
   if (!l.region || !l.region->contains(l.offset, size)) {
-    defect(DefectKind::OobWrite, ctx.site(ins), describe(l.region, l.offset, off, size));
+    defect(DefectKind::OobWrite, SiteRef{&ctx, &ins}, [&] { return describe(l.region, l.offset, off, size); });
     return;
   }
   if (l.offset % size != 0) {
-    defect(DefectKind::Misaligned, ctx.site(ins), describe(l.region, l.offset, off, size));
+    defect(DefectKind::Misaligned, SiteRef{&ctx, &ins}, [&] { return describe(l.region, l.offset, off, size); });
     refuse(ctx, ins, "misaligned atomic");
   }
   if (!l.region->writable)
-    defect(DefectKind::AccessViolation, ctx.site(ins), describe(l.region, l.offset, off, size),
-           "atomically updates a tensor this launch was given only for reading");
+    defect(DefectKind::AccessViolation, SiteRef{&ctx, &ins}, [&] { return describe(l.region, l.offset, off, size); },
+           [] { return std::string("atomically updates a tensor this launch was given only for reading"); });
   bool shared = l.region == ctx.cta.shared.get();
   if (l.region == ctx.th.local) refuse(ctx, ins, "atomic on local memory");
   // An atomic conflicts with unordered plain accesses by other threads, not with atomics.
@@ -39,8 +39,8 @@ void Machine::atomic(ExecContext& ctx, const ptx::Instr& ins, Space space, uint6
       if (!a->valid() || a->thread == me || a->launch != launch_index_) continue;
       bool other_cta = a->thread / per_cta != ctx.cta.linear;
       if (other_cta || a->epoch == ctx.cta.epoch) {
-        defect(DefectKind::Race, ctx.site(ins), describe(l.region, l.offset, off, size),
-               "atomic conflicts with a plain access by another thread not ordered by a barrier");
+        defect(DefectKind::Race, SiteRef{&ctx, &ins}, [&] { return describe(l.region, l.offset, off, size); },
+               [] { return std::string("atomic conflicts with a plain access by another thread not ordered by a barrier"); });
         break;
       }
     }
@@ -113,7 +113,7 @@ void Machine::flush_atomics(Region* shared_region, std::map<uint64_t, PendingAto
       r = (--it)->get();
       off = key - r->base;
     }
-    Value old = read_bytes(*r, off, p.size, cta, p.first, !ptx::is_float(p.type));
+    Value old = read_bytes(*r, off, p.size, cta, SiteRef{nullptr, nullptr, &p.first}, !ptx::is_float(p.type));
     write_bytes(*r, off, p.size, combine_atomic(p, old));
   }
   pending.clear();

@@ -33,6 +33,21 @@ Machine::Machine(Session& session, char program, const std::vector<TensorSpec>& 
 
 Machine::~Machine() = default;
 
+Value Machine::input_cell(size_t tensor, int64_t cell) {
+  if (input_symbols_.size() <= tensor) input_symbols_.resize(tensors_.size());
+  auto& cache = input_symbols_[tensor];
+  const TensorSpec& t = tensors_[tensor];
+  if (cache.empty()) cache.assign(t.cell_count(), 0);
+  uint32_t& slot = cache[static_cast<size_t>(cell)];
+  if (!slot) {
+    std::string name = t.cell_name(cell);
+    SymbolOrigin o{SymbolOrigin::Kind::InputCell, static_cast<int>(tensor), cell, 0, name};
+    slot = session_.symbol(o, name, t.range).index + 1;
+  }
+  expr::ExprId e{slot - 1};
+  return ptx::is_float(t.elem) ? Value::of_expr(e) : Value::of_int_expr(e);
+}
+
 uint64_t Machine::tensor_base(size_t tensor) const { return regions_.at(tensor)->base; }
 
 Value Machine::cell(size_t tensor, int64_t flat) {
@@ -47,11 +62,7 @@ Value Machine::cell(size_t tensor, int64_t flat) {
   uint64_t pos = static_cast<uint64_t>(off) * t.elem_bytes();
   unsigned n = t.elem_bytes();
   switch (r.state[pos]) {
-    case ByteState::Input: {
-      SymbolOrigin o{SymbolOrigin::Kind::InputCell, static_cast<int>(tensor), flat, 0, t.cell_name(flat)};
-      expr::ExprId e = session_.symbol(o, t.cell_name(flat), t.range);
-      return ptx::is_float(t.elem) ? Value::of_expr(e) : Value::of_int_expr(e);
-    }
+    case ByteState::Input: return input_cell(tensor, flat);
     case ByteState::Uninit: {
       // Never written by this program: the unknown initial contents both programs share.
       SymbolOrigin o{SymbolOrigin::Kind::UninitTensor, static_cast<int>(tensor), flat, 0, t.cell_name(flat)};
@@ -105,6 +116,7 @@ void Machine::launch(const LaunchSpec& spec) {
   launch_ = &spec;
   const ptx::Module& mod = *spec.module;
   const ptx::Function& fn = mod.functions.at(spec.function);
+  param_slots_ = param_layout(fn);
   for (size_t i = 0; i < tensors_.size(); ++i) {
     TensorAccess a = i < spec.access.size() ? spec.access[i] : TensorAccess::None;
     regions_[i]->readable = a == TensorAccess::Read || a == TensorAccess::ReadWrite;

@@ -4,6 +4,7 @@
 // every CTA under a barrier-driven scheduler. Defects are recorded where they happen.
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <span>
@@ -13,6 +14,7 @@
 #include "exec/defect.hpp"
 #include "exec/domain.hpp"
 #include "exec/launch.hpp"
+#include "exec/params.hpp"
 #include "exec/region.hpp"
 #include "exec/session.hpp"
 #include "exec/thread.hpp"
@@ -40,6 +42,18 @@ struct ExecContext {
   uint64_t address(const ptx::Operand& addr);
   Site site(const ptx::Instr& ins) const;
 };
+
+// Where a defect happened, built only when a defect is recorded for the first time at
+// that instruction (printing the instruction is too costly for every access).
+struct SiteRef {
+  ExecContext* ctx = nullptr;
+  const ptx::Instr* ins = nullptr;
+  const Site* fixed = nullptr;
+  Site get() const;
+  uint32_t launch() const;
+  uint32_t instr() const;
+};
+using Text = std::function<std::string()>;
 
 // Instruction semantics, supplied by the layer above (sem/).
 using Handler = void (*)(ExecContext&, const ptx::Instr&);
@@ -98,6 +112,7 @@ class Machine {
   std::vector<Defect> defects() const;
   const std::vector<Note>& notes() const { return notes_; }
   char program() const { return program_; }
+  uint64_t steps() const { return steps_; }  // thread-instructions executed
   Session& session() { return session_; }
   const std::vector<TensorSpec>& tensors() const { return tensors_; }
 
@@ -109,10 +124,11 @@ class Machine {
               ptx::Type t, Value operand);
   Value load_param(ExecContext& ctx, const ptx::Instr& ins, uint64_t offset, unsigned size);
   // Records a defect (folded into an earlier one at the same instruction); returns its index.
-  size_t defect(DefectKind kind, const Site& site, std::string memory, std::string detail = {});
-  void note(const Site& site, std::string message);
+  size_t defect(DefectKind kind, const SiteRef& site, const Text& memory, const Text& detail = {});
+  void note(const SiteRef& site, const Text& message);
   const LaunchSpec& current_launch() const { return *launch_; }
   Domain& current_domain() { return dom_; }
+  const std::vector<ParamSlot>& param_slots() const { return param_slots_; }
   uint32_t launch_index() const { return launch_index_; }
   [[noreturn]] void refuse(ExecContext& ctx, const ptx::Instr& ins, const std::string& reason);
 
@@ -124,7 +140,7 @@ class Machine {
   Located locate(ExecContext& ctx, Space space, uint64_t addr);
   std::string describe(const Region* r, uint64_t addr, uint64_t offset, unsigned size);
   // The value in r's bytes [off, off+size); an uninitialized read records a defect at `site`.
-  Value read_bytes(Region& r, uint64_t off, unsigned size, const Cta* cta, const Site& site, bool as_integer);
+  Value read_bytes(Region& r, uint64_t off, unsigned size, const Cta* cta, const SiteRef& site, bool as_integer);
   void write_bytes(Region& r, uint64_t off, unsigned size, Value v);
   void track(ExecContext& ctx, const ptx::Instr& ins, Region& r, uint64_t off, unsigned size, bool write, Value v);
   bool pending_atomic_overlaps(const Region& r, uint64_t off, unsigned size, const Cta& cta) const;
@@ -156,6 +172,10 @@ class Machine {
   std::vector<uint64_t> fn_var_offset_;      // per function var: offset in shared or local memory
   uint64_t shared_static_bytes_ = 0;
   std::map<size_t, std::vector<int64_t>> cell_maps_;
+  std::vector<ParamSlot> param_slots_;  // the current launch's parameter layout
+  // The symbol of each input cell, by tensor and cell (0: not made yet); making one names it.
+  std::vector<std::vector<uint32_t>> input_symbols_;
+  Value input_cell(size_t tensor, int64_t cell);
 
   friend struct ExecContext;
 };

@@ -87,7 +87,7 @@ bool Machine::pending_atomic_overlaps(const Region& r, uint64_t off, unsigned si
   return false;
 }
 
-Value Machine::read_bytes(Region& r, uint64_t off, unsigned size, const Cta* cta, const Site& site, bool as_integer) {
+Value Machine::read_bytes(Region& r, uint64_t off, unsigned size, const Cta* cta, const SiteRef& site, bool as_integer) {
   ByteState s0 = r.state[off];
   bool same = true;
   for (unsigned k = 1; k < size; ++k) same &= r.state[off + k] == s0;
@@ -113,9 +113,7 @@ Value Machine::read_bytes(Region& r, uint64_t off, unsigned size, const Cta* cta
                       std::to_string(t.elem_bytes()) + " bytes (a bit-level reinterpretation of symbolic data)");
       int64_t cell = cell_map(r.tensor)[off / size];
       if (cell < 0) throw Refusal("reads storage of " + t.name + " that no cell of its shape and strides maps to");
-      SymbolOrigin o{SymbolOrigin::Kind::InputCell, r.tensor, cell, 0, t.cell_name(cell)};
-      expr::ExprId e = session_.symbol(o, t.cell_name(cell), t.range);
-      return ptx::is_float(t.elem) ? Value::of_expr(e) : Value::of_int_expr(e);
+      return input_cell(static_cast<size_t>(r.tensor), cell);
     }
     case ByteState::Uninit: {
       std::string where;
@@ -136,7 +134,7 @@ Value Machine::read_bytes(Region& r, uint64_t off, unsigned size, const Cta* cta
              program_, where};
         name = std::string(1, program_) + ": " + where + " (" + std::to_string(size) + " bytes, uninitialized)";
       }
-      last_uninit_defect_ = defect(DefectKind::UninitRead, site, where) + 1;
+      last_uninit_defect_ = defect(DefectKind::UninitRead, site, [&] { return where; }) + 1;
       Value v = Value::of_expr(session_.symbol(o, name));
       v.integer = r.tensor >= 0 ? !ptx::is_float(tensors_[r.tensor].elem) : as_integer;
       write_bytes(r, off, size, v);  // later reads see the same unknown value
@@ -190,20 +188,27 @@ void Machine::track(ExecContext& ctx, const ptx::Instr& ins, Region& r, uint64_t
         // Replicated lanes storing the very same value leave memory well defined.
         bool same_value = false;
         try {
-          if (r.state[off] != ByteState::Uninit) same_value = read_bytes(r, off, size, &ctx.cta, ctx.site(ins), v.integer) == v;
+          if (r.state[off] != ByteState::Uninit) same_value = read_bytes(r, off, size, &ctx.cta, SiteRef{&ctx, &ins}, v.integer) == v;
         } catch (const Refusal&) {
         }
-        if (same_value) note(ctx.site(ins), "stores the same value as " + other(b.writer) + " to " + describe(&r, r.base + off, off, size) + " in the same epoch");
-        else defect(DefectKind::Race, ctx.site(ins), describe(&r, r.base + off, off, size), "write conflicts with a write by " + other(b.writer) + " not ordered by a barrier");
+        const AccessRecord w = b.writer;
+        if (same_value)
+          note(SiteRef{&ctx, &ins}, [&] { return "stores the same value as " + other(w) + " to " + describe(&r, r.base + off, off, size) + " in the same epoch"; });
+        else
+          defect(DefectKind::Race, SiteRef{&ctx, &ins}, [&] { return describe(&r, r.base + off, off, size); },
+                 [&] { return "write conflicts with a write by " + other(w) + " not ordered by a barrier"; });
         reported = true;
       } else if (concurrent(b.reader) || concurrent(b.other_reader)) {
         const AccessRecord& rd = concurrent(b.reader) ? b.reader : b.other_reader;
         if (b.uninit_defect && --defects_[b.uninit_defect - 1].count == 0) b.uninit_defect = 0;
-        defect(DefectKind::Race, ctx.site(ins), describe(&r, r.base + off, off, size), "write conflicts with a read by " + other(rd) + " not ordered by a barrier");
+        defect(DefectKind::Race, SiteRef{&ctx, &ins}, [&] { return describe(&r, r.base + off, off, size); },
+               [&] { return "write conflicts with a read by " + other(rd) + " not ordered by a barrier"; });
         reported = true;
       }
     } else if (concurrent(b.writer)) {
-      defect(DefectKind::Race, ctx.site(ins), describe(&r, r.base + off, off, size), "read conflicts with a write by " + other(b.writer) + " not ordered by a barrier");
+      const AccessRecord w = b.writer;
+      defect(DefectKind::Race, SiteRef{&ctx, &ins}, [&] { return describe(&r, r.base + off, off, size); },
+             [&] { return "read conflicts with a write by " + other(w) + " not ordered by a barrier"; });
       reported = true;
     }
   }
@@ -223,24 +228,24 @@ Value Machine::load(ExecContext& ctx, const ptx::Instr& ins, Space space, uint64
   uint64_t off = l.region ? l.offset - l.region->base : 0;
   if (!l.region || !l.region->contains(l.offset, size)) {
     std::string where = describe(l.region, l.offset, off, size);
-    defect(DefectKind::OobRead, ctx.site(ins), where);
+    defect(DefectKind::OobRead, SiteRef{&ctx, &ins}, [&] { return where; });
     SymbolOrigin o{SymbolOrigin::Kind::OutOfBounds, -1, static_cast<int64_t>(addr), program_, where};
     Value v = Value::of_expr(session_.symbol(o, std::string(1, program_) + ": out-of-bounds read at " + where));
     v.integer = !ptx::is_float(t);
     return v;
   }
   if (l.offset % size != 0) {
-    defect(DefectKind::Misaligned, ctx.site(ins), describe(l.region, l.offset, off, size));
+    defect(DefectKind::Misaligned, SiteRef{&ctx, &ins}, [&] { return describe(l.region, l.offset, off, size); });
     refuse(ctx, ins, "misaligned " + std::to_string(size) + "-byte load");
   }
   if (l.region->tensor >= 0 && !l.region->readable)
-    defect(DefectKind::AccessViolation, ctx.site(ins), describe(l.region, l.offset, off, size),
-           "reads a tensor this launch was not given for reading");
+    defect(DefectKind::AccessViolation, SiteRef{&ctx, &ins}, [&] { return describe(l.region, l.offset, off, size); },
+           [] { return std::string("reads a tensor this launch was not given for reading"); });
   if (pending_atomic_overlaps(*l.region, off, size, ctx.cta))
     refuse(ctx, ins, "reads " + describe(l.region, l.offset, off, size) + " while atomic updates to it are pending (their order is not established)");
   track(ctx, ins, *l.region, off, size, false, {});
   last_uninit_defect_ = 0;
-  Value v = read_bytes(*l.region, off, size, &ctx.cta, ctx.site(ins), !ptx::is_float(t));
+  Value v = read_bytes(*l.region, off, size, &ctx.cta, SiteRef{&ctx, &ins}, !ptx::is_float(t));
   if (l.region->track_races && l.region != ctx.th.local)
     for (unsigned k = 0; k < size; ++k) l.region->track[off + k].uninit_defect = static_cast<uint32_t>(last_uninit_defect_);
   return v;
@@ -253,16 +258,16 @@ void Machine::store(ExecContext& ctx, const ptx::Instr& ins, Space space, uint64
   Located l = locate(ctx, space, addr);
   uint64_t off = l.region ? l.offset - l.region->base : 0;
   if (!l.region || !l.region->contains(l.offset, size)) {
-    defect(DefectKind::OobWrite, ctx.site(ins), describe(l.region, l.offset, off, size));
+    defect(DefectKind::OobWrite, SiteRef{&ctx, &ins}, [&] { return describe(l.region, l.offset, off, size); });
     return;
   }
   if (l.offset % size != 0) {
-    defect(DefectKind::Misaligned, ctx.site(ins), describe(l.region, l.offset, off, size));
+    defect(DefectKind::Misaligned, SiteRef{&ctx, &ins}, [&] { return describe(l.region, l.offset, off, size); });
     refuse(ctx, ins, "misaligned " + std::to_string(size) + "-byte store");
   }
   if (!l.region->writable || (l.region->tensor >= 0 && !l.region->writable))
-    defect(DefectKind::AccessViolation, ctx.site(ins), describe(l.region, l.offset, off, size),
-           l.region->tensor >= 0 ? "stores into a tensor this launch was given only for reading" : "stores into read-only memory");
+    defect(DefectKind::AccessViolation, SiteRef{&ctx, &ins}, [&] { return describe(l.region, l.offset, off, size); },
+           [&] { return std::string(l.region->tensor >= 0 ? "stores into a tensor this launch was given only for reading" : "stores into read-only memory"); });
   if (pending_atomic_overlaps(*l.region, off, size, ctx.cta))
     refuse(ctx, ins, "stores to " + describe(l.region, l.offset, off, size) + " while atomic updates to it are pending");
   track(ctx, ins, *l.region, off, size, true, v);
@@ -277,16 +282,21 @@ Value Machine::load_param(ExecContext& ctx, const ptx::Instr& ins, uint64_t offs
   return Value::of_bits(bits);
 }
 
-size_t Machine::defect(DefectKind kind, const Site& site, std::string memory, std::string detail) {
+Site SiteRef::get() const { return fixed ? *fixed : ctx->site(*ins); }
+uint32_t SiteRef::launch() const { return fixed ? fixed->launch : ctx->m.launch_index(); }
+uint32_t SiteRef::instr() const { return fixed ? fixed->instr : static_cast<uint32_t>(ins - ctx->fn.instrs.data()); }
+
+size_t Machine::defect(DefectKind kind, const SiteRef& site, const Text& memory, const Text& detail) {
+  uint32_t launch = site.launch(), instr = site.instr();
   for (size_t i = 0; i < defects_.size(); ++i) {
     Defect& d = defects_[i];
-    if (d.kind == kind && d.site.launch == site.launch && d.site.instr == site.instr) {
-      if (d.count == 0) d.site = site, d.memory = std::move(memory), d.detail = std::move(detail);
+    if (d.kind == kind && d.site.launch == launch && d.site.instr == instr) {
+      if (d.count == 0) d.site = site.get(), d.memory = memory(), d.detail = detail ? detail() : "";
       ++d.count;
       return i;
     }
   }
-  defects_.push_back({kind, program_, site, std::move(memory), std::move(detail), 1});
+  defects_.push_back({kind, program_, site.get(), memory(), detail ? detail() : "", 1});
   return defects_.size() - 1;
 }
 
@@ -297,10 +307,10 @@ std::vector<Defect> Machine::defects() const {
   return out;
 }
 
-void Machine::note(const Site& site, std::string message) {
+void Machine::note(const SiteRef& site, const Text& message) {
   for (const Note& n : notes_)
-    if (n.site.launch == site.launch && n.site.instr == site.instr) return;
-  notes_.push_back({program_, site, std::move(message)});
+    if (n.site.launch == site.launch() && n.site.instr == site.instr()) return;
+  notes_.push_back({program_, site.get(), message()});
 }
 
 }  // namespace racer::exec

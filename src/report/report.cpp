@@ -87,6 +87,8 @@ nlohmann::json json(const check::CheckResult& r) {
   j["verdict"] = check::verdict_name(r.verdict);
   j["reason"] = r.reason;
   j["seconds"] = r.seconds;
+  j["exec_seconds"] = r.exec_seconds;
+  j["thread_instructions"] = r.thread_instructions;
   j["expression_nodes"] = r.expression_nodes;
   j["outputs"] = nlohmann::json::array();
   for (const auto& o : r.outputs)

@@ -31,7 +31,7 @@ Value load_param(ExecContext& c, const Instr& i, unsigned size, uint64_t extra) 
   if (base.kind != ptx::Operand::Kind::Symbol || base.symbol_kind != ptx::SymbolKind::Param ||
       base.index >= c.fn.params.size())
     throw exec::Refusal("ld.param from anything but a kernel parameter is not modelled");
-  auto layout = exec::param_layout(c.fn);
+  const auto& layout = c.m.param_slots();
   return c.m.load_param(c, i, layout[base.index].offset + static_cast<uint64_t>(a.value) + extra, size);
 }
 
