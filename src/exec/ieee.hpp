@@ -12,9 +12,10 @@
 // once by round_from_exact: no double rounding, fma included.
 //
 // Hardware behaviour modelled. Each rule below was measured on an H200 (sm_90, driver 580,
-// CUDA 13) with tests/unit/exec/ieee_gpu_probe.cu: about 200 instruction variants, 2*10^5
-// operands each (specials crossed, subnormals, halfway and cancellation cases), showed no
-// difference from the exact models; ieee_gpu_test.cpp replays ~4700 of the recorded results.
+// CUDA 13) with tests/unit/exec/ieee_gpu_probe.cu: 197 exactly modelled instruction
+// variants, 2*10^5 operands each (specials crossed, subnormals, halfway and cancellation
+// cases), showed no difference from the models; ieee_gpu_test.cpp replays ~5000 of the
+// recorded results.
 //  * NaN results. f32, f16, bf16 (and fp8, tf32) arithmetic returns the canonical NaN
 //    (canonical_nan: f32 0x7FFFFFFF, f16/bf16 0x7FFF, e4m3/e5m2 0x7F); payloads never pass.
 //    f64 propagates: the NaN operand comes out quieted with its sign and payload; where

@@ -37,7 +37,8 @@ std::uint64_t min_or_max(Format f, std::uint64_t a, std::uint64_t b, const MinMa
   }
   if (m.xorsign_abs) {
     std::uint64_t x = a & ~sign_bit(f), y = b & ~sign_bit(f);
-    bool take_x = want_max ? magnitude(f, x) >= magnitude(f, y) : magnitude(f, x) <= magnitude(f, y);
+    std::uint64_t mx = magnitude(f, x), my = magnitude(f, y);
+    bool take_x = want_max ? mx >= my : mx <= my;
     return (take_x ? x : y) | sign;
   }
   long ka = signed_zero_key(f, a), kb = signed_zero_key(f, b);

@@ -19,7 +19,9 @@ constexpr FormatInfo kInfo[] = {
     {"e5m2", 8, 5, 2, 15, true, 0},
 };
 
-std::uint64_t mask(int bits) { return bits >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << bits) - 1; }
+std::uint64_t mask(int bits) {
+  return bits >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << bits) - 1;
+}
 
 // The encoding (sign, exponent, fraction) without the storage shift.
 std::uint64_t enc(const FormatInfo& fi, std::uint64_t bits) {

@@ -279,6 +279,7 @@ OP1(cvt_f64_f16, KD, KH, "cvt.f64.f16 %0, %1;")
 OP1(cvt_rni_s32_f16, KR, KH, "cvt.rni.s32.f16 %0, %1;")
 OP1(cvt_rzi_s64_f16, KL, KH, "cvt.rzi.s64.f16 %0, %1;")
 OP1(cvt_rzi_u32_f16, KR, KH, "cvt.rzi.u32.f16 %0, %1;")
+OP1(cvt_rni_f16_f16, KH, KH, "cvt.rni.f16.f16 %0, %1;")
 OP1(neg_f16, KH, KH, "neg.f16 %0, %1;")
 OP1(abs_f16, KH, KH, "abs.f16 %0, %1;")
 OP2(add_rn_f16x2, KR, KR, "add.rn.f16x2 %0, %1, %2;")
@@ -302,6 +303,12 @@ OP1(neg_bf16, KH, KH, "neg.bf16 %0, %1;")
 OP1(abs_bf16, KH, KH, "abs.bf16 %0, %1;")
 OP3(fma_rn_bf16x2, KR, KR, "fma.rn.bf16x2 %0, %1, %2, %3;")
 // integers
+OP1(cvt_rn_f32_s16, KF, KH, "cvt.rn.f32.s16 %0, %1;")
+OP1(cvt_rzi_s8_f32, KH, KF, "cvt.rzi.s8.f32 %0, %1;")
+OP2(copysign_f64, KD, KD, "copysign.f64 %0, %1, %2;")
+OP2(div_rz_f64, KD, KD, "div.rz.f64 %0, %1, %2;")
+OP2(div_rm_f64, KD, KD, "div.rm.f64 %0, %1, %2;")
+OP1(sqrt_rp_f64, KD, KD, "sqrt.rp.f64 %0, %1;")
 OP1(cvt_rn_f32_s32, KF, KR, "cvt.rn.f32.s32 %0, %1;")
 OP1(cvt_rz_f32_s32, KF, KR, "cvt.rz.f32.s32 %0, %1;")
 OP1(cvt_rm_f32_u32, KF, KR, "cvt.rm.f32.u32 %0, %1;")
@@ -535,6 +542,10 @@ int main(int argc, char** argv) {
     std::vector<std::size_t> pick;
     std::size_t head = std::min<std::size_t>(static_cast<std::size_t>(n), 1600);
     for (std::size_t k = 0; k < 48; ++k) pick.push_back(k * head / 48);
+    // The handcrafted operands that follow the special products (ieee_gen.hpp operands()).
+    std::size_t sp = specials(Format::F32).size();
+    std::size_t crafted = op->arity == 1 ? sp : sp * sp;
+    for (std::size_t k = 0; k < 4; ++k) pick.push_back(crafted + k);
     for (std::size_t k = 0; k < 48; ++k) pick.push_back(head + k * (static_cast<std::size_t>(n) - head) / 48);
     for (std::size_t i : s.examples) pick.push_back(i);
     if (s.max_ulp > 0) pick.push_back(s.max_at);

@@ -4,7 +4,8 @@
 Usage: ieee_gpu_vectors.py vectors.txt > tests/unit/exec/ieee_gpu_vectors.inc
 
 Per instruction it keeps one vector for each distinct combination of operand and result
-classes (sign x zero/subnormal/normal/inf/quiet NaN/signaling NaN), at most 32, plus a few
+classes (sign x zero/subnormal/smallest normal/normal/inf/quiet NaN/signaling NaN), at most
+32, plus a few
 from the random part: the behaviour at special values with few lines. The operand format of
 each instruction is read from ieee_ops.hpp beside this script.
 """
@@ -34,6 +35,8 @@ def klass(fmt, v):
         c = "inf" if m == 0 else ("qnan" if m >> (mb - 1) else "snan")
     elif e == 0:
         c = "zero" if m == 0 else "sub"
+    elif e == 1 and m == 0:
+        c = "minnorm"  # where .ftz's tininess rule shows
     else:
         c = "norm"
     return ("-" if neg else "+") + c
