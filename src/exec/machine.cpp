@@ -65,6 +65,7 @@ Value Machine::cell(size_t tensor, int64_t flat) {
     case ByteState::Input: return input_cell(tensor, flat);
     case ByteState::Uninit: {
       // Never written by this program: the unknown initial contents both programs share.
+      if (concrete_unknown_) return Value::of_bits(concrete_unknown_(t.cell_name(flat) + " (uninitialized)", n));
       SymbolOrigin o{SymbolOrigin::Kind::UninitTensor, static_cast<int>(tensor), flat, 0, t.cell_name(flat)};
       Value v = Value::of_expr(session_.symbol(o, t.cell_name(flat) + " (uninitialized)"));
       v.integer = !ptx::is_float(t.elem);

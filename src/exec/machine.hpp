@@ -103,6 +103,12 @@ class Machine {
   // Runs one launch to completion. Throws Refusal (with a message naming the instruction,
   // thread and launch) or LimitReached.
   void launch(const LaunchSpec& spec);
+  // For concrete runs (replay, measurement): where a read meets uninitialized or
+  // out-of-bounds memory, take these bits (by the name the symbolic run would give the
+  // unknown value) instead of making a symbol. The defect is recorded all the same.
+  using ConcreteUnknown = std::function<uint64_t(const std::string& name, unsigned size)>;
+  void set_concrete_unknowns(ConcreteUnknown f) { concrete_unknown_ = std::move(f); }
+
   // A cell's final contents, read as the tensor's element type.
   Value cell(size_t tensor, int64_t flat_cell);
   // The exact real (or integer) a final cell holds, as an expression.
@@ -173,6 +179,7 @@ class Machine {
   uint64_t shared_static_bytes_ = 0;
   std::map<size_t, std::vector<int64_t>> cell_maps_;
   std::vector<ParamSlot> param_slots_;  // the current launch's parameter layout
+  ConcreteUnknown concrete_unknown_;
   // The symbol of each input cell, by tensor and cell (0: not made yet); making one names it.
   std::vector<std::vector<uint32_t>> input_symbols_;
   Value input_cell(size_t tensor, int64_t cell);

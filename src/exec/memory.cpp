@@ -135,6 +135,11 @@ Value Machine::read_bytes(Region& r, uint64_t off, unsigned size, const Cta* cta
         name = std::string(1, program_) + ": " + where + " (" + std::to_string(size) + " bytes, uninitialized)";
       }
       last_uninit_defect_ = defect(DefectKind::UninitRead, site, [&] { return where; }) + 1;
+      if (concrete_unknown_) {
+        Value c = Value::of_bits(concrete_unknown_(name, size));
+        write_bytes(r, off, size, c);
+        return c;
+      }
       Value v = Value::of_expr(session_.symbol(o, name));
       v.integer = r.tensor >= 0 ? !ptx::is_float(tensors_[r.tensor].elem) : as_integer;
       write_bytes(r, off, size, v);  // later reads see the same unknown value
@@ -230,7 +235,9 @@ Value Machine::load(ExecContext& ctx, const ptx::Instr& ins, Space space, uint64
     std::string where = describe(l.region, l.offset, off, size);
     defect(DefectKind::OobRead, SiteRef{&ctx, &ins}, [&] { return where; });
     SymbolOrigin o{SymbolOrigin::Kind::OutOfBounds, -1, static_cast<int64_t>(addr), program_, where};
-    Value v = Value::of_expr(session_.symbol(o, std::string(1, program_) + ": out-of-bounds read at " + where));
+    std::string name = std::string(1, program_) + ": out-of-bounds read at " + where;
+    if (concrete_unknown_) return Value::of_bits(concrete_unknown_(name, size));
+    Value v = Value::of_expr(session_.symbol(o, name));
     v.integer = !ptx::is_float(t);
     return v;
   }

@@ -1,6 +1,9 @@
 #include "report/report.hpp"
 
 #include <cstdio>
+#include <fstream>
+
+#include "support/error.hpp"
 
 namespace racer::report {
 namespace {
@@ -122,6 +125,43 @@ nlohmann::json witness_json(const check::CheckResult& r, const std::string& inst
   j["cell"] = r.counterexample->cell;
   j["values"] = json(r)["counterexample"]["values"];
   return j;
+}
+
+WitnessFile read_witness(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw Error(ExitCode::BadInput, path + ": cannot read the witness file");
+  nlohmann::json j;
+  try {
+    in >> j;
+  } catch (const nlohmann::json::exception& e) {
+    throw Error(ExitCode::BadInput, path + ": not JSON: " + e.what());
+  }
+  auto need = [&](const nlohmann::json& o, const char* key) -> const nlohmann::json& {
+    if (!o.is_object() || !o.contains(key)) throw Error(ExitCode::BadInput, path + ": missing \"" + std::string(key) + "\"");
+    return o.at(key);
+  };
+  if (need(j, "format") != "racer-witness-1") throw Error(ExitCode::BadInput, path + ": not a racer-witness-1 file");
+  WitnessFile w;
+  try {
+    w.instance = need(j, "instance").get<std::string>();
+    w.cell = need(j, "cell").get<std::string>();
+    for (const auto& v : need(j, "values")) {
+      check::WitnessValue x;
+      x.name = need(v, "name").get<std::string>();
+      x.kind = need(v, "kind").get<std::string>();
+      x.tensor = need(v, "tensor").get<int>();
+      x.cell = need(v, "cell").get<int64_t>();
+      x.value = mpq_class(need(v, "value").get<std::string>());
+      x.value.canonicalize();
+      w.values.push_back(std::move(x));
+    }
+  } catch (const nlohmann::json::exception& e) {
+    throw Error(ExitCode::BadInput, path + ": " + e.what());
+  } catch (const std::invalid_argument&) {
+    throw Error(ExitCode::BadInput, path + ": a value is not a rational number");
+  }
+  // The instance path is relative to the working directory it was checked from, or to the witness.
+  return w;
 }
 
 }  // namespace racer::report

@@ -15,6 +15,14 @@ int exit_code(const check::CheckResult& r);
 // A witness file: the counterexample's input values, enough to replay both programs.
 nlohmann::json witness_json(const check::CheckResult& r, const std::string& instance_path);
 
+struct WitnessFile {
+  std::string instance;  // path of the checking instance
+  std::string cell;
+  std::vector<check::WitnessValue> values;
+};
+// Reads a witness file; throws racer::Error(BadInput) naming the file and what is wrong.
+WitnessFile read_witness(const std::string& path);
+
 std::string rational_text(const mpq_class& q);  // "3/4", "-2"
 double rational_double(const mpq_class& q);
 

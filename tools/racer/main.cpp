@@ -11,6 +11,7 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   racer::cli::add_ptx_commands(app);
   racer::cli::add_check_commands(app);
+  racer::cli::add_replay_commands(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -1,0 +1,27 @@
+#pragma once
+// Floats as the GPU computes them: bit-exact IEEE arithmetic with the instruction's rounding
+// mode, flush-to-zero and saturation (ieee.hpp), approximate instructions by the stated
+// models there. Used to replay witnesses and to measure kernels against contracts.
+#include "exec/domain.hpp"
+
+namespace racer::exec {
+
+class ConcreteDomain final : public Domain {
+ public:
+  Value fbin(FBin op, ptx::Type t, Value a, Value b, const FloatMods& m) override;
+  Value fun(FUn op, ptx::Type t, Value a, const FloatMods& m) override;
+  Value fma(ptx::Type t, Value a, Value b, Value c, const FloatMods& m) override;
+  Value fcmp(uint8_t cmp, ptx::Type t, Value a, Value b, bool ftz) override;
+  Value pred(PredOp op, Value a, Value b) override;
+  Value select(Value pred, Value if_true, Value if_false) override;
+  Value cvt(ptx::Type dst, ptx::Type src, Value a, const FloatMods& m) override;
+  bool truth(Value pred) override { return pred.bits & 1; }
+  std::optional<uint64_t> bits(Value v, ptx::Type) override { return v.bits; }
+  Value as_number(Value v, ptx::Type) override { return v; }
+  Value int_op(IntOp op, ptx::Type t, Value a, Value b) override;
+  Value int_cmp(uint8_t cmp, ptx::Type t, Value a, Value b) override;
+  Value as_integer(Value v, ptx::Type) override { return v; }
+  Value int_popc(ptx::Type t, Value a) override;
+};
+
+}  // namespace racer::exec

@@ -1,0 +1,52 @@
+// racer replay WITNESS: run both programs concretely at a witness.
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+
+#include "check/replay.hpp"
+#include "instance/load.hpp"
+#include "report/report.hpp"
+#include "tools/racer/commands.hpp"
+
+namespace racer::cli {
+namespace {
+
+std::string show(const check::ReplayCell& c) {
+  char buf[256];
+  std::snprintf(buf, sizeof buf, "%s: a = %.9g (0x%llx), b = %.9g (0x%llx)", c.cell.c_str(), c.a,
+                static_cast<unsigned long long>(c.bits_a), c.b, static_cast<unsigned long long>(c.bits_b));
+  return buf;
+}
+
+int run_replay(const std::string& path) {
+  report::WitnessFile w = report::read_witness(path);
+  std::string inst_path = w.instance;
+  if (!std::filesystem::exists(inst_path)) {
+    auto beside = std::filesystem::path(path).parent_path() / w.instance;
+    if (std::filesystem::exists(beside)) inst_path = beside.string();
+  }
+  instance::Instance inst = instance::load_instance(inst_path);
+  check::ReplayResult r = check::replay(inst, w.cell, w.values);
+  std::cout << inst.name << ": replay at the witness (bit-exact IEEE emulation on the CPU)\n";
+  for (const auto& v : w.values) std::cout << "  " << v.name << " = " << v.value.get_str() << "\n";
+  if (!r.refusal.empty()) {
+    std::cout << "refused: " << r.refusal << "\n";
+    return 3;
+  }
+  if (r.at_witness) std::cout << "witness cell " << show(*r.at_witness) << (r.at_witness->bits_a != r.at_witness->bits_b ? "  DIFFER" : "  same bits") << "\n";
+  std::cout << r.differing_count << " of " << r.compared << " output cells differ in their bits\n";
+  for (const auto& c : r.differing) std::cout << "  " << show(c) << "\n";
+  for (const auto& d : r.defects) std::cout << "defect " << d.program << ": " << exec::defect_kind_name(d.kind) << " at " << d.memory << "\n";
+  return r.differing_count ? 1 : 0;
+}
+
+}  // namespace
+
+void add_replay_commands(CLI::App& app) {
+  static std::string path;
+  auto* r = app.add_subcommand("replay", "Run both programs concretely (bit-exact IEEE emulation) at a saved witness");
+  r->add_option("witness", path, "witness file written by racer check --witness")->required();
+  on_selected(r, [] { return run_replay(path); });
+}
+
+}  // namespace racer::cli
