@@ -3,6 +3,8 @@
 // Any bytes must either parse or be rejected with racer::Error; anything else (a crash, a
 // sanitizer report, another exception type, a hang) is a bug. When the input parses, the
 // printed module must parse again and print to the same text (printing is a fixed point).
+// With RACER_FUZZ_STRICT_IR=1 in the environment the re-parsed IR must also equal the first
+// (printer.hpp promises parse(print(m)) == m); off by default, see README.md.
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -44,22 +46,32 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::string text(reinterpret_cast<const char*>(data), size);
   check_tokens(text);
 
+  static const bool strict_ir = [] {
+    const char* v = std::getenv("RACER_FUZZ_STRICT_IR");
+    return v && *v && std::string_view(v) != "0";
+  }();
+
+  racer::ptx::Module first;
   std::string printed;
   try {
     racer::SourceText src("fuzz.ptx", text);
-    printed = racer::ptx::print_module(racer::ptx::parse_ptx(src).module);
+    first = racer::ptx::parse_ptx(src).module;
+    printed = racer::ptx::print_module(first);
   } catch (const racer::Error&) {
     return 0;  // rejected with diagnostics: the expected outcome for most inputs
   }
 
+  racer::ptx::Module second;
   std::string reprinted;
   try {
     racer::SourceText again("fuzz.printed.ptx", printed);
-    reprinted = racer::ptx::print_module(racer::ptx::parse_ptx(again).module);
+    second = racer::ptx::parse_ptx(again).module;
+    reprinted = racer::ptx::print_module(second);
   } catch (const racer::Error& e) {
     die("round trip: the printed module does not parse", std::string(e.what()) + "\n--- printed ---\n" + printed);
   }
   if (reprinted != printed)
     die("round trip: printing is not a fixed point", "--- first print ---\n" + printed + "\n--- second print ---\n" + reprinted);
+  if (strict_ir && !(first == second)) die("round trip: the re-parsed IR differs from the first", printed);
   return 0;
 }
