@@ -5,5 +5,5 @@ cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
 bash scripts/build.sh
 echo
-echo "== racer ptx parse examples/vec_add.ptx"
-build/racer ptx parse examples/vec_add.ptx
+echo "== racer check examples/vec_add_check.toml"
+build/racer check examples/vec_add_check.toml

@@ -52,6 +52,7 @@ struct Limits {
   uint64_t max_steps = 2'000'000'000;   // thread-instructions per program
   double max_seconds = 60.0;
   size_t max_nodes = 50'000'000;        // expression nodes in the store
+  size_t max_memory_mb = 4096;          // resident memory of the process
 };
 
 }  // namespace racer::exec

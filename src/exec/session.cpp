@@ -2,6 +2,9 @@
 
 #include "exec/refusal.hpp"
 
+#include <cstdio>
+#include <unistd.h>
+
 namespace racer::exec {
 
 double Session::elapsed_seconds() const {
@@ -13,6 +16,17 @@ void Session::check_limits() const {
     throw LimitReached("time limit of " + std::to_string(limits_.max_seconds) + " s reached");
   if (store_.size() > limits_.max_nodes)
     throw LimitReached("expression limit of " + std::to_string(limits_.max_nodes) + " nodes reached");
+  if (resident_mb() > limits_.max_memory_mb)
+    throw LimitReached("memory limit of " + std::to_string(limits_.max_memory_mb) + " MiB reached");
+}
+
+size_t Session::resident_mb() {
+  long pages = 0, resident = 0;
+  if (FILE* f = std::fopen("/proc/self/statm", "r")) {
+    if (std::fscanf(f, "%ld %ld", &pages, &resident) != 2) resident = 0;
+    std::fclose(f);
+  }
+  return static_cast<size_t>(resident) * static_cast<size_t>(sysconf(_SC_PAGESIZE)) / (1024 * 1024);
 }
 
 expr::ExprId Session::symbol(const SymbolOrigin& origin, const std::string& name, std::optional<expr::Range> range) {

@@ -29,6 +29,7 @@ class Session {
   double elapsed_seconds() const;
   // Throws LimitReached when time or memory is exhausted.
   void check_limits() const;
+  static size_t resident_mb();  // this process's resident memory
 
   expr::ExprId symbol(const SymbolOrigin& origin, const std::string& name, std::optional<expr::Range> range = {});
   const SymbolOrigin* origin(expr::ExprId symbol) const;

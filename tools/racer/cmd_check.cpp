@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "check/check.hpp"
+#include "check/expect.hpp"
 #include "instance/load.hpp"
 #include "report/report.hpp"
 #include "support/error.hpp"
@@ -19,11 +20,13 @@ struct CheckArgs {
   bool json = false;
   std::string witness;
   double seconds = 60;
+  size_t memory_mb = 4096;
 };
 
 check::CheckOptions options_from(const CheckArgs& a) {
   check::CheckOptions o;
   o.limits.max_seconds = a.seconds;
+  o.limits.max_memory_mb = a.memory_mb;
   return o;
 }
 
@@ -42,38 +45,6 @@ int run_check(const CheckArgs& a) {
     }
   }
   return report::exit_code(r);
-}
-
-// A case passes when the verdict and the set of (program, defect kind) match [expect].
-std::string mismatch(const instance::Instance& inst, const check::CheckResult& r) {
-  if (!inst.expect) return "no [expect] table";
-  const auto& e = *inst.expect;
-  bool verdict_ok = false;
-  switch (e.verdict) {
-    case instance::Verdict::Equivalent: verdict_ok = r.verdict == check::Verdict::Equivalent; break;
-    case instance::Verdict::Inequivalent: verdict_ok = r.verdict == check::Verdict::Inequivalent; break;
-    case instance::Verdict::NotEquivalent:
-      verdict_ok = r.verdict == check::Verdict::Inequivalent || r.verdict == check::Verdict::Unknown;
-      break;
-  }
-  std::vector<std::string> want, got;
-  for (const auto& d : e.diagnostics) want.push_back(std::string(1, d.program) + ":" + d.kind);
-  for (const auto& d : r.defects) got.push_back(std::string(1, d.program) + ":" + std::string(exec::defect_kind_name(d.kind)));
-  std::sort(want.begin(), want.end());
-  std::sort(got.begin(), got.end());
-  got.erase(std::unique(got.begin(), got.end()), got.end());
-  std::string why;
-  if (!verdict_ok) why = "verdict " + std::string(check::verdict_name(r.verdict)) + (r.reason.empty() ? "" : ": " + r.reason);
-  if (want != got) {
-    auto join = [](const std::vector<std::string>& v) {
-      std::string s;
-      for (const auto& x : v) s += (s.empty() ? "" : ",") + x;
-      return s.empty() ? std::string("none") : s;
-    };
-    if (!why.empty()) why += "; ";
-    why += "defects " + join(got) + ", expected " + join(want);
-  }
-  return why;
 }
 
 int run_corpus(const std::string& dir, double seconds, bool json) {
@@ -96,7 +67,7 @@ int run_corpus(const std::string& dir, double seconds, bool json) {
       check::CheckResult r = check::check_instance(inst, o);
       got = std::string(check::verdict_name(r.verdict));
       secs = r.seconds;
-      why = mismatch(inst, r);
+      why = check::expectation_mismatch(inst, r);
     } catch (const Error& e) {
       got = "error";
       why = e.what();
@@ -124,6 +95,7 @@ void add_check_commands(CLI::App& app) {
   c->add_flag("--json", args.json, "write the result as JSON");
   c->add_option("--witness", args.witness, "save the witness of an inequivalence to this file");
   c->add_option("--time-limit", args.seconds, "seconds before the case ends Unknown (default 60)");
+  c->add_option("--memory-limit", args.memory_mb, "MiB of resident memory before the case ends Unknown (default 4096)");
   on_selected(c, [] { return run_check(args); });
 
   static std::string dir;
