@@ -79,7 +79,8 @@ CheckResult check_instance(const instance::Instance& inst, const CheckOptions& o
   exec::Machine mb(session, 'b', prep.tensors(), dom, sem);
   auto collect = [&] {
     res.defects = ma.defects();
-    res.defects.insert(res.defects.end(), mb.defects().begin(), mb.defects().end());
+    std::vector<exec::Defect> from_b = mb.defects();
+    res.defects.insert(res.defects.end(), from_b.begin(), from_b.end());
     res.notes = ma.notes();
     res.notes.insert(res.notes.end(), mb.notes().begin(), mb.notes().end());
     res.seconds = session.elapsed_seconds();

@@ -204,13 +204,17 @@ void Machine::launch(const LaunchSpec& spec) {
           th.lane = static_cast<uint32_t>(t % 32);
           th.warp = static_cast<uint32_t>(t / 32);
           if (local_off) {
-            cta.locals.push_back(std::make_unique<Region>("local memory", kLocalBase, local_off, ByteState::Uninit));
+            cta.locals.push_back(std::make_unique<Region>(
+                "local memory of thread (" + std::to_string(th.tid[0]) + "," + std::to_string(th.tid[1]) + "," +
+                    std::to_string(th.tid[2]) + ")",
+                kLocalBase, local_off, ByteState::Uninit));
             th.local = cta.locals.back().get();
           }
         }
         run_cta(cta);
       }
   flush_atomics_global();
+  commit_uninit_reads();
   ++launch_index_;
   launch_ = nullptr;
 }

@@ -166,7 +166,17 @@ class Machine {
   std::vector<uint64_t> module_var_address_;      // per module var of the current launch's module
   std::map<uint64_t, PendingAtomic> global_atomics_;
   std::vector<Defect> defects_;
-  size_t last_uninit_defect_ = 0;  // index + 1 of the defect the last read_bytes recorded
+  // Uninitialized reads wait for the end of the launch: a later write by another thread in
+  // the same epoch (a race) withdraws them.
+  struct PendingUninit {
+    Site site;
+    std::string memory;
+    bool withdrawn = false;
+  };
+  std::vector<PendingUninit> pending_uninit_;
+  size_t last_uninit_defect_ = 0;  // index + 1 of the pending read the last read_bytes made
+  uint32_t access_seq_ = 0;
+  void commit_uninit_reads();
   std::vector<Note> notes_;
   const LaunchSpec* launch_ = nullptr;
   uint32_t launch_index_ = 0;

@@ -128,13 +128,15 @@ Value Machine::read_bytes(Region& r, uint64_t off, unsigned size, const Cta* cta
         name = where + " (uninitialized)";
       } else {
         bool shared = cta && &r == cta->shared.get();
+        // Private memory is fresh in every launch (and every thread, for local memory).
         where = std::string(shared ? "shared memory" : r.name) + " +" + std::to_string(off) +
-                (cta ? " of CTA " + dims(cta->ctaid) : "");
+                (cta ? " of CTA " + dims(cta->ctaid) : "") + " in launch " + std::to_string(launch_index_);
         o = {shared ? SymbolOrigin::Kind::UninitShared : SymbolOrigin::Kind::UninitLocal, -1, static_cast<int64_t>(off),
              program_, where};
         name = std::string(1, program_) + ": " + where + " (" + std::to_string(size) + " bytes, uninitialized)";
       }
-      last_uninit_defect_ = defect(DefectKind::UninitRead, site, [&] { return where; }) + 1;
+      pending_uninit_.push_back({site.get(), where, false});
+      last_uninit_defect_ = pending_uninit_.size();
       if (concrete_unknown_) {
         Value c = Value::of_bits(concrete_unknown_(name, size));
         write_bytes(r, off, size, c);
@@ -170,7 +172,7 @@ void Machine::track(ExecContext& ctx, const ptx::Instr& ins, Region& r, uint64_t
   if (!r.track_races || &r == ctx.th.local) return;
   uint32_t per_cta = static_cast<uint32_t>(ctx.cta.threads.size());
   AccessRecord cur{ctx.cta.linear * per_cta + ctx.th.linear, ctx.cta.epoch, ctx.cta.warp_epoch[ctx.th.warp],
-                   static_cast<uint16_t>(launch_index_)};
+                   static_cast<uint16_t>(launch_index_), ++access_seq_};
   auto concurrent = [&](const AccessRecord& a) {
     if (!a.valid() || a.thread == cur.thread || a.launch != cur.launch) return false;
     if (a.thread / per_cta != cur.thread / per_cta) return true;  // CTAs of one launch are unordered
@@ -185,33 +187,42 @@ void Machine::track(ExecContext& ctx, const ptx::Instr& ins, Region& r, uint64_t
     if (c != ctx.cta.linear) who += " of CTA " + std::to_string(c);
     return who;
   };
+  // A write of the very value the bytes already hold is harmless to a reader that read
+  // after that value was stored: it saw what it would see in any order.
+  bool holds_same = false;
+  if (write && r.state[off] != ByteState::Uninit) {
+    try {
+      holds_same = read_bytes(r, off, size, &ctx.cta, SiteRef{&ctx, &ins}, v.integer) == v;
+    } catch (const Refusal&) {
+    }
+  }
   bool reported = false;
   for (unsigned k = 0; k < size && !reported; ++k) {
     ByteTrack& b = r.track[off + k];
     if (write) {
       if (concurrent(b.writer)) {
-        // Replicated lanes storing the very same value leave memory well defined.
-        bool same_value = false;
-        try {
-          if (r.state[off] != ByteState::Uninit) same_value = read_bytes(r, off, size, &ctx.cta, SiteRef{&ctx, &ins}, v.integer) == v;
-        } catch (const Refusal&) {
-        }
         const AccessRecord w = b.writer;
-        if (same_value)
+        if (holds_same) {
           note(SiteRef{&ctx, &ins}, [&] { return "stores the same value as " + other(w) + " to " + describe(&r, r.base + off, off, size) + " in the same epoch"; });
-        else
+        } else {
           defect(DefectKind::Race, SiteRef{&ctx, &ins}, [&] { return describe(&r, r.base + off, off, size); },
                  [&] { return "write conflicts with a write by " + other(w) + " not ordered by a barrier"; });
-        reported = true;
-      } else if (concurrent(b.reader) || concurrent(b.other_reader)) {
-        const AccessRecord& rd = concurrent(b.reader) ? b.reader : b.other_reader;
-        if (b.uninit_defect && --defects_[b.uninit_defect - 1].count == 0) b.uninit_defect = 0;
+          reported = true;
+        }
+      }
+      for (const AccessRecord* rd : {&b.reader, &b.other_reader}) {
+        if (reported || !concurrent(*rd)) continue;
+        if (holds_same && rd->seq > b.established.seq) continue;
+        if (b.uninit_defect) pending_uninit_[b.uninit_defect - 1].withdrawn = true, b.uninit_defect = 0;
+        const AccessRecord reader = *rd;
         defect(DefectKind::Race, SiteRef{&ctx, &ins}, [&] { return describe(&r, r.base + off, off, size); },
-               [&] { return "write conflicts with a read by " + other(rd) + " not ordered by a barrier"; });
+               [&] { return "write conflicts with a read by " + other(reader) + " not ordered by a barrier"; });
         reported = true;
       }
-    } else if (concurrent(b.writer)) {
-      const AccessRecord w = b.writer;
+    } else if (concurrent(b.established) && b.writer.thread != cur.thread) {
+      // (A reader that itself stored the current value last sees it in every order: other
+      // concurrent stores there wrote the same value, or they were reported as races.)
+      const AccessRecord w = b.established;
       defect(DefectKind::Race, SiteRef{&ctx, &ins}, [&] { return describe(&r, r.base + off, off, size); },
              [&] { return "read conflicts with a write by " + other(w) + " not ordered by a barrier"; });
       reported = true;
@@ -221,6 +232,7 @@ void Machine::track(ExecContext& ctx, const ptx::Instr& ins, Region& r, uint64_t
     ByteTrack& b = r.track[off + k];
     if (write) {
       b.writer = cur;
+      if (!holds_same) b.established = cur;
     } else {
       if (b.reader.valid() && b.reader.thread != cur.thread) b.other_reader = b.reader;
       b.reader = cur;
@@ -305,6 +317,12 @@ size_t Machine::defect(DefectKind kind, const SiteRef& site, const Text& memory,
   }
   defects_.push_back({kind, program_, site.get(), memory(), detail ? detail() : "", 1});
   return defects_.size() - 1;
+}
+
+void Machine::commit_uninit_reads() {
+  for (const PendingUninit& p : pending_uninit_)
+    if (!p.withdrawn) defect(DefectKind::UninitRead, SiteRef{nullptr, nullptr, &p.site}, [&] { return p.memory; });
+  pending_uninit_.clear();
 }
 
 std::vector<Defect> Machine::defects() const {
