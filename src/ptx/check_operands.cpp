@@ -52,35 +52,86 @@ bool register_fits(Type reg, Type want, bool wider_ok) {
 
 std::string type_text(Type t) { return "." + std::string(type_name(t)); }
 
+struct OperandShape {
+  std::vector<Slot> slots;
+  size_t required = 0;  // slots not optional
+};
+
+// Every opcode's operand shape, parsed once.
+const OperandShape& shape_of(Op op) {
+  static const std::vector<OperandShape> table = [] {
+    std::vector<OperandShape> t(static_cast<size_t>(Op::Count));
+    for (size_t i = 0; i < t.size(); ++i) {
+      t[i].slots = parse_shape_spec(op_info(static_cast<Op>(i)).operands);
+      for (const Slot& s : t[i].slots) t[i].required += !s.optional;
+    }
+    return t;
+  }();
+  return table[static_cast<size_t>(op)];
+}
+
 }  // namespace
+
+size_t Parser::operand_capacity(Op op) { return shape_of(op).slots.size(); }
 
 void Parser::check_operands(const Function& f, const Instr& ins, const std::vector<const Token*>& at) {
   const OpInfo& info = op_info(ins.op);
-  static thread_local std::vector<std::vector<Slot>> cache(static_cast<size_t>(Op::Count));
-  auto& slots = cache[static_cast<size_t>(ins.op)];
-  if (slots.empty() && !info.operands.empty()) slots = parse_shape_spec(info.operands);
-
-  size_t required = 0;
-  for (const Slot& s : slots) required += !s.optional;
-  std::string name(op_name(ins.op));
+  const OperandShape& shape = shape_of(ins.op);
+  const std::vector<Slot>& slots = shape.slots;
+  const size_t required = shape.required;
+  // Message text is built only on the way to a failure.
+  auto name = [&] { return std::string(info.name); };
   if (ins.operands.size() < required || ins.operands.size() > slots.size()) {
     std::string want = required == slots.size() ? std::to_string(required)
                                                  : std::to_string(required) + " to " + std::to_string(slots.size());
     // Too many: point at the first surplus operand; too few: at the last one given.
     const Token& where = at.empty() ? peek() : ins.operands.size() > slots.size() ? *at[slots.size()] : *at.back();
-    fail(where, "'" + name + "' takes " + want + " operand" + (slots.size() == 1 ? "" : "s") + ", found " +
+    fail(where, "'" + name() + "' takes " + want + " operand" + (slots.size() == 1 ? "" : "s") + ", found " +
                     std::to_string(ins.operands.size()));
   }
 
-  for (size_t i = 0; i < ins.operands.size(); ++i) {
+  // Per operand; the checks below read them, and message text is built only on failure.
+  size_t i = 0;
+  const Slot* s = nullptr;
+  Type want = Type::None;
+  auto pos = [&] { return "operand " + std::to_string(i + 1) + " of '" + name() + "'"; };
+  auto check_reg = [&](const Operand& r, const Token& t) {
+    if (r.kind != Operand::Kind::Reg) return;
+    Type rt = f.regs[r.index].type;
+    if (!register_fits(rt, want, info.wide_data))
+      fail(t, pos() + " must be " + type_text(want) + ", but register '" + f.regs[r.index].name + "' is " + type_text(rt));
+  };
+  auto check_value = [&](const Operand& v, const Token& t) {
+    if (v.kind == Operand::Kind::FloatImm && (type_class(want) == TypeClass::Signed || type_class(want) == TypeClass::Unsigned))
+      fail(t, "float literal where " + pos() + " expects " + type_text(want));
+    check_reg(v, t);
+  };
+  auto check_vector = [&](const Operand& v, const Token& t) {
+    if (ins.op == Op::Mov) {
+      // mov packs or unpacks: {a, b} of a .b64 is two 32-bit halves.
+      unsigned bits = type_bits(want) / static_cast<unsigned>(v.elems.size());
+      Type saved = want;
+      want = bits == 8 ? Type::B8 : bits == 16 ? Type::B16 : bits == 32 ? Type::B32 : Type::None;
+      if (want == Type::None) fail(t, pos() + ": a " + type_text(saved) + " cannot be split into " + std::to_string(v.elems.size()) + " parts");
+      for (const Operand& e : v.elems) check_value(e, t);
+      want = saved;
+      return;
+    }
+    for (const Operand& e : v.elems) check_value(e, t);
+    if (s->type == 'v' && ins.has(Mod::Vec)) {
+      size_t n = size_t{2} << ins.mod(Mod::Vec);
+      if (v.elems.size() != n)
+        fail(t, pos() + " must be a vector of " + std::to_string(n) + " elements, found " + std::to_string(v.elems.size()));
+    }
+  };
+  for (i = 0; i < ins.operands.size(); ++i) {
     const Operand& op = ins.operands[i];
-    const Slot& s = slots[i];
+    s = &slots[i];
     const Token& tok = *at[i];
-    std::string pos = "operand " + std::to_string(i + 1) + " of '" + name + "'";
 
-    Type want = Type::None;
-    switch (s.type) {
-      case '0': case '1': case '2': case '3': want = ins.type(static_cast<size_t>(s.type - '0')); break;
+    want = Type::None;
+    switch (s->type) {
+      case '0': case '1': case '2': case '3': want = ins.type(static_cast<size_t>(s->type - '0')); break;
       case 'v': want = ins.type(0); break;
       case 'w': want = ins.has(Mod::Mode) && ins.mod(Mod::Mode) == mode::WIDE ? widened(ins.type(0)) : ins.type(0); break;
       case 'u': want = Type::B32; break;
@@ -89,65 +140,36 @@ void Parser::check_operands(const Function& f, const Instr& ins, const std::vect
       default: break;
     }
 
-    if (op.kind == Operand::Kind::Symbol && op.symbol_kind == SymbolKind::Label && s.kind != 'l')
-      fail(tok, "unknown symbol '" + std::string(tok.text) + "' in " + pos);
+    if (op.kind == Operand::Kind::Symbol && op.symbol_kind == SymbolKind::Label && s->kind != 'l')
+      fail(tok, "unknown symbol '" + std::string(tok.text) + "' in " + pos());
 
-    auto check_reg = [&](const Operand& r, const Token& t) {
-      if (r.kind != Operand::Kind::Reg) return;
-      Type rt = f.regs[r.index].type;
-      if (!register_fits(rt, want, info.wide_data))
-        fail(t, pos + " must be " + type_text(want) + ", but register '" + f.regs[r.index].name + "' is " + type_text(rt));
-    };
-    auto check_value = [&](const Operand& v, const Token& t) {
-      if (v.kind == Operand::Kind::FloatImm && (type_class(want) == TypeClass::Signed || type_class(want) == TypeClass::Unsigned))
-        fail(t, "float literal where " + pos + " expects " + type_text(want));
-      check_reg(v, t);
-    };
-    auto check_vector = [&](const Operand& v, const Token& t) {
-      if (ins.op == Op::Mov) {
-        // mov packs or unpacks: {a, b} of a .b64 is two 32-bit halves.
-        unsigned bits = type_bits(want) / static_cast<unsigned>(v.elems.size());
-        Type saved = want;
-        want = bits == 8 ? Type::B8 : bits == 16 ? Type::B16 : bits == 32 ? Type::B32 : Type::None;
-        if (want == Type::None) fail(t, pos + ": a " + type_text(saved) + " cannot be split into " + std::to_string(v.elems.size()) + " parts");
-        for (const Operand& e : v.elems) check_value(e, t);
-        want = saved;
-        return;
-      }
-      for (const Operand& e : v.elems) check_value(e, t);
-      if (s.type == 'v' && ins.has(Mod::Vec)) {
-        size_t n = size_t{2} << ins.mod(Mod::Vec);
-        if (v.elems.size() != n)
-          fail(t, pos + " must be a vector of " + std::to_string(n) + " elements, found " + std::to_string(v.elems.size()));
-      }
-    };
     bool is_vec = op.kind == Operand::Kind::Vector;
-    if (s.type == 'v' && ins.has(Mod::Vec) && !is_vec)
-      fail(tok, pos + " must be a vector {…} of " + std::to_string(size_t{2} << ins.mod(Mod::Vec)) + " elements for ." +
+    if (s->type == 'v' && ins.has(Mod::Vec) && !is_vec)
+      fail(tok, pos() + " must be a vector {…} of " + std::to_string(size_t{2} << ins.mod(Mod::Vec)) + " elements for ." +
                     std::string(mod_values(Mod::Vec)[ins.mod(Mod::Vec)]));
-    if (s.type == 'v' && !ins.has(Mod::Vec) && is_vec && op.elems.size() != 1)
-      fail(tok, pos + " is a vector but the instruction has no .v2/.v4 modifier");
+    if (s->type == 'v' && !ins.has(Mod::Vec) && is_vec && op.elems.size() != 1)
+      fail(tok, pos() + " is a vector but the instruction has no .v2/.v4 modifier");
 
-    switch (s.kind) {
+    switch (s->kind) {
       case 'd':
       case 'e':
       case 'q': {
         const Operand* first = &op;
         if (op.kind == Operand::Kind::Pair) {
-          if (s.kind == 'd') fail(tok, pos + " takes no '|' second destination");
+          if (s->kind == 'd') fail(tok, pos() + " takes no '|' second destination");
           const Operand& second = op.elems[1];
           if (second.kind != Operand::Kind::Sink &&
               (second.kind != Operand::Kind::Reg || f.regs[second.index].type != Type::Pred))
-            fail(tok, "the destination after '|' in " + pos + " must be a predicate register");
+            fail(tok, "the destination after '|' in " + pos() + " must be a predicate register");
           first = &op.elems[0];
         }
         if (first->kind == Operand::Kind::Vector) {
           for (const Operand& e : first->elems)
             if (e.kind != Operand::Kind::Reg && e.kind != Operand::Kind::Sink)
-              fail(tok, pos + " is a destination; a vector destination holds registers only");
+              fail(tok, pos() + " is a destination; a vector destination holds registers only");
           check_vector(*first, tok);
         } else if (first->kind != Operand::Kind::Reg && first->kind != Operand::Kind::Sink) {
-          fail(tok, pos + " is a destination and must be a register");
+          fail(tok, pos() + " is a destination and must be a register");
         } else {
           check_reg(*first, tok);
         }
@@ -156,28 +178,28 @@ void Parser::check_operands(const Function& f, const Instr& ins, const std::vect
       case 's':
       case 'm':
       case 'p':
-        if (op.kind == Operand::Kind::Address) fail(tok, pos + " cannot be an address '[…]'");
+        if (op.kind == Operand::Kind::Address) fail(tok, pos() + " cannot be an address '[…]'");
         if (op.kind == Operand::Kind::Pair || op.kind == Operand::Kind::ParenList || op.kind == Operand::Kind::Sink)
-          fail(tok, "unexpected form of " + pos);
-        if (op.kind == Operand::Kind::Symbol && s.kind != 'm' &&
+          fail(tok, "unexpected form of " + pos());
+        if (op.kind == Operand::Kind::Symbol && s->kind != 'm' &&
             !(op.symbol_kind == SymbolKind::ModuleVar || op.symbol_kind == SymbolKind::LocalVar))
-          fail(tok, pos + " cannot be the symbol '" + std::string(tok.text) + "'");
-        if (s.kind == 'p' && !(op.kind == Operand::Kind::Reg && f.regs[op.index].type == Type::Pred) &&
+          fail(tok, pos() + " cannot be the symbol '" + std::string(tok.text) + "'");
+        if (s->kind == 'p' && !(op.kind == Operand::Kind::Reg && f.regs[op.index].type == Type::Pred) &&
             !(op.kind == Operand::Kind::Imm))
-          fail(tok, pos + " must be a predicate");
-        if (op.negated && s.kind != 'p') fail(tok, "'!' is allowed only on predicate operands, not " + pos);
+          fail(tok, pos() + " must be a predicate");
+        if (op.negated && s->kind != 'p') fail(tok, "'!' is allowed only on predicate operands, not " + pos());
         if (is_vec) check_vector(op, tok);
         else check_value(op, tok);
         break;
       case 'a':
-        if (op.kind != Operand::Kind::Address) fail(tok, pos + " must be an address in '[ ]'");
+        if (op.kind != Operand::Kind::Address) fail(tok, pos() + " must be an address in '[ ]'");
         break;
       case 'l':
         if (op.kind != Operand::Kind::Symbol || op.symbol_kind != SymbolKind::Label)
-          fail(tok, pos + " must be a label");
+          fail(tok, pos() + " must be a label");
         break;
       case 'i':
-        if (op.kind != Operand::Kind::Imm) fail(tok, pos + " must be an integer constant");
+        if (op.kind != Operand::Kind::Imm) fail(tok, pos() + " must be an integer constant");
         break;
       default:
         break;

@@ -2,6 +2,8 @@
 
 #include <array>
 
+#include "ptx/name_map.hpp"
+
 namespace racer::ptx {
 namespace {
 
@@ -26,8 +28,12 @@ std::string_view special_reg_name(SpecialReg r) { return kSregs[static_cast<size
 bool special_reg_has_components(SpecialReg r) { return kSregs[static_cast<size_t>(r)].components; }
 
 std::optional<SpecialReg> special_reg_from_name(std::string_view name) {
-  for (size_t i = 0; i < kSregs.size(); ++i)
-    if (kSregs[i].name == name) return static_cast<SpecialReg>(i);
+  static const detail::NameMap<SpecialReg> by_name = [] {
+    detail::NameMap<SpecialReg> m(kSregs.size());
+    for (size_t i = 0; i < kSregs.size(); ++i) m.emplace(kSregs[i].name, static_cast<SpecialReg>(i));
+    return m;
+  }();
+  if (const SpecialReg* r = by_name.find(name)) return *r;
   return std::nullopt;
 }
 

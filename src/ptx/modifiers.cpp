@@ -4,6 +4,9 @@
 #include <initializer_list>
 #include <vector>
 
+#include "ptx/name_map.hpp"
+#include "ptx/vocabulary.hpp"
+
 namespace racer::ptx {
 namespace {
 
@@ -94,11 +97,30 @@ std::string_view mod_group_name(Mod g) { return groups()[static_cast<size_t>(g)]
 std::span<const std::string_view> mod_values(Mod g) { return groups()[static_cast<size_t>(g)].values; }
 
 std::optional<uint8_t> mod_value_index(Mod g, std::string_view value) {
-  const auto& vals = groups()[static_cast<size_t>(g)].values;
-  for (size_t i = 0; i < vals.size(); ++i)
-    if (vals[i] == value) return static_cast<uint8_t>(i);
-  return std::nullopt;
+  const detail::ModWord* w = detail::mod_word(value);
+  if (!w || w->value[static_cast<size_t>(g)] == 0) return std::nullopt;
+  return static_cast<uint8_t>(w->value[static_cast<size_t>(g)] - 1);
 }
+
+namespace detail {
+
+const ModWord* mod_word(std::string_view word) {
+  static const NameMap<ModWord> words = [] {
+    NameMap<ModWord> m;
+    for (size_t t = 1; t < static_cast<size_t>(Type::Count); ++t)
+      m.emplace(type_name(static_cast<Type>(t)), ModWord{}).first->type = static_cast<Type>(t);
+    for (size_t g = 0; g < kModCount; ++g) {
+      const auto& vals = groups()[g].values;
+      // The first occurrence wins, as a front-to-back search of the vocabulary would find it.
+      for (size_t i = vals.size(); i-- > 0;)
+        m.emplace(vals[i], ModWord{}).first->value[g] = static_cast<uint8_t>(i + 1);
+    }
+    return m;
+  }();
+  return words.find(word);
+}
+
+}  // namespace detail
 
 std::optional<Shape> parse_shape(std::string_view s) {
   Shape sh;

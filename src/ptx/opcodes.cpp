@@ -1,8 +1,11 @@
 #include "ptx/opcodes.hpp"
 
+#include <algorithm>
 #include <array>
-#include <unordered_map>
 #include <vector>
+
+#include "ptx/name_map.hpp"
+#include "ptx/vocabulary.hpp"
 
 namespace racer::ptx {
 namespace {
@@ -161,7 +164,8 @@ const std::vector<Row>& rows() {
 
 struct Table {
   std::array<OpInfo, static_cast<size_t>(Op::Count)> infos{};
-  std::unordered_map<std::string_view, Op> by_name;
+  detail::NameMap<Op> by_name;
+  detail::NameMap<detail::OpcodeHead> heads;  // by first word
 
   Table() {
     static constexpr std::array<std::string_view, static_cast<size_t>(Op::Count)> names = {
@@ -173,6 +177,12 @@ struct Table {
       auto i = static_cast<size_t>(row.op);
       infos[i] = {row.op, names[i], row.slots, row.min_types, row.max_types, row.operands, row.wide_data};
       by_name.emplace(names[i], row.op);
+      std::string_view name = names[i];
+      std::string_view head = name.substr(0, name.find('.'));
+      auto words = static_cast<uint8_t>(1 + std::count(name.begin(), name.end(), '.'));
+      detail::OpcodeHead& h = *heads.emplace(head, detail::OpcodeHead{}).first;
+      if (words == 1) h.op = row.op;
+      h.max_words = std::max(h.max_words, words);
     }
   }
 };
@@ -187,11 +197,11 @@ const Table& table() {
 const OpInfo& op_info(Op op) { return table().infos[static_cast<size_t>(op)]; }
 
 std::optional<Op> op_from_name(std::string_view dotted_name) {
-  const auto& m = table().by_name;
-  auto it = m.find(dotted_name);
-  if (it == m.end()) return std::nullopt;
-  return it->second;
+  if (const Op* op = table().by_name.find(dotted_name)) return *op;
+  return std::nullopt;
 }
+
+const detail::OpcodeHead* detail::opcode_head(std::string_view first_word) { return table().heads.find(first_word); }
 
 bool op_accepts(const OpInfo& info, Mod group) {
   for (Mod m : info.slots)

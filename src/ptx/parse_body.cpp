@@ -1,4 +1,7 @@
 // Function bodies: scopes, register and variable declarations, labels, .loc and pragmas.
+#include <algorithm>
+#include <cstring>
+
 #include "ptx/parser_impl.hpp"
 
 namespace racer::ptx::detail {
@@ -9,8 +12,9 @@ void Parser::parse_body(Function& f) {
   pending_labels_.clear();
   current_loc_index_ = -1;
   const Token& open = expect(Tok::LBrace, "'{' opening the function body");
-  scopes_.push_back({});
+  scopes_.emplace_back();
   scope_ = 0;
+  regs_ = &f.regs;
   int depth = 1;
   while (depth > 0) {
     const Token& t = peek();
@@ -21,7 +25,7 @@ void Parser::parse_body(Function& f) {
     try {
       if (t.kind == Tok::LBrace) {
         take();
-        scopes_.push_back({scope_, {}, {}, {}});
+        scopes_.emplace_back().parent = scope_;
         scope_ = static_cast<int>(scopes_.size()) - 1;
         f.items.push_back({BodyItem::Kind::Open, 0});
         ++depth;
@@ -49,7 +53,7 @@ void Parser::parse_body(Function& f) {
           Variable v = parse_variable(*sp, false);
           expect(Tok::Semi, "';' after the declaration");
           uint32_t index = static_cast<uint32_t>(f.vars.size());
-          if (!scopes_[scope_].vars.emplace(v.name, index).second) error(t, "redefinition of '" + v.name + "'");
+          if (!scopes_[scope_].vars.emplace(intern(v.name), index).second) error(t, "redefinition of '" + v.name + "'");
           f.items.push_back({BodyItem::Kind::Var, index});
           f.vars.push_back(std::move(v));
         } else {
@@ -94,11 +98,32 @@ void Parser::parse_reg_decl(Function& f) {
       d.count = static_cast<uint32_t>(count);
     }
     auto& regs = scopes_[scope_].regs;
+    if (f.regs.capacity() < f.regs.size() + d.count) f.regs.reserve(std::max(f.regs.size() + d.count, 2 * f.regs.capacity()));
+    regs.reserve_more(d.count);
+    std::string_view base = name.text;
+    // %r<N>: names base0 .. base(N-1), each written once, straight into its Register.
+    constexpr size_t kShortBase = 48;
+    char buf[kShortBase + 8];
+    if (d.is_range && base.size() <= kShortBase) std::memcpy(buf, base.data(), base.size());
     for (uint32_t i = 0; i < d.count; ++i) {
-      std::string rname = d.is_range ? d.base + std::to_string(i) : d.base;
-      if (!regs.emplace(rname, static_cast<uint32_t>(f.regs.size())).second)
-        error(name, "redeclaration of register '" + rname + "'");
-      f.regs.push_back({std::move(rname), *type});
+      auto index = static_cast<uint32_t>(f.regs.size());
+      if (!d.is_range) {
+        f.regs.push_back({std::string(base), *type});
+      } else {
+        char digits[10];
+        size_t nd = 0;
+        for (uint32_t v = i; nd == 0 || v != 0; v /= 10) digits[nd++] = static_cast<char>('0' + v % 10);
+        if (base.size() <= kShortBase) {
+          for (size_t k = 0; k < nd; ++k) buf[base.size() + k] = digits[nd - 1 - k];
+          f.regs.push_back({std::string(buf, base.size() + nd), *type});
+        } else {
+          std::string rname(base);
+          for (size_t k = nd; k-- > 0;) rname.push_back(digits[k]);
+          f.regs.push_back({std::move(rname), *type});
+        }
+      }
+      const std::string& rname = f.regs.back().name;
+      if (!regs.insert(name_hash(rname), index, f.regs)) error(name, "redeclaration of register '" + rname + "'");
     }
     f.items.push_back({BodyItem::Kind::RegDecl, static_cast<uint32_t>(f.reg_decls.size())});
     f.reg_decls.push_back(std::move(d));
@@ -134,7 +159,7 @@ void Parser::parse_label(Function& f) {
   const Token& name = take();
   take();  // ':'
   uint32_t index = static_cast<uint32_t>(f.labels.size());
-  if (!scopes_[scope_].labels.emplace(std::string(name.text), index).second)
+  if (!scopes_[scope_].labels.emplace(name.text, index).second)
     fail(name, "duplicate label '" + std::string(name.text) + "'");
   f.labels.push_back({std::string(name.text), static_cast<uint32_t>(f.instrs.size())});
   f.items.push_back({BodyItem::Kind::Label, index});
@@ -143,16 +168,16 @@ void Parser::parse_label(Function& f) {
 void Parser::resolve_labels(Function& f) {
   for (const PendingLabel& p : pending_labels_) {
     Operand& op = f.instrs[p.instr].operands[p.operand_path];
-    std::string name(p.tok->text);
+    std::string_view name = p.tok->text;
+    uint32_t hash = name_hash(name);
     bool found = false;
     for (int s = p.scope; s >= 0 && !found; s = scopes_[s].parent) {
-      auto it = scopes_[s].labels.find(name);
-      if (it != scopes_[s].labels.end()) {
-        op.index = it->second;
+      if (const uint32_t* target = scopes_[s].labels.find(name, hash)) {
+        op.index = *target;
         found = true;
       }
     }
-    if (!found) error(*p.tok, "undefined label '" + name + "'");
+    if (!found) error(*p.tok, "undefined label '" + std::string(name) + "'");
   }
 }
 

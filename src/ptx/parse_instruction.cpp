@@ -1,7 +1,9 @@
 // One instruction: guard, opcode and modifiers (in any order), operands.
+#include <algorithm>
 #include <cstring>
 
 #include "ptx/parser_impl.hpp"
+#include "ptx/vocabulary.hpp"
 
 namespace racer::ptx::detail {
 namespace {
@@ -11,7 +13,15 @@ constexpr size_t kMaxOpcodeWords = 4;  // "cp.async.bulk.tensor", "barrier.clust
 }  // namespace
 
 void Parser::parse_instruction(Function& f) {
-  Instr ins;
+  // Built in place; a statement that fails is taken back out.
+  const auto index = static_cast<uint32_t>(f.instrs.size());
+  Instr& ins = f.instrs.emplace_back();
+  struct Undo {
+    std::vector<Instr>* instrs;
+    ~Undo() {
+      if (instrs) instrs->pop_back();
+    }
+  } undo{&f.instrs};
   const Token& start = peek();
   if (accept(Tok::At)) {
     ins.has_guard = true;
@@ -29,8 +39,10 @@ void Parser::parse_instruction(Function& f) {
   }
   parse_opcode_and_modifiers(ins, first);
 
-  std::vector<const Token*> operand_tokens;
+  std::vector<const Token*>& operand_tokens = operand_tokens_;
+  operand_tokens.clear();
   if (!at(Tok::Semi)) {
+    ins.operands.reserve(operand_capacity(ins.op));
     do {
       operand_tokens.push_back(&peek());
       ins.operands.push_back(parse_operand(f, ins));
@@ -52,48 +64,57 @@ void Parser::parse_instruction(Function& f) {
   if (ins.op == Op::Bra) {
     if (ins.operands.size() == 1 && ins.operands[0].kind == Operand::Kind::Symbol &&
         ins.operands[0].symbol_kind == SymbolKind::Label)
-      pending_labels_.push_back({static_cast<uint32_t>(f.instrs.size()), 0, scope_, operand_tokens[0]});
+      pending_labels_.push_back({index, 0, scope_, operand_tokens[0]});
   }
   check_operands(f, ins, operand_tokens);
 
   ins.debug_loc = current_loc_index_;
-  LineCol lc = src_.locate(start.offset);
+  LineCol lc = locate(start.offset);
   map_.instr_pos.back().emplace_back(lc.line, lc.col);
-  f.items.push_back({BodyItem::Kind::Instr, static_cast<uint32_t>(f.instrs.size())});
-  f.instrs.push_back(std::move(ins));
+  f.items.push_back({BodyItem::Kind::Instr, index});
+  undo.instrs = nullptr;
 }
 
 void Parser::parse_opcode_and_modifiers(Instr& ins, const Token& first) {
-  // Modifiers are the dotted words glued to the opcode.
-  std::vector<const Token*> words{&take()};
-  while (at(Tok::DotWord) && peek().offset == words.back()->offset + words.back()->text.size()) words.push_back(&take());
+  // Modifiers are the dotted words glued to the opcode: consecutive tokens from `first` on.
+  const Token* words = &take();
+  size_t nwords = 1;
+  while (at(Tok::DotWord) && peek().offset == words[nwords - 1].offset + words[nwords - 1].text.size()) {
+    take();
+    ++nwords;
+  }
 
-  // The opcode is the longest run of leading words that names one.
-  std::string name;
+  // The opcode is the longest run of leading words that names one. The words are glued, so a
+  // run is one span of the source text.
   std::optional<Op> op;
   size_t used = 0;
-  std::string candidate(first.text);
-  for (size_t n = 1; n <= words.size() && n <= kMaxOpcodeWords; ++n) {
-    if (n > 1) candidate += words[n - 1]->text;
-    if (auto o = op_from_name(candidate)) op = o, used = n, name = candidate;
+  if (const OpcodeHead* head = opcode_head(first.text)) {
+    if (head->op) op = head->op, used = 1;
+    size_t longest = std::min({nwords, kMaxOpcodeWords, static_cast<size_t>(head->max_words)});
+    for (size_t n = 2; n <= longest; ++n) {
+      const Token& last = words[n - 1];
+      std::string_view candidate(first.text.data(), last.offset + last.text.size() - first.offset);
+      if (auto o = op_from_name(candidate)) op = o, used = n;
+    }
   }
   if (!op) fail(first, "unknown instruction '" + std::string(first.text) + "'");
   ins.op = *op;
   const OpInfo& info = op_info(*op);
+  auto name = [&] { return std::string(info.name); };
+  const bool takes_shape = op_accepts(info, Mod::Shape);
 
-  for (size_t i = used; i < words.size(); ++i) {
-    const Token& w = *words[i];
+  for (size_t i = used; i < nwords; ++i) {
+    const Token& w = words[i];
     std::string_view v = w.text.substr(1);
-    if (info.max_types > 0) {
-      if (auto ty = type_from_name(v)) {
-        if (ins.num_types >= info.max_types) fail(w, "too many types for '" + name + "'");
-        ins.types[ins.num_types++] = *ty;
-        continue;
-      }
+    const ModWord* mw = mod_word(v);
+    if (info.max_types > 0 && mw && mw->type != Type::None) {
+      if (ins.num_types >= info.max_types) fail(w, "too many types for '" + name() + "'");
+      ins.types[ins.num_types++] = mw->type;
+      continue;
     }
-    if (op_accepts(info, Mod::Shape)) {
+    if (takes_shape) {
       if (auto sh = parse_shape(v)) {
-        if (ins.has(Mod::Shape)) fail(w, "'" + name + "' has two shapes");
+        if (ins.has(Mod::Shape)) fail(w, "'" + name() + "' has two shapes");
         ins.shape = *sh;
         ins.set(Mod::Shape, 0);
         continue;
@@ -102,28 +123,30 @@ void Parser::parse_opcode_and_modifiers(Instr& ins, const Token& first) {
     // The first group of this opcode, in slot order, whose vocabulary has the word and
     // which is still free; groups sharing a vocabulary (two layouts, two spaces) fill in order.
     bool known = false, placed = false;
-    for (Mod g : info.slots) {
-      if (g == kTypesSlot || g == Mod::Shape) continue;
-      auto idx = mod_value_index(g, v);
-      if (!idx) continue;
-      known = true;
-      if (ins.has(g)) continue;
-      ins.set(g, *idx);
-      placed = true;
-      break;
+    if (mw) {
+      for (Mod g : info.slots) {
+        if (g == kTypesSlot || g == Mod::Shape) continue;
+        uint8_t value = mw->value[static_cast<size_t>(g)];  // index + 1, 0 when absent
+        if (value == 0) continue;
+        known = true;
+        if (ins.has(g)) continue;
+        ins.mods[static_cast<size_t>(g)] = value;
+        placed = true;
+        break;
+      }
     }
     if (placed) continue;
-    if (known) fail(w, "duplicate modifier '" + std::string(w.text) + "' on '" + name + "'");
-    if (type_from_name(v)) fail(w, "'" + name + "' takes no type '" + std::string(w.text) + "'");
-    fail(w, "unknown modifier '" + std::string(w.text) + "' for '" + name + "'");
+    if (known) fail(w, "duplicate modifier '" + std::string(w.text) + "' on '" + name() + "'");
+    if (mw && mw->type != Type::None) fail(w, "'" + name() + "' takes no type '" + std::string(w.text) + "'");
+    fail(w, "unknown modifier '" + std::string(w.text) + "' for '" + name() + "'");
   }
   if (ins.num_types < info.min_types) {
-    const Token& last = *words.back();
-    fail(last, "'" + name + "' needs " + std::to_string(info.min_types) + (info.min_types == 1 ? " type" : " types") +
+    const Token& last = words[nwords - 1];
+    fail(last, "'" + name() + "' needs " + std::to_string(info.min_types) + (info.min_types == 1 ? " type" : " types") +
                    " (e.g. .f32), found " + std::to_string(ins.num_types));
   }
-  if (op_accepts(info, Mod::Shape) && !ins.has(Mod::Shape) && *op != Op::Ldmatrix && *op != Op::Stmatrix)
-    fail(*words.back(), "'" + name + "' needs a shape such as .m16n8k16");
+  if (takes_shape && !ins.has(Mod::Shape) && *op != Op::Ldmatrix && *op != Op::Stmatrix)
+    fail(words[nwords - 1], "'" + name() + "' needs a shape such as .m16n8k16");
 }
 
 Operand Parser::parse_operand(Function& f, Instr& ins) {

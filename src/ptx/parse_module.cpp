@@ -86,7 +86,7 @@ void Parser::parse_section() {
     const Token& t = take();
     if (t.kind == Tok::End) fail(t, "unterminated .section " + s.name + ": missing '}'");
     if (t.kind == Tok::Error) fail(t, std::string(lex_error_reason(t)) + " '" + std::string(t.text) + "'");
-    uint32_t line = src_.locate(t.offset).line;
+    uint32_t line = locate(t.offset).line;
     if (line != last_line || s.lines.empty()) {
       s.lines.emplace_back();
       last_line = line;
@@ -118,8 +118,8 @@ void Parser::parse_linked_declaration() {
   Variable v = parse_variable(*space, false);
   v.linkage = linkage;
   expect(Tok::Semi, "';' after the variable declaration");
-  if (module_vars_.count(v.name)) error(t, "redefinition of '" + v.name + "'");
-  module_vars_[v.name] = static_cast<uint32_t>(module_.vars.size());
+  if (module_vars_.find(v.name)) error(t, "redefinition of '" + v.name + "'");
+  module_vars_.assign(intern(v.name), static_cast<uint32_t>(module_.vars.size()));
   module_.items.push_back({ModuleItem::Kind::Var, static_cast<uint32_t>(module_.vars.size())});
   module_.vars.push_back(std::move(v));
 }
@@ -186,11 +186,11 @@ Initializer Parser::parse_initializer() {
     } else if (t.kind == Tok::Float) {
       op = parse_float_literal(t, neg);
     } else if (t.kind == Tok::Ident && !neg) {
-      auto it = module_vars_.find(std::string(t.text));
-      if (it == module_vars_.end()) fail(t, "initializer names unknown variable '" + std::string(t.text) + "'");
+      const uint32_t* var = module_vars_.find(t.text);
+      if (!var) fail(t, "initializer names unknown variable '" + std::string(t.text) + "'");
       op.kind = Operand::Kind::Symbol;
       op.symbol_kind = SymbolKind::ModuleVar;
-      op.index = it->second;
+      op.index = *var;
     } else {
       fail(t, "unsupported initializer value '" + std::string(t.text) + "'");
     }
@@ -255,14 +255,14 @@ void Parser::parse_function(bool is_entry, std::string linkage) {
   if (at(Tok::LParen)) parse_param_list(f.params);
   parse_performance_directives(f);
 
-  auto existing = functions_.find(f.name);
+  const uint32_t* existing = functions_.find(f.name);
   uint32_t index = static_cast<uint32_t>(module_.functions.size());
   bool redefining_declaration = false;
-  if (existing != functions_.end()) {
-    if (module_.functions[existing->second].has_body || !at(Tok::LBrace)) error(name, "redefinition of '" + f.name + "'");
+  if (existing) {
+    if (module_.functions[*existing].has_body || !at(Tok::LBrace)) error(name, "redefinition of '" + f.name + "'");
     else redefining_declaration = true;
   }
-  if (!redefining_declaration) functions_[f.name] = index;
+  if (!redefining_declaration) functions_.assign(intern(f.name), index);
 
   if (accept(Tok::Semi)) {
     module_.items.push_back({ModuleItem::Kind::Function, index});
@@ -274,7 +274,7 @@ void Parser::parse_function(bool is_entry, std::string linkage) {
   module_.items.push_back({ModuleItem::Kind::Function, index});
   module_.functions.push_back(std::move(f));
   map_.instr_pos.emplace_back();
-  if (redefining_declaration) functions_[module_.functions.back().name] = index;
+  if (redefining_declaration) functions_.assign(intern(module_.functions.back().name), index);
   parse_body(module_.functions.back());
 }
 

@@ -1,4 +1,6 @@
+#include <algorithm>
 #include <charconv>
+#include <cstring>
 
 #include "ptx/parser_impl.hpp"
 #include "support/error.hpp"
@@ -6,7 +8,7 @@
 namespace racer::ptx {
 namespace detail {
 
-Parser::Parser(const SourceText& src) : src_(src), toks_(lex(src.text())) { map_.path = src.path(); }
+Parser::Parser(const SourceText& src) : src_(src), toks_(lex(src.text(), line_starts_)) { map_.path = src.path(); }
 
 ParsedModule Parser::run() {
   parse_module();
@@ -14,20 +16,11 @@ ParsedModule Parser::run() {
   return {std::move(module_), std::move(map_)};
 }
 
-bool Parser::accept(Tok k) {
-  if (!at(k)) return false;
-  take();
-  return true;
-}
-
-const Token& Parser::expect(Tok k, std::string_view what) {
-  if (!at(k)) {
-    const Token& t = peek();
-    std::string found = t.kind == Tok::End ? "end of file" : "'" + std::string(t.text) + "'";
-    if (t.kind == Tok::Error) found = std::string(lex_error_reason(t)) + " '" + std::string(t.text) + "'";
-    fail(t, "expected " + std::string(what) + ", found " + found);
-  }
-  return take();
+void Parser::expect_failed(std::string_view what) {
+  const Token& t = peek();
+  std::string found = t.kind == Tok::End ? "end of file" : "'" + std::string(t.text) + "'";
+  if (t.kind == Tok::Error) found = std::string(lex_error_reason(t)) + " '" + std::string(t.text) + "'";
+  fail(t, "expected " + std::string(what) + ", found " + found);
 }
 
 bool Parser::adjacent_next() const {
@@ -59,9 +52,44 @@ void Parser::skip_statement() {
   }
 }
 
+LineCol Parser::locate(uint32_t offset) {
+  const std::vector<uint32_t>& starts = line_starts_;
+  if (offset < starts[line_])
+    line_ = static_cast<uint32_t>(std::upper_bound(starts.begin(), starts.end(), offset) - starts.begin()) - 1;
+  while (line_ + 1 < starts.size() && starts[line_ + 1] <= offset) ++line_;
+  return {line_ + 1, offset - starts[line_] + 1};
+}
+
+void Parser::arena_grow(size_t n) {
+  size_t chunk = std::max<size_t>(n, 16 * 1024);
+  arena_.push_back(std::make_unique_for_overwrite<char[]>(chunk));
+  arena_next_ = arena_.back().get();
+  arena_left_ = chunk;
+}
+
+std::string_view Parser::intern(std::string_view s) {
+  if (s.empty()) return {};
+  char* p = arena_alloc(s.size());
+  std::memcpy(p, s.data(), s.size());
+  return {p, s.size()};
+}
+
 int64_t Parser::parse_int(const Token& t) {
   std::string_view s = t.text;
   if (!s.empty() && s.back() == 'U') s.remove_suffix(1);
+  // Plain decimal of at most 19 digits (cannot overflow 64 bits): the common case.
+  if (!s.empty() && s.size() <= 19 && (s[0] != '0' || s.size() == 1)) {
+    uint64_t v = 0;
+    bool digits = true;
+    for (char c : s) {
+      if (c < '0' || c > '9') {
+        digits = false;
+        break;
+      }
+      v = v * 10 + static_cast<uint64_t>(c - '0');
+    }
+    if (digits) return static_cast<int64_t>(v);
+  }
   int base = 10;
   if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) base = 16, s.remove_prefix(2);
   else if (s.size() > 2 && s[0] == '0' && (s[1] == 'b' || s[1] == 'B')) base = 2, s.remove_prefix(2);
@@ -78,23 +106,20 @@ uint64_t Parser::parse_uint_token(std::string_view what) {
 }
 
 std::optional<uint32_t> Parser::find_reg(std::string_view name) const {
-  std::string key(name);
-  for (int s = scope_; s >= 0; s = scopes_[s].parent) {
-    auto it = scopes_[s].regs.find(key);
-    if (it != scopes_[s].regs.end()) return it->second;
-  }
+  uint32_t hash = name_hash(name);
+  for (int s = scope_; s >= 0; s = scopes_[s].parent)
+    if (const uint32_t* r = scopes_[s].regs.find(name, hash, *regs_)) return *r;
   return std::nullopt;
 }
 
 std::optional<Operand> Parser::find_symbol(const Function& f, std::string_view name) const {
-  std::string key(name);
+  uint32_t hash = name_hash(name);
   Operand op;
   op.kind = Operand::Kind::Symbol;
   for (int s = scope_; s >= 0; s = scopes_[s].parent) {
-    auto it = scopes_[s].vars.find(key);
-    if (it != scopes_[s].vars.end()) {
+    if (const uint32_t* v = scopes_[s].vars.find(name, hash)) {
       op.symbol_kind = SymbolKind::LocalVar;
-      op.index = it->second;
+      op.index = *v;
       return op;
     }
   }
@@ -111,14 +136,14 @@ std::optional<Operand> Parser::find_symbol(const Function& f, std::string_view n
       op.index = static_cast<uint32_t>(f.params.size() + i);
       return op;
     }
-  if (auto it = module_vars_.find(key); it != module_vars_.end()) {
+  if (const uint32_t* v = module_vars_.find(name, hash)) {
     op.symbol_kind = SymbolKind::ModuleVar;
-    op.index = it->second;
+    op.index = *v;
     return op;
   }
-  if (auto it = functions_.find(key); it != functions_.end()) {
+  if (const uint32_t* v = functions_.find(name, hash)) {
     op.symbol_kind = SymbolKind::Function;
-    op.index = it->second;
+    op.index = *v;
     return op;
   }
   return std::nullopt;

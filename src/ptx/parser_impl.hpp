@@ -1,13 +1,14 @@
 #pragma once
 // Internal to the parser: the token cursor, diagnostics and scoped name tables shared by
 // the module-level, body and instruction parsers.
+#include <memory>
 #include <optional>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include "ptx/ir.hpp"
 #include "ptx/lexer.hpp"
+#include "ptx/name_map.hpp"
 #include "ptx/parser.hpp"
 #include "support/diagnostics.hpp"
 
@@ -15,6 +16,60 @@ namespace racer::ptx::detail {
 
 // Thrown to abandon the current statement after an error has been recorded.
 struct Recover {};
+
+// A scope's registers by name. It keeps indices into the function's register list, whose
+// names are the keys: the list's strings move as it grows, so views of them would dangle.
+class RegTable {
+ public:
+  const uint32_t* find(std::string_view name, uint32_t hash, const std::vector<Register>& regs) const {
+    if (slots_.empty()) return nullptr;
+    for (size_t i = hash & mask_;; i = (i + 1) & mask_) {
+      const Slot& s = slots_[i];
+      if (s.index == kEmpty) return nullptr;
+      if (s.hash == hash && same_name(regs[s.index].name, name)) return &s.index;
+    }
+  }
+  // Adds regs[index] under its name unless the name is already here (returns false then).
+  bool insert(uint32_t hash, uint32_t index, const std::vector<Register>& regs) {
+    if ((size_ + 1) * 2 > slots_.size()) rehash(slots_.empty() ? 16 : slots_.size() * 2);
+    std::string_view name = regs[index].name;
+    for (size_t i = hash & mask_;; i = (i + 1) & mask_) {
+      Slot& s = slots_[i];
+      if (s.index == kEmpty) {
+        s = {hash, index};
+        ++size_;
+        return true;
+      }
+      if (s.hash == hash && same_name(regs[s.index].name, name)) return false;
+    }
+  }
+  void reserve_more(size_t n) {
+    size_t c = 16;
+    while (c < 2 * (size_ + n + 1)) c *= 2;
+    if (c > slots_.size()) rehash(c);
+  }
+
+ private:
+  static constexpr uint32_t kEmpty = ~uint32_t{0};
+  struct Slot {
+    uint32_t hash = 0;
+    uint32_t index = kEmpty;
+  };
+  void rehash(size_t capacity) {
+    std::vector<Slot> old = std::move(slots_);
+    slots_.assign(capacity, Slot{});
+    mask_ = capacity - 1;
+    for (const Slot& s : old) {
+      if (s.index == kEmpty) continue;
+      size_t i = s.hash & mask_;
+      while (slots_[i].index != kEmpty) i = (i + 1) & mask_;
+      slots_[i] = s;
+    }
+  }
+  std::vector<Slot> slots_;
+  size_t size_ = 0;
+  size_t mask_ = 0;
+};
 
 class Parser {
  public:
@@ -26,8 +81,16 @@ class Parser {
   const Token& take() { return toks_[pos_ < toks_.size() - 1 ? pos_++ : pos_]; }
   bool at(Tok k) const { return peek().kind == k; }
   bool at_word(std::string_view w) const { return peek().kind == Tok::DotWord && peek().text == w; }
-  bool accept(Tok k);
-  const Token& expect(Tok k, std::string_view what);
+  bool accept(Tok k) {
+    if (!at(k)) return false;
+    take();
+    return true;
+  }
+  const Token& expect(Tok k, std::string_view what) {
+    if (!at(k)) [[unlikely]] expect_failed(what);
+    return take();
+  }
+  [[noreturn]] void expect_failed(std::string_view what);
   // True when token i+1 starts right where token i ends (modifiers glue to their opcode).
   bool adjacent_next() const;
 
@@ -35,6 +98,11 @@ class Parser {
   [[noreturn]] void fail(const Token& at, const std::string& message);
   void error(const Token& at, const std::string& message);
   void skip_statement();  // to just after the next ';' at this brace depth, or before a '}'
+
+  // --- positions ---
+  // Line and column of a byte offset, as SourceText::locate gives them; a cursor over the
+  // lexer's line starts makes the usual forward walk constant time.
+  LineCol locate(uint32_t offset);
 
   // --- literals ---
   int64_t parse_int(const Token& t);
@@ -69,28 +137,48 @@ class Parser {
 
   // --- operand checks (check_operands.cpp) ---
   void check_operands(const Function& f, const Instr& ins, const std::vector<const Token*>& at);
+  // Most operands the opcode's operand shape allows (what parse_instruction reserves).
+  static size_t operand_capacity(Op op);
 
   // --- scopes ---
+  // Name keys are views of the source text or of arena_, both alive as long as the parser.
   struct Scope {
     int parent = -1;
-    std::unordered_map<std::string, uint32_t> regs;
-    std::unordered_map<std::string, uint32_t> vars;
-    std::unordered_map<std::string, uint32_t> labels;
+    RegTable regs;
+    NameMap<uint32_t> vars;
+    NameMap<uint32_t> labels;
   };
   std::optional<uint32_t> find_reg(std::string_view name) const;
   std::optional<Operand> find_symbol(const Function& f, std::string_view name) const;
+  // A copy of s that lives as long as the parser (for names that are not in the source text).
+  std::string_view intern(std::string_view s);
+  char* arena_alloc(size_t n) {
+    if (n > arena_left_) [[unlikely]] arena_grow(n);
+    char* p = arena_next_;
+    arena_next_ += n;
+    arena_left_ -= n;
+    return p;
+  }
+  void arena_grow(size_t n);
 
   const SourceText& src_;
+  std::vector<uint32_t> line_starts_;  // from the lexer, as SourceText has them
+  uint32_t line_ = 0;                  // locate()'s cursor: index into line_starts_
   std::vector<Token> toks_;
   size_t pos_ = 0;
   Diagnostics diags_;
   Module module_;
   SourceMap map_;
-  std::unordered_map<std::string, uint32_t> module_vars_, functions_;
+  NameMap<uint32_t> module_vars_, functions_;
+  std::vector<std::unique_ptr<char[]>> arena_;
+  char* arena_next_ = nullptr;
+  size_t arena_left_ = 0;
+  std::vector<const Token*> operand_tokens_;  // parse_instruction's, kept to reuse its storage
 
   // Per function being parsed.
   std::vector<Scope> scopes_;
   int scope_ = -1;
+  const std::vector<Register>* regs_ = nullptr;  // the registers of the function being parsed
   struct PendingLabel {
     uint32_t instr;
     uint32_t operand_path;  // index in operands (labels only appear as top-level operands)

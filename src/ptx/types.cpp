@@ -2,6 +2,8 @@
 
 #include <array>
 
+#include "ptx/name_map.hpp"
+
 namespace racer::ptx {
 namespace {
 
@@ -38,8 +40,12 @@ unsigned type_bits(Type t) { return kTypes[static_cast<size_t>(t)].bits; }
 TypeClass type_class(Type t) { return kTypes[static_cast<size_t>(t)].cls; }
 
 std::optional<Type> type_from_name(std::string_view name) {
-  for (size_t i = 1; i < kTypes.size(); ++i)
-    if (kTypes[i].name == name) return static_cast<Type>(i);
+  static const detail::NameMap<Type> by_name = [] {
+    detail::NameMap<Type> m(kTypes.size());
+    for (size_t i = 1; i < kTypes.size(); ++i) m.emplace(kTypes[i].name, static_cast<Type>(i));
+    return m;
+  }();
+  if (const Type* t = by_name.find(name)) return *t;
   return std::nullopt;
 }
 
