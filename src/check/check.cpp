@@ -6,6 +6,7 @@
 #include "exec/refusal.hpp"
 #include "exec/symbolic_domain.hpp"
 #include "expr/print.hpp"
+#include "idiom/recognizer.hpp"
 #include "sem/semantics.hpp"
 
 namespace racer::check {
@@ -77,6 +78,9 @@ CheckResult check_instance(const instance::Instance& inst, const CheckOptions& o
   const exec::Semantics& sem = sem::semantics();
   exec::Machine ma(session, 'a', prep.tensors(), dom, sem);
   exec::Machine mb(session, 'b', prep.tensors(), dom, sem);
+  idiom::MathRoutineRecognizer recognizer_a, recognizer_b;
+  ma.set_recognizer(&recognizer_a);
+  mb.set_recognizer(&recognizer_b);
   auto collect = [&] {
     res.defects = ma.defects();
     std::vector<exec::Defect> from_b = mb.defects();
@@ -86,6 +90,10 @@ CheckResult check_instance(const instance::Instance& inst, const CheckOptions& o
     res.seconds = session.elapsed_seconds();
     res.expression_nodes = session.store().size();
     res.thread_instructions = ma.steps() + mb.steps();
+    res.recognized.clear();
+    for (const auto& r : recognizer_a.recognized()) res.recognized.push_back("a: " + r);
+    for (const auto& r : recognizer_b.recognized()) res.recognized.push_back("b: " + r);
+    for (const auto& [form, n] : dom.recognized()) res.recognized.push_back(form + " (" + std::to_string(n) + " times)");
   };
   try {
     run_program(ma, prep, 'a');

@@ -47,6 +47,7 @@ struct CheckResult {
   std::vector<std::string> unknown_cells;  // a few cells left unknown, with why
   std::vector<exec::Defect> defects;       // program a's, then b's
   std::vector<exec::Note> notes;
+  std::vector<std::string> recognized;     // compiled math routines read as the function they compute
   double seconds = 0;          // the whole check
   double exec_seconds = 0;     // running both programs
   uint64_t thread_instructions = 0;

@@ -123,6 +123,7 @@ void ExecContext::set(const ptx::Operand& op, Value v) {
     v.bits &= mask_bits(rb == 1 ? 1 : rb);
   }
   th.regs[op.index] = v;
+  th.def_pc[op.index] = th.pc - 1;
 }
 
 uint64_t ExecContext::address(const ptx::Operand& addr) {

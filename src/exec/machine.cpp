@@ -198,6 +198,7 @@ void Machine::launch(const LaunchSpec& spec) {
         for (uint64_t t = 0; t < threads; ++t) {
           Thread& th = cta.threads[t];
           th.regs.assign(fn.regs.size(), Value{});
+          th.def_pc.assign(fn.regs.size(), UINT32_MAX);
           th.linear = static_cast<uint32_t>(t);
           th.tid = {static_cast<uint32_t>(t % spec.block.x), static_cast<uint32_t>(t / spec.block.x % spec.block.y),
                     static_cast<uint32_t>(t / (uint64_t{spec.block.x} * spec.block.y))};

@@ -64,6 +64,16 @@ struct Semantics {
   std::array<Collective, static_cast<size_t>(ptx::Op::Count)> collective{};
 };
 
+// Recognizes a compiled math routine where the instruction semantics would refuse (a
+// bit-level operation or a branch on symbolic data); supplied by the layer above (idiom/).
+class RoutineRecognizer {
+ public:
+  virtual ~RoutineRecognizer() = default;
+  // `ins` refused with `why`; th.pc is already past it. On success, installs an AbsorbPlan
+  // on the thread and returns true; execution then goes on at th.pc.
+  virtual bool recognize(ExecContext& ctx, const ptx::Instr& ins, const std::string& why) = 0;
+};
+
 struct PendingAtomic {
   uint8_t op;        // ptx::atomop
   ptx::Type type;
@@ -108,6 +118,7 @@ class Machine {
   // unknown value) instead of making a symbol. The defect is recorded all the same.
   using ConcreteUnknown = std::function<uint64_t(const std::string& name, unsigned size)>;
   void set_concrete_unknowns(ConcreteUnknown f) { concrete_unknown_ = std::move(f); }
+  void set_recognizer(RoutineRecognizer* r) { recognizer_ = r; }
 
   // A cell's final contents, read as the tensor's element type.
   Value cell(size_t tensor, int64_t flat_cell);
@@ -134,6 +145,7 @@ class Machine {
   void note(const SiteRef& site, const Text& message);
   const LaunchSpec& current_launch() const { return *launch_; }
   Domain& current_domain() { return dom_; }
+  const Semantics& semantics() const { return sem_; }
   const std::vector<ParamSlot>& param_slots() const { return param_slots_; }
   uint32_t launch_index() const { return launch_index_; }
   [[noreturn]] void refuse(ExecContext& ctx, const ptx::Instr& ins, const std::string& reason);
@@ -155,6 +167,7 @@ class Machine {
   Value combine_atomic(const PendingAtomic& p, Value old);
   const std::vector<int64_t>& cell_map(size_t tensor);
   void run_cta(Cta& cta);
+  bool absorbed(Thread& th, uint32_t instr);
   void resolve_sync(Cta& cta, const ptx::Function& fn);
 
   Session& session_;
@@ -190,6 +203,7 @@ class Machine {
   std::map<size_t, std::vector<int64_t>> cell_maps_;
   std::vector<ParamSlot> param_slots_;  // the current launch's parameter layout
   ConcreteUnknown concrete_unknown_;
+  RoutineRecognizer* recognizer_ = nullptr;
   // The symbol of each input cell, by tensor and cell (0: not made yet); making one names it.
   std::vector<std::vector<uint32_t>> input_symbols_;
   Value input_cell(size_t tensor, int64_t cell);

@@ -42,6 +42,22 @@ void Machine::refuse(ExecContext& ctx, const ptx::Instr& ins, const std::string&
   throw LocatedRefusal(std::string("program ") + program_ + ", " + where + ": " + s.text + "\n  refused: " + reason);
 }
 
+// Steps over an instruction of a recognized routine; at the plan's commit point the
+// routine's result register gets the function it computes.
+bool Machine::absorbed(Thread& th, uint32_t instr) {
+  for (size_t i = 0; i < th.plans.size(); ++i) {
+    AbsorbPlan& p = th.plans[i];
+    if (!std::binary_search(p.skip.begin(), p.skip.end(), instr)) continue;
+    if (instr == p.commit) {
+      th.regs[p.reg] = p.value;
+      th.def_pc[p.reg] = instr;
+      th.plans.erase(th.plans.begin() + static_cast<long>(i));
+    }
+    return true;
+  }
+  return false;
+}
+
 void Machine::run_cta(Cta& cta) {
   const ptx::Module& mod = *launch_->module;
   const ptx::Function& fn = mod.functions[launch_->function];
@@ -58,6 +74,7 @@ void Machine::run_cta(Cta& cta) {
         }
         const ptx::Instr& ins = fn.instrs[th.pc++];
         progressed = true;
+        if (!th.plans.empty() && absorbed(th, th.pc - 1)) continue;
         if ((++steps_ & 0xFFFF) == 0) {
           session_.check_limits();
           if (steps_ > step_limit) throw LimitReached("step limit of " + std::to_string(step_limit) + " thread-instructions reached");
@@ -69,7 +86,9 @@ void Machine::run_cta(Cta& cta) {
             try {
               on = dom_.truth(g);
             } catch (const Refusal& r) {
-              refuse(ctx, ins, std::string("guard ") + fn.regs[ins.guard].name + ": " + r.what());
+              std::string why = std::string("guard ") + fn.regs[ins.guard].name + ": " + r.what();
+              if (recognizer_ && recognizer_->recognize(ctx, ins, why)) continue;
+              refuse(ctx, ins, why);
             }
             if (on == ins.guard_negated) continue;
           }
@@ -79,6 +98,7 @@ void Machine::run_cta(Cta& cta) {
         } catch (const LocatedRefusal&) {
           throw;
         } catch (const Refusal& r) {
+          if (recognizer_ && recognizer_->recognize(ctx, ins, r.what())) continue;
           refuse(ctx, ins, r.what());
         }
       }

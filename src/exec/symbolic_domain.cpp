@@ -53,8 +53,50 @@ Value SymbolicDomain::finish(ExprId e, const FloatMods& m) {
   return Value::of_expr(e);
 }
 
+// The f32 constants nearest log2(e) and ln(2), as exact rationals.
+const mpq_class& SymbolicDomain::log2e_float() {
+  static const mpq_class c = decode_float(ptx::Type::F32, 0x3FB8AA3B).value;
+  return c;
+}
+const mpq_class& SymbolicDomain::ln2_float() {
+  static const mpq_class c = decode_float(ptx::Type::F32, 0x3F317218).value;
+  return c;
+}
+
+// x / c when every coefficient of x is a small multiple of c (x was scaled by c), else nullopt.
+std::optional<ExprId> SymbolicDomain::divide_if_multiple(ExprId x, const mpq_class& c) {
+  auto nice = [&](const mpq_class& k) {
+    if (k == 0) return true;
+    mpq_class q = k / c;
+    return mpz_sizeinbase(q.get_num_mpz_t(), 2) <= 16 && mpz_sizeinbase(q.get_den_mpz_t(), 2) <= 8;
+  };
+  expr::Kind k = store_.kind(x);
+  if (k == expr::Kind::Add) {
+    if (!nice(store_.coef(x))) return std::nullopt;
+    for (uint32_t i = 0; i < store_.arity(x); ++i)
+      if (!nice(store_.weight(x, i))) return std::nullopt;
+  } else if (k == expr::Kind::Mul) {
+    if (!nice(store_.coef(x))) return std::nullopt;
+  } else if (!(store_.is_rational(x) && nice(store_.rational(x)))) {
+    return std::nullopt;
+  }
+  return store_.div(x, store_.constant(c));
+}
+
 Value SymbolicDomain::fbin(FBin op, ptx::Type t, Value a, Value b, const FloatMods& m) {
   ExprId x = real(a, t), y = real(b, t);
+  if (op == FBin::Mul) {
+    // log as compiled by Triton and __logf: lg2.approx(x) * 0f3F317218. The float nearest
+    // ln(2) multiplying log(x)/ln(2) stands for ln(2) itself.
+    for (auto [k, other] : {std::pair{x, y}, std::pair{y, x}}) {
+      if (!store_.is_rational(k) || store_.rational(k) != ln2_float() || store_.kind(other) != expr::Kind::Mul) continue;
+      for (uint32_t i = 0; i < store_.arity(other); ++i)
+        if (store_.operand(other, i) == ln2() && store_.weight(other, i) == -1) {
+          ++recognized_["log(x) as lg2.approx(x) * 0f3F317218"];
+          return finish(store_.mul(other, ln2()), m);
+        }
+    }
+  }
   ExprId r;
   switch (op) {
     case FBin::Add: r = store_.add(x, y); break;
@@ -82,7 +124,16 @@ Value SymbolicDomain::fun(FUn op, ptx::Type t, Value a, const FloatMods& m) {
     case FUn::Sqrt: r = store_.sqrt(x); break;
     case FUn::Rsqrt: r = store_.recip(store_.sqrt(x)); break;
     case FUn::Rcp: r = store_.recip(x); break;
-    case FUn::Ex2: r = store_.exp(store_.mul(x, ln2())); break;
+    case FUn::Ex2:
+      if (auto q = divide_if_multiple(x, log2e_float())) {
+        // exp as compiled by Triton and __expf: ex2.approx(x * 0f3FB8AA3B). Inside this form
+        // the float nearest log2(e) stands for log2(e) itself (DESIGN.md, routine recognition).
+        r = store_.exp(*q);
+        ++recognized_["exp(x) as ex2.approx(x * 0f3FB8AA3B)"];
+      } else {
+        r = store_.exp(store_.mul(x, ln2()));
+      }
+      break;
     case FUn::Lg2: r = store_.div(store_.log(x), ln2()); break;
     case FUn::Sin: r = store_.sin(x); break;
     case FUn::Cos: r = store_.cos(x); break;

@@ -1,5 +1,8 @@
 #pragma once
 // Floats as exact real expressions in a shared Store (DESIGN "Semantics").
+#include <map>
+#include <string>
+
 #include "exec/domain.hpp"
 #include "exec/int_bounds.hpp"
 #include "expr/store.hpp"
@@ -35,12 +38,18 @@ class SymbolicDomain final : public Domain {
   // A predicate as a condition expression.
   expr::ExprId condition(Value p);
   expr::Store& store() { return store_; }
+  // Float constants read as the real constant they approximate, by form, with counts.
+  const std::map<std::string, size_t>& recognized() const { return recognized_; }
 
  private:
   Value finish(expr::ExprId e, const FloatMods& m);
   expr::ExprId ln2();
 
   Value checked_int(expr::ExprId e, ptx::Type t);
+  static const mpq_class& log2e_float();
+  static const mpq_class& ln2_float();
+  std::optional<expr::ExprId> divide_if_multiple(expr::ExprId x, const mpq_class& c);
+  std::map<std::string, size_t> recognized_;
 
   expr::Store& store_;
   expr::ExprId ln2_{};

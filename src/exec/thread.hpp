@@ -16,8 +16,19 @@ enum class Wait : uint8_t {
   Warp,        // a warp collective (shfl.sync, vote.sync, bar.warp.sync, ...) at wait_instr
 };
 
+// A recognized math routine being stepped over: the routine's own instructions are
+// skipped, and at `commit` its result register gets the real function it computes.
+struct AbsorbPlan {
+  std::vector<uint32_t> skip;  // instruction indices, sorted
+  uint32_t commit = 0;
+  uint32_t reg = 0;
+  Value value;
+};
+
 struct Thread {
   std::vector<Value> regs;
+  std::vector<uint32_t> def_pc;   // per register: the instruction that last wrote it
+  std::vector<AbsorbPlan> plans;
   uint32_t pc = 0;
   bool exited = false;
   Wait wait = Wait::None;

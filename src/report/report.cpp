@@ -63,6 +63,7 @@ std::string text(const check::CheckResult& r) {
     s += "  " + o.tensor + ": " + std::to_string(o.cells) + " cells, " + std::to_string(o.proved) + " proved, " +
          std::to_string(o.refuted) + " refuted, " + std::to_string(o.unknown) + " unknown\n";
   for (const auto& u : r.unknown_cells) s += "  unknown " + u + "\n";
+  for (const auto& g : r.recognized) s += "  recognized " + g + "\n";
   if (!r.defects.empty()) {
     s += "defects:\n";
     for (const auto& d : r.defects) {
@@ -97,6 +98,7 @@ nlohmann::json json(const check::CheckResult& r) {
   for (const auto& o : r.outputs)
     j["outputs"].push_back({{"tensor", o.tensor}, {"cells", o.cells}, {"proved", o.proved}, {"refuted", o.refuted}, {"unknown", o.unknown}});
   j["unknown_cells"] = r.unknown_cells;
+  j["recognized_routines"] = r.recognized;
   j["defects"] = nlohmann::json::array();
   for (const auto& d : r.defects)
     j["defects"].push_back({{"program", std::string(1, d.program)}, {"kind", exec::defect_kind_name(d.kind)},

@@ -1,0 +1,164 @@
+#include "idiom/functions.hpp"
+
+#include <cmath>
+#include <limits>
+
+namespace racer::idiom {
+namespace {
+
+constexpr Fn kFamily[] = {Fn::Exp, Fn::Exp2, Fn::Log, Fn::Log2, Fn::Log1p, Fn::Sqrt,
+                          Fn::Rsqrt, Fn::Tanh, Fn::Erf, Fn::Sigmoid, Fn::Sin, Fn::Cos};
+const long double kScales[] = {1, -1, 2, -2, 0.5L, -0.5L};
+
+long double value(Fn f, long double x) {
+  switch (f) {
+    case Fn::Exp: return std::exp(x);
+    case Fn::Exp2: return std::exp2(x);
+    case Fn::Log: return x < 0 ? NAN : std::log(x);
+    case Fn::Log2: return x < 0 ? NAN : std::log2(x);
+    case Fn::Log1p: return x < -1 ? NAN : std::log1p(x);
+    case Fn::Sqrt: return x < 0 ? NAN : std::sqrt(x);
+    case Fn::Rsqrt: return x < 0 ? NAN : 1 / std::sqrt(x);
+    case Fn::Tanh: return std::tanh(x);
+    case Fn::Erf: return std::erf(x);
+    case Fn::Sigmoid: return 1 / (1 + std::exp(-x));
+    case Fn::Sin: return std::sin(x);
+    case Fn::Cos: return std::cos(x);
+  }
+  return NAN;
+}
+
+const char* name(Fn f) {
+  switch (f) {
+    case Fn::Exp: return "exp";
+    case Fn::Exp2: return "exp2";
+    case Fn::Log: return "log";
+    case Fn::Log2: return "log2";
+    case Fn::Log1p: return "log1p";
+    case Fn::Sqrt: return "sqrt";
+    case Fn::Rsqrt: return "rsqrt";
+    case Fn::Tanh: return "tanh";
+    case Fn::Erf: return "erf";
+    case Fn::Sigmoid: return "sigmoid";
+    case Fn::Sin: return "sin";
+    case Fn::Cos: return "cos";
+  }
+  return "?";
+}
+
+// Functions computed through tanh.approx or sin/cos range reduction carry an absolute
+// error bound; the others a relative one of a few ulp of f32.
+bool absolute_bound(Fn f) { return f == Fn::Tanh || f == Fn::Sin || f == Fn::Cos; }
+
+constexpr long double kFloatMax = 3.4028234663852886e38L;
+constexpr long double kFloatMinNormal = 1.1754943508222875e-38L;
+
+bool close(Fn f, long double want, long double got, long double scale) {
+  if (std::isnan(want)) return std::isnan(got);
+  if (std::isnan(got)) return false;
+  if (std::isinf(want) || std::fabs(want) > kFloatMax) return std::isinf(got) && (got > 0) == (want > 0);
+  if (std::isinf(got)) return false;
+  long double err = std::fabs(want - got);
+  if (std::fabs(want) < kFloatMinNormal * 4 * scale && std::fabs(got) < kFloatMinNormal * 4 * scale) return true;
+  if (absolute_bound(f)) return err <= std::ldexp(1.0L, -15) * scale;
+  return err <= std::ldexp(1.0L, -19) * std::fabs(want) + std::ldexp(1.0L, -23) * scale;
+}
+
+// A small exact rational near x (denominator up to 8), if there is one.
+std::optional<mpq_class> simple(long double x) {
+  if (!std::isfinite(x) || std::fabs(x) > 1024) return std::nullopt;
+  for (long den = 1; den <= 8; den *= 2) {
+    long double num = std::round(x * den);
+    if (std::fabs(num - x * den) <= 1e-6L * std::max<long double>(1, std::fabs(x * den))) {
+      mpq_class q(static_cast<long>(num), den);
+      q.canonicalize();
+      return q;
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::string Fit::describe() const {
+  std::string inner = b == 1 ? "t" : b == -1 ? "-t" : b.get_str() + "*t";
+  std::string s = std::string(name(fn)) + "(" + inner + ")";
+  if (a != 1) s = a.get_str() + "*" + s;
+  if (d != 0) s = d.get_str() + " + " + s;
+  return s;
+}
+
+bool agrees(const Fit& f, const std::vector<Sample>& samples) {
+  long double a = f.a.get_d(), b = f.b.get_d(), d = f.d.get_d();
+  long double scale = std::max<long double>({1, std::fabs(a), std::fabs(d)});
+  for (const Sample& s : samples) {
+    long double want = a * value(f.fn, b * s.t) + d;
+    if (!close(f.fn, want, s.nan ? NAN : s.y, scale)) return false;
+  }
+  return true;
+}
+
+std::optional<Fit> fit_routine(const std::vector<Sample>& samples) {
+  for (Fn fn : kFamily) {
+    for (long double b : kScales) {
+      // Fit a and d from two samples where f differs, then check every sample.
+      const Sample* s1 = nullptr;
+      const Sample* s2 = nullptr;
+      long double g1 = 0, g2 = 0;
+      for (const Sample& s : samples) {
+        long double g = value(fn, b * s.t);
+        if (s.nan || !std::isfinite(s.y) || !std::isfinite(g) || std::fabs(g) > 1e6L || std::fabs(s.y) > 1e6L) continue;
+        if (!s1) s1 = &s, g1 = g;
+        else if (std::fabs(g - g1) > 1e-3L) {
+          s2 = &s, g2 = g;
+          break;
+        }
+      }
+      if (!s1 || !s2) continue;
+      long double a = (s1->y - s2->y) / (g1 - g2);
+      long double d = s1->y - a * g1;
+      auto qa = simple(a), qd = simple(std::fabs(d) < 1e-6L ? 0 : d);
+      auto qb = simple(b);
+      if (!qa || !qd || !qb || *qa == 0) continue;
+      Fit f{fn, *qa, *qb, *qd};
+      if (agrees(f, samples)) return f;
+    }
+  }
+  return std::nullopt;
+}
+
+expr::ExprId build(expr::Store& st, const Fit& f, expr::ExprId t) {
+  using expr::ExprId;
+  ExprId x = st.mul(st.constant(f.b), t);
+  ExprId ln2 = st.log(st.constant(2));
+  ExprId g;
+  switch (f.fn) {
+    case Fn::Exp: g = st.exp(x); break;
+    case Fn::Exp2: g = st.exp(st.mul(x, ln2)); break;
+    case Fn::Log: g = st.log(x); break;
+    case Fn::Log2: g = st.div(st.log(x), ln2); break;
+    case Fn::Log1p: g = st.log(st.add(st.one(), x)); break;
+    case Fn::Sqrt: g = st.sqrt(x); break;
+    case Fn::Rsqrt: g = st.recip(st.sqrt(x)); break;
+    case Fn::Tanh: g = st.tanh(x); break;
+    case Fn::Erf: g = st.erf(x); break;
+    case Fn::Sigmoid: g = st.recip(st.add(st.one(), st.exp(st.neg(x)))); break;
+    case Fn::Sin: g = st.sin(x); break;
+    case Fn::Cos: g = st.cos(x); break;
+  }
+  return st.add(st.mul(st.constant(f.a), g), st.constant(f.d));
+}
+
+const std::vector<long double>& probe_points() {
+  static const std::vector<long double> pts = [] {
+    std::vector<long double> v = {0.0L, 1.0L, -1.0L, 0.5L, -0.5L, 2.0L, -2.0L, 0.75L, -0.75L, 1.5L, -1.5L,
+                                  3.0L, -3.0L, 0.125L, -0.125L, 0.0078125L, -0.0078125L, 0.3125L, -0.3125L,
+                                  5.0L, -5.0L, 7.25L, -7.25L, 10.0L, -10.0L, 0.9375L, -0.9375L, 1.0625L,
+                                  0.6931471805599453L, -0.6931471805599453L, 20.0L, -20.0L, 40.5L, -40.5L,
+                                  87.5L, -87.5L, 100.0L, -100.0L, 1e-5L, -1e-5L, 1234.5L, 0.0001220703125L};
+    return v;
+  }();
+  return pts;
+}
+
+}  // namespace racer::idiom

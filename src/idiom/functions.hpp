@@ -1,0 +1,42 @@
+#pragma once
+// The real functions compiled math routines implement, and fitting a routine's measured
+// outputs to one of them: y = a * f(b * t) + d with small exact a, b, d.
+#include <gmpxx.h>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "expr/store.hpp"
+
+namespace racer::idiom {
+
+enum class Fn : uint8_t { Exp, Exp2, Log, Log2, Log1p, Sqrt, Rsqrt, Tanh, Erf, Sigmoid, Sin, Cos };
+
+struct Fit {
+  Fn fn;
+  mpq_class a, b, d;
+  std::string describe() const;  // "1 + exp(-t)"
+};
+
+// A routine's output at one input. `nan` for a NaN result.
+struct Sample {
+  long double t;
+  long double y;
+  bool nan = false;
+};
+
+// The first member of the family that every sample agrees with (within the function's
+// stated tolerance), or nullopt.
+std::optional<Fit> fit_routine(const std::vector<Sample>& samples);
+// Whether a fit agrees with every sample.
+bool agrees(const Fit& f, const std::vector<Sample>& samples);
+
+// a * f(b * t) + d as an exact expression of t.
+expr::ExprId build(expr::Store& st, const Fit& f, expr::ExprId t);
+
+// The inputs a routine is probed at: ordinary values across its useful range, values near
+// zero, the ends of its range reduction, and values where it must saturate.
+const std::vector<long double>& probe_points();
+
+}  // namespace racer::idiom

@@ -1,0 +1,347 @@
+#include "idiom/recognizer.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cmath>
+#include <functional>
+#include <set>
+
+#include "exec/concrete_domain.hpp"
+#include "exec/ieee.hpp"
+#include "exec/refusal.hpp"
+#include "exec/symbolic_domain.hpp"
+
+namespace racer::idiom {
+namespace {
+
+using exec::Value;
+
+constexpr size_t kMaxRoots = 6;
+constexpr size_t kMaxProbeSteps = 800;
+
+enum class State : uint8_t { Fixed, Sample, Opaque };
+
+// Register-only instructions: the probe runs these and stops at anything else.
+bool pure(ptx::Op op) {
+  using ptx::Op;
+  switch (op) {
+    case Op::Add: case Op::AddC: case Op::Sub: case Op::SubC: case Op::Mul: case Op::Mad: case Op::MadC:
+    case Op::Mul24: case Op::Mad24: case Op::Sad: case Op::Div: case Op::Rem: case Op::Abs: case Op::Neg:
+    case Op::Min: case Op::Max: case Op::Popc: case Op::Clz: case Op::Bfind: case Op::Brev: case Op::Bfe:
+    case Op::Bfi: case Op::Fma: case Op::Rcp: case Op::Sqrt: case Op::Rsqrt: case Op::Sin: case Op::Cos:
+    case Op::Lg2: case Op::Ex2: case Op::Tanh: case Op::Copysign: case Op::Set: case Op::Setp: case Op::Selp:
+    case Op::Slct: case Op::And: case Op::Or: case Op::Xor: case Op::Not: case Op::Cnot: case Op::Lop3:
+    case Op::Shf: case Op::Shl: case Op::Shr: case Op::Mov: case Op::Prmt: case Op::Cvt: case Op::Bra:
+      return true;
+    default:
+      return false;
+  }
+}
+
+std::optional<ieee::Format> format_of(ptx::Type t) {
+  switch (ptx::type_bits(t)) {
+    case 16: return t == ptx::Type::BF16 ? ieee::Format::BF16 : ieee::Format::F16;
+    case 32: return ieee::Format::F32;
+    case 64: return ieee::Format::F64;
+    default: return std::nullopt;
+  }
+}
+
+struct Event {
+  uint32_t pc;
+  std::vector<uint32_t> writes;
+  std::vector<uint64_t> values;
+  bool absorbed;                  // reads the routine's input, directly or not
+  std::vector<std::pair<uint32_t, uint64_t>> fixed_reads;
+};
+
+struct Run {
+  long double t;
+  std::vector<Event> events;
+};
+
+}  // namespace
+
+const Liveness& MathRoutineRecognizer::liveness(const ptx::Function& f) {
+  auto& slot = liveness_[&f];
+  if (!slot) slot = std::make_unique<Liveness>(f);
+  return *slot;
+}
+
+bool MathRoutineRecognizer::recognize(exec::ExecContext& ctx, const ptx::Instr& ins, const std::string&) {
+  auto* sym = dynamic_cast<exec::SymbolicDomain*>(&ctx.dom);
+  if (!sym) return false;
+  expr::Store& st = sym->store();
+  const ptx::Function& fn = ctx.fn;
+  exec::Thread& th = ctx.th;
+  uint32_t at = static_cast<uint32_t>(&ins - fn.instrs.data());
+
+  // Candidate inputs: symbolic reals along the defining instructions, nearest first.
+  std::vector<uint32_t> queue, reads, roots;
+  reads_of(ins, queue);
+  std::set<uint32_t> seen(queue.begin(), queue.end());
+  for (size_t qi = 0; qi < queue.size() && qi < 128; ++qi) {
+    uint32_t r = queue[qi];
+    const Value& v = th.regs[r];
+    if (!v.is_symbolic()) continue;
+    if (!v.integer && !st.is_condition(v.expr())) roots.push_back(r);
+    uint32_t def = th.def_pc[r];
+    if (def >= fn.instrs.size()) continue;
+    reads_of(fn.instrs[def], reads);
+    for (uint32_t x : reads)
+      if (seen.insert(x).second) queue.push_back(x);
+  }
+  std::stable_sort(roots.begin(), roots.end(), [&](uint32_t a, uint32_t b) { return th.def_pc[a] + 1 > th.def_pc[b] + 1; });
+  std::vector<uint32_t> distinct;
+  for (uint32_t r : roots) {
+    bool dup = false;
+    for (uint32_t d : distinct) dup |= th.regs[d].sym == th.regs[r].sym;
+    if (!dup) distinct.push_back(r);
+  }
+  if (distinct.size() > kMaxRoots) distinct.resize(kMaxRoots);
+
+  static const bool debug = std::getenv("RACER_DEBUG_IDIOM") != nullptr;
+  if (debug) {
+    std::fprintf(stderr, "recognize at %u: %zu roots:", at, distinct.size());
+    for (uint32_t r : distinct) std::fprintf(stderr, " %s(def %u)", fn.regs[r].name.c_str(), th.def_pc[r]);
+    std::fprintf(stderr, "\n");
+  }
+  // The input that worked here before goes first; inputs that failed here are not retried.
+  auto pref = preferred_.find({&fn, at});
+  if (pref != preferred_.end()) {
+    auto it = std::find(distinct.begin(), distinct.end(), pref->second);
+    if (it != distinct.end()) std::rotate(distinct.begin(), it, it + 1);
+  }
+  for (uint32_t root : distinct) {
+    Key key{&fn, at, root, th.def_pc[root]};
+    if (failed_.count(key)) continue;
+    if (auto it = cache_.find(key); it != cache_.end()) {
+      bool same = true;
+      for (auto [r, bits] : it->second.fixed_inputs) same &= th.regs[r].is_concrete() && th.regs[r].bits == bits;
+      if (same) {
+        install(ctx, it->second, root, at);
+        return true;
+      }
+    }
+    if (auto plan = probe(ctx, at, root)) {
+      cache_[key] = *plan;
+      preferred_[{&fn, at}] = root;
+      install(ctx, *plan, root, at);
+      return true;
+    }
+    failed_.insert(key);
+  }
+  return false;
+}
+
+void MathRoutineRecognizer::install(exec::ExecContext& ctx, const Plan& p, uint32_t root, uint32_t at) {
+  auto& sym = dynamic_cast<exec::SymbolicDomain&>(ctx.dom);
+  exec::AbsorbPlan a;
+  a.skip = p.skip;
+  a.commit = p.commit;
+  a.reg = p.reg;
+  a.value = Value::of_expr(build(sym.store(), p.fit, ctx.th.regs[root].expr()));
+  ctx.th.plans.push_back(std::move(a));
+  std::string where = ctx.fn.name + ": " + p.fit.describe() + " recognized at PTX instruction " + std::to_string(at);
+  exec::Site s = ctx.site(ctx.fn.instrs[p.commit]);
+  if (s.ptx_line) where = ctx.fn.name + ": " + p.fit.describe() + " (PTX line " + std::to_string(s.ptx_line) + (s.source.empty() ? "" : ", " + s.source) + ")";
+  if (std::find(recognized_.begin(), recognized_.end(), where) == recognized_.end()) recognized_.push_back(where);
+}
+
+std::optional<MathRoutineRecognizer::Plan> MathRoutineRecognizer::probe(exec::ExecContext& ctx, uint32_t at, uint32_t root) {
+  const ptx::Function& fn = ctx.fn;
+  exec::Thread& th = ctx.th;
+  auto fmt = format_of(fn.regs[root].type);
+  if (!fmt) return std::nullopt;
+  const uint32_t root_sym = th.regs[root].sym;
+  std::vector<uint32_t> reads, writes;
+
+  // Registers computed from the input before `at` are recomputed from each probe value.
+  std::vector<uint32_t> prelude;
+  {
+    std::vector<int8_t> memo(fn.regs.size(), -1);  // -1 unknown, 0 no, 1 yes
+    std::vector<uint32_t> stack;
+    std::function<bool(uint32_t, int)> downstream = [&](uint32_t r, int depth) -> bool {
+      if (memo[r] >= 0) return memo[r];
+      if (th.regs[r].sym == root_sym) return (memo[r] = 1) != 0;
+      if (!th.regs[r].is_symbolic() || depth > 64) return (memo[r] = 0) != 0;
+      uint32_t def = th.def_pc[r];
+      if (def >= fn.instrs.size()) return (memo[r] = 0) != 0;
+      memo[r] = 0;  // cycles through loops count as not downstream
+      std::vector<uint32_t> rs;
+      reads_of(fn.instrs[def], rs);
+      bool any = false;
+      for (uint32_t x : rs) any |= downstream(x, depth + 1);
+      if (any) prelude.push_back(def);
+      memo[r] = any ? 1 : 0;
+      return any;
+    };
+    // Every register computed from the input (not only those the refusing instruction
+    // reads: the routine may read others later).
+    for (uint32_t r = 0; r < fn.regs.size(); ++r)
+      if (th.regs[r].is_symbolic()) downstream(r, 0);
+    std::sort(prelude.begin(), prelude.end());
+    prelude.erase(std::unique(prelude.begin(), prelude.end()), prelude.end());
+  }
+
+  exec::ConcreteDomain concrete;
+  std::vector<Run> runs;
+  for (long double t0 : probe_points()) {
+    uint64_t bits = ieee::from_double(*fmt, static_cast<double>(t0));
+    Run run{static_cast<long double>(ieee::to_double(*fmt, bits)), {}};
+    exec::Thread scratch = th;
+    scratch.plans.clear();
+    std::vector<State> state(fn.regs.size(), State::Fixed);
+    for (size_t r = 0; r < fn.regs.size(); ++r) {
+      if (th.regs[r].sym == root_sym) state[r] = State::Sample, scratch.regs[r] = Value::of_bits(bits);
+      else if (!th.regs[r].is_concrete()) state[r] = State::Opaque;
+    }
+    exec::ExecContext sctx{ctx.m, ctx.cta, scratch, ctx.mod, fn, concrete};
+    const exec::Semantics& sem = ctx.m.semantics();
+    bool failed = false;
+    // One instruction of the probe; returns false to stop.
+    auto step = [&](uint32_t pc, bool record) -> std::optional<uint32_t> {
+      const ptx::Instr& I = fn.instrs[pc];
+      if (!pure(I.op)) return std::nullopt;
+      State g = I.has_guard ? state[I.guard] : State::Fixed;
+      if (g == State::Opaque) return std::nullopt;
+      reads_of(I, reads);
+      writes_of(I, writes);
+      State s = State::Fixed;
+      Event ev{pc, writes, {}, false, {}};
+      for (uint32_t r : reads) {
+        if (I.has_guard && r == I.guard) continue;
+        s = std::max(s, state[r]);
+      }
+      bool on = !I.has_guard || ((scratch.regs[I.guard].bits & 1) != I.guard_negated);
+      if (on && s == State::Opaque) {
+        if (I.op == ptx::Op::Bra) return std::nullopt;
+        for (uint32_t w : writes) state[w] = State::Opaque;
+        if (record) run.events.push_back(ev);
+        return pc + 1;
+      }
+      ev.absorbed = s == State::Sample || g == State::Sample;
+      uint32_t next = pc + 1;
+      if (on) {
+        for (uint32_t r : reads)
+          if (state[r] == State::Fixed) ev.fixed_reads.emplace_back(r, scratch.regs[r].bits);
+        scratch.pc = pc + 1;
+        try {
+          sem.step[static_cast<size_t>(I.op)](sctx, I);
+        } catch (const exec::Refusal&) {
+          failed = true;
+          return std::nullopt;
+        }
+        next = scratch.pc;
+        for (uint32_t w : writes) {
+          state[w] = ev.absorbed ? State::Sample : State::Fixed;
+          ev.values.push_back(scratch.regs[w].bits);
+        }
+      } else {
+        ev.writes.clear();
+      }
+      if (record) run.events.push_back(std::move(ev));
+      return next;
+    };
+    for (uint32_t pc : prelude)
+      if (!step(pc, false)) {
+        failed = true;
+        break;
+      }
+    if (failed) {
+      if (debug_) std::fprintf(stderr, "  probe root %s: prelude failed\n", fn.regs[root].name.c_str());
+      return std::nullopt;
+    }
+    uint32_t pc = at;
+    for (size_t n = 0; n < kMaxProbeSteps && pc < fn.instrs.size(); ++n) {
+      auto next = step(pc, true);
+      if (!next) break;
+      pc = *next;
+    }
+    if (failed) {
+      if (debug_) std::fprintf(stderr, "  probe root %s: a step refused\n", fn.regs[root].name.c_str());
+      return std::nullopt;
+    }
+    runs.push_back(std::move(run));
+  }
+
+  const Liveness& live = liveness(fn);
+  if (debug_) {
+    std::fprintf(stderr, "  probe root %s: %zu runs, run0 %zu events\n", fn.regs[root].name.c_str(), runs.size(), runs[0].events.size());
+    for (const Event& e : runs[0].events)
+      std::fprintf(stderr, "    pc %u absorbed %d writes %zu %s\n", e.pc, e.absorbed, e.writes.size(), e.writes.empty() ? "" : fn.regs[e.writes[0]].name.c_str());
+  }
+  for (const Event& e : runs[0].events) {
+    if (!e.absorbed || e.writes.size() != 1) continue;
+    uint32_t y = e.writes[0];
+    auto yfmt = format_of(fn.regs[y].type);
+    if (!yfmt || fn.regs[y].type == ptx::Type::Pred) continue;
+    std::vector<Sample> samples;
+    std::vector<size_t> commit_index;
+    for (const Run& r : runs) {
+      size_t k = 0;
+      while (k < r.events.size() && !(r.events[k].pc == e.pc && r.events[k].writes.size() == 1 && r.events[k].writes[0] == y)) ++k;
+      if (k == r.events.size()) break;
+      double v = ieee::to_double(*yfmt, r.events[k].values[0]);
+      samples.push_back({r.t, static_cast<long double>(v), std::isnan(v)});
+      commit_index.push_back(k);
+    }
+    if (samples.size() != runs.size()) continue;
+    auto fit = fit_routine(samples);
+    if (debug_) {
+      std::fprintf(stderr, "    candidate %s at pc %u: %s;", fn.regs[y].name.c_str(), e.pc, fit ? fit->describe().c_str() : "no fit");
+      for (size_t k = 0; k < samples.size() && k < 6; ++k) std::fprintf(stderr, " (%Lg -> %Lg)", samples[k].t, samples[k].y);
+      std::fprintf(stderr, "\n");
+    }
+    if (!fit) continue;
+    // Everything else the routine wrote must be dead once its result is there.
+    Plan plan;
+    plan.fit = *fit;
+    plan.commit = e.pc;
+    plan.reg = y;
+    std::set<uint32_t> skip{at, e.pc}, tainted;
+    bool alive = false;
+    for (size_t ri = 0; ri < runs.size() && !alive; ++ri) {
+      for (size_t k = 0; k <= commit_index[ri]; ++k) {
+        const Event& ev = runs[ri].events[k];
+        if (!ev.absorbed) continue;
+        skip.insert(ev.pc);
+        for (auto fr : ev.fixed_reads)
+          if (ri == 0) plan.fixed_inputs.push_back(fr);
+        for (uint32_t w : ev.writes) {
+          if (w == y) continue;
+          tainted.insert(w);
+          if (live.live_at(e.pc + 1, w)) alive = true;
+        }
+      }
+    }
+    if (alive) {
+      if (debug_) std::fprintf(stderr, "    result %s: other routine registers live after it\n", fn.regs[y].name.c_str());
+      continue;
+    }
+    // Routine instructions no probe value happened to reach (special-value paths) are
+    // stepped over too: whatever reads what the routine computed, up to its result.
+    tainted.insert(y);
+    for (uint32_t pc = at; pc <= e.pc; ++pc) {
+      reads_of(fn.instrs[pc], reads);
+      bool touches = false;
+      for (uint32_t r : reads) touches |= tainted.count(r) > 0;
+      if (!touches || skip.count(pc)) continue;
+      if (!pure(fn.instrs[pc].op)) {
+        alive = true;
+        break;
+      }
+      skip.insert(pc);
+      writes_of(fn.instrs[pc], writes);
+      for (uint32_t w : writes)
+        if (w != y) tainted.insert(w);
+    }
+    if (alive) continue;
+    plan.skip.assign(skip.begin(), skip.end());
+    return plan;
+  }
+  return std::nullopt;
+}
+
+}  // namespace racer::idiom
