@@ -1,4 +1,5 @@
 // Operand count, form and type checks against the opcode table's operand shapes.
+#include <array>
 #include <string>
 
 #include "ptx/parser_impl.hpp"
@@ -37,6 +38,8 @@ Type widened(Type t) {
   }
 }
 
+constexpr size_t kTypeCount = static_cast<size_t>(Type::Count);
+
 // PTX's relaxed typing: a register may hold an instruction type of the same size when the
 // classes are compatible (bit types go with anything); ld/st/cvt may use wider registers.
 bool register_fits(Type reg, Type want, bool wider_ok) {
@@ -49,6 +52,22 @@ bool register_fits(Type reg, Type want, bool wider_ok) {
   if (wc == TypeClass::Float) return rc == TypeClass::Float || rb > wb;
   return rc != TypeClass::Float || rb > wb;
 }
+
+// register_fits for every combination, computed once (type_bits and type_class read a
+// constant table, so this runs safely during static initialization).
+struct FitsTable {
+  std::array<std::array<std::array<bool, kTypeCount>, kTypeCount>, 2> fits{};  // [wider_ok][reg][want]
+  FitsTable() {
+    for (size_t w = 0; w < 2; ++w)
+      for (size_t r = 0; r < kTypeCount; ++r)
+        for (size_t t = 0; t < kTypeCount; ++t)
+          fits[w][r][t] = register_fits(static_cast<Type>(r), static_cast<Type>(t), w != 0);
+  }
+  bool operator()(Type reg, Type want, bool wider_ok) const {
+    return fits[wider_ok][static_cast<size_t>(reg)][static_cast<size_t>(want)];
+  }
+};
+const FitsTable kFits;
 
 std::string type_text(Type t) { return "." + std::string(type_name(t)); }
 
@@ -72,6 +91,13 @@ const OperandShape& shape_of(Op op) {
 
 }  // namespace
 
+// Fails at t with the message make() builds. Out of line, with the message text in the
+// lambda, so the checks themselves stay small.
+template <class Make>
+[[noreturn, gnu::noinline, gnu::cold]] void Parser::fail_lazy(const Token& t, Make&& make) {
+  fail(t, make());
+}
+
 size_t Parser::operand_capacity(Op op) { return shape_of(op).slots.size(); }
 
 void Parser::check_operands(const Function& f, const Instr& ins, const std::vector<const Token*>& at) {
@@ -86,8 +112,10 @@ void Parser::check_operands(const Function& f, const Instr& ins, const std::vect
                                                  : std::to_string(required) + " to " + std::to_string(slots.size());
     // Too many: point at the first surplus operand; too few: at the last one given.
     const Token& where = at.empty() ? peek() : ins.operands.size() > slots.size() ? *at[slots.size()] : *at.back();
-    fail(where, "'" + name() + "' takes " + want + " operand" + (slots.size() == 1 ? "" : "s") + ", found " +
-                    std::to_string(ins.operands.size()));
+    fail_lazy(where, [&] {
+      return "'" + name() + "' takes " + want + " operand" + (slots.size() == 1 ? "" : "s") + ", found " +
+             std::to_string(ins.operands.size());
+    });
   }
 
   // Per operand; the checks below read them, and message text is built only on failure.
@@ -98,12 +126,14 @@ void Parser::check_operands(const Function& f, const Instr& ins, const std::vect
   auto check_reg = [&](const Operand& r, const Token& t) {
     if (r.kind != Operand::Kind::Reg) return;
     Type rt = f.regs[r.index].type;
-    if (!register_fits(rt, want, info.wide_data))
-      fail(t, pos() + " must be " + type_text(want) + ", but register '" + f.regs[r.index].name + "' is " + type_text(rt));
+    if (!kFits(rt, want, info.wide_data))
+      fail_lazy(t, [&] {
+        return pos() + " must be " + type_text(want) + ", but register '" + f.regs[r.index].name + "' is " + type_text(rt);
+      });
   };
   auto check_value = [&](const Operand& v, const Token& t) {
     if (v.kind == Operand::Kind::FloatImm && (type_class(want) == TypeClass::Signed || type_class(want) == TypeClass::Unsigned))
-      fail(t, "float literal where " + pos() + " expects " + type_text(want));
+      fail_lazy(t, [&] { return "float literal where " + pos() + " expects " + type_text(want); });
     check_reg(v, t);
   };
   auto check_vector = [&](const Operand& v, const Token& t) {
@@ -112,7 +142,9 @@ void Parser::check_operands(const Function& f, const Instr& ins, const std::vect
       unsigned bits = type_bits(want) / static_cast<unsigned>(v.elems.size());
       Type saved = want;
       want = bits == 8 ? Type::B8 : bits == 16 ? Type::B16 : bits == 32 ? Type::B32 : Type::None;
-      if (want == Type::None) fail(t, pos() + ": a " + type_text(saved) + " cannot be split into " + std::to_string(v.elems.size()) + " parts");
+      if (want == Type::None) fail_lazy(t, [&] {
+        return pos() + ": a " + type_text(saved) + " cannot be split into " + std::to_string(v.elems.size()) + " parts";
+      });
       for (const Operand& e : v.elems) check_value(e, t);
       want = saved;
       return;
@@ -121,7 +153,9 @@ void Parser::check_operands(const Function& f, const Instr& ins, const std::vect
     if (s->type == 'v' && ins.has(Mod::Vec)) {
       size_t n = size_t{2} << ins.mod(Mod::Vec);
       if (v.elems.size() != n)
-        fail(t, pos() + " must be a vector of " + std::to_string(n) + " elements, found " + std::to_string(v.elems.size()));
+        fail_lazy(t, [&] {
+          return pos() + " must be a vector of " + std::to_string(n) + " elements, found " + std::to_string(v.elems.size());
+        });
     }
   };
   for (i = 0; i < ins.operands.size(); ++i) {
@@ -141,14 +175,16 @@ void Parser::check_operands(const Function& f, const Instr& ins, const std::vect
     }
 
     if (op.kind == Operand::Kind::Symbol && op.symbol_kind == SymbolKind::Label && s->kind != 'l')
-      fail(tok, "unknown symbol '" + std::string(tok.text) + "' in " + pos());
+      fail_lazy(tok, [&] { return "unknown symbol '" + std::string(tok.text) + "' in " + pos(); });
 
     bool is_vec = op.kind == Operand::Kind::Vector;
     if (s->type == 'v' && ins.has(Mod::Vec) && !is_vec)
-      fail(tok, pos() + " must be a vector {…} of " + std::to_string(size_t{2} << ins.mod(Mod::Vec)) + " elements for ." +
-                    std::string(mod_values(Mod::Vec)[ins.mod(Mod::Vec)]));
+      fail_lazy(tok, [&] {
+        return pos() + " must be a vector {…} of " + std::to_string(size_t{2} << ins.mod(Mod::Vec)) + " elements for ." +
+               std::string(mod_values(Mod::Vec)[ins.mod(Mod::Vec)]);
+      });
     if (s->type == 'v' && !ins.has(Mod::Vec) && is_vec && op.elems.size() != 1)
-      fail(tok, pos() + " is a vector but the instruction has no .v2/.v4 modifier");
+      fail_lazy(tok, [&] { return pos() + " is a vector but the instruction has no .v2/.v4 modifier"; });
 
     switch (s->kind) {
       case 'd':
@@ -156,20 +192,20 @@ void Parser::check_operands(const Function& f, const Instr& ins, const std::vect
       case 'q': {
         const Operand* first = &op;
         if (op.kind == Operand::Kind::Pair) {
-          if (s->kind == 'd') fail(tok, pos() + " takes no '|' second destination");
+          if (s->kind == 'd') fail_lazy(tok, [&] { return pos() + " takes no '|' second destination"; });
           const Operand& second = op.elems[1];
           if (second.kind != Operand::Kind::Sink &&
               (second.kind != Operand::Kind::Reg || f.regs[second.index].type != Type::Pred))
-            fail(tok, "the destination after '|' in " + pos() + " must be a predicate register");
+            fail_lazy(tok, [&] { return "the destination after '|' in " + pos() + " must be a predicate register"; });
           first = &op.elems[0];
         }
         if (first->kind == Operand::Kind::Vector) {
           for (const Operand& e : first->elems)
             if (e.kind != Operand::Kind::Reg && e.kind != Operand::Kind::Sink)
-              fail(tok, pos() + " is a destination; a vector destination holds registers only");
+              fail_lazy(tok, [&] { return pos() + " is a destination; a vector destination holds registers only"; });
           check_vector(*first, tok);
         } else if (first->kind != Operand::Kind::Reg && first->kind != Operand::Kind::Sink) {
-          fail(tok, pos() + " is a destination and must be a register");
+          fail_lazy(tok, [&] { return pos() + " is a destination and must be a register"; });
         } else {
           check_reg(*first, tok);
         }
@@ -178,28 +214,29 @@ void Parser::check_operands(const Function& f, const Instr& ins, const std::vect
       case 's':
       case 'm':
       case 'p':
-        if (op.kind == Operand::Kind::Address) fail(tok, pos() + " cannot be an address '[…]'");
+        if (op.kind == Operand::Kind::Address) fail_lazy(tok, [&] { return pos() + " cannot be an address '[…]'"; });
         if (op.kind == Operand::Kind::Pair || op.kind == Operand::Kind::ParenList || op.kind == Operand::Kind::Sink)
-          fail(tok, "unexpected form of " + pos());
+          fail_lazy(tok, [&] { return "unexpected form of " + pos(); });
         if (op.kind == Operand::Kind::Symbol && s->kind != 'm' &&
             !(op.symbol_kind == SymbolKind::ModuleVar || op.symbol_kind == SymbolKind::LocalVar))
-          fail(tok, pos() + " cannot be the symbol '" + std::string(tok.text) + "'");
+          fail_lazy(tok, [&] { return pos() + " cannot be the symbol '" + std::string(tok.text) + "'"; });
         if (s->kind == 'p' && !(op.kind == Operand::Kind::Reg && f.regs[op.index].type == Type::Pred) &&
             !(op.kind == Operand::Kind::Imm))
-          fail(tok, pos() + " must be a predicate");
-        if (op.negated && s->kind != 'p') fail(tok, "'!' is allowed only on predicate operands, not " + pos());
+          fail_lazy(tok, [&] { return pos() + " must be a predicate"; });
+        if (op.negated && s->kind != 'p')
+          fail_lazy(tok, [&] { return "'!' is allowed only on predicate operands, not " + pos(); });
         if (is_vec) check_vector(op, tok);
         else check_value(op, tok);
         break;
       case 'a':
-        if (op.kind != Operand::Kind::Address) fail(tok, pos() + " must be an address in '[ ]'");
+        if (op.kind != Operand::Kind::Address) fail_lazy(tok, [&] { return pos() + " must be an address in '[ ]'"; });
         break;
       case 'l':
         if (op.kind != Operand::Kind::Symbol || op.symbol_kind != SymbolKind::Label)
-          fail(tok, pos() + " must be a label");
+          fail_lazy(tok, [&] { return pos() + " must be a label"; });
         break;
       case 'i':
-        if (op.kind != Operand::Kind::Imm) fail(tok, pos() + " must be an integer constant");
+        if (op.kind != Operand::Kind::Imm) fail_lazy(tok, [&] { return pos() + " must be an integer constant"; });
         break;
       default:
         break;

@@ -1,5 +1,6 @@
 #include "ptx/lexer.hpp"
 
+#include <algorithm>
 #include <array>
 #include <bit>
 #include <utility>
@@ -73,214 +74,205 @@ inline uint64_t load8(const char* p) {
   return v;
 }
 
-class Lexer {
- public:
-  Lexer(std::string_view s, std::vector<uint32_t>* line_starts)
-      : base_(s.data()), end_(s.data() + s.size()), p_(base_), lines_(line_starts) {}
-
-  std::vector<Token> run() {
-    size_t size = static_cast<size_t>(end_ - base_);
-    // PTX runs at about 0.3 tokens per byte: sized for a third, tokens are written in place
-    // (growing when a file is denser) and the vector is cut to the count at the end.
-    std::vector<Token> out(size / 3 + 16);
-    Token* w = out.data();
-    Token* w_end = w + out.size();
-    if (lines_) {
-      lines_->clear();
-      lines_->reserve(size / 24 + 16);
-      lines_->push_back(0);
+// The end of a number starting at p (a digit): integers (decimal, 0x, 0b, octal, U suffix),
+// decimal floats and 0f/0d bit patterns; malformed ones swallow their trailing junk and
+// become Error tokens.
+struct Lexed {
+  const char* end;
+  Tok kind;
+};
+Lexed lex_number(const char* p, const char* end) {
+  const char* begin = p;
+  auto run_while = [&](auto pred) { while (p < end && pred(*p)) ++p; };
+  if (*p == '0' && end - p > 1) {
+    char k = p[1];
+    if (k == 'f' || k == 'F' || k == 'd' || k == 'D') {
+      p += 2;
+      run_while(is_hex);
+      size_t want = (k == 'f' || k == 'F') ? 8 : 16;
+      Tok kind = (static_cast<size_t>(p - begin) - 2 == want) ? Tok::Float : Tok::Error;
+      run_while(is_ident_char);  // swallow junk so the error names the whole literal
+      return {p, static_cast<size_t>(p - begin) - 2 == want ? kind : Tok::Error};
     }
-    for (;;) {
-      if (w == w_end) {
-        size_t n = out.size();
-        out.resize(2 * n);
-        w = out.data() + n;
-        w_end = out.data() + out.size();
-      }
-      if (!skip_space_and_comments(*w)) {
-        ++w;  // an unterminated block comment: an Error token, and the end of the text
-        if (w == w_end) {
-          size_t n = out.size();
-          out.resize(n + 1);
-          w = out.data() + n;
-        }
-        break;
-      }
-      if (p_ >= end_) break;
-      *w++ = next();
-    }
-    *w++ = Token{Tok::End, static_cast<uint32_t>(size), {}};
-    out.resize(static_cast<size_t>(w - out.data()));
-    return out;
-  }
-
- private:
-  Token make(Tok k, const char* begin) const {
-    return {k, static_cast<uint32_t>(begin - base_), std::string_view(begin, static_cast<size_t>(p_ - begin))};
-  }
-
-  void note_newlines(const char* p, const char* e) {
-    if (!lines_) return;
-    while (p < e) {
-      const void* nl = std::memchr(p, '\n', static_cast<size_t>(e - p));
-      if (!nl) break;
-      p = static_cast<const char*>(nl) + 1;
-      lines_->push_back(static_cast<uint32_t>(p - base_));
+    if (k == 'x' || k == 'X' || k == 'b' || k == 'B') {
+      bool hex = k == 'x' || k == 'X';
+      p += 2;
+      const char* digits = p;
+      if (hex) run_while(is_hex);
+      else run_while([](char ch) { return ch == '0' || ch == '1'; });
+      bool ok = p > digits;
+      if (p < end && *p == 'U') ++p;
+      if (p < end && is_ident_char(*p)) ok = false;
+      run_while(is_ident_char);
+      return {p, ok ? Tok::Int : Tok::Error};
     }
   }
+  run_while(is_digit);
+  bool is_float = false;
+  if (p < end && *p == '.' && end - p > 1 && is_digit(p[1])) {
+    is_float = true;
+    ++p;
+    run_while(is_digit);
+  }
+  if (p < end && (*p == 'e' || *p == 'E')) {
+    const char* save = p;
+    ++p;
+    if (p < end && (*p == '+' || *p == '-')) ++p;
+    if (p < end && is_digit(*p)) {
+      is_float = true;
+      run_while(is_digit);
+    } else {
+      p = save;
+    }
+  }
+  if (!is_float && p < end && *p == 'U') ++p;
+  bool ok = !(p < end && is_ident_char(*p));
+  run_while(is_ident_char);
+  return {p, ok ? (is_float ? Tok::Float : Tok::Int) : Tok::Error};
+}
 
-  // Skips whitespace and comments. An unterminated block comment becomes an Error token
-  // written to `error` (returns false) and ends the text.
-  bool skip_space_and_comments(Token& error) {
-    while (p_ < end_ && (cls(*p_) & kSkip)) {
-      char c = *p_;
+void note_newlines(const char* base, const char* p, const char* e, std::vector<uint32_t>* lines) {
+  if (!lines) return;
+  while (p < e) {
+    const void* nl = std::memchr(p, '\n', static_cast<size_t>(e - p));
+    if (!nl) break;
+    p = static_cast<const char*>(nl) + 1;
+    lines->push_back(static_cast<uint32_t>(p - base));
+  }
+}
+
+// The scanning state lives in locals (not members) so it stays in registers across the
+// token stores.
+std::vector<Token> run_lexer(std::string_view text, std::vector<uint32_t>* lines) {
+  const char* const base = text.data();
+  const char* const end = base + text.size();
+  const char* p = base;
+  const size_t size = text.size();
+  // PTX runs at about 0.3 tokens per byte: sized for a third (up to a bound, past which it
+  // doubles as needed), tokens are written in place and the vector is cut to the count at
+  // the end.
+  constexpr size_t kInitialLimit = size_t{1} << 20;
+  std::vector<Token> out(std::min(size / 3 + 16, kInitialLimit));
+  Token* w = out.data();
+  Token* w_end = w + out.size();
+  if (lines) {
+    lines->clear();
+    lines->reserve(size / 24 + 16);
+    lines->push_back(0);
+  }
+  for (;;) {
+    // Whitespace and comments.
+    bool unterminated_comment = false;
+    while (p < end && (cls(*p) & kSkip)) {
+      char c = *p;
       if (c == ' ') {
-        ++p_;
+        ++p;
         // Runs of spaces (alignment before trailing comments) eight at a time.
-        while (end_ - p_ >= 8) {
-          uint64_t x = load8(p_) ^ 0x2020202020202020ull;
+        while (end - p >= 8) {
+          uint64_t x = load8(p) ^ 0x2020202020202020ull;
           if (x) {
-            p_ += std::countr_zero(x) >> 3;
+            p += std::countr_zero(x) >> 3;
             break;
           }
-          p_ += 8;
+          p += 8;
         }
       } else if (c == '\n') {
-        ++p_;
-        if (lines_) lines_->push_back(static_cast<uint32_t>(p_ - base_));
-      } else if (cls(c) & kSpace) {
-        ++p_;
-      } else if (c == '/' && end_ - p_ > 1 && p_[1] == '/') {
-        const void* nl = std::memchr(p_ + 2, '\n', static_cast<size_t>(end_ - p_ - 2));
-        p_ = nl ? static_cast<const char*>(nl) : end_;
-      } else if (c == '/' && end_ - p_ > 1 && p_[1] == '*') {
-        const char* begin = p_;
-        size_t at = std::string_view(p_ + 2, static_cast<size_t>(end_ - p_ - 2)).find("*/");
+        ++p;
+        if (lines) lines->push_back(static_cast<uint32_t>(p - base));
+      } else if (c != '/') {
+        ++p;
+      } else if (end - p > 1 && p[1] == '/') {
+        const void* nl = std::memchr(p + 2, '\n', static_cast<size_t>(end - p - 2));
+        p = nl ? static_cast<const char*>(nl) : end;
+      } else if (end - p > 1 && p[1] == '*') {
+        size_t at = std::string_view(p + 2, static_cast<size_t>(end - p - 2)).find("*/");
         if (at == std::string_view::npos) {
-          note_newlines(begin, end_);
-          p_ = end_;
-          error = {Tok::Error, static_cast<uint32_t>(begin - base_), std::string_view(begin, 2)};
-          return false;
+          unterminated_comment = true;
+          break;
         }
-        const char* close = p_ + 2 + at;
-        note_newlines(begin, close);
-        p_ = close + 2;
+        const char* close = p + 2 + at;
+        note_newlines(base, p, close, lines);
+        p = close + 2;
       } else {
-        break;
+        break;  // a lone '/': an Error token below
       }
     }
-    return true;
-  }
+    if (w == w_end) {
+      size_t n = out.size();
+      out.resize(2 * n);
+      w = out.data() + n;
+      w_end = out.data() + out.size();
+    }
+    if (unterminated_comment) {
+      // An Error token, and the end of the text.
+      note_newlines(base, p, end, lines);
+      *w++ = {Tok::Error, static_cast<uint32_t>(p - base), std::string_view(p, 2)};
+      p = end;
+      if (w == w_end) {
+        size_t n = out.size();
+        out.resize(n + 1);
+        w = out.data() + n;
+      }
+      break;
+    }
+    if (p >= end) break;
 
-  bool more(size_t k = 0) const { return end_ - p_ > static_cast<ptrdiff_t>(k); }  // p_[k] exists
-
-  Token next() {
-    const char* begin = p_;
-    const auto c = static_cast<unsigned char>(*p_);
+    const char* begin = p;
+    const auto c = static_cast<unsigned char>(*p);
+    Tok kind = Tok::Error;
     switch (kStart.start[c]) {
       case Start::Ident:
-        ++p_;
-        while (p_ < end_ && is_ident_char(*p_)) ++p_;
-        return make(Tok::Ident, begin);
+        ++p;
+        while (p < end && is_ident_char(*p)) ++p;
+        kind = Tok::Ident;
+        break;
       case Start::Dot:
-        if (more(1) && is_ident_char(p_[1])) {
-          ++p_;
+        ++p;
+        if (p < end && is_ident_char(*p)) {
           // '::' joins qualified modifiers such as .L2::cache_hint or .mbarrier::complete_tx::bytes.
-          while (p_ < end_) {
-            if (is_ident_char(*p_)) ++p_;
-            else if (*p_ == ':' && more(2) && p_[1] == ':' && is_ident_char(p_[2])) p_ += 2;
+          while (p < end) {
+            if (is_ident_char(*p)) ++p;
+            else if (*p == ':' && end - p > 2 && p[1] == ':' && is_ident_char(p[2])) p += 2;
             else break;
           }
-          return make(Tok::DotWord, begin);
+          kind = Tok::DotWord;
         }
         break;
-      case Start::Digit:
-        return number(begin);
+      case Start::Digit: {
+        Lexed n = lex_number(p, end);
+        p = n.end;
+        kind = n.kind;
+        break;
+      }
       case Start::Quote:
-        ++p_;
-        while (p_ < end_ && *p_ != '"' && *p_ != '\n') ++p_;
-        if (p_ >= end_ || *p_ != '"') return make(Tok::Error, begin);
-        ++p_;
-        return make(Tok::String, begin);
+        ++p;
+        while (p < end && *p != '"' && *p != '\n') ++p;
+        if (p < end && *p == '"') {
+          ++p;
+          kind = Tok::String;
+        }
+        break;
       case Start::Punct:
-        ++p_;
-        return make(kStart.punct[c], begin);
+        ++p;
+        kind = kStart.punct[c];
+        break;
       case Start::Error:
+        ++p;
         break;
     }
-    ++p_;
-    return make(Tok::Error, begin);
+    *w++ = {kind, static_cast<uint32_t>(begin - base), std::string_view(begin, static_cast<size_t>(p - begin))};
   }
-
-  Token number(const char* begin) {
-    auto run_while = [&](auto pred) { while (p_ < end_ && pred(*p_)) ++p_; };
-    if (*p_ == '0' && more(1)) {
-      char k = p_[1];
-      if (k == 'f' || k == 'F' || k == 'd' || k == 'D') {
-        p_ += 2;
-        run_while(is_hex);
-        size_t want = (k == 'f' || k == 'F') ? 8 : 16;
-        Tok kind = (static_cast<size_t>(p_ - begin) - 2 == want) ? Tok::Float : Tok::Error;
-        run_while(is_ident_char);  // swallow junk so the error names the whole literal
-        return make(static_cast<size_t>(p_ - begin) - 2 == want ? kind : Tok::Error, begin);
-      }
-      if (k == 'x' || k == 'X') {
-        p_ += 2;
-        const char* digits = p_;
-        run_while(is_hex);
-        bool ok = p_ > digits;
-        if (p_ < end_ && *p_ == 'U') ++p_;
-        if (p_ < end_ && is_ident_char(*p_)) ok = false;
-        run_while(is_ident_char);
-        return make(ok ? Tok::Int : Tok::Error, begin);
-      }
-      if (k == 'b' || k == 'B') {
-        p_ += 2;
-        const char* digits = p_;
-        run_while([](char ch) { return ch == '0' || ch == '1'; });
-        bool ok = p_ > digits;
-        if (p_ < end_ && *p_ == 'U') ++p_;
-        if (p_ < end_ && is_ident_char(*p_)) ok = false;
-        run_while(is_ident_char);
-        return make(ok ? Tok::Int : Tok::Error, begin);
-      }
-    }
-    run_while(is_digit);
-    bool is_float = false;
-    if (p_ < end_ && *p_ == '.' && more(1) && is_digit(p_[1])) {
-      is_float = true;
-      ++p_;
-      run_while(is_digit);
-    }
-    if (p_ < end_ && (*p_ == 'e' || *p_ == 'E')) {
-      const char* save = p_;
-      ++p_;
-      if (p_ < end_ && (*p_ == '+' || *p_ == '-')) ++p_;
-      if (p_ < end_ && is_digit(*p_)) {
-        is_float = true;
-        run_while(is_digit);
-      } else {
-        p_ = save;
-      }
-    }
-    if (!is_float && p_ < end_ && *p_ == 'U') ++p_;
-    bool ok = !(p_ < end_ && is_ident_char(*p_));
-    run_while(is_ident_char);
-    return make(ok ? (is_float ? Tok::Float : Tok::Int) : Tok::Error, begin);
-  }
-
-  const char* base_;
-  const char* end_;
-  const char* p_;
-  std::vector<uint32_t>* lines_;
-};
+  *w++ = Token{Tok::End, static_cast<uint32_t>(size), {}};
+  out.resize(static_cast<size_t>(w - out.data()));
+  return out;
+}
 
 }  // namespace
 
-std::vector<Token> lex(std::string_view text) { return Lexer(text, nullptr).run(); }
+std::vector<Token> lex(std::string_view text) { return run_lexer(text, nullptr); }
 
 std::vector<Token> lex(std::string_view text, std::vector<uint32_t>& line_starts) {
-  return Lexer(text, &line_starts).run();
+  return run_lexer(text, &line_starts);
 }
 
 std::string_view lex_error_reason(const Token& t) {

@@ -52,6 +52,7 @@ inline bool same_name(std::string_view a, std::string_view b) {
   const char* y = b.data();
   if (n < 4) return n == 0 || (x[0] == y[0] && x[n / 2] == y[n / 2] && x[n - 1] == y[n - 1]);
   if (n <= 8) return load_u32(x) == load_u32(y) && load_u32(x + n - 4) == load_u32(y + n - 4);
+  if (n <= 16) return load_u64(x) == load_u64(y) && load_u64(x + n - 8) == load_u64(y + n - 8);
   return std::memcmp(x, y, n) == 0;
 }
 

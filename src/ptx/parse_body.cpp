@@ -101,28 +101,29 @@ void Parser::parse_reg_decl(Function& f) {
     if (f.regs.capacity() < f.regs.size() + d.count) f.regs.reserve(std::max(f.regs.size() + d.count, 2 * f.regs.capacity()));
     regs.reserve_more(d.count);
     std::string_view base = name.text;
-    // %r<N>: names base0 .. base(N-1), each written once, straight into its Register.
-    constexpr size_t kShortBase = 48;
-    char buf[kShortBase + 8];
-    if (d.is_range && base.size() <= kShortBase) std::memcpy(buf, base.data(), base.size());
-    for (uint32_t i = 0; i < d.count; ++i) {
-      auto index = static_cast<uint32_t>(f.regs.size());
-      if (!d.is_range) {
-        f.regs.push_back({std::string(base), *type});
-      } else {
-        char digits[10];
-        size_t nd = 0;
-        for (uint32_t v = i; nd == 0 || v != 0; v /= 10) digits[nd++] = static_cast<char>('0' + v % 10);
-        if (base.size() <= kShortBase) {
-          for (size_t k = 0; k < nd; ++k) buf[base.size() + k] = digits[nd - 1 - k];
-          f.regs.push_back({std::string(buf, base.size() + nd), *type});
-        } else {
-          std::string rname(base);
-          for (size_t k = nd; k-- > 0;) rname.push_back(digits[k]);
-          f.regs.push_back({std::move(rname), *type});
+    const size_t first = f.regs.size();
+    f.regs.resize(first + d.count);
+    if (!d.is_range) {
+      f.regs[first] = {std::string(base), *type};
+    } else {
+      // base0 .. base(N-1): the decimal suffix is counted up in place, not converted each time.
+      std::string rname(base);
+      rname.push_back('0');
+      for (uint32_t i = 0; i < d.count; ++i) {
+        if (i > 0) {
+          size_t k = rname.size();
+          while (k > base.size() && rname[k - 1] == '9') rname[--k] = '0';
+          if (k > base.size()) ++rname[k - 1];
+          else rname.insert(rname.begin() + static_cast<ptrdiff_t>(base.size()), '1');
         }
+        Register& r = f.regs[first + i];
+        r.name.append(rname);
+        r.type = *type;
       }
-      const std::string& rname = f.regs.back().name;
+    }
+    for (uint32_t i = 0; i < d.count; ++i) {
+      auto index = static_cast<uint32_t>(first + i);
+      const std::string& rname = f.regs[index].name;
       if (!regs.insert(name_hash(rname), index, f.regs)) error(name, "redeclaration of register '" + rname + "'");
     }
     f.items.push_back({BodyItem::Kind::RegDecl, static_cast<uint32_t>(f.reg_decls.size())});

@@ -45,12 +45,13 @@ void Parser::parse_instruction(Function& f) {
     ins.operands.reserve(operand_capacity(ins.op));
     do {
       operand_tokens.push_back(&peek());
-      ins.operands.push_back(parse_operand(f, ins));
+      parse_operand(f, ins, ins.operands.emplace_back());
       if (accept(Tok::Pipe)) {
         Operand pair;
         pair.kind = Operand::Kind::Pair;
+        pair.elems.reserve(2);
         pair.elems.push_back(std::move(ins.operands.back()));
-        pair.elems.push_back(parse_operand(f, ins));
+        parse_operand(f, ins, pair.elems.emplace_back());
         ins.operands.back() = std::move(pair);
       }
     } while (accept(Tok::Comma));
@@ -84,8 +85,20 @@ void Parser::parse_opcode_and_modifiers(Instr& ins, const Token& first) {
     ++nwords;
   }
 
-  // The opcode is the longest run of leading words that names one. The words are glued, so a
-  // run is one span of the source text.
+  // The words are glued, so they are one span of the source text.
+  const Token& last_word = words[nwords - 1];
+  const std::string_view all_words(first.text.data(), last_word.offset + last_word.text.size() - first.offset);
+  const uint32_t hash = name_hash(all_words);
+  if (const OpcodeWords* known = opcode_cache_.find(all_words, hash)) {
+    ins.op = known->op;
+    ins.mods = known->mods;
+    ins.types = known->types;
+    ins.num_types = known->num_types;
+    ins.shape = known->shape;
+    return;
+  }
+
+  // The opcode is the longest run of leading words that names one.
   std::optional<Op> op;
   size_t used = 0;
   if (const OpcodeHead* head = opcode_head(first.text)) {
@@ -147,14 +160,17 @@ void Parser::parse_opcode_and_modifiers(Instr& ins, const Token& first) {
   }
   if (takes_shape && !ins.has(Mod::Shape) && *op != Op::Ldmatrix && *op != Op::Stmatrix)
     fail(words[nwords - 1], "'" + name() + "' needs a shape such as .m16n8k16");
+  opcode_cache_.emplace(all_words, hash, {ins.op, ins.mods, ins.types, ins.num_types, ins.shape});
 }
 
-Operand Parser::parse_operand(Function& f, Instr& ins) {
+// Operands are parsed into their place in the instruction (op is default-constructed); a
+// failure abandons the whole instruction, so a half-filled operand is never seen.
+void Parser::parse_operand(Function& f, Instr& ins, Operand& op) {
   const Token& t = peek();
-  Operand op;
   switch (t.kind) {
     case Tok::LBracket:
-      return parse_address(f, ins);
+      parse_address(f, ins, op);
+      return;
     case Tok::LBrace:
     case Tok::LParen: {
       // Real PTX nests lists a level or two; bound the recursion so hostile input cannot
@@ -172,7 +188,7 @@ Operand Parser::parse_operand(Function& f, Instr& ins) {
       if (!at(close)) {
         do {
           const Token& e = peek();
-          op.elems.push_back(parse_operand(f, ins));
+          parse_operand(f, ins, op.elems.emplace_back());
           // Only a top-level branch target may be a label (resolved later); in a list it is unknown.
           if (op.elems.back().kind == Operand::Kind::Symbol && op.elems.back().symbol_kind == SymbolKind::Label)
             fail(e, "unknown symbol '" + std::string(e.text) + "'");
@@ -185,16 +201,16 @@ Operand Parser::parse_operand(Function& f, Instr& ins) {
           if (e.kind == Operand::Kind::Vector || e.kind == Operand::Kind::Address)
             fail(t, "a vector operand holds registers and constants only");
       }
-      return op;
+      return;
     }
     case Tok::Bang: {
       take();
       const Token& r = expect(Tok::Ident, "a predicate register after '!'");
-      op = parse_name_operand(f, r);
+      parse_name_operand(f, r, op);
       if (op.kind != Operand::Kind::Reg || f.regs[op.index].type != Type::Pred)
         fail(r, "'!' applies to predicate registers only");
       op.negated = true;
-      return op;
+      return;
     }
     case Tok::Minus: {
       take();
@@ -202,22 +218,27 @@ Operand Parser::parse_operand(Function& f, Instr& ins) {
       if (n.kind == Tok::Int) {
         op.kind = Operand::Kind::Imm;
         op.value = static_cast<int64_t>(-static_cast<uint64_t>(parse_int(n)));  // wraps, like the literal
-        return op;
+        return;
       }
-      if (n.kind == Tok::Float) return parse_float_literal(n, true);
+      if (n.kind == Tok::Float) {
+        op = parse_float_literal(n, true);
+        return;
+      }
       fail(n, "expected a number after '-'");
     }
     case Tok::Int:
       take();
       op.kind = Operand::Kind::Imm;
       op.value = parse_int(t);
-      return op;
+      return;
     case Tok::Float:
       take();
-      return parse_float_literal(t, false);
+      op = parse_float_literal(t, false);
+      return;
     case Tok::Ident:
       take();
-      return parse_name_operand(f, t);
+      parse_name_operand(f, t, op);
+      return;
     case Tok::Error:
       fail(t, std::string(lex_error_reason(t)) + " '" + std::string(t.text) + "'");
     default:
@@ -225,17 +246,17 @@ Operand Parser::parse_operand(Function& f, Instr& ins) {
   }
 }
 
-Operand Parser::parse_name_operand(Function& f, const Token& t) {
-  Operand op;
+// Into op, default-constructed.
+void Parser::parse_name_operand(Function& f, const Token& t, Operand& op) {
   if (t.text == "_") {
     op.kind = Operand::Kind::Sink;
-    return op;
+    return;
   }
   if (t.text[0] == '%') {
     if (auto r = find_reg(t.text)) {
       op.kind = Operand::Kind::Reg;
       op.index = *r;
-      return op;
+      return;
     }
     if (auto s = special_reg_from_name(t.text)) {
       op.kind = Operand::Kind::Special;
@@ -249,15 +270,17 @@ Operand Parser::parse_name_operand(Function& f, const Token& t) {
         else if (c.text == ".z") op.component = 3;
         else fail(c, "bad component '" + std::string(c.text) + "' (expected .x, .y or .z)");
       }
-      return op;
+      return;
     }
     fail(t, "undeclared register '" + std::string(t.text) + "'");
   }
-  if (auto sym = find_symbol(f, t.text)) return *sym;
+  if (auto sym = find_symbol(f, t.text)) {
+    op = *sym;
+    return;
+  }
   // Otherwise a label, possibly defined later; resolved at the end of the function.
   op.kind = Operand::Kind::Symbol;
   op.symbol_kind = SymbolKind::Label;
-  return op;
 }
 
 Operand Parser::parse_float_literal(const Token& t, bool negative) {
@@ -280,15 +303,15 @@ Operand Parser::parse_float_literal(const Token& t, bool negative) {
   return op;
 }
 
-Operand Parser::parse_address(Function& f, Instr& ins) {
+// Into addr, default-constructed.
+void Parser::parse_address(Function& f, Instr& ins, Operand& addr) {
   const Token& open = take();
-  Operand addr;
   addr.kind = Operand::Kind::Address;
   const Token& b = peek();
-  Operand base;
+  Operand& base = addr.elems.emplace_back();
   if (b.kind == Tok::Ident) {
     take();
-    base = parse_name_operand(f, b);
+    parse_name_operand(f, b, base);
     if (base.kind == Operand::Kind::Special || base.kind == Operand::Kind::Sink)
       fail(b, "'" + std::string(b.text) + "' cannot be an address");
     if (base.kind == Operand::Kind::Symbol && base.symbol_kind == SymbolKind::Label)
@@ -305,7 +328,6 @@ Operand Parser::parse_address(Function& f, Instr& ins) {
   } else {
     fail(b, "expected a register, a variable or an address in '[ ]'");
   }
-  addr.elems.push_back(base);
   if (at(Tok::Plus) || at(Tok::Minus)) {
     bool neg = take().kind == Tok::Minus;
     if (accept(Tok::Minus)) neg = !neg;  // "+-4" as nvcc writes it
@@ -316,12 +338,11 @@ Operand Parser::parse_address(Function& f, Instr& ins) {
   if (accept(Tok::Comma)) {
     // Tensor-map coordinates: [tmap, {c0, c1}]
     if (!at(Tok::LBrace)) fail(peek(), "expected '{' with tensor coordinates");
-    addr.elems.push_back(parse_operand(f, ins));
+    parse_operand(f, ins, addr.elems.emplace_back());
   }
   if (!at(Tok::RBracket)) fail(peek(), "expected ']' closing the address opened here at column " +
                                            std::to_string(src_.locate(open.offset).col));
   take();
-  return addr;
 }
 
 }  // namespace racer::ptx::detail

@@ -96,6 +96,8 @@ class Parser {
 
   // --- errors ---
   [[noreturn]] void fail(const Token& at, const std::string& message);
+  template <class Make>
+  [[noreturn]] void fail_lazy(const Token& at, Make&& make);
   void error(const Token& at, const std::string& message);
   void skip_statement();  // to just after the next ';' at this brace depth, or before a '}'
 
@@ -130,9 +132,9 @@ class Parser {
   // --- instructions (parse_instruction.cpp) ---
   void parse_instruction(Function& f);
   void parse_opcode_and_modifiers(Instr& ins, const Token& first);
-  Operand parse_operand(Function& f, Instr& ins);
-  Operand parse_address(Function& f, Instr& ins);
-  Operand parse_name_operand(Function& f, const Token& t);
+  void parse_operand(Function& f, Instr& ins, Operand& out);
+  void parse_address(Function& f, Instr& ins, Operand& out);
+  void parse_name_operand(Function& f, const Token& t, Operand& out);
   Operand parse_float_literal(const Token& t, bool negative);
 
   // --- operand checks (check_operands.cpp) ---
@@ -174,6 +176,16 @@ class Parser {
   char* arena_next_ = nullptr;
   size_t arena_left_ = 0;
   std::vector<const Token*> operand_tokens_;  // parse_instruction's, kept to reuse its storage
+  // What parse_opcode_and_modifiers made of an opcode with its glued modifiers, by their text
+  // (the same text always reads the same): instructions repeat, so most are looked up.
+  struct OpcodeWords {
+    Op op;
+    std::array<uint8_t, kModCount> mods;
+    std::array<Type, 4> types;
+    uint8_t num_types;
+    Shape shape;
+  };
+  NameMap<OpcodeWords> opcode_cache_;
 
   // Per function being parsed.
   std::vector<Scope> scopes_;
