@@ -134,7 +134,15 @@ void Parser::parse_reg_decl(Function& f) {
 
 void Parser::parse_loc(Function& f) {
   take();
-  DebugLoc loc;
+  // Built in place; a directive that fails is taken back out.
+  const auto index = static_cast<uint32_t>(f.debug_locs.size());
+  DebugLoc& loc = f.debug_locs.emplace_back();
+  struct Undo {
+    std::vector<DebugLoc>* locs;
+    ~Undo() {
+      if (locs) locs->pop_back();
+    }
+  } undo{&f.debug_locs};
   const Token& file = expect(Tok::Int, "a file number after .loc");
   loc.file = static_cast<uint32_t>(parse_int(file));
   loc.line = static_cast<uint32_t>(parse_uint_token("a line number"));
@@ -151,9 +159,9 @@ void Parser::parse_loc(Function& f) {
     loc.inlined_col = static_cast<uint32_t>(parse_uint_token("a column number"));
   }
   // Every .loc is kept, even one no instruction follows: inlined_at may refer back to it.
-  current_loc_index_ = static_cast<int32_t>(f.debug_locs.size());
-  f.items.push_back({BodyItem::Kind::Loc, static_cast<uint32_t>(f.debug_locs.size())});
-  f.debug_locs.push_back(std::move(loc));
+  current_loc_index_ = static_cast<int32_t>(index);
+  f.items.push_back({BodyItem::Kind::Loc, index});
+  undo.locs = nullptr;
 }
 
 void Parser::parse_label(Function& f) {

@@ -105,13 +105,6 @@ uint64_t Parser::parse_uint_token(std::string_view what) {
   return static_cast<uint64_t>(parse_int(t));
 }
 
-std::optional<uint32_t> Parser::find_reg(std::string_view name) const {
-  uint32_t hash = name_hash(name);
-  for (int s = scope_; s >= 0; s = scopes_[s].parent)
-    if (const uint32_t* r = scopes_[s].regs.find(name, hash, *regs_)) return *r;
-  return std::nullopt;
-}
-
 std::optional<Operand> Parser::find_symbol(const Function& f, std::string_view name) const {
   uint32_t hash = name_hash(name);
   Operand op;

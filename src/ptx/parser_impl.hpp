@@ -150,7 +150,12 @@ class Parser {
     NameMap<uint32_t> vars;
     NameMap<uint32_t> labels;
   };
-  std::optional<uint32_t> find_reg(std::string_view name) const;
+  std::optional<uint32_t> find_reg(std::string_view name) const {
+    uint32_t hash = name_hash(name);
+    for (int s = scope_; s >= 0; s = scopes_[s].parent)
+      if (const uint32_t* r = scopes_[s].regs.find(name, hash, *regs_)) return *r;
+    return std::nullopt;
+  }
   std::optional<Operand> find_symbol(const Function& f, std::string_view name) const;
   // A copy of s that lives as long as the parser (for names that are not in the source text).
   std::string_view intern(std::string_view s);
