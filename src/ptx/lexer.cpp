@@ -176,7 +176,7 @@ std::vector<Token> run_lexer(std::string_view text, std::vector<uint32_t>* lines
       if (c == ' ') {
         ++p;
         // Runs of spaces (alignment before trailing comments) eight at a time.
-        while (end - p >= 8) {
+        while (end - p >= 8 && *p == ' ') {
           uint64_t x = load8(p) ^ 0x2020202020202020ull;
           if (x) {
             p += std::countr_zero(x) >> 3;
