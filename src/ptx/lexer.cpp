@@ -61,7 +61,6 @@ constexpr StartTables make_start_tables() {
   return t;
 }
 constexpr StartTables kStart = make_start_tables();
-inline bool is_ident_start(char c) { return cls(c) & kIdentStart; }
 inline bool is_ident_char(char c) { return cls(c) & kIdentChar; }
 inline bool is_digit(char c) { return cls(c) & kDigit; }
 inline bool is_hex(char c) { return cls(c) & kHex; }
