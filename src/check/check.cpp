@@ -1,5 +1,6 @@
 #include "check/check.hpp"
 
+#include "check/execution.hpp"
 #include "check/prepare.hpp"
 #include "decide/decider.hpp"
 #include "exec/machine.hpp"
@@ -12,36 +13,10 @@
 namespace racer::check {
 namespace {
 
-decide::Grid grid_of(ptx::Type t) {
-  using G = decide::Grid;
-  switch (t) {
-    case ptx::Type::F64: return G::F64;
-    case ptx::Type::F32: return G::F32;
-    case ptx::Type::F16: return G::F16;
-    case ptx::Type::BF16: return G::BF16;
-    case ptx::Type::E4M3: return G::E4M3;
-    case ptx::Type::E5M2: return G::E5M2;
-    default: return ptx::is_integer(t) ? G::Integer : G::Real;
-  }
-}
-
 std::string clip(std::string s) {
   constexpr size_t kMax = 600;
   if (s.size() > kMax) s = s.substr(0, kMax) + " ... (" + std::to_string(s.size()) + " characters)";
   return s;
-}
-
-// Runs one program's launches; returns an empty string or the reason it stopped.
-std::string run_program(exec::Machine& m, const Prepared& prep, char which) {
-  const PreparedProgram& p = prep.program(which);
-  std::vector<uint64_t> bases;
-  for (size_t t = 0; t < prep.tensors().size(); ++t) bases.push_back(m.tensor_base(t));
-  for (size_t li = 0; li < p.launches.size(); ++li) {
-    exec::LaunchSpec spec = p.launches[li];
-    spec.params = prep.params(which, li, bases);
-    m.launch(spec);
-  }
-  return {};
 }
 
 }  // namespace
@@ -59,72 +34,20 @@ std::string_view verdict_name(Verdict v) {
 CheckResult check_instance(const instance::Instance& inst, const CheckOptions& options) {
   CheckResult res;
   res.name = inst.name;
-  Prepared prep(inst);
-  exec::Session session(options.limits);
-  exec::SymbolicDomain dom(session.store());
-  // Symbolic integers from integer tensors lie in their dtype's range (or the instance's).
-  dom.set_symbol_range([&](expr::ExprId e) -> std::optional<exec::Interval> {
-    const exec::SymbolOrigin* o = session.origin(e);
-    if (!o || o->tensor < 0) return std::nullopt;
-    const exec::TensorSpec& t = prep.tensors()[static_cast<size_t>(o->tensor)];
-    if (ptx::is_float(t.elem)) return std::nullopt;
-    if (t.range && o->kind == exec::SymbolOrigin::Kind::InputCell) return exec::Interval{t.range->lo, t.range->hi};
-    unsigned bits = ptx::type_bits(t.elem);
-    bool sgn = ptx::type_class(t.elem) == ptx::TypeClass::Signed;
-    mpz_class lo = sgn ? -(mpz_class(1) << (bits - 1)) : mpz_class(0);
-    mpz_class hi = sgn ? (mpz_class(1) << (bits - 1)) - 1 : (mpz_class(1) << bits) - 1;
-    return exec::Interval{mpq_class(lo), mpq_class(hi)};
-  });
-  const exec::Semantics& sem = sem::semantics();
-  exec::Machine ma(session, 'a', prep.tensors(), dom, sem);
-  exec::Machine mb(session, 'b', prep.tensors(), dom, sem);
-  idiom::MathRoutineRecognizer recognizer_a, recognizer_b;
-  ma.set_recognizer(&recognizer_a);
-  mb.set_recognizer(&recognizer_b);
-  auto collect = [&] {
-    res.defects = ma.defects();
-    std::vector<exec::Defect> from_b = mb.defects();
-    res.defects.insert(res.defects.end(), from_b.begin(), from_b.end());
-    res.notes = ma.notes();
-    res.notes.insert(res.notes.end(), mb.notes().begin(), mb.notes().end());
-    res.seconds = session.elapsed_seconds();
-    res.expression_nodes = session.store().size();
-    res.thread_instructions = ma.steps() + mb.steps();
-    res.recognized.clear();
-    for (const auto& r : recognizer_a.recognized()) res.recognized.push_back("a: " + r);
-    for (const auto& r : recognizer_b.recognized()) res.recognized.push_back("b: " + r);
-    for (const auto& [form, n] : dom.recognized()) res.recognized.push_back(form + " (" + std::to_string(n) + " times)");
-  };
-  try {
-    run_program(ma, prep, 'a');
-    run_program(mb, prep, 'b');
-  } catch (const exec::Refusal& r) {
-    res.verdict = Verdict::Refused;
-    res.reason = r.what();
-    collect();
-    return res;
-  } catch (const exec::LimitReached& l) {
-    res.verdict = Verdict::Unknown;
-    res.reason = l.what();
+  Execution ex(inst, options.limits);
+  exec::Session& session = ex.session();
+  const Prepared& prep = ex.prep();
+  auto collect = [&] { ex.fill(res); };
+  bool refused = false;
+  if (std::string why = ex.run(refused); !why.empty()) {
+    res.verdict = refused ? Verdict::Refused : Verdict::Unknown;
+    res.reason = why;
     collect();
     return res;
   }
-
   res.exec_seconds = session.elapsed_seconds();
   expr::Store& st = session.store();
-  auto domain_of = [&](expr::ExprId sym) {
-    decide::SymbolDomain d;
-    const exec::SymbolOrigin* o = session.origin(sym);
-    if (!o) return d;
-    if (o->tensor >= 0) {
-      const exec::TensorSpec& t = prep.tensors()[static_cast<size_t>(o->tensor)];
-      d.grid = grid_of(t.elem);
-      if (o->kind == exec::SymbolOrigin::Kind::InputCell && t.range) d.lo = t.range->lo, d.hi = t.range->hi;
-    } else {
-      d.grid = decide::Grid::F32;
-    }
-    return d;
-  };
+  auto domain_of = [&](expr::ExprId sym) { return ex.domain_of(sym); };
   decide::Decider decider(st, domain_of, options.seed);
   bool any_unknown = false, any_refuted = false;
   std::vector<size_t> outs = prep.output_tensors();
@@ -136,8 +59,8 @@ CheckResult check_instance(const instance::Instance& inst, const CheckOptions& o
       uint64_t cells = prep.tensors()[t].cell_count();
       stats.cells = cells;
       for (uint64_t c = 0; c < cells; ++c) {
-        if ((c & 255) == 0) session.check_limits();
-        expr::ExprId ea = ma.cell_expr(t, static_cast<int64_t>(c)), eb = mb.cell_expr(t, static_cast<int64_t>(c));
+        session.check_limits();
+        expr::ExprId ea = ex.cell('a', t, static_cast<int64_t>(c)), eb = ex.cell('b', t, static_cast<int64_t>(c));
         decide::CellDecision d = decider.decide(ea, eb);
         std::string cell_name = prep.tensors()[t].cell_name(static_cast<int64_t>(c));
         switch (d.status) {

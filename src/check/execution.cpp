@@ -1,0 +1,104 @@
+#include "check/execution.hpp"
+
+#include "exec/refusal.hpp"
+#include "sem/semantics.hpp"
+
+namespace racer::check {
+namespace {
+
+decide::Grid grid_of(ptx::Type t) {
+  using G = decide::Grid;
+  switch (t) {
+    case ptx::Type::F64: return G::F64;
+    case ptx::Type::F32: return G::F32;
+    case ptx::Type::F16: return G::F16;
+    case ptx::Type::BF16: return G::BF16;
+    case ptx::Type::E4M3: return G::E4M3;
+    case ptx::Type::E5M2: return G::E5M2;
+    default: return ptx::is_integer(t) ? G::Integer : G::Real;
+  }
+}
+
+void run_program(exec::Machine& m, const Prepared& prep, char which) {
+  const PreparedProgram& p = prep.program(which);
+  std::vector<uint64_t> bases;
+  for (size_t t = 0; t < prep.tensors().size(); ++t) bases.push_back(m.tensor_base(t));
+  for (size_t li = 0; li < p.launches.size(); ++li) {
+    exec::LaunchSpec spec = p.launches[li];
+    spec.params = prep.params(which, li, bases);
+    m.launch(spec);
+  }
+}
+
+}  // namespace
+
+Execution::Execution(const instance::Instance& inst, const exec::Limits& limits)
+    : prep_(inst), session_(limits), dom_(session_.store()) {
+  // Symbolic integers from integer tensors lie in their dtype's range (or the instance's).
+  dom_.set_symbol_range([this](expr::ExprId e) -> std::optional<exec::Interval> {
+    const exec::SymbolOrigin* o = session_.origin(e);
+    if (!o || o->tensor < 0) return std::nullopt;
+    const exec::TensorSpec& t = prep_.tensors()[static_cast<size_t>(o->tensor)];
+    if (ptx::is_float(t.elem)) return std::nullopt;
+    if (t.range && o->kind == exec::SymbolOrigin::Kind::InputCell) return exec::Interval{t.range->lo, t.range->hi};
+    unsigned bits = ptx::type_bits(t.elem);
+    bool sgn = ptx::type_class(t.elem) == ptx::TypeClass::Signed;
+    mpz_class lo = sgn ? -(mpz_class(1) << (bits - 1)) : mpz_class(0);
+    mpz_class hi = sgn ? (mpz_class(1) << (bits - 1)) - 1 : (mpz_class(1) << bits) - 1;
+    return exec::Interval{mpq_class(lo), mpq_class(hi)};
+  });
+  const exec::Semantics& sem = sem::semantics();
+  ma_ = std::make_unique<exec::Machine>(session_, 'a', prep_.tensors(), dom_, sem);
+  mb_ = std::make_unique<exec::Machine>(session_, 'b', prep_.tensors(), dom_, sem);
+  ma_->set_recognizer(&recognizer_a_);
+  mb_->set_recognizer(&recognizer_b_);
+}
+
+std::string Execution::run(bool& refused) {
+  refused = false;
+  try {
+    run_program(*ma_, prep_, 'a');
+    run_program(*mb_, prep_, 'b');
+  } catch (const exec::Refusal& r) {
+    refused = true;
+    return r.what();
+  } catch (const exec::LimitReached& l) {
+    return l.what();
+  }
+  return {};
+}
+
+expr::ExprId Execution::cell(char program, size_t tensor, int64_t flat) {
+  return (program == 'a' ? *ma_ : *mb_).cell_expr(tensor, flat);
+}
+
+decide::SymbolDomain Execution::domain_of(expr::ExprId sym) const {
+  decide::SymbolDomain d;
+  const exec::SymbolOrigin* o = session_.origin(sym);
+  if (!o) return d;
+  if (o->tensor >= 0) {
+    const exec::TensorSpec& t = prep_.tensors()[static_cast<size_t>(o->tensor)];
+    d.grid = grid_of(t.elem);
+    if (o->kind == exec::SymbolOrigin::Kind::InputCell && t.range) d.lo = t.range->lo, d.hi = t.range->hi;
+  } else {
+    d.grid = decide::Grid::F32;
+  }
+  return d;
+}
+
+void Execution::fill(CheckResult& res) const {
+  res.defects = ma_->defects();
+  std::vector<exec::Defect> from_b = mb_->defects();
+  res.defects.insert(res.defects.end(), from_b.begin(), from_b.end());
+  res.notes = ma_->notes();
+  res.notes.insert(res.notes.end(), mb_->notes().begin(), mb_->notes().end());
+  res.seconds = session_.elapsed_seconds();
+  res.expression_nodes = session_.store().size();
+  res.thread_instructions = ma_->steps() + mb_->steps();
+  res.recognized.clear();
+  for (const auto& r : recognizer_a_.recognized()) res.recognized.push_back("a: " + r);
+  for (const auto& r : recognizer_b_.recognized()) res.recognized.push_back("b: " + r);
+  for (const auto& [form, n] : dom_.recognized()) res.recognized.push_back(form + " (" + std::to_string(n) + " times)");
+}
+
+}  // namespace racer::check

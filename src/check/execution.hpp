@@ -1,0 +1,40 @@
+#pragma once
+// Both programs of an instance run symbolically over one shared expression store: the
+// machines, the routine recognizers, and what the decider needs to know about symbols.
+#include <memory>
+#include <string>
+
+#include "check/prepare.hpp"
+#include "check/result.hpp"
+#include "decide/domain.hpp"
+#include "exec/machine.hpp"
+#include "exec/symbolic_domain.hpp"
+#include "idiom/recognizer.hpp"
+
+namespace racer::check {
+
+class Execution {
+ public:
+  Execution(const instance::Instance& inst, const exec::Limits& limits);
+
+  // Runs program a, then program b. Returns "" or why they stopped; `refused` tells a
+  // refusal from a limit.
+  std::string run(bool& refused);
+
+  const Prepared& prep() const { return prep_; }
+  exec::Session& session() { return session_; }
+  expr::Store& store() { return session_.store(); }
+  expr::ExprId cell(char program, size_t tensor, int64_t flat);
+  decide::SymbolDomain domain_of(expr::ExprId symbol) const;
+  // Defects, notes, recognized routines and counters into a result.
+  void fill(CheckResult& res) const;
+
+ private:
+  Prepared prep_;
+  exec::Session session_;
+  exec::SymbolicDomain dom_;
+  idiom::MathRoutineRecognizer recognizer_a_, recognizer_b_;
+  std::unique_ptr<exec::Machine> ma_, mb_;
+};
+
+}  // namespace racer::check
