@@ -54,7 +54,33 @@ struct Event {
   std::vector<uint64_t> values;
   bool absorbed;                  // reads the routine's input, directly or not
   std::vector<std::pair<uint32_t, uint64_t>> fixed_reads;
+  uint32_t addend = UINT32_MAX;   // an unrelated register added to the routine's value here
+  bool addend_negated = false;
 };
+
+// add/sub/fma with exactly one operand outside the routine, in an additive position: the
+// register and whether it is subtracted; otherwise nullopt.
+std::optional<std::pair<uint32_t, bool>> additive_outsider(const ptx::Instr& I, const std::vector<State>& state) {
+  if (!ptx::is_float(I.type()) || I.type() == ptx::Type::F16x2 || I.type() == ptx::Type::BF16x2) return std::nullopt;
+  auto reg_of = [&](size_t i) -> std::optional<uint32_t> {
+    if (i >= I.operands.size() || I.operands[i].kind != ptx::Operand::Kind::Reg) return std::nullopt;
+    return I.operands[i].index;
+  };
+  std::vector<size_t> additive;
+  if (I.op == ptx::Op::Add || I.op == ptx::Op::Sub) additive = {1, 2};
+  else if (I.op == ptx::Op::Fma || (I.op == ptx::Op::Mad)) additive = {3};
+  else return std::nullopt;
+  std::optional<std::pair<uint32_t, bool>> found;
+  for (size_t i = 1; i < I.operands.size(); ++i) {
+    auto r = reg_of(i);
+    if (!r || state[*r] != State::Opaque) continue;
+    if (found || std::find(additive.begin(), additive.end(), i) == additive.end()) return std::nullopt;
+    found = std::pair{*r, I.op == ptx::Op::Sub && i == 2};
+  }
+  // A subtrahend routine value (outsider - routine) would flip the fit's sign; keep it simple.
+  if (found && I.op == ptx::Op::Sub && !found->second) return std::nullopt;
+  return found;
+}
 
 struct Run {
   long double t;
@@ -142,6 +168,9 @@ void MathRoutineRecognizer::install(exec::ExecContext& ctx, const Plan& p, uint3
   a.commit = p.commit;
   a.reg = p.reg;
   a.value = Value::of_expr(build(sym.store(), p.fit, ctx.th.regs[root].expr()));
+  a.addend_reg = p.addend_reg;
+  a.addend_negated = p.addend_negated;
+  a.addend_type = p.addend_type;
   ctx.th.plans.push_back(std::move(a));
   std::string where = ctx.fn.name + ": " + p.fit.describe() + " recognized at PTX instruction " + std::to_string(at);
   exec::Site s = ctx.site(ctx.fn.instrs[p.commit]);
@@ -203,7 +232,10 @@ std::optional<MathRoutineRecognizer::Plan> MathRoutineRecognizer::probe(exec::Ex
     // One instruction of the probe; returns false to stop.
     auto step = [&](uint32_t pc, bool record) -> std::optional<uint32_t> {
       const ptx::Instr& I = fn.instrs[pc];
-      if (!pure(I.op)) return std::nullopt;
+      // Parameter loads read constants of the launch: harmless between a routine's steps.
+      bool param_load = I.op == ptx::Op::Ld && I.has(ptx::Mod::Space) &&
+                        ptx::mod_values(ptx::Mod::Space)[I.mod(ptx::Mod::Space)] == "param";
+      if (!pure(I.op) && !param_load) return std::nullopt;
       State g = I.has_guard ? state[I.guard] : State::Fixed;
       if (g == State::Opaque) return std::nullopt;
       reads_of(I, reads);
@@ -215,6 +247,38 @@ std::optional<MathRoutineRecognizer::Plan> MathRoutineRecognizer::probe(exec::Ex
         s = std::max(s, state[r]);
       }
       bool on = !I.has_guard || ((scratch.regs[I.guard].bits & 1) != I.guard_negated);
+      std::optional<std::pair<uint32_t, bool>> outsider;
+      if (on && s == State::Opaque && record) {
+        // A routine's value added to an unrelated one (sum += exp(x)): evaluate it with the
+        // outsider at zero; this can only be the routine's last instruction.
+        outsider = additive_outsider(I, state);
+        if (outsider) {
+          bool routine = false;
+          for (uint32_t r : reads) routine |= state[r] == State::Sample;
+          if (!routine) outsider.reset();
+        }
+      }
+      if (outsider) {
+        Value saved = scratch.regs[outsider->first];
+        scratch.regs[outsider->first] = Value::of_bits(0);
+        scratch.pc = pc + 1;
+        try {
+          sem.step[static_cast<size_t>(I.op)](sctx, I);
+        } catch (const exec::Refusal&) {
+          failed = true;
+          return std::nullopt;
+        }
+        scratch.regs[outsider->first] = saved;
+        ev.absorbed = true;
+        ev.addend = outsider->first;
+        ev.addend_negated = outsider->second;
+        for (uint32_t w : writes) {
+          ev.values.push_back(scratch.regs[w].bits);
+          state[w] = State::Opaque;  // what follows must not treat it as the routine's alone
+        }
+        run.events.push_back(std::move(ev));
+        return pc + 1;
+      }
       if (on && s == State::Opaque) {
         if (I.op == ptx::Op::Bra) return std::nullopt;
         for (uint32_t w : writes) state[w] = State::Opaque;
@@ -300,6 +364,9 @@ std::optional<MathRoutineRecognizer::Plan> MathRoutineRecognizer::probe(exec::Ex
     plan.fit = *fit;
     plan.commit = e.pc;
     plan.reg = y;
+    plan.addend_reg = e.addend;
+    plan.addend_negated = e.addend_negated;
+    plan.addend_type = fn.instrs[e.pc].type();
     std::set<uint32_t> skip{at, e.pc}, tainted;
     bool alive = false;
     for (size_t ri = 0; ri < runs.size() && !alive; ++ri) {
@@ -329,7 +396,7 @@ std::optional<MathRoutineRecognizer::Plan> MathRoutineRecognizer::probe(exec::Ex
       for (uint32_t r : reads) touches |= tainted.count(r) > 0;
       if (!touches || skip.count(pc)) continue;
       if (!pure(fn.instrs[pc].op)) {
-        alive = true;
+        alive = true;  // the routine's data reaches memory or a collective before its result
         break;
       }
       skip.insert(pc);

@@ -35,6 +35,9 @@ class MathRoutineRecognizer final : public exec::RoutineRecognizer {
   struct Plan {
     std::vector<uint32_t> skip;
     uint32_t commit = 0, reg = 0;
+    uint32_t addend_reg = UINT32_MAX;
+    bool addend_negated = false;
+    ptx::Type addend_type = ptx::Type::F32;
     Fit fit;
     std::vector<std::pair<uint32_t, uint64_t>> fixed_inputs;  // concrete registers the routine read
   };
