@@ -49,7 +49,12 @@ bool Machine::absorbed(Thread& th, uint32_t instr) {
     AbsorbPlan& p = th.plans[i];
     if (!std::binary_search(p.skip.begin(), p.skip.end(), instr)) continue;
     if (instr == p.commit) {
-      th.regs[p.reg] = p.value;
+      Value v = p.value;
+      if (p.addend_reg != UINT32_MAX) {
+        Value addend = th.regs[p.addend_reg];
+        v = dom_.fbin(p.addend_negated ? FBin::Sub : FBin::Add, p.addend_type, v, addend, {});
+      }
+      th.regs[p.reg] = v;
       th.def_pc[p.reg] = instr;
       th.plans.erase(th.plans.begin() + static_cast<long>(i));
     }

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "exec/value.hpp"
+#include "ptx/types.hpp"
 
 namespace racer::exec {
 
@@ -23,6 +24,11 @@ struct AbsorbPlan {
   uint32_t commit = 0;
   uint32_t reg = 0;
   Value value;
+  // The routine's result fused into an addition with an unrelated value (an accumulation
+  // such as sum += exp(x)): that register's value is added at the commit point.
+  uint32_t addend_reg = UINT32_MAX;
+  bool addend_negated = false;
+  ptx::Type addend_type = ptx::Type::F32;
 };
 
 struct Thread {

@@ -35,7 +35,7 @@ void Parser::parse_module() {
     }
   }
   if (!saw_version) {
-    Token start{Tok::End, 0, src_.text().substr(0, 0)};
+    Token start{Tok::End, 0, std::string_view(src_.text()).substr(0, 0)};
     error(start, "missing .version directive (every PTX module starts with one)");
   }
 }
@@ -221,7 +221,11 @@ void Parser::parse_param_list(std::vector<Variable>& out) {
 void Parser::parse_performance_directives(Function& f) {
   auto dims = [&](std::array<uint32_t, 3>& out) {
     for (int i = 0; i < 3; ++i) {
-      out[i] = static_cast<uint32_t>(parse_uint_token("a thread count"));
+      const Token& n = peek();
+      uint64_t v = parse_uint_token("a thread count");
+      // A zero dimension would print as a shorter list and read back differently.
+      if (v == 0 || v > 0xFFFFFFFFu) fail(n, "a thread count must be between 1 and 4294967295");
+      out[i] = static_cast<uint32_t>(v);
       if (!accept(Tok::Comma)) break;
     }
   };
