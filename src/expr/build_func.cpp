@@ -3,6 +3,9 @@
 #include "expr/rational_ops.hpp"
 #include "expr/store.hpp"
 
+#include <optional>
+#include <vector>
+
 namespace racer::expr {
 
 using detail::kFinite;
@@ -59,6 +62,67 @@ ExprId Store::func(FuncKind f, ExprId a) {
     }
   } else {
     Kind k = kind(a);
+    // exp of a sum is a product: exp(x - m) = exp(x) * exp(m)^-1, so that softmax with and
+    // without the max subtracted meet in the normal form. Terms with integer weights split
+    // off; the rest (constant, fractional weights) stays one exp. Finite terms only: with
+    // m = -inf, exp(m)^-1 would be 1/0 where exp(x - m) is +inf.
+    if (f == FuncKind::Exp && k == Kind::Add && is_finite(a)) {
+      std::vector<ExprId> factors, rest;
+      ExprId rest_sum = constant(coef(a));
+      for (uint32_t i = 0; i < arity(a); ++i) {
+        const mpq_class& w = weight(a, i);
+        if (w.get_den() == 1) factors.push_back(pow_int(exp(operand(a, i)), w.get_num()));
+        else rest_sum = add(rest_sum, mul(constant(w), operand(a, i)));
+      }
+      if (!factors.empty() && (factors.size() > 1 || !is_rational(rest_sum) || rational(rest_sum) != 0)) {
+        if (!(is_rational(rest_sum) && rational(rest_sum) == 0)) factors.push_back(exp(rest_sum));
+        return mul(factors);
+      }
+    }
+    // log of a product with exp factors: log(c * exp(u)^e * r) = e*u + log(c * r) for c > 0
+    // (exp is positive, so both sides are defined exactly when c * r > 0). A sum whose terms
+    // all carry the same exp factor is such a product: log(sum_i exp(x_i)/exp(m)) =
+    // log(sum_i exp(x_i)) - m, which is how log-softmax with the max subtracted meets the
+    // plain form.
+    if (f == FuncKind::Log && is_finite(a) && (k == Kind::Mul || k == Kind::Add)) {
+      auto exp_factor = [&](ExprId t, ExprId base) -> std::optional<mpq_class> {
+        if (t == base) return mpq_class(1);
+        if (kind(t) != Kind::Mul) return std::nullopt;
+        for (uint32_t j = 0; j < arity(t); ++j)
+          if (operand(t, j) == base) return weight(t, j);
+        return std::nullopt;
+      };
+      ExprId first = k == Kind::Mul ? a : operand(a, 0);
+      std::vector<ExprId> bases;
+      if (kind(first) == Kind::Func && func_kind(first) == FuncKind::Exp) bases.push_back(first);
+      if (kind(first) == Kind::Mul)
+        for (uint32_t j = 0; j < arity(first); ++j) {
+          ExprId b = operand(first, j);
+          if (kind(b) == Kind::Func && func_kind(b) == FuncKind::Exp) bases.push_back(b);
+        }
+      for (ExprId base : bases) {
+        if (!is_finite(operand(base, 0))) continue;
+        auto e = exp_factor(first, base);
+        if (!e || e->get_den() != 1) continue;
+        ExprId stripped;
+        if (k == Kind::Mul) {
+          if (coef(a) <= 0) break;
+          stripped = div(a, pow_int(base, e->get_num()));
+        } else {
+          if (coef(a) != 0) break;
+          bool shared = true;
+          std::vector<ExprId> terms;
+          for (uint32_t i = 0; i < arity(a) && shared; ++i) {
+            auto ei = exp_factor(operand(a, i), base);
+            shared = ei && *ei == *e;
+            if (shared) terms.push_back(mul(constant(weight(a, i)), div(operand(a, i), pow_int(base, e->get_num()))));
+          }
+          if (!shared) continue;
+          stripped = add(terms);
+        }
+        return add(mul(constant(*e), operand(base, 0)), log(stripped));
+      }
+    }
     // log(exp(x)) = x for every real x (not for x = -inf: exp gives 0, log gives -inf; fine
     // too, but finiteness keeps the rule obviously right).
     if (f == FuncKind::Log && k == Kind::Func && func_kind(a) == FuncKind::Exp && is_finite(operand(a, 0))) {
