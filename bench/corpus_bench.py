@@ -50,8 +50,8 @@ def main():
     a = ap.parse_args()
     cases = sorted(pathlib.Path(a.dir).glob("*.toml"))
     print(f"Machine: {os.cpu_count()} cores, {cpu_model()}; {a.runs} runs per case, medians.\n")
-    print("| case | verdict | wall s | exec s | thread-instr | M thread-instr/s | peak MiB |")
-    print("| --- | --- | ---: | ---: | ---: | ---: | ---: |")
+    print("| case | verdict | wall s | exec s | decide s | decide us/cell | thread-instr | M thread-instr/s | peak MiB |")
+    print("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
     totals = {"instr": 0, "exec": 0.0}
     walls = []
     for case in cases:
@@ -60,12 +60,15 @@ def main():
         rss = statistics.median(s[1] for s in samples)
         res = samples[0][2]
         exec_s = statistics.median(s[2].get("exec_seconds", 0) for s in samples)
+        decide_s = statistics.median(max(0.0, s[2].get("seconds", 0) - s[2].get("exec_seconds", 0)) for s in samples)
+        cells = sum(o.get("cells", 0) for o in res.get("outputs", []))
+        per_cell = decide_s / cells * 1e6 if cells else 0
         instr = res.get("thread_instructions", 0)
         rate = instr / exec_s / 1e6 if exec_s > 0 else 0
         totals["instr"] += instr
         totals["exec"] += exec_s
         walls.append(wall)
-        print(f"| {case.stem} | {res.get('verdict')} | {wall:.3f} | {exec_s:.4f} | {instr} | {rate:.1f} | {rss:.0f} |")
+        print(f"| {case.stem} | {res.get('verdict')} | {wall:.3f} | {exec_s:.4f} | {decide_s:.4f} | {per_cell:.0f} | {instr} | {rate:.1f} | {rss:.0f} |")
         sys.stdout.flush()
     rate = totals["instr"] / totals["exec"] / 1e6 if totals["exec"] else 0
     print(f"\nAll cases: {totals['instr']} thread-instructions in {totals['exec']:.3f} s of symbolic execution "
