@@ -89,6 +89,44 @@ struct Decider::Impl {
     return std::nullopt;
   }
 
+  // Whether x = y is proved by steps 2 and 3 (the case split's check on each piece).
+  bool equal(ExprId x, ExprId y) {
+    try {
+      ExprId d = store.sub(x, y);
+      if (d == store.zero()) return true;
+      ExprId dn = normalizer.normalize(d);
+      if (dn == store.zero()) return true;
+      return normal_form(store, dn, limits_of(options)).status == FormStatus::Zero;
+    } catch (const Error&) {
+      return false;
+    }
+  }
+
+  Z3Prover& z3() {
+    if (!z3_) {
+      Z3Options o = options.z3;
+      o.balls = options.balls;
+      z3_ = std::make_unique<Z3Prover>(o);
+    }
+    return *z3_;
+  }
+
+  // A refutation from step 4, 5 or 6, re-checked from scratch; nullopt if that fails.
+  std::optional<CellDecision> refuted(ExprId a, ExprId b, PointSource& src, const Refutation& r,
+                                      const std::string& by) {
+    if (!confirm_refutation(store, a, b, src, r)) return std::nullopt;
+    CellDecision out;
+    out.status = CellStatus::Refuted;
+    out.step = by + (r.by_balls ? "refuted by ball arithmetic (Arb, " + std::to_string(r.precision) +
+                                      " bits); values are ball midpoints"
+                                : std::string("refuted by exact evaluation"));
+    for (size_t k = 0; k < src.size(); ++k) out.witness.emplace(src.symbols()[k].index, r.point[k]);
+    out.value_a = r.value_a;
+    out.value_b = r.value_b;
+    return out;
+  }
+
+  // Steps 4 to 7.
   CellDecision refute(ExprId a, ExprId b, ExprId d, const std::string& note) {
     std::vector<ExprId> syms = expr::free_symbols(store, a);
     for (ExprId y : expr::free_symbols(store, b)) syms.push_back(y);
@@ -108,24 +146,50 @@ struct Decider::Impl {
       out.reason = src.impossible();
       return out;
     }
+    std::vector<std::string> notes;
+    if (!note.empty()) notes.push_back(note);
+
+    if (options.use_case_split) {
+      CaseSplitOptions co = options.case_split;
+      co.balls = options.balls;
+      EqualityProver eq = [this](ExprId x, ExprId y) { return equal(x, y); };
+      SplitResult sr;
+      try {
+        sr = case_split(store, a, b, src, eq, co);
+      } catch (const Error& e) {
+        // The Store refuses constants too large to build; that proves nothing either way.
+        sr.status = SplitStatus::Undecided;
+        sr.why = std::string("case split: ") + e.what();
+      }
+      if (sr.status == SplitStatus::Proved) return proved("case split");
+      if (sr.status == SplitStatus::Refuted && sr.refutation) {
+        if (std::optional<CellDecision> r = refuted(a, b, src, *sr.refutation, "case split, ")) return *r;
+      }
+      if (sr.status == SplitStatus::Undecided) notes.push_back(sr.why);
+    }
+
     SearchOptions so{options.points, options.boundary_points, options.balls};
     SearchResult r = search_refutation(store, a, b, d, src, so);
-    if (r.refutation && confirm_refutation(store, a, b, src, *r.refutation)) {
-      out.status = CellStatus::Refuted;
-      out.step = r.refutation->by_balls
-                     ? "refuted by ball arithmetic (Arb, " + std::to_string(r.refutation->precision) +
-                           " bits); values are ball midpoints"
-                     : "refuted by exact evaluation";
-      for (size_t k = 0; k < syms.size(); ++k) out.witness.emplace(syms[k].index, r.refutation->point[k]);
-      out.value_a = r.refutation->value_a;
-      out.value_b = r.refutation->value_b;
-      return out;
+    if (r.refutation) {
+      if (std::optional<CellDecision> rd = refuted(a, b, src, *r.refutation, "")) return *rd;
     }
+
+    if (options.use_z3) {
+      Z3Outcome zo = z3().check(store, a, b, src);
+      if (zo.status == Z3Status::Proved) return proved("Z3 (unsat)");
+      if (zo.status == Z3Status::Refuted && zo.refutation) {
+        if (std::optional<CellDecision> rd = refuted(a, b, src, *zo.refutation, "Z3 model, ")) return *rd;
+      }
+      if (!zo.why.empty()) notes.push_back(zo.why);
+    }
+
     out.step = "unknown";
     out.reason = search_reason(r.stats, options.balls);
-    if (!note.empty()) out.reason += "; " + note;
+    for (const std::string& n : notes) out.reason += "; " + n;
     return out;
   }
+
+  std::unique_ptr<Z3Prover> z3_;
 };
 
 Decider::Decider(expr::Store& store, std::function<SymbolDomain(ExprId)> domain_of, uint64_t seed,

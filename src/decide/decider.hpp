@@ -6,17 +6,35 @@
 //   3. the difference as a reduced fraction of polynomials over Q (FLINT) whose variables
 //      are its atoms (symbols and non-arithmetic nodes, their arguments expanded first)
 //      has numerator 0;
-//   4. exact evaluation at admissible points (simple values, seeded random values, and
+//   4. case split (case_split.hpp), only when the sides have comparisons, min, max or abs:
+//      piece by piece, each comparison fixed true or false (a min/max to one argument, an
+//      abs to a sign), the branch-free sides compared by the normal form of step 3;
+//      branches pruned only when their linear conditions are infeasible (exact
+//      Fourier-Motzkin); a piece where the sides differ yields a witness built from its
+//      conditions. It comes right after the normal form because it is the normal form
+//      applied per piece: exact, bounded (pieces, depth, conditions, nodes rewritten), and
+//      it stops at the first piece it cannot close. It runs before the point search
+//      because it proves what no search can, and because its witnesses satisfy many
+//      conditions at once (every lane of a vote, one at its boundary), which seeded points
+//      never meet;
+//   5. exact evaluation at admissible points (simple values, seeded random values, and
 //      values on the boundaries of comparisons, min/max and abs) finds a point where both
 //      sides are defined and differ; where a side is irrational, Arb balls that do not
 //      overlap do the same;
-//   5. otherwise Unknown.
+//   6. Z3 (z3_prover.hpp): the question "is there a point where both are defined and
+//      differ" in nonlinear real arithmetic with ite, functions uninterpreted; unsat proves,
+//      a model is only a hint that exact evaluation must confirm. Last, because it is the
+//      most expensive step (a timeout per query) and the least predictable;
+//   7. otherwise Unknown, with what every step learned.
 // Proofs mean: a and b agree at every point where both are defined (the Store's
 // cancellation conventions included; so (x^2-1)/(x-1) = x+1 is Proved, the sides differing
-// only at the pole). Two cells that are both the Undefined constant are identical, hence
-// Proved: flagging NaN outputs is the caller's business. Refutations always carry a witness
-// that was re-checked before it is returned: exact values, or disjoint Arb balls (then
-// value_a/value_b are the balls' midpoints and `step` says so).
+// only at the pole), every symbol within its range (the domain's and the Store's; the
+// case split and Z3 use them, and Z3 takes integer grids as integers). The case split and
+// Z3 add no proof where one side is undefined on a whole piece (or, for Z3, at any point)
+// where the other is defined. Two cells that are both the Undefined constant are
+// identical, hence Proved: flagging NaN outputs is the caller's business. Refutations
+// always carry a witness that was re-checked before it is returned: exact values, or
+// disjoint Arb balls (then value_a/value_b are the balls' midpoints and `step` says so).
 #include <gmpxx.h>
 
 #include <cstdint>
@@ -26,7 +44,9 @@
 #include <optional>
 #include <string>
 
+#include "decide/case_split.hpp"
 #include "decide/domain.hpp"
+#include "decide/z3_prover.hpp"
 #include "expr/store.hpp"
 
 namespace racer::decide {
@@ -51,7 +71,13 @@ struct DeciderOptions {
   // Step 4.
   size_t points = 24;            // simple and random points
   size_t boundary_points = 64;   // points placed on comparison boundaries
-  bool balls = true;             // Arb evaluation where exact evaluation meets irrationals
+  bool balls = true;             // Arb evaluation where exact evaluation meets irrationals (steps 4-6)
+  // Step 4.
+  bool use_case_split = true;
+  CaseSplitOptions case_split;
+  // Step 6.
+  bool use_z3 = true;
+  Z3Options z3;
 };
 
 class Decider {

@@ -58,7 +58,7 @@ class DecideTest : public ::testing::Test {
       EXPECT_TRUE(admissible(it->second, domain_of(v))) << str(v) << " = " << it->second;
       at[v] = it->second;
     }
-    if (r.step == "refuted by exact evaluation") {
+    if (r.step.find("exact evaluation") != std::string::npos) {
       EXPECT_EQ(expr::eval_exact(s, a, at), r.value_a);
       EXPECT_EQ(expr::eval_exact(s, b, at), r.value_b);
     }

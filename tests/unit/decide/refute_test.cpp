@@ -85,18 +85,17 @@ TEST_F(DecideTest, FindsNonlinearBoundaries) {
   EXPECT_EQ(witness(r, x), mpq_class(3, 4));
 }
 
-// abs is an atom: abs(x) - x is a nonzero rational function of the atoms, so nothing
-// proves abs(x) = x, and any negative x refutes it. On [0, 1] the two agree everywhere;
-// the decider cannot prove that (abs is opaque to the normal form), so the result must
-// not be Refuted; it ends Unknown, with a reason.
+// abs is an atom to the normal form: abs(x) - x is a nonzero rational function of the
+// atoms, and any negative x refutes abs(x) = x. On [0, 1] the two agree everywhere, which
+// the case split proves: its piece x < 0 is infeasible with the range.
 TEST_F(DecideTest, RangeDecidesWhetherAbsIsRefuted) {
   CellDecision r = decide(s.abs(x), x);
   ASSERT_EQ(r.status, CellStatus::Refuted);
   EXPECT_LT(witness(r, x), 0);
   domains[x] = SymbolDomain{mpq_class(0), mpq_class(1), Grid::F32};
   r = decide(s.abs(x), x);
-  EXPECT_EQ(r.status, CellStatus::Unknown);
-  EXPECT_NE(r.reason.find("no refuting point"), std::string::npos) << r.reason;
+  EXPECT_EQ(r.status, CellStatus::Proved) << r.reason;
+  EXPECT_EQ(r.step, "case split");
 }
 
 TEST_F(DecideTest, WitnessesLieOnTheGrid) {

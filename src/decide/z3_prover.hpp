@@ -1,0 +1,75 @@
+#pragma once
+// Z3 as a second prover (the decider's last step). The question "is there an admissible
+// point where both sides are defined and differ?" is encoded exactly in nonlinear real
+// arithmetic with if-then-else:
+//  * symbols are Real constants (Int for integer grids) within their ranges (the domain's
+//    and the Store's); float grids are relaxed to the reals, which only widens the search;
+//  * sums and products are themselves, integer powers are products, negative powers are
+//    divisions whose denominators are asserted nonzero where they are evaluated;
+//  * select is ite; comparisons, Bool constants, min, max and abs are exact;
+//  * exp, tanh, erf, sin and cos are uninterpreted functions with true facts about them
+//    (exp > 0; tanh, erf in (-1, 1) and increasing; sin, cos in [-1, 1]); sqrt is exact
+//    (r >= 0 and r^2 = u wherever u >= 0);
+//  * definedness is a formula of its own, path-sensitive through ite: a division by zero or
+//    a sqrt of a negative number in a branch that is not taken does not count, and the
+//    Undefined constant is defined nowhere;
+//  * log (which reaches -inf at 0) and infinite constants are not encoded: the step is
+//    skipped, since the encoding holds only where every value is a finite real.
+//
+// unsat proves the sides equal wherever both are defined: every real point, with the true
+// functions as the interpretation of the uninterpreted ones, would be a model. A second
+// query then asks whether one side can be defined where the other is not; only when that
+// is unsat too is the cell Proved (as the case split does, a NaN on one side only is not
+// proved away). sat gives a model, which is only a hint (its functions need not be the
+// real ones, its values need not lie on the grids): its symbol values are snapped onto the
+// grids (nearest, down, up), then, failing that, Z3 is asked again with every float symbol
+// restricted to k / 2^j values its format holds, and a point counts only when exact (or
+// Arb ball) evaluation of the ORIGINAL sides confirms the difference. unknown, a timeout
+// or a resource limit is Unknown with Z3's reason.
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "decide/points.hpp"
+#include "decide/refute.hpp"
+#include "expr/store.hpp"
+
+namespace racer::decide {
+
+struct Z3Options {
+  unsigned timeout_ms = 2000;  // per query
+  unsigned rlimit = 0;         // Z3 resource limit per query, 0 for none; deterministic, unlike time
+  size_t max_nodes = 20000;    // larger DAGs are not encoded
+  size_t max_monotone = 24;    // applications per function related by monotonicity facts
+  bool balls = true;           // confirm models in ball arithmetic where values are irrational
+  // Cells of one check are alike: once Z3 has timed out (or said unknown) on this many
+  // cells in a row, or spent this much time in all, it is skipped for the prover's later
+  // cells, with that reason (0: never). This makes an answer depend on the cells decided
+  // before it, as any timeout does; it never makes one wrong.
+  size_t give_up_after = 4;
+  unsigned total_ms = 60000;
+};
+
+enum class Z3Status { Proved, Refuted, Unknown, NotEncodable };
+
+struct Z3Outcome {
+  Z3Status status = Z3Status::Unknown;
+  std::string why;                       // Unknown / NotEncodable
+  std::optional<Refutation> refutation;  // Refuted: in the PointSource's symbol order
+};
+
+class Z3Prover {
+ public:
+  explicit Z3Prover(Z3Options options);
+  ~Z3Prover();
+  Z3Prover(const Z3Prover&) = delete;
+  Z3Prover& operator=(const Z3Prover&) = delete;
+
+  Z3Outcome check(const expr::Store& s, expr::ExprId a, expr::ExprId b, PointSource& src);
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace racer::decide
