@@ -1,0 +1,46 @@
+"""Regenerates tests/cases/ptx/math_triton/<kernel>.sm90.ptx from kernels/math_triton.py without a GPU.
+
+usage: python3 tests/cases/kernels/build_triton_ptx.py   (Triton 3.6)
+Each kernel is compiled for sm_90 (BLOCK = 32, num_warps = 1, num_stages = 1); one PTX module per
+kernel (modules carry their own .global tables, so they are not concatenated); the entry is renamed
+to the Python name. Params of every entry:
+x, [y,] out, n (.u32), then Triton's two scratch pointers (passed as { null = true }).
+"""
+import os, re, sys
+import triton
+from triton.backends.compiler import GPUTarget
+from triton.compiler import ASTSource
+
+here = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, here)
+import math_triton as mt
+
+
+def compile_one(name, nptr_in):
+    fn = getattr(mt, name)
+    sig = {}
+    ptrs = ["*fp32"] * (nptr_in + 1)
+    for a, t in zip(fn.arg_names, ptrs + ["i32", "constexpr"]):
+        sig[a] = t
+    src = ASTSource(fn=fn, signature=sig, constexprs={"BLOCK": 32})
+    k = triton.compile(src, target=GPUTarget("cuda", 90, 32), options={"num_warps": 1, "num_stages": 1})
+    ptx = k.asm["ptx"]
+    old = re.escape(k.metadata.name)
+    if k.metadata.name != name:  # the unary kernels share one Python body named `k`
+        ptx = re.sub(r"(\.entry |\.globl\t|@|// -- Begin function |\b)" + old + r"(\(|_param_\d+|\b)",
+                     lambda m: m.group(1) + name + m.group(2), ptx)
+    return ptx
+
+
+def main():
+    outdir = os.path.join(here, "..", "ptx", "math_triton")
+    os.makedirs(outdir, exist_ok=True)
+    for names, nin in ((mt.UNARY, 1), (mt.BINARY, 2)):
+        for name in names:
+            with open(os.path.join(outdir, f"{name}.sm90.ptx"), "w") as f:
+                f.write(compile_one(name, nin))
+            print(f"ptx/math_triton/{name}.sm90.ptx")
+
+
+if __name__ == "__main__":
+    main()
