@@ -47,6 +47,12 @@ void Machine::refuse(ExecContext& ctx, const ptx::Instr& ins, const std::string&
 bool Machine::absorbed(Thread& th, uint32_t instr) {
   for (size_t i = 0; i < th.plans.size(); ++i) {
     AbsorbPlan& p = th.plans[i];
+    if (p.before && instr == p.commit) {
+      th.regs[p.reg] = p.value;
+      th.def_pc[p.reg] = instr;
+      th.plans.erase(th.plans.begin() + static_cast<long>(i));
+      return false;
+    }
     if (!std::binary_search(p.skip.begin(), p.skip.end(), instr)) continue;
     if (instr == p.commit) {
       Value v = p.value;

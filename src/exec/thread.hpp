@@ -24,6 +24,9 @@ struct AbsorbPlan {
   uint32_t commit = 0;
   uint32_t reg = 0;
   Value value;
+  // The result is in place where the routine's paths merge: set it just before `commit`
+  // runs, and run `commit` itself (it is not the routine's).
+  bool before = false;
   // The routine's result fused into an addition with an unrelated value (an accumulation
   // such as sum += exp(x)): that register's value is added at the commit point.
   uint32_t addend_reg = UINT32_MAX;

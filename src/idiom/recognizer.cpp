@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <cmath>
 #include <functional>
+#include <map>
 #include <set>
 
 #include "exec/concrete_domain.hpp"
@@ -85,7 +86,84 @@ std::optional<std::pair<uint32_t, bool>> additive_outsider(const ptx::Instr& I, 
 struct Run {
   long double t;
   std::vector<Event> events;
+  // First visit of each instruction: the routine's registers then, and how many events came before.
+  struct Visit {
+    size_t events_before;
+    std::vector<std::pair<uint32_t, uint64_t>> sample_regs;
+  };
+  std::vector<uint32_t> order;
+  std::map<uint32_t, Visit> visits;
 };
+
+// Where a routine's paths merge (erff: the polynomial on one path, 1 - 2^(...) on the other,
+// both into one register), the result is in a register on arrival rather than written by
+// one instruction every probe value executes.
+std::optional<MathRoutineRecognizer::Plan> merge_commit(const ptx::Function& fn, const Liveness& live,
+                                                        const std::vector<Run>& runs, uint32_t at, bool debug_) {
+  std::vector<uint32_t> reads, writes;
+  for (uint32_t m : runs[0].order) {
+    if (m == at) continue;
+    bool everywhere = true;
+    for (const Run& r : runs) everywhere &= r.visits.count(m) > 0;
+    if (!everywhere) continue;
+    for (auto [y, bits0] : runs[0].visits.at(m).sample_regs) {
+      (void)bits0;
+      auto yfmt = format_of(fn.regs[y].type);
+      if (!yfmt || fn.regs[y].type == ptx::Type::Pred || ptx::type_bits(fn.regs[y].type) < 32) continue;
+      std::vector<Sample> samples;
+      for (const Run& r : runs) {
+        const auto& regs = r.visits.at(m).sample_regs;
+        auto it = std::find_if(regs.begin(), regs.end(), [&](const auto& p) { return p.first == y; });
+        if (it == regs.end()) break;
+        double v = ieee::to_double(*yfmt, it->second);
+        samples.push_back({r.t, static_cast<long double>(v), std::isnan(v)});
+      }
+      if (samples.size() != runs.size()) continue;
+      auto fit = fit_routine(samples);
+      if (!fit) continue;
+      MathRoutineRecognizer::Plan plan;
+      plan.fit = *fit;
+      plan.commit = m;
+      plan.before = true;
+      plan.reg = y;
+      std::set<uint32_t> skip{at}, tainted;
+      bool alive = false;
+      for (size_t ri = 0; ri < runs.size() && !alive; ++ri) {
+        const Run& r = runs[ri];
+        for (size_t k = 0; k < r.visits.at(m).events_before; ++k) {
+          const Event& ev = r.events[k];
+          if (!ev.absorbed) continue;
+          if (ev.pc == m) { alive = true; break; }
+          skip.insert(ev.pc);
+          if (ri == 0)
+            for (auto fr : ev.fixed_reads) plan.fixed_inputs.push_back(fr);
+          for (uint32_t w : ev.writes) {
+            if (w == y) continue;
+            tainted.insert(w);
+            if (live.live_at(m, w)) alive = true;
+          }
+        }
+      }
+      if (alive) continue;
+      tainted.insert(y);
+      for (uint32_t pc = at; pc < m && !alive; ++pc) {
+        reads_of(fn.instrs[pc], reads);
+        bool touches = false;
+        for (uint32_t r : reads) touches |= tainted.count(r) > 0;
+        if (!touches || skip.count(pc)) continue;
+        if (!pure(fn.instrs[pc].op)) alive = true;
+        skip.insert(pc);
+        writes_of(fn.instrs[pc], writes);
+        for (uint32_t w : writes) tainted.insert(w);
+      }
+      if (alive) continue;
+      plan.skip.assign(skip.begin(), skip.end());
+      if (debug_) std::fprintf(stderr, "    merge commit %s before pc %u: %s\n", fn.regs[y].name.c_str(), m, fit->describe().c_str());
+      return plan;
+    }
+  }
+  return std::nullopt;
+}
 
 }  // namespace
 
@@ -168,6 +246,7 @@ void MathRoutineRecognizer::install(exec::ExecContext& ctx, const Plan& p, uint3
   a.commit = p.commit;
   a.reg = p.reg;
   a.value = Value::of_expr(build(sym.store(), p.fit, ctx.th.regs[root].expr()));
+  a.before = p.before;
   a.addend_reg = p.addend_reg;
   a.addend_negated = p.addend_negated;
   a.addend_type = p.addend_type;
@@ -232,6 +311,13 @@ std::optional<MathRoutineRecognizer::Plan> MathRoutineRecognizer::probe(exec::Ex
     // One instruction of the probe; returns false to stop.
     auto step = [&](uint32_t pc, bool record) -> std::optional<uint32_t> {
       const ptx::Instr& I = fn.instrs[pc];
+      if (record && !run.visits.count(pc)) {
+        Run::Visit v{run.events.size(), {}};
+        for (uint32_t r = 0; r < fn.regs.size(); ++r)
+          if (state[r] == State::Sample) v.sample_regs.emplace_back(r, scratch.regs[r].bits);
+        run.visits.emplace(pc, std::move(v));
+        run.order.push_back(pc);
+      }
       // Parameter loads read constants of the launch: harmless between a routine's steps.
       bool param_load = I.op == ptx::Op::Ld && I.has(ptx::Mod::Space) &&
                         ptx::mod_values(ptx::Mod::Space)[I.mod(ptx::Mod::Space)] == "param";
@@ -408,6 +494,7 @@ std::optional<MathRoutineRecognizer::Plan> MathRoutineRecognizer::probe(exec::Ex
     plan.skip.assign(skip.begin(), skip.end());
     return plan;
   }
+  if (auto plan = merge_commit(fn, live, runs, at, debug_)) return plan;
   return std::nullopt;
 }
 

@@ -27,20 +27,22 @@ namespace racer::idiom {
 
 class MathRoutineRecognizer final : public exec::RoutineRecognizer {
  public:
-  bool recognize(exec::ExecContext& ctx, const ptx::Instr& ins, const std::string& why) override;
-  // What was recognized, once per routine site: "silu: 1 + exp(-t) (PTX line 403, elementwise.cu:44:3)".
-  const std::vector<std::string>& recognized() const { return recognized_; }
-
- private:
   struct Plan {
     std::vector<uint32_t> skip;
     uint32_t commit = 0, reg = 0;
+    bool before = false;  // set the result just before `commit` (a merge point) runs
     uint32_t addend_reg = UINT32_MAX;
     bool addend_negated = false;
     ptx::Type addend_type = ptx::Type::F32;
     Fit fit;
     std::vector<std::pair<uint32_t, uint64_t>> fixed_inputs;  // concrete registers the routine read
   };
+  bool recognize(exec::ExecContext& ctx, const ptx::Instr& ins, const std::string& why) override;
+  // What was recognized, once per routine site: "silu: 1 + exp(-t) (PTX line 403, elementwise.cu:44:3)".
+  const std::vector<std::string>& recognized() const { return recognized_; }
+
+ private:
+
   struct Key {
     const ptx::Function* fn;
     uint32_t at, root_reg, root_def;
