@@ -131,6 +131,26 @@ std::optional<uint64_t> encode_rounded(ptx::Type t, const mpq_class& q) {
   return bits;
 }
 
+mpz_class exact_integer(uint64_t bits, unsigned width, bool is_signed) {
+  uint64_t raw = width >= 64 ? bits : bits & ((uint64_t{1} << width) - 1);
+  if (!is_signed) return mpz_class(static_cast<unsigned long>(raw));
+  int64_t x = width >= 64 ? static_cast<int64_t>(raw) : static_cast<int64_t>(raw << (64 - width)) >> (64 - width);
+  return mpz_class(static_cast<long>(x));
+}
+
+expr::ExprId exact_constant(expr::Store& st, ptx::Type t, uint64_t bits) {
+  if (!ptx::is_float(t))
+    return st.constant(mpq_class(exact_integer(bits, ptx::type_bits(t), ptx::type_class(t) == ptx::TypeClass::Signed)));
+  ExactFloat f = decode_float(t, bits);
+  switch (f.kind) {
+    case ExactFloat::Kind::Finite: return st.constant(f.value);
+    case ExactFloat::Kind::PosInf: return st.pos_inf();
+    case ExactFloat::Kind::NegInf: return st.neg_inf();
+    case ExactFloat::Kind::NaN: return st.undefined();
+  }
+  return st.undefined();
+}
+
 std::optional<mpq_class> rational_from_decimal(const std::string& text) {
   std::string s = text;
   bool neg = false;

@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 
+#include "expr/store.hpp"
 #include "ptx/types.hpp"
 
 namespace racer::exec {
@@ -24,6 +25,12 @@ std::optional<uint64_t> encode_exact(ptx::Type t, const mpq_class& q);
 // q rounded to the nearest value of format t (ties to even), as a real launch converts a
 // host value; nullopt when it overflows the format.
 std::optional<uint64_t> encode_rounded(ptx::Type t, const mpq_class& q);
+// The integer the low `width` bits hold, read as signed (two's complement) or unsigned.
+mpz_class exact_integer(uint64_t bits, unsigned width, bool is_signed);
+// The exact value concrete bits of type t denote, as a constant: a float's exact rational
+// (+-inf, NaN as Undefined), an integer read with the type's signedness.
+expr::ExprId exact_constant(expr::Store& st, ptx::Type t, uint64_t bits);
+
 // An exact rational from decimal text: "0.1", "-2.5e-3", "1e5", "42"; nullopt if malformed.
 std::optional<mpq_class> rational_from_decimal(const std::string& text);
 

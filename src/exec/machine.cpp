@@ -97,20 +97,7 @@ expr::ExprId Machine::cell_expr(size_t tensor, int64_t flat) {
                     " data stored without conversion into a tensor of " + std::string(ptx::type_name(t.elem)));
     return v.expr();
   }
-  if (ptx::is_float(t.elem)) {
-    ExactFloat f = decode_float(t.elem, v.bits);
-    if (f.kind == ExactFloat::Kind::Finite) return st.constant(f.value);
-    if (f.kind == ExactFloat::Kind::PosInf) return st.pos_inf();
-    if (f.kind == ExactFloat::Kind::NegInf) return st.neg_inf();
-    return st.undefined();
-  }
-  unsigned bits = t.elem == ptx::Type::Pred ? 8 : ptx::type_bits(t.elem);
-  uint64_t raw = bits == 64 ? v.bits : v.bits & ((uint64_t{1} << bits) - 1);
-  if (ptx::type_class(t.elem) == ptx::TypeClass::Signed) {
-    int64_t x = static_cast<int64_t>(raw << (64 - bits)) >> (64 - bits);
-    return st.constant(mpq_class(static_cast<long>(x)));
-  }
-  return st.constant(mpq_class(static_cast<unsigned long>(raw)));
+  return exact_constant(st, t.elem == ptx::Type::Pred ? ptx::Type::U8 : t.elem, v.bits);
 }
 
 void Machine::launch(const LaunchSpec& spec) {

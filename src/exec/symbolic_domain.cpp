@@ -26,18 +26,9 @@ ExprId SymbolicDomain::real(Value v, ptx::Type t) {
   }
   if (!ptx::is_float(t)) {
     // An integer operand of a float instruction (cvt handles conversions): read as signed.
-    unsigned bits = ptx::type_bits(t);
-    int64_t x = static_cast<int64_t>(v.bits << (64 - bits)) >> (64 - bits);
-    return store_.constant(mpq_class(mpz_class(std::to_string(x))));
+    return store_.constant(mpq_class(exact_integer(v.bits, ptx::type_bits(t), true)));
   }
-  ExactFloat f = decode_float(t, v.bits);
-  switch (f.kind) {
-    case ExactFloat::Kind::Finite: return store_.constant(f.value);
-    case ExactFloat::Kind::PosInf: return store_.pos_inf();
-    case ExactFloat::Kind::NegInf: return store_.neg_inf();
-    case ExactFloat::Kind::NaN: return store_.undefined();
-  }
-  return store_.undefined();
+  return exact_constant(store_, t, v.bits);
 }
 
 ExprId SymbolicDomain::condition(Value p) {
@@ -222,16 +213,7 @@ Value SymbolicDomain::cvt(ptx::Type dst, ptx::Type src, Value a, const FloatMods
   if (df) {
     if (a.is_symbolic()) return finish(integer(a, src), m);  // exact on reals
     if (!a.is_concrete()) throw Refusal("converts symbolic integer data to float");
-    unsigned bits = ptx::type_bits(src);
-    uint64_t raw = bits == 64 ? a.bits : a.bits & ((uint64_t{1} << bits) - 1);
-    mpz_class z;
-    if (ptx::type_class(src) == ptx::TypeClass::Signed) {
-      int64_t x = static_cast<int64_t>(raw << (64 - bits)) >> (64 - bits);
-      z = mpz_class(std::to_string(x));
-    } else {
-      z = mpz_class(std::to_string(raw));
-    }
-    return finish(store_.constant(mpq_class(z)), m);
+    return finish(exact_constant(store_, src, a.bits), m);
   }
   if (sf) {
     // Float -> integer needs the concrete value; on a constant it is exact rounding.
@@ -269,15 +251,7 @@ Value SymbolicDomain::cvt(ptx::Type dst, ptx::Type src, Value a, const FloatMods
 
 ExprId SymbolicDomain::integer(Value v, ptx::Type t) {
   if (v.is_poison()) throw Refusal("reads the old value returned by an atomic, whose value depends on the order of atomics");
-  if (v.is_concrete()) {
-    unsigned bits = ptx::type_bits(t);
-    uint64_t raw = bits >= 64 ? v.bits : v.bits & ((uint64_t{1} << bits) - 1);
-    if (ptx::type_class(t) == ptx::TypeClass::Signed) {
-      int64_t x = bits >= 64 ? static_cast<int64_t>(raw) : static_cast<int64_t>(raw << (64 - bits)) >> (64 - bits);
-      return store_.constant(mpq_class(static_cast<long>(x)));
-    }
-    return store_.constant(mpq_class(static_cast<unsigned long>(raw)));
-  }
+  if (v.is_concrete()) return exact_constant(store_, t, v.bits);
   ExprId e = v.expr();
   if (store_.is_condition(e)) throw Refusal("uses a symbolic predicate as an integer");
   if (!v.integer) throw Refusal("uses float data as ." + std::string(ptx::type_name(t)) + " (a bit-level reinterpretation)");

@@ -95,12 +95,30 @@ struct Run {
   std::map<uint32_t, Visit> visits;
 };
 
+// Routine instructions no probe value happened to reach (special-value paths) are stepped
+// over too: whatever in [from, to) reads what the routine computed. False when such an
+// instruction reaches memory or a collective: then the routine's data escapes before its result.
+bool step_over_untaken(const ptx::Function& fn, uint32_t from, uint32_t to, std::set<uint32_t>& skip,
+                       std::set<uint32_t>& tainted) {
+  std::vector<uint32_t> reads, writes;
+  for (uint32_t pc = from; pc < to; ++pc) {
+    reads_of(fn.instrs[pc], reads);
+    bool touches = false;
+    for (uint32_t r : reads) touches |= tainted.count(r) > 0;
+    if (!touches || skip.count(pc)) continue;
+    if (!pure(fn.instrs[pc].op)) return false;
+    skip.insert(pc);
+    writes_of(fn.instrs[pc], writes);
+    tainted.insert(writes.begin(), writes.end());
+  }
+  return true;
+}
+
 // Where a routine's paths merge (erff: the polynomial on one path, 1 - 2^(...) on the other,
 // both into one register), the result is in a register on arrival rather than written by
 // one instruction every probe value executes.
 std::optional<MathRoutineRecognizer::Plan> merge_commit(const ptx::Function& fn, const Liveness& live,
                                                         const std::vector<Run>& runs, uint32_t at, bool debug_) {
-  std::vector<uint32_t> reads, writes;
   for (uint32_t m : runs[0].order) {
     if (m == at) continue;
     bool everywhere = true;
@@ -146,17 +164,7 @@ std::optional<MathRoutineRecognizer::Plan> merge_commit(const ptx::Function& fn,
       }
       if (alive) continue;
       tainted.insert(y);
-      for (uint32_t pc = at; pc < m && !alive; ++pc) {
-        reads_of(fn.instrs[pc], reads);
-        bool touches = false;
-        for (uint32_t r : reads) touches |= tainted.count(r) > 0;
-        if (!touches || skip.count(pc)) continue;
-        if (!pure(fn.instrs[pc].op)) alive = true;
-        skip.insert(pc);
-        writes_of(fn.instrs[pc], writes);
-        for (uint32_t w : writes) tainted.insert(w);
-      }
-      if (alive) continue;
+      if (!step_over_untaken(fn, at, m, skip, tainted)) continue;
       plan.skip.assign(skip.begin(), skip.end());
       if (debug_) std::fprintf(stderr, "    merge commit %s before pc %u: %s\n", fn.regs[y].name.c_str(), m, fit->describe().c_str());
       return plan;
@@ -473,24 +481,8 @@ std::optional<MathRoutineRecognizer::Plan> MathRoutineRecognizer::probe(exec::Ex
       if (debug_) std::fprintf(stderr, "    result %s: other routine registers live after it\n", fn.regs[y].name.c_str());
       continue;
     }
-    // Routine instructions no probe value happened to reach (special-value paths) are
-    // stepped over too: whatever reads what the routine computed, up to its result.
     tainted.insert(y);
-    for (uint32_t pc = at; pc <= e.pc; ++pc) {
-      reads_of(fn.instrs[pc], reads);
-      bool touches = false;
-      for (uint32_t r : reads) touches |= tainted.count(r) > 0;
-      if (!touches || skip.count(pc)) continue;
-      if (!pure(fn.instrs[pc].op)) {
-        alive = true;  // the routine's data reaches memory or a collective before its result
-        break;
-      }
-      skip.insert(pc);
-      writes_of(fn.instrs[pc], writes);
-      for (uint32_t w : writes)
-        if (w != y) tainted.insert(w);
-    }
-    if (alive) continue;
+    if (!step_over_untaken(fn, at, e.pc + 1, skip, tainted)) continue;
     plan.skip.assign(skip.begin(), skip.end());
     return plan;
   }
