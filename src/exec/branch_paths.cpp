@@ -96,14 +96,8 @@ void Machine::reach_join(ExecContext& ctx) {
   PathFrame& f = th.paths.back();
   // A routine whose result is set just before the meeting point ends on this path.
   for (size_t i = 0; i < th.plans.size();) {
-    AbsorbPlan& p = th.plans[i];
-    if (!(p.before && p.commit == f.join)) {
-      ++i;
-      continue;
-    }
-    th.regs[p.reg] = p.value;
-    th.def_pc[p.reg] = p.commit;
-    th.plans.erase(th.plans.begin() + static_cast<long>(i));
+    if (th.plans[i].before && th.plans[i].commit == f.join) commit_plan(th, i, f.join);
+    else ++i;
   }
   if (plan_commits(th.plans) != f.saved_plan_commits)
     refuse(ctx, ctx.fn.instrs[f.branch], "a recognized math routine straddles the meeting point of this data-dependent branch");

@@ -7,6 +7,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -95,6 +96,9 @@ struct Cta {
 };
 
 enum class Space : uint8_t { Global, Shared, Local, Param, Const, Generic };
+// The state space a memory instruction names (Generic without one); a Refusal for spaces
+// not modelled.
+Space space_of(const ptx::Instr& ins);
 
 class Machine {
  public:
@@ -141,6 +145,12 @@ class Machine {
   void atomic(ExecContext& ctx, const ptx::Instr& ins, Space space, uint64_t addr, unsigned size, uint8_t op,
               ptx::Type t, Value operand);
   Value load_param(ExecContext& ctx, const ptx::Instr& ins, uint64_t offset, unsigned size);
+  // A compiled routine's constant table: bytes of a module variable that nothing has
+  // written (its initializer), read without recording an access; nullopt otherwise.
+  std::optional<uint64_t> peek_constant(ExecContext& ctx, Space space, uint64_t addr, unsigned size);
+  // Where a local-space address falls in the thread's local memory: (region, offset), or
+  // a null region.
+  std::pair<Region*, uint64_t> local_bytes(ExecContext& ctx, uint64_t addr, unsigned size);
   // Records a defect (folded into an earlier one at the same instruction); returns its index.
   size_t defect(DefectKind kind, const SiteRef& site, const Text& memory, const Text& detail = {});
   void note(const SiteRef& site, const Text& message);
@@ -169,6 +179,7 @@ class Machine {
   const std::vector<int64_t>& cell_map(size_t tensor);
   void run_cta(Cta& cta);
   bool absorbed(Thread& th, uint32_t instr);
+  void commit_plan(Thread& th, size_t plan, uint32_t instr);
   void resolve_sync(Cta& cta, const ptx::Function& fn);
 
   // Branches on symbolic data (branch_paths.cpp): run both paths to where they meet, then

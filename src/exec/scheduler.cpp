@@ -42,28 +42,33 @@ void Machine::refuse(ExecContext& ctx, const ptx::Instr& ins, const std::string&
   throw LocatedRefusal(std::string("program ") + program_ + ", " + where + ": " + s.text + "\n  refused: " + reason);
 }
 
+// A recognized routine's result is in place: its register gets the function, and the
+// scratch memory the skipped stores would have left holds nothing a later read may use.
+void Machine::commit_plan(Thread& th, size_t plan, uint32_t instr) {
+  AbsorbPlan& p = th.plans[plan];
+  Value v = p.value;
+  if (!p.before && p.addend_reg != UINT32_MAX) {
+    Value addend = th.regs[p.addend_reg];
+    v = dom_.fbin(p.addend_negated ? FBin::Sub : FBin::Add, p.addend_type, v, addend, {});
+  }
+  th.regs[p.reg] = v;
+  th.def_pc[p.reg] = instr;
+  for (auto [addr, size] : p.clobber_local)
+    if (th.local && th.local->contains(addr, size)) write_bytes(*th.local, addr - th.local->base, size, Value::poison());
+  th.plans.erase(th.plans.begin() + static_cast<long>(plan));
+}
+
 // Steps over an instruction of a recognized routine; at the plan's commit point the
 // routine's result register gets the function it computes.
 bool Machine::absorbed(Thread& th, uint32_t instr) {
   for (size_t i = 0; i < th.plans.size(); ++i) {
     AbsorbPlan& p = th.plans[i];
     if (p.before && instr == p.commit) {
-      th.regs[p.reg] = p.value;
-      th.def_pc[p.reg] = instr;
-      th.plans.erase(th.plans.begin() + static_cast<long>(i));
+      commit_plan(th, i, instr);
       return false;
     }
     if (!std::binary_search(p.skip.begin(), p.skip.end(), instr)) continue;
-    if (instr == p.commit) {
-      Value v = p.value;
-      if (p.addend_reg != UINT32_MAX) {
-        Value addend = th.regs[p.addend_reg];
-        v = dom_.fbin(p.addend_negated ? FBin::Sub : FBin::Add, p.addend_type, v, addend, {});
-      }
-      th.regs[p.reg] = v;
-      th.def_pc[p.reg] = instr;
-      th.plans.erase(th.plans.begin() + static_cast<long>(i));
-    }
+    if (instr == p.commit) commit_plan(th, i, instr);
     return true;
   }
   return false;

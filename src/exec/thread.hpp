@@ -32,6 +32,9 @@ struct AbsorbPlan {
   uint32_t addend_reg = UINT32_MAX;
   bool addend_negated = false;
   ptx::Type addend_type = ptx::Type::F32;
+  // Local scratch memory the routine's skipped stores would have written (local-space
+  // address, size): at the commit it holds no value a later read may use.
+  std::vector<std::pair<uint64_t, unsigned>> clobber_local;
 };
 
 // A branch on symbolic data, run both ways: the taken path first, then the other, each up
@@ -56,6 +59,7 @@ struct Thread {
   std::vector<AbsorbPlan> plans;
   std::vector<PathFrame> paths;  // innermost last
   uint32_t pc = 0;
+  bool carry = false;  // CC.CF: the carry (or borrow) of the last .cc instruction
   bool exited = false;
   Wait wait = Wait::None;
   uint32_t wait_instr = 0;      // the instruction it waits at (pc already points past it)

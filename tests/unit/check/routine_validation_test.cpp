@@ -37,7 +37,13 @@ const Routine kRoutines[] = {
     {"math.sm90.ptx", "cu_log1pf", "[-0.5, 4.0]", "log1p(t)", false},
     {"math.sm90.ptx", "cu_erff", "[-3.0, 3.0]", "erf(t)", false},
     {"math.sm90.ptx", "cu_sigmoid", "[-10.0, 10.0]", "1 + exp(t)", false},
+    // Unbounded: the slow path (Payne-Hanek reduction through a constant table and local
+    // scratch memory) is validated too.
+    {"math.sm90.ptx", "cu_sinf", "[-1.0e30, 1.0e30]", "sin(t)", false},
+    {"math.sm90.ptx", "cu_cosf", "[-1.0e30, 1.0e30]", "cos(t)", false},
     {"math_triton/tri_log.sm90.ptx", "tri_log", "[0.5, 4.0]", "log(t)", true},
+    {"math_triton/tri_sin.sm90.ptx", "tri_sin", "[-1.0e30, 1.0e30]", "sin(t)", true},
+    {"math_triton/tri_cos.sm90.ptx", "tri_cos", "[-1.0e30, 1.0e30]", "cos(t)", true},
     {"math_triton/tri_log2.sm90.ptx", "tri_log2", "[0.5, 4.0]", "log2(t)", true},
     {"math_triton/tri_erf.sm90.ptx", "tri_erf", "[-3.0, 3.0]", "erf(t)", true},
     {"math_triton/tri_tanh.sm90.ptx", "tri_tanh", "[-4.0, 4.0]", "tanh(t)", true},
