@@ -1,5 +1,6 @@
 #include "idiom/recognizer.hpp"
 #include "idiom/probe_memory.hpp"
+#include "ptx/post_dominators.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -219,6 +220,12 @@ std::optional<MathRoutineRecognizer::Plan> merge_commit(const ptx::Function& fn,
 
 }  // namespace
 
+const std::vector<uint32_t>& MathRoutineRecognizer::post_dominators(const ptx::Function& f) {
+  auto& slot = ipdom_[&f];
+  if (slot.empty() && !f.instrs.empty()) slot = ptx::immediate_post_dominators(f);
+  return slot;
+}
+
 const Liveness& MathRoutineRecognizer::liveness(const ptx::Function& f) {
   auto& slot = liveness_[&f];
   if (!slot) slot = std::make_unique<Liveness>(f);
@@ -347,6 +354,7 @@ std::optional<MathRoutineRecognizer::Plan> MathRoutineRecognizer::probe(exec::Ex
   }
 
   exec::ConcreteDomain concrete;
+  const std::vector<uint32_t>& ipdom = post_dominators(fn);
   std::vector<Run> runs;
   for (long double t0 : probe_points()) {
     uint64_t bits = ieee::from_double(*fmt, static_cast<double>(t0));
@@ -354,6 +362,9 @@ std::optional<MathRoutineRecognizer::Plan> MathRoutineRecognizer::probe(exec::Ex
     exec::Thread scratch = th;
     scratch.plans.clear();
     std::vector<State> state(fn.regs.size(), State::Fixed);
+    // Where the paths of branches on the input meet again, innermost last: until then,
+    // whatever the probe writes depends on the input through the path taken.
+    std::vector<uint32_t> joins;
     for (size_t r = 0; r < fn.regs.size(); ++r) {
       if (th.regs[r].sym == root_sym) state[r] = State::Sample, scratch.regs[r] = Value::of_bits(bits);
       else if (!th.regs[r].is_concrete()) state[r] = State::Opaque;
@@ -408,6 +419,7 @@ std::optional<MathRoutineRecognizer::Plan> MathRoutineRecognizer::probe(exec::Ex
     // One instruction of the probe; returns false to stop.
     auto step = [&](uint32_t pc, bool record) -> std::optional<uint32_t> {
       const ptx::Instr& I = fn.instrs[pc];
+      while (!joins.empty() && joins.back() == pc) joins.pop_back();
       if (record && !run.visits.count(pc)) {
         Run::Visit v{run.events.size(), {}};
         for (uint32_t r = 0; r < fn.regs.size(); ++r)
@@ -424,7 +436,7 @@ std::optional<MathRoutineRecognizer::Plan> MathRoutineRecognizer::probe(exec::Ex
       if (g == State::Opaque) return std::nullopt;
       if (memory) {
         bool on = !I.has_guard || ((scratch.regs[I.guard].bits & 1) != I.guard_negated);
-        Event ev{pc, {}, {}, g == State::Sample, {}};
+        Event ev{pc, {}, {}, g == State::Sample || !joins.empty(), {}};
         if (on && !probe_access(I, ev)) return std::nullopt;
         if (record) run.events.push_back(std::move(ev));
         return pc + 1;
@@ -476,7 +488,12 @@ std::optional<MathRoutineRecognizer::Plan> MathRoutineRecognizer::probe(exec::Ex
         if (record) run.events.push_back(ev);
         return pc + 1;
       }
-      ev.absorbed = s == State::Sample || g == State::Sample;
+      ev.absorbed = s == State::Sample || g == State::Sample || !joins.empty();
+      if (I.op == ptx::Op::Bra && g == State::Sample) {
+        uint32_t join = ipdom[pc];
+        if (join == ptx::kNoPostDominator) return std::nullopt;
+        joins.push_back(join);
+      }
       uint32_t next = pc + 1;
       if (on) {
         for (uint32_t r : reads)

@@ -41,6 +41,8 @@ const Routine kRoutines[] = {
     // scratch memory) is validated too.
     {"math.sm90.ptx", "cu_sinf", "[-1.0e30, 1.0e30]", "sin(t)", false},
     {"math.sm90.ptx", "cu_cosf", "[-1.0e30, 1.0e30]", "cos(t)", false},
+    {"math.sm90.ptx", "cu_pow2", "[-100.0, 100.0]", "(t)^2", false},
+    {"math.sm90.ptx", "cu_pow_half", "[0.0, 100.0]", "(t)^1/2", false},
     {"math_triton/tri_log.sm90.ptx", "tri_log", "[0.5, 4.0]", "log(t)", true},
     {"math_triton/tri_sin.sm90.ptx", "tri_sin", "[-1.0e30, 1.0e30]", "sin(t)", true},
     {"math_triton/tri_cos.sm90.ptx", "tri_cos", "[-1.0e30, 1.0e30]", "cos(t)", true},
@@ -155,13 +157,14 @@ TEST_P(RoutineValidation, ChangedCoefficientNeverPassesAsTheFunction) {
   ASSERT_NE(span.first, std::string::npos) << r.entry;
   std::vector<size_t> coefs = coefficient_positions(text, span, r.triton);
   ASSERT_FALSE(coefs.empty()) << r.entry << " has no polynomial coefficient";
-  // The first, middle and last coefficient, each scaled by 1.25 on its own. A change that
-  // leaves the routine within its error bound (a range-reduction constant the next step
-  // corrects for, a threshold between two accurate branches) may be recognized; one that
-  // moves the outputs far from the function must not be. At least one of the three must.
-  std::vector<size_t> picks = {coefs.front(), coefs[coefs.size() / 2], coefs.back()};
+  // Coefficients in order, each scaled by 1.25 on its own, until two changes moved the
+  // outputs. A change that leaves the routine within its error bound (a range-reduction
+  // constant the next step corrects for, a threshold between two accurate branches, a
+  // special-value path the inputs never take) may be recognized; one that moves the outputs
+  // far from the function must not be. At least one must.
   int harmful = 0;
-  for (size_t at : picks) {
+  for (size_t at : coefs) {
+    if (harmful == 2) break;
     std::string corrupted = text;
     uint32_t bits = static_cast<uint32_t>(std::stoul(text.substr(at + 2, 8), nullptr, 16));
     float v = std::bit_cast<float>(bits) * 1.25f;
