@@ -18,8 +18,9 @@ def user_location():
     frame = inspect.currentframe()
     try:
         while frame is not None:
-            path = os.path.abspath(frame.f_code.co_filename)
-            if not path.startswith(_PACKAGE_DIR + os.sep) and not frame.f_code.co_filename.startswith("<frozen"):
+            name = frame.f_code.co_filename
+            path = name if name.startswith("<") else os.path.abspath(name)
+            if not path.startswith(_PACKAGE_DIR + os.sep) and not name.startswith("<frozen"):
                 return path, frame.f_lineno
             frame = frame.f_back
         return None, None

@@ -107,7 +107,7 @@ class Case:
         return named
 
     def _line(self, loc):
-        return loc[1] if loc and loc[0] and self.source and os.path.samefile(loc[0], self.source) else None
+        return loc[1] if loc and loc[0] and self.source and os.path.realpath(loc[0]) == os.path.realpath(self.source) else None
 
     def description(self):
         return {"name": self.name, "about": self.about, "source": self.source or "", "outputs": self.outputs,

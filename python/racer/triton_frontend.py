@@ -62,7 +62,12 @@ class TritonKernel:
         self.runtime_params = [a for a in fn.arg_names if a not in self.constexprs]
 
     def _signature(self, args, loc):
-        if self.signature is not None:
+        if isinstance(self.signature, (list, tuple)):
+            if len(self.signature) != len(self.runtime_params):
+                fail(f"signature has {len(self.signature)} types but Triton kernel {self.name} has "
+                     f"{len(self.runtime_params)} parameters besides its constexprs ({', '.join(self.runtime_params)})", loc)
+            sig = dict(zip(self.runtime_params, self.signature))
+        elif self.signature is not None:
             sig = dict(self.signature)
         else:
             if len(args) != len(self.runtime_params):
@@ -103,6 +108,10 @@ class TritonKernel:
         k = Kernel(meta["ptx"], meta["entry"], params, f"Triton kernel {self.name}", extra_null_params=max(extra, 0))
         k.block, k.shared_bytes = (32 * self.num_warps, 1, 1), meta["shared"]
         return k
+
+    def compile(self, args=()):
+        """The compiled kernel, for the signature given or the types of `args`."""
+        return self.resolve(list(args), self.loc)
 
     def _compile(self, triton, sig, arch, loc):
         from triton.backends.compiler import GPUTarget
