@@ -43,7 +43,7 @@ def _arg_type(a, name, loc):
         return "i1"
     if isinstance(a, numbers.Integral):
         return "i32" if -2**31 <= int(a) < 2**31 else "i64"
-    if isinstance(a, numbers.Real):
+    if isinstance(a, (numbers.Real, str)):  # a float argument arrives as its decimal text
         return "fp32"
     fail(f"cannot tell the Triton type of parameter '{name}' from {a!r}; give signature=", loc)
 

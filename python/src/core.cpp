@@ -108,8 +108,9 @@ PYBIND11_MODULE(_core, m) {
       if (p) std::rethrow_exception(p);
     } catch (const Error& e) {
       // The exit code travels as the second argument: 3 bad input, 4 internal.
-      py::object exc = error(py::str(e.what()), static_cast<int>(e.code()));
-      PyErr_SetObject(error.ptr(), exc.ptr());
+      // A tuple value becomes the exception's args when Python instantiates it.
+      py::tuple args = py::make_tuple(py::str(e.what()), static_cast<int>(e.code()));
+      PyErr_SetObject(error.ptr(), args.ptr());
     } catch (const nlohmann::json::exception& e) {
       PyErr_SetString(PyExc_ValueError, (std::string("malformed instance description: ") + e.what()).c_str());
     }

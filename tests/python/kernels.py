@@ -2,7 +2,7 @@
 import os
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-VEC_ADD_PTX = os.path.join(HERE, "..", "..", "examples", "vec_add.ptx")
+VEC_ADD_PTX = os.path.normpath(os.path.join(HERE, "..", "..", "examples", "vec_add.ptx"))
 
 AXPY = r"""
 extern "C" __global__ void axpy(float a, const float* x, const float* y, float* out, int n) {

@@ -53,7 +53,7 @@ def test_wrong_shape_is_located():
 
 def test_error_names_the_users_line():
     with pytest.raises(racer.RacerError) as e:
-        racer.input((4, -1), "f32"); line = here()  # noqa: E702
+        line = here(); racer.input((4, -1), "f32")  # noqa: E702
     assert str(e.value).startswith(line + ": ")
 
 
@@ -145,7 +145,8 @@ def test_launch_argument_errors():
               "argument 0 is a bare tensor", "racer.read(")
     raises_at(lambda: racer.launch(k, grid=1, block=8, args=[racer.read(x), racer.read(x), 8, racer.write(out)]),
               "parameter 3 of 'vec_add' is .u32, not a 64-bit pointer")
-    raises_at(lambda: racer.launch(k, grid=(1, 0), block=8, args=[]), "grid (1, 0): dimension y")
+    raises_at(lambda: racer.launch(k, grid=(1, 0), block=8, args=[racer.read(x), racer.read(x), racer.write(out), 8]),
+              "grid (1, 0): dimension y must be an integer from 1 to 65535, not 0")
     raises_at(lambda: racer.launch(k, grid=1, block=(32, 64), args=[racer.read(x), racer.read(x), racer.write(out), 8]),
               "2048 threads; a CTA has at most 1024")
     raises_at(lambda: racer.launch("vec_add", grid=1, block=1, args=[]), "kernel must come from racer.ptx")
