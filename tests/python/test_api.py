@@ -10,7 +10,7 @@ import pytest
 
 import racer
 from conftest import RACER_BIN, needs_nvcc, needs_racer_bin, needs_triton
-from kernels import AXPY, VEC_ADD_PTX
+from sample_kernels import AXPY, VEC_ADD_PTX
 
 THIS = os.path.abspath(__file__)
 

@@ -3,7 +3,7 @@ import os
 
 import racer
 from conftest import needs_nvcc, needs_triton
-from kernels import AXPY, VEC_ADD_PTX
+from sample_kernels import AXPY, VEC_ADD_PTX
 from racer import _native
 
 

@@ -66,3 +66,33 @@ def test_replay_on_the_gpu_shows_the_difference(tmp_path):
     out = io.StringIO()
     differing = gpu_replay.replay(json.load(open(r.save_witness(str(tmp_path / "w.json")))), out)
     assert differing >= 1 and "DIFFER" in out.getvalue(), out.getvalue()
+
+
+def _recorded_gpu_runs():
+    """{witness file: [lines]} from the log of the recorded run on an H200."""
+    runs, current = {}, None
+    with open(os.path.join(ROOT, "examples", "witnesses", "gpu_replay_log.txt")) as f:
+        for line in f:
+            if line.startswith("$ python3 python/racer/gpu_replay.py "):
+                current = line.split()[-1]
+                runs[current] = []
+            elif current:
+                runs[current].append(line.rstrip("\n"))
+    return runs
+
+
+def test_recorded_gpu_run_shows_differences_and_matches_the_cpu_emulation():
+    import subprocess
+    from conftest import RACER_BIN
+    if not os.path.exists(RACER_BIN):
+        pytest.skip(f"needs the racer CLI at {RACER_BIN}")
+    runs = _recorded_gpu_runs()
+    assert len(runs) == 4 and any("triton" in w for w in runs) and any("cuda_" in w for w in runs)
+    for witness, lines in runs.items():
+        on_gpu = [l for l in lines if l.startswith(("witness cell", "  ")) and "(0x" in l or "differ in their bits" in l]
+        assert any(l.endswith("DIFFER") for l in on_gpu), lines
+        cpu = subprocess.run([RACER_BIN, "replay", os.path.join(ROOT, "examples", "witnesses", witness)],
+                             capture_output=True, text=True)
+        on_cpu = [l for l in cpu.stdout.splitlines()
+                  if l.startswith(("witness cell", "  ")) and "(0x" in l or "differ in their bits" in l]
+        assert on_gpu == on_cpu, f"{witness}: the GPU and the CPU emulation disagree"
