@@ -64,6 +64,37 @@ def ptx(path_or_text, entry):
     return Kernel(path, name, found[name], label)
 
 
+def _python_files_holding(text, first):
+    """Python files that may hold the CUDA source as a string: the caller's, then the user's other
+    loaded modules (not the standard library or installed packages)."""
+    import sys
+    yield first
+    installed = tuple(os.path.realpath(p) for p in {sys.prefix, sys.base_prefix, sys.exec_prefix})
+    for m in list(sys.modules.values()):
+        f = getattr(m, "__file__", None)
+        if f and f.endswith(".py") and f != first and not os.path.realpath(f).startswith(installed):
+            yield f
+
+
+def _line_directive(text, file):
+    """A #line naming where the source really is (its file, or the line of the Python file holding
+    it as a string), so the PTX's line info and every defect point at the user's own line."""
+    if not file or file.startswith("<"):
+        return ""
+    if not file.endswith(".py"):
+        return f'#line 1 "{os.path.abspath(file)}"\n'
+    for holder_file in _python_files_holding(text, file):
+        try:
+            with open(holder_file, encoding="utf-8") as f:
+                holder = f.read()
+        except OSError:
+            continue
+        at = holder.find(text)
+        if at >= 0:
+            return f'#line {holder.count(chr(10), 0, at) + 1} "{os.path.abspath(holder_file)}"\n'
+    return ""
+
+
 def cuda(source_or_path, entry, arch="sm_90", options=()):
     """A kernel given as CUDA C++ (a .cu path or the source text), lowered to PTX by nvcc."""
     loc = user_location()
@@ -79,6 +110,7 @@ def cuda(source_or_path, entry, arch="sm_90", options=()):
     else:
         text, includes = s, []
         name = f"{loc[0]}:{loc[1]} (CUDA source)" if loc[0] else "CUDA source"
+    text = _line_directive(text, name if includes else loc[0]) + text
     path = _native.call(_native.core().compile_cuda, text, name, includes, arch, list(options), cache_dir(), loc=loc)
     found = entries(path, loc)
     chosen = _pick_entry(found, entry, f"the PTX nvcc made of {name}", loc, mangled_hint=True)

@@ -18,3 +18,14 @@ __global__ void scale_mangled(float* out, int n) {
   if (i < n) out[i] = 2.f * out[i];
 }
 """
+
+UNGUARDED = r"""
+extern "C" __global__ void copy_guarded(const float* x, float* out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = x[i];
+}
+extern "C" __global__ void copy_unguarded(const float* x, float* out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  out[i] = x[i];  // UNGUARDED STORE
+}
+"""

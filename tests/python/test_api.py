@@ -286,3 +286,19 @@ def test_core_errors_point_at_the_launch_line():
                                                    outputs=["out"], name="reqntid")),
                     "requires 64 threads per block (.reqntid), the launch has 32")
     assert line + ":" in msg  # file:line:col
+
+
+@needs_nvcc
+def test_defects_name_the_line_of_the_python_file_holding_the_cuda_source():
+    import sample_kernels
+    from conftest import line_of
+    x, out = racer.input((20,)), racer.empty((20,))
+    args = [racer.read(x), racer.write(out), 20]
+    r = racer.check(tensors={"x": x, "out": out}, outputs=[out], name="unguarded",
+                    program_a=[racer.launch(racer.cuda(sample_kernels.UNGUARDED, "copy_guarded"), grid=1, block=32, args=args)],
+                    program_b=[racer.launch(racer.cuda(sample_kernels.UNGUARDED, "copy_unguarded"), grid=1, block=32, args=args)])
+    kinds = {(d["program"], d["kind"]) for d in r.defects}
+    assert ("b", "oob_read") in kinds and ("b", "oob_write") in kinds and r.exit_code == 1, r.report()
+    store = next(d for d in r.defects if d["kind"] == "oob_write")
+    path = os.path.abspath(sample_kernels.__file__)
+    assert store["site"]["source"].startswith(f"{path}:{line_of('UNGUARDED STORE', path)}:"), store
