@@ -93,9 +93,14 @@ CompiledPtx compile_cuda(const CudaSource& src, const std::string& cache_dir) {
   out += "." + pid + ".ptx";
   log += "." + pid + ".log";
   {
-    std::ofstream f(cu, std::ios::binary);
+    // Written aside and renamed: a concurrent compile of the same source never reads half a file.
+    fs::path tmp = cu;
+    tmp += "." + pid;
+    std::ofstream f(tmp, std::ios::binary);
     f << src.text;
-    if (!f) throw Error(ExitCode::BadInput, "cannot write " + cu.string());
+    f.close();
+    if (!f) throw Error(ExitCode::BadInput, "cannot write " + tmp.string());
+    fs::rename(tmp, cu);
   }
   // -lineinfo keeps .loc lines, so defects name the CUDA source line.
   std::vector<std::string> argv = {nvcc, "-ptx", "-arch=" + src.arch, "-lineinfo"};

@@ -302,3 +302,37 @@ def test_defects_name_the_line_of_the_python_file_holding_the_cuda_source():
     store = next(d for d in r.defects if d["kind"] == "oob_write")
     path = os.path.abspath(sample_kernels.__file__)
     assert store["site"]["source"].startswith(f"{path}:{line_of('UNGUARDED STORE', path)}:"), store
+
+
+@needs_triton
+def test_triton_entry_points_and_their_errors():
+    import triton
+    import triton.language as tl
+
+    @triton.jit
+    def scale(x, y, n, alpha, BLOCK: tl.constexpr):
+        o = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+        tl.store(y + o, alpha * tl.load(x + o, mask=o < n), mask=o < n)
+
+    x, y = racer.input((100,)), racer.empty((100,))
+    args = [racer.read(x), racer.write(y), 100, 2.0]
+    # A triton.jit function given straight to launch, with its options there.
+    direct = racer.launch(scale, grid=2, args=args, constexprs={"BLOCK": 64}, num_warps=2)
+    assert direct.block == (64, 1, 1) and direct.kernel.params[-2:] == ["u64", "u64"]
+    assert direct.kernel.params[:4] == ["u64", "u64", "u32", "f32"]
+    k = racer.triton(scale, BLOCK=64, num_warps=2)
+    same = racer.launch(k, grid=2, block=64, args=args)
+    assert same.kernel.ptx == direct.kernel.ptx
+    r = racer.check(tensors={"x": x, "y": y}, program_a=[direct], program_b=[same], outputs=[y], name="scale")
+    assert r.equivalent, r.report()
+    raises_at(lambda: racer.launch(k, grid=2, block=128, args=args),
+              "block (128, 1, 1) does not match the 64 threads (2 warps) kernel")
+    raises_at(lambda: racer.launch(k, grid=2, args=args[:3]),
+              "Triton kernel scale takes 4 arguments (x, y, n, alpha) besides its constexprs, but 3 are given")
+    raises_at(lambda: racer.triton(scale, BLOCK=64, signature=["*fp32"]).compile(),
+              "signature has 1 types but Triton kernel scale has 4 parameters")
+    raises_at(lambda: racer.launch(k, grid=2, args=[racer.read(x), racer.write(y), 100, object()]),
+              "argument 3 must be racer.read/write/readwrite(tensor), a number or None")
+    kp = racer.ptx(VEC_ADD_PTX, "vec_add")
+    raises_at(lambda: racer.launch(kp, grid=1, block=1, args=[], num_warps=4),
+              "constexprs, num_warps and num_stages apply to a triton.jit kernel")
