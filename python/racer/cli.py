@@ -98,7 +98,10 @@ def main(argv=None):
     c.add_argument("--witness", help="save the witness of an inequivalence to this file")
     c.add_argument("--time-limit", type=float, default=60.0)
     c.add_argument("--memory-limit", type=int, default=4096)
-    args = p.parse_args(argv)
+    try:
+        args = p.parse_args(argv)
+    except SystemExit as e:  # argparse's 2 for bad usage would read as "unknown"
+        return 0 if e.code == 0 else 3
     try:
         return run_check(args)
     except RacerError as e:

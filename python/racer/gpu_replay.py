@@ -5,8 +5,8 @@ and the float outputs that differ are printed, so the bug can be seen happening 
 
 Pure Python (NumPy + CuPy): it runs on a GPU machine without Racer's C++ core, from the witness
 file alone (it carries the instance, the PTX text and the entries' parameter types). Cells of input
-tensors the witness does not mention are 0, and so is memory the programs should not have read,
-exactly as in the CPU replay (racer replay)."""
+tensors the witness does not mention are 0, and so are cells of "empty" tensors it gives no value
+for, as in the CPU replay (racer replay)."""
 import json
 import os
 import re
