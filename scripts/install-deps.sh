@@ -34,7 +34,8 @@ fi
 for mod in numpy pytest; do
   if ! "$PY" -c "import $mod" 2>/dev/null; then
     echo "install-deps: pip $mod"
-    "$PY" -m pip install -q "$mod"
+    # A Debian system interpreter refuses pip without the flag (PEP 668); pyenv's takes it plainly.
+    "$PY" -m pip install -q "$mod" 2>/dev/null || "$PY" -m pip install -q --break-system-packages "$mod"
   fi
 done
 RACER_PY_DIR="$(cd "$(dirname "$0")/.." && pwd)/python"
