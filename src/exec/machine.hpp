@@ -19,6 +19,7 @@
 #include "exec/session.hpp"
 #include "exec/thread.hpp"
 #include "ptx/ir.hpp"
+#include "ptx/liveness.hpp"
 
 namespace racer::exec {
 
@@ -169,6 +170,19 @@ class Machine {
   void run_cta(Cta& cta);
   bool absorbed(Thread& th, uint32_t instr);
   void resolve_sync(Cta& cta, const ptx::Function& fn);
+
+  // Branches on symbolic data (branch_paths.cpp): run both paths to where they meet, then
+  // merge the registers still live there. `split` returns why it cannot, or "" on success.
+  struct Flow {
+    std::vector<uint32_t> ipdom;
+    ptx::Liveness live;
+  };
+  const Flow& flow(const ptx::Function& fn);
+  std::string split(ExecContext& ctx, const ptx::Instr& bra, Value guard);
+  void reach_join(ExecContext& ctx);
+  void check_on_path(ExecContext& ctx, const ptx::Instr& ins);
+  Value merge(Value taken, Value on_taken, Value otherwise, ptx::Type reg_type);
+  std::map<const ptx::Function*, std::unique_ptr<Flow>> flows_;
 
   Session& session_;
   char program_;

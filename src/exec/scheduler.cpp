@@ -79,13 +79,20 @@ void Machine::run_cta(Cta& cta) {
       if (th.exited || th.wait != Wait::None) continue;
       ExecContext ctx{*this, cta, th, mod, fn, dom_};
       while (!th.exited && th.wait == Wait::None) {
+        if (!th.paths.empty() && th.pc == th.paths.back().join) {
+          reach_join(ctx);
+          continue;
+        }
         if (th.pc >= fn.instrs.size()) {
+          if (!th.paths.empty())
+            refuse(ctx, fn.instrs[th.paths.back().branch], "a path of this data-dependent branch ends the kernel");
           th.exited = true;  // fell off the end: an implicit ret
           break;
         }
         const ptx::Instr& ins = fn.instrs[th.pc++];
         progressed = true;
         if (!th.plans.empty() && absorbed(th, th.pc - 1)) continue;
+        if (!th.paths.empty()) check_on_path(ctx, ins);
         if ((++steps_ & 0xFFFF) == 0) {
           session_.check_limits();
           if (steps_ > step_limit) throw LimitReached("step limit of " + std::to_string(step_limit) + " thread-instructions reached");
@@ -99,6 +106,11 @@ void Machine::run_cta(Cta& cta) {
             } catch (const Refusal& r) {
               std::string why = std::string("guard ") + fn.regs[ins.guard].name + ": " + r.what();
               if (recognizer_ && recognizer_->recognize(ctx, ins, why)) continue;
+              if (ins.op == ptx::Op::Bra) {
+                std::string cannot = split(ctx, ins, g);
+                if (cannot.empty()) continue;
+                why += "; " + cannot;
+              }
               refuse(ctx, ins, why);
             }
             if (on == ins.guard_negated) continue;

@@ -21,9 +21,13 @@
 
 #include "exec/machine.hpp"
 #include "idiom/functions.hpp"
-#include "idiom/liveness.hpp"
+#include "ptx/liveness.hpp"
 
 namespace racer::idiom {
+
+using ptx::Liveness;
+using ptx::reads_of;
+using ptx::writes_of;
 
 class MathRoutineRecognizer final : public exec::RoutineRecognizer {
  public:
