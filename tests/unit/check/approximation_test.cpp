@@ -75,5 +75,30 @@ TEST_F(MachineTest, RoundingToAnIntegralValueIsNotTheIdentity) {
   EXPECT_EQ(r.verdict, Verdict::Equivalent) << show(r);
 }
 
+TEST_F(MachineTest, PowersOfTwoOfInfinitiesFold) {
+  // Masked lanes of a Triton softmax load -inf: ex2(-inf) must be 0, not an unevaluable
+  // exp(-inf * log 2); lg2 of 0 is -inf.
+  auto body = [](std::string_view op) {
+    return std::string(R"(
+  mul.wide.u32 %rd10, %r0, 4;
+  add.s64 %rd11, %rd0, %rd10;
+  ld.global.f32 %f1, [%rd11];
+  )") + std::string(op) + R"(
+  add.s64 %rd12, %rd1, %rd10;
+  st.global.f32 [%rd12], %f2;
+)";
+  };
+  std::string args = R"({ read = "x" }, { write = "out" })";
+  std::string t = tensor("x", "[2]", "f32", "{ values = [-inf, 0.0] }") + tensor("out", "[2]", "f32", "empty");
+  std::string ex2 = kernel("ex2_it", 2, body("ex2.approx.f32 %f3, %f1;\n  lg2.approx.f32 %f4, %f3;\n  ex2.approx.f32 %f2, %f4;"));
+  std::string zero = kernel("zero_it", 2, body("mov.f32 %f2, 0f00000000;"));
+  auto r = run(ex2 + zero, {.tensors = t, .a = {{"ex2_it", args, "[1]", "[2]"}}, .b = {{"zero_it", args, "[1]", "[2]"}}});
+  // x = -inf: 2^x = 0, log2(0) = -inf, 2^-inf = 0. x = 0: 2^0 = 1, log2(1) = 0, 2^0 = 1.
+  EXPECT_EQ(r.verdict, Verdict::Inequivalent) << show(r);
+  ASSERT_TRUE(r.counterexample.has_value());
+  EXPECT_EQ(r.counterexample->cell, "out[1]");
+  EXPECT_TRUE(r.unknown_cells.empty()) << show(r);
+}
+
 }  // namespace
 }  // namespace racer::check::testing
