@@ -82,6 +82,8 @@ struct PendingAtomic {
   Site first;
 };
 
+struct CtaAsync;
+
 struct Cta {
   std::array<uint32_t, 3> ctaid{};
   uint32_t linear = 0;
@@ -91,6 +93,7 @@ struct Cta {
   uint32_t epoch = 0;
   std::vector<uint16_t> warp_epoch;
   std::map<uint64_t, PendingAtomic> shared_atomics;
+  std::shared_ptr<CtaAsync> async;  // created by the first asynchronous operation (exec/async_state.hpp)
 };
 
 enum class Space : uint8_t { Global, Shared, Local, Param, Const, Generic };
@@ -150,6 +153,22 @@ class Machine {
   uint32_t launch_index() const { return launch_index_; }
   [[noreturn]] void refuse(ExecContext& ctx, const ptx::Instr& ins, const std::string& reason);
 
+  // --- asynchronous operations (exec/async_copy.cpp, exec/async_registers.cpp) ---
+  // cp.async: reads the source now; the destination's bytes are in flight until a wait of
+  // the issuing thread lands them. src_size < size zero-fills the rest.
+  void async_copy(ExecContext& ctx, const ptx::Instr& ins, uint64_t dst, uint64_t src, unsigned size, unsigned src_size);
+  void async_commit(ExecContext& ctx);
+  // Lands every committed copy of the thread but those of the newest `keep` groups
+  // (wait_all: every copy, committed or not).
+  void async_wait(ExecContext& ctx, uint32_t keep, bool all);
+  // wgmma: registers written by wgmma.mma_async, pending until wgmma.wait_group retires them.
+  void pend_registers(ExecContext& ctx, const ptx::Instr& ins, std::span<const uint32_t> regs);
+  void wgmma_commit(ExecContext& ctx);
+  void wgmma_wait(ExecContext& ctx, uint32_t keep);
+  // A read or write of a pending register by any other instruction: a defect; a read gets
+  // an unknown value (neither the old nor the new one).
+  Value pending_register_access(ExecContext& ctx, uint32_t reg, Value v, bool write);
+
  private:
   struct Located {
     Region* region;
@@ -190,6 +209,11 @@ class Machine {
   size_t last_uninit_defect_ = 0;  // index + 1 of the pending read the last read_bytes made
   uint32_t access_seq_ = 0;
   void commit_uninit_reads();
+  // Bytes an asynchronous copy is still writing (exec/async_copy.cpp).
+  bool in_flight(const Region& r, uint64_t off, unsigned size) const;
+  Value in_flight_access(ExecContext& ctx, const ptx::Instr& ins, Region& r, uint64_t off, unsigned size, bool write, ptx::Type t);
+  void finish_async(Cta& cta);  // lands what no wait landed when the CTA ends
+  Value unknown_value(const std::string& name, const std::string& where, uint64_t off, unsigned size, bool integer);
   std::vector<Note> notes_;
   const LaunchSpec* launch_ = nullptr;
   uint32_t launch_index_ = 0;

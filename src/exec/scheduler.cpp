@@ -119,6 +119,7 @@ void Machine::run_cta(Cta& cta) {
     (void)progressed;
     resolve_sync(cta, fn);  // every live thread now waits at a synchronization point
   }
+  if (cta.async) finish_async(cta);
   flush_atomics(cta.shared.get(), cta.shared_atomics, &cta);
 }
 

@@ -49,6 +49,7 @@ struct Thread {
   uint32_t linear = 0;          // within the CTA
   uint32_t lane = 0, warp = 0;
   Region* local = nullptr;
+  uint32_t pending_regs = 0;    // registers a wgmma.mma_async writes until wgmma.wait_group
 };
 
 }  // namespace racer::exec

@@ -49,6 +49,9 @@ inline bool is_packed_half(Type t) { return t == Type::F16x2 || t == Type::BF16x
 
 void refuse_packed(const Instr& ins);
 
+// The state space an instruction's .space modifier names (Generic when absent).
+exec::Space space_of(const Instr& i);
+
 // Float forms of the opcodes shared with integers (add, sub, mul, mad, div, min, max, abs, neg).
 void float_binary(ExecContext& ctx, const Instr& ins, exec::FBin op);
 void float_unary(ExecContext& ctx, const Instr& ins, exec::FUn op);

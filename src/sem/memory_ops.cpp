@@ -4,7 +4,6 @@
 #include "sem/semantics.hpp"
 
 namespace racer::sem {
-namespace {
 
 using exec::Space;
 
@@ -18,6 +17,8 @@ Space space_of(const Instr& i) {
   if (n == "const") return Space::Const;
   throw exec::Refusal("state space ." + std::string(n) + " is not modelled");
 }
+
+namespace {
 
 unsigned access_size(Type t) {
   unsigned bits = ptx::type_bits(t);

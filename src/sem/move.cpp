@@ -1,4 +1,5 @@
 // mov (including packing and unpacking register halves), cvt and cvta.
+#include "exec/packed.hpp"
 #include "sem/common.hpp"
 #include "sem/semantics.hpp"
 
@@ -10,6 +11,19 @@ void mov(ExecContext& c, const Instr& i) {
   const ptx::Operand& d = i.operands[0];
   const ptx::Operand& s = i.operands[1];
   unsigned bits = ptx::type_bits(t);
+  if (d.kind == ptx::Operand::Kind::Vector && bits == 32 && d.elems.size() == 2 && !c.get(s, t).is_concrete()) {
+    auto lanes = exec::unpack_halves(c.get(s, t));
+    c.set(d.elems[0], lanes[0]);
+    c.set(d.elems[1], lanes[1]);
+    return;
+  }
+  if (s.kind == ptx::Operand::Kind::Vector && bits == 32 && s.elems.size() == 2) {
+    Value lo = c.get(s.elems[0], Type::B16), hi = c.get(s.elems[1], Type::B16);
+    if (!lo.is_concrete() || !hi.is_concrete()) {
+      c.set(d, exec::pack_halves(lo, hi));
+      return;
+    }
+  }
   if (d.kind == ptx::Operand::Kind::Vector) {
     uint64_t v = c.get_bits(s, t);
     unsigned part = bits / static_cast<unsigned>(d.elems.size());

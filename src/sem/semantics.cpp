@@ -19,6 +19,11 @@ const exec::Semantics& semantics() {
     register_memory(t);
     register_control(t);
     register_warp(t);
+    register_mma(t);
+    register_wmma(t);
+    register_ldmatrix(t);
+    register_wgmma(t);
+    register_async_copy(t);
     return t;
   }();
   return s;

@@ -15,5 +15,11 @@ void register_move(exec::Semantics& s);
 void register_memory(exec::Semantics& s);
 void register_control(exec::Semantics& s);
 void register_warp(exec::Semantics& s);
+// Tensor cores and asynchronous copies.
+void register_mma(exec::Semantics& s);
+void register_wmma(exec::Semantics& s);
+void register_ldmatrix(exec::Semantics& s);
+void register_wgmma(exec::Semantics& s);
+void register_async_copy(exec::Semantics& s);
 
 }  // namespace racer::sem
