@@ -40,7 +40,15 @@ void write_fragment(ExecContext& c, const ptx::Operand& vec, Type elem, std::spa
   for (size_t k = 0; k < fragment_registers(vec); ++k) {
     if (p == 1) c.set(reg_at(vec, k), values[k]);
     else if (p == 2) c.set(reg_at(vec, k), exec::pack_halves(values[2 * k], values[2 * k + 1]));
-    else throw exec::Refusal("8-bit matrix results are not modelled");
+    else {
+      uint64_t bits = 0;
+      for (unsigned e = 0; e < 4; ++e) {
+        const Value& v = values[4 * k + e];
+        if (!v.is_concrete()) throw exec::Refusal("8-bit matrix elements that depend on symbolic inputs are not modelled");
+        bits |= (v.bits & 0xFF) << (8 * e);
+      }
+      c.set(reg_at(vec, k), Value::of_bits(bits));
+    }
   }
 }
 
