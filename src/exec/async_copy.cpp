@@ -46,9 +46,17 @@ Value Machine::in_flight_access(ExecContext& ctx, const ptx::Instr& ins, Region&
            "followed by a barrier, orders the copy before it";
   });
   if (write) return {};
+  // The unknown value stands for the bytes being copied: integer or float data as they are.
+  bool integer = !ptx::is_float(t);
+  if (ctx.cta.async)
+    for (const auto& [thread, ta] : ctx.cta.async->threads)
+      for (const AsyncCopy& c : ta.copies)
+        for (const AsyncCopy::Part& p : c.parts)
+          if (c.dst + p.offset <= r.base + off && r.base + off < c.dst + p.offset + p.size && p.value.is_symbolic())
+            integer = p.value.integer;
   std::string name = std::string(1, program_) + ": " + where + " of CTA " + std::to_string(ctx.cta.linear) +
                      " in launch " + std::to_string(launch_index_) + ", read while a cp.async writes it";
-  return unknown_value(name, where, off, size, !ptx::is_float(t));
+  return unknown_value(name, where, off, size, integer);
 }
 
 void Machine::async_copy(ExecContext& ctx, const ptx::Instr& ins, uint64_t dst, uint64_t src, unsigned size, unsigned src_size) {
