@@ -187,6 +187,7 @@ class Machine {
   const std::vector<int64_t>& cell_map(size_t tensor);
   void run_cta(Cta& cta);
   bool absorbed(Thread& th, uint32_t instr);
+  bool try_recognize(ExecContext& ctx, const ptx::Instr& ins, const std::string& why);
   void resolve_sync(Cta& cta, const ptx::Function& fn);
 
   Session& session_;

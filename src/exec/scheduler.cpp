@@ -69,6 +69,19 @@ bool Machine::absorbed(Thread& th, uint32_t instr) {
   return false;
 }
 
+// A recognizer that cannot read the values around the refusal (a packed register, say)
+// leaves the original refusal standing, located at the instruction.
+bool Machine::try_recognize(ExecContext& ctx, const ptx::Instr& ins, const std::string& why) {
+  if (!recognizer_) return false;
+  try {
+    return recognizer_->recognize(ctx, ins, why);
+  } catch (const LocatedRefusal&) {
+    throw;
+  } catch (const Refusal&) {
+    return false;
+  }
+}
+
 void Machine::run_cta(Cta& cta) {
   const ptx::Module& mod = *launch_->module;
   const ptx::Function& fn = mod.functions[launch_->function];
@@ -98,7 +111,7 @@ void Machine::run_cta(Cta& cta) {
               on = dom_.truth(g);
             } catch (const Refusal& r) {
               std::string why = std::string("guard ") + fn.regs[ins.guard].name + ": " + r.what();
-              if (recognizer_ && recognizer_->recognize(ctx, ins, why)) continue;
+              if (try_recognize(ctx, ins, why)) continue;
               refuse(ctx, ins, why);
             }
             if (on == ins.guard_negated) continue;
@@ -109,7 +122,7 @@ void Machine::run_cta(Cta& cta) {
         } catch (const LocatedRefusal&) {
           throw;
         } catch (const Refusal& r) {
-          if (recognizer_ && recognizer_->recognize(ctx, ins, r.what())) continue;
+          if (try_recognize(ctx, ins, r.what())) continue;
           refuse(ctx, ins, r.what());
         }
       }

@@ -44,6 +44,14 @@ void mov(ExecContext& c, const Instr& i) {
 
 void cvt(ExecContext& c, const Instr& i) {
   Type dt = i.type(0), st = i.type(1);
+  if (is_packed_half(dt) && st == Type::F32 && i.operands.size() == 3) {
+    // cvt.rn.f16x2.f32 d, a, b: a converted into the upper half, b into the lower.
+    Type half = dt == Type::F16x2 ? Type::F16 : Type::BF16;
+    Value hi = c.dom.cvt(half, st, c.get(i.operands[1], st), float_mods(i));
+    Value lo = c.dom.cvt(half, st, c.get(i.operands[2], st), float_mods(i));
+    c.set(i.operands[0], exec::pack_halves(lo, hi));
+    return;
+  }
   if (i.operands.size() > 2 || is_packed_half(dt) || is_packed_half(st)) refuse_packed(i);
   Value a = c.get(i.operands[1], st);
   if (ptx::is_float(dt) || ptx::is_float(st)) {

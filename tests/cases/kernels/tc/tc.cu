@@ -187,3 +187,27 @@ __device__ void wgmma_tile(const half* A, const half* B, float* C, int N) {
 K mm_wgmma_interleaved(const half* A, const half* B, float* C, int M, int N, int Kd) { wgmma_tile<0, false>(A, B, C, N); }
 K mm_wgmma_sw128(const half* A, const half* B, float* C, int M, int N, int Kd) { wgmma_tile<1, false>(A, B, C, N); }
 K mm_wgmma_no_wait(const half* A, const half* B, float* C, int M, int N, int Kd) { wgmma_tile<1, true>(A, B, C, N); }
+
+// ---------------------------------------------------------------- attention reference
+// out[i][d] = sum_j softmax_j(q_i . k_j / sqrt(D)) v[j][d]: one thread per (i, d), the
+// softmax over the whole row at once (max, then sum of exponentials).
+K attention_naive(const half* Q, const half* Kp, const half* V, float* O, int S, int D) {
+  int i = blockIdx.y * blockDim.y + threadIdx.y, d = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= S || d >= D) return;
+  float scale = rsqrtf((float)D);
+  float m = -INFINITY;
+  for (int j = 0; j < S; ++j) {
+    float s = 0.f;
+    for (int k = 0; k < D; ++k) s += __half2float(Q[i * D + k]) * __half2float(Kp[j * D + k]);
+    m = fmaxf(m, s * scale);
+  }
+  float l = 0.f, acc = 0.f;
+  for (int j = 0; j < S; ++j) {
+    float s = 0.f;
+    for (int k = 0; k < D; ++k) s += __half2float(Q[i * D + k]) * __half2float(Kp[j * D + k]);
+    float p = expf(s * scale - m);
+    l += p;
+    acc += p * __half2float(V[j * D + d]);
+  }
+  O[i * D + d] = acc / l;
+}
