@@ -189,11 +189,12 @@ K mm_wgmma_sw128(const half* A, const half* B, float* C, int M, int N, int Kd) {
 K mm_wgmma_no_wait(const half* A, const half* B, float* C, int M, int N, int Kd) { wgmma_tile<1, true>(A, B, C, N); }
 
 // ---------------------------------------------------------------- attention reference
-// out[i][d] = sum_j softmax_j(q_i . k_j / sqrt(D)) v[j][d]: one thread per (i, d), the
+// out[i][d] = sum_j softmax_j(q_i . k_j / sqrt(D)) v[j][d] for Sq queries over S keys: one
+// thread per (i, d), the
 // softmax over the whole row at once (max, then sum of exponentials).
-K attention_naive(const half* Q, const half* Kp, const half* V, float* O, int S, int D) {
+K attention_naive(const half* Q, const half* Kp, const half* V, float* O, int Sq, int S, int D) {
   int i = blockIdx.y * blockDim.y + threadIdx.y, d = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= S || d >= D) return;
+  if (i >= Sq || d >= D) return;
   float scale = rsqrtf((float)D);
   float m = -INFINITY;
   for (int j = 0; j < S; ++j) {

@@ -1,12 +1,13 @@
 """Triton kernels of the t_tc_* cases: a flash-attention forward (online softmax over KV
 blocks, tensor-core dots) and the same with the accumulator's rescaling left out (the bug).
-Q, K, V: SEQ x D in f16; Out: SEQ x D in f32; one program per BLOCK_M rows."""
+Q: queries x D, K and V: SEQ_KV x D in f16; Out: queries x D in f32; one program per
+BLOCK_M query rows."""
 import triton
 import triton.language as tl
 
 
 @triton.jit
-def attn_fwd(Q, Kp, V, Out, SEQ: tl.constexpr, D: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
+def attn_fwd(Q, Kp, V, Out, SEQ_KV: tl.constexpr, D: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
              SCALE: tl.constexpr, RESCALE: tl.constexpr):
     pid = tl.program_id(0)
     offs_m = pid * BLOCK_M + tl.arange(0, BLOCK_M)
@@ -16,7 +17,7 @@ def attn_fwd(Q, Kp, V, Out, SEQ: tl.constexpr, D: tl.constexpr, BLOCK_M: tl.cons
     m_i = tl.full([BLOCK_M], float("-inf"), tl.float32)
     l_i = tl.zeros([BLOCK_M], tl.float32)
     acc = tl.zeros([BLOCK_M, D], tl.float32)
-    for start in range(0, SEQ, BLOCK_N):
+    for start in range(0, SEQ_KV, BLOCK_N):
         k = tl.load(Kp + (start + offs_n)[:, None] * D + offs_d[None, :])
         v = tl.load(V + (start + offs_n)[:, None] * D + offs_d[None, :])
         s = tl.dot(q, tl.trans(k)) * SCALE
