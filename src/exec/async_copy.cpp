@@ -39,34 +39,42 @@ bool Machine::in_flight(const Region& r, uint64_t off, unsigned size) const {
 
 Value Machine::in_flight_access(ExecContext& ctx, const ptx::Instr& ins, Region& r, uint64_t off, unsigned size, bool write,
                                 ptx::Type t) {
+  // The copy writing these bytes: its kind names the missing ordering, and its data's kind
+  // (integer or float) is that of the unknown value a read gets.
+  bool integer = !ptx::is_float(t), bulk = false;
+  auto covering = [&](const AsyncCopy& c, bool is_bulk) {
+    for (const AsyncCopy::Part& p : c.parts)
+      if (c.dst + p.offset <= r.base + off && r.base + off < c.dst + p.offset + p.size) {
+        if (p.value.is_symbolic()) integer = p.value.integer;
+        bulk = is_bulk;
+      }
+  };
+  if (ctx.cta.async) {
+    for (const auto& [thread, ta] : ctx.cta.async->threads)
+      for (const AsyncCopy& c : ta.copies) covering(c, false);
+    for (const auto& [at, b] : ctx.cta.async->barriers)
+      for (const AsyncCopy& c : b.copies) covering(c, true);
+  }
   std::string where = describe(&r, r.base + off, off, size);
   defect(DefectKind::Race, SiteRef{&ctx, &ins}, [&] { return where; }, [&] {
-    return std::string(write ? "write" : "read") +
-           " of bytes an asynchronous copy (cp.async) is still writing: no cp.async.wait_group of the issuing thread, "
-           "followed by a barrier, orders the copy before it";
+    return std::string(write ? "write" : "read") + " of bytes an asynchronous copy is still writing: " +
+           (bulk ? "no wait for the phase of the cp.async.bulk's mbarrier orders the copy before it"
+                 : "no cp.async.wait_group of the issuing thread, followed by a barrier, orders the copy (cp.async) before it");
   });
   if (write) return {};
-  // The unknown value stands for the bytes being copied: integer or float data as they are.
-  bool integer = !ptx::is_float(t);
-  if (ctx.cta.async)
-    for (const auto& [thread, ta] : ctx.cta.async->threads)
-      for (const AsyncCopy& c : ta.copies)
-        for (const AsyncCopy::Part& p : c.parts)
-          if (c.dst + p.offset <= r.base + off && r.base + off < c.dst + p.offset + p.size && p.value.is_symbolic())
-            integer = p.value.integer;
   std::string name = std::string(1, program_) + ": " + where + " of CTA " + std::to_string(ctx.cta.linear) +
-                     " in launch " + std::to_string(launch_index_) + ", read while a cp.async writes it";
+                     " in launch " + std::to_string(launch_index_) + ", read while an asynchronous copy writes it";
   return unknown_value(name, where, off, size, integer);
 }
 
-void Machine::async_copy(ExecContext& ctx, const ptx::Instr& ins, uint64_t dst, uint64_t src, unsigned size, unsigned src_size) {
-  if (!ctx.cta.async) ctx.cta.async = std::make_shared<CtaAsync>();
+// The copy's source, read now in the units its bytes were written in (tensor cells, stored
+// values), bytes past src_size zero.
+AsyncCopy Machine::read_source(ExecContext& ctx, const ptx::Instr& ins, uint64_t dst, uint64_t src, unsigned size, unsigned src_size) {
   AsyncCopy copy;
   copy.instr = static_cast<uint32_t>(&ins - ctx.fn.instrs.data());
   copy.dst = dst;
   copy.size = size;
   src_size = std::min(src_size, size);
-  // The source, in the units its bytes were written in (tensor cells, stored values).
   Located s = locate(ctx, Space::Global, src);
   for (unsigned k = 0; k < src_size;) {
     unsigned unit = 1;
@@ -87,7 +95,12 @@ void Machine::async_copy(ExecContext& ctx, const ptx::Instr& ins, uint64_t dst, 
     k += unit;
   }
   for (unsigned k = src_size; k < size; ++k) copy.parts.push_back({k, 1, Value::of_bits(0)});  // zero fill
+  return copy;
+}
 
+void Machine::async_copy(ExecContext& ctx, const ptx::Instr& ins, uint64_t dst, uint64_t src, unsigned size, unsigned src_size) {
+  if (!ctx.cta.async) ctx.cta.async = std::make_shared<CtaAsync>();
+  AsyncCopy copy = read_source(ctx, ins, dst, src, size, src_size);
   Located d = locate(ctx, Space::Shared, dst);
   uint64_t off = d.region ? d.offset - d.region->base : 0;
   if (!d.region || !d.region->contains(d.offset, size)) {
@@ -139,6 +152,15 @@ void Machine::async_wait(ExecContext& ctx, uint32_t keep, bool all) {
 void Machine::finish_async(Cta& cta) {
   const ptx::Module& mod = *launch_->module;
   const ptx::Function& fn = mod.functions[launch_->function];
+  // Bulk copies nobody waited for land when the CTA ends (their phase may never complete).
+  for (auto& [off, b] : cta.async->barriers) {
+    for (const AsyncCopy& c : b.copies) {
+      uint64_t o = c.dst - cta.shared->base;
+      for (unsigned k = 0; k < c.size; ++k) --cta.shared->in_flight[o + k];
+      for (const AsyncCopy::Part& p : c.parts) write_bytes(*cta.shared, o + p.offset, p.size, p.value);
+    }
+    b.copies.clear();
+  }
   for (auto& [thread, ta] : cta.async->threads) {
     if (ta.copies.empty()) continue;
     ExecContext ctx{*this, cta, cta.threads[thread], mod, fn, dom_};

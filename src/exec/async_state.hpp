@@ -39,8 +39,22 @@ struct ThreadAsync {
   uint32_t wgmma_groups = 0;      // wgmma.commit_group count
 };
 
+// An mbarrier object in shared memory: the arrivals its current phase still waits for, its
+// transaction count, and the bulk copies that complete it. The copies land (and the phase
+// completes) as late as the program allows: when a thread waits for the phase and every
+// arrival and every expected byte is there, so a thread that reads without waiting meets
+// them in flight.
+struct Mbarrier {
+  uint32_t expected = 0;  // arrivals per phase (mbarrier.init count, less arrive_drop)
+  uint32_t pending = 0;   // arrivals the current phase still needs
+  int64_t tx = 0;         // bytes expected (expect_tx) and not yet landed
+  uint64_t phase = 0;     // completed phases
+  std::vector<AsyncCopy> copies;  // bulk copies in flight that complete_tx on it
+};
+
 struct CtaAsync {
   std::map<uint32_t, ThreadAsync> threads;  // by thread (linear index in the CTA)
+  std::map<uint64_t, Mbarrier> barriers;    // by shared-memory offset
   ThreadAsync& of(uint32_t thread) { return threads[thread]; }
 };
 

@@ -83,6 +83,7 @@ struct PendingAtomic {
 };
 
 struct CtaAsync;
+struct AsyncCopy;
 
 struct Cta {
   std::array<uint32_t, 3> ctaid{};
@@ -165,6 +166,17 @@ class Machine {
   void pend_registers(ExecContext& ctx, const ptx::Instr& ins, std::span<const uint32_t> regs);
   void wgmma_commit(ExecContext& ctx);
   void wgmma_wait(ExecContext& ctx, uint32_t keep);
+  // mbarrier (exec/mbarrier.cpp). Addresses are shared-space addresses of the object.
+  void mbarrier_init(ExecContext& ctx, uint64_t addr, uint32_t count);
+  void mbarrier_inval(ExecContext& ctx, uint64_t addr);
+  // Arrives (count arrivals; drop: also one fewer per later phase) after adding tx expected
+  // bytes; returns the state token (the phase arrived at).
+  uint64_t mbarrier_arrive(ExecContext& ctx, uint64_t addr, uint32_t count, uint32_t tx, bool drop);
+  void mbarrier_expect_tx(ExecContext& ctx, uint64_t addr, uint32_t tx);
+  // True when the awaited phase has completed; otherwise the thread now waits for it.
+  bool mbarrier_wait(ExecContext& ctx, uint64_t addr, bool parity, uint64_t value);
+  // cp.async.bulk global -> shared completing on the mbarrier at `mbar`.
+  void bulk_copy(ExecContext& ctx, const ptx::Instr& ins, uint64_t dst, uint64_t src, unsigned size, uint64_t mbar);
   // A read or write of a pending register by any other instruction: a defect; a read gets
   // an unknown value (neither the old nor the new one).
   Value pending_register_access(ExecContext& ctx, uint32_t reg, Value v, bool write);
@@ -214,6 +226,11 @@ class Machine {
   bool in_flight(const Region& r, uint64_t off, unsigned size) const;
   Value in_flight_access(ExecContext& ctx, const ptx::Instr& ins, Region& r, uint64_t off, unsigned size, bool write, ptx::Type t);
   void finish_async(Cta& cta);  // lands what no wait landed when the CTA ends
+  // Releases threads whose mbarrier phase completed (scheduler); false when none can go on.
+  bool resolve_mbarrier_waits(Cta& cta, const ptx::Function& fn);
+  struct Mbarrier& mbarrier_at(ExecContext& ctx, uint64_t addr);
+  bool complete_phase(Cta& cta, struct Mbarrier& b);
+  AsyncCopy read_source(ExecContext& ctx, const ptx::Instr& ins, uint64_t dst, uint64_t src, unsigned size, unsigned src_size);
   Value unknown_value(const std::string& name, const std::string& where, uint64_t off, unsigned size, bool integer);
   std::vector<Note> notes_;
   const LaunchSpec* launch_ = nullptr;

@@ -198,6 +198,7 @@ void Machine::resolve_sync(Cta& cta, const ptx::Function& fn) {
     }
   }
   if (released) return;
+  if (cta.async && resolve_mbarrier_waits(cta, fn)) return;
 
   // CTA barriers: every live thread must arrive (or the given count of threads).
   std::map<uint32_t, std::vector<Thread*>> at_barrier;
@@ -237,6 +238,8 @@ void Machine::resolve_sync(Cta& cta, const ptx::Function& fn) {
                std::to_string(t.barrier_id) + ": whether they count as arrived is not modelled";
     else if (t.wait == Wait::CtaBarrier)
       reason = "threads of the CTA wait at different barriers or collectives and can never meet";
+    else if (t.wait == Wait::Mbarrier)
+      reason = "waits for an mbarrier phase that never completes (arrivals or expected bytes missing)";
     else
       reason = "the lanes of this warp collective never all arrive at it";
     refuse(ctx, fn.instrs[t.wait_instr], reason);

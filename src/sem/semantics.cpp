@@ -24,6 +24,7 @@ const exec::Semantics& semantics() {
     register_ldmatrix(t);
     register_wgmma(t);
     register_async_copy(t);
+    register_mbarrier(t);
     return t;
   }();
   return s;

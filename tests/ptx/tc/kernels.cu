@@ -667,3 +667,64 @@ K wgmma_s8_n8_interleave(const u8* A, const u8* B, const u8* C, u8* O) {
   asm volatile("wgmma.wait_group.sync.aligned 0;" : "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3]) :: "memory");
   for (int i = 0; i < 4; ++i) ((int*)O)[l * 4 + i] = d[i];
 }
+
+__device__ bool try_wait_parity(unsigned bar, unsigned parity) {
+  unsigned ok;
+  asm volatile("{ .reg .pred %%pw; mbarrier.try_wait.parity.shared::cta.b64 %%pw, [%1], %2; selp.u32 %0, 1, 0, %%pw; }"
+               : "=r"(ok) : "r"(bar), "r"(parity) : "memory");
+  return ok;
+}
+__device__ bool test_wait_token(unsigned bar, unsigned long long token) {
+  unsigned ok;
+  asm volatile("{ .reg .pred %%pw; mbarrier.test_wait.shared::cta.b64 %%pw, [%1], %2; selp.u32 %0, 1, 0, %%pw; }"
+               : "=r"(ok) : "r"(bar), "l"(token) : "memory");
+  return ok;
+}
+__device__ void bulk_copy(unsigned dst, const void* src, unsigned bytes, unsigned bar) {
+  asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];"
+               :: "r"(dst), "l"(src), "r"(bytes), "r"(bar) : "memory");
+}
+// Two phases of a transaction barrier (one arrival with expect_tx, two bulk copies each),
+// waited for by parity 0 then 1; a 32-arrival barrier waited for by state token, then with
+// an arrive_drop, then at 31 arrivals. Each wait spins at most 2^20 times (a wrong model
+// of the hardware must not hang the GPU); out[2048..] records failed waits.
+K mbarrier_bulk(const u8* A, const u8* B, const u8* C, u8* O) {
+  __shared__ __align__(128) u8 sm[2048];
+  __shared__ __align__(8) unsigned long long bars[2];
+  int l = threadIdx.x;
+  unsigned full = (unsigned)__cvta_generic_to_shared(&bars[0]), all = (unsigned)__cvta_generic_to_shared(&bars[1]);
+  unsigned base = (unsigned)__cvta_generic_to_shared(sm);
+  if (l == 0) {
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" :: "r"(full) : "memory");
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], 32;" :: "r"(all) : "memory");
+  }
+  __syncthreads();
+  unsigned fails = 0;
+  for (int phase = 0; phase < 2; ++phase) {
+    if (l == 0) {
+      asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], 1024;" :: "r"(full) : "memory");
+      bulk_copy(base + 1024 * phase, A + 1024 * phase, 512, full);
+      bulk_copy(base + 1024 * phase + 512, A + 1024 * phase + 512, 512, full);
+    }
+    int spins = 0;
+    while (!try_wait_parity(full, phase) && ++spins < (1 << 20)) {}
+    fails += spins >= (1 << 20);
+    for (int i = l; i < 256; i += 32) ((unsigned*)O)[256 * phase + i] = ((unsigned*)sm)[256 * phase + i];
+    __syncthreads();  // keeps the producer from running two phases ahead (the parity would alias)
+  }
+  unsigned long long token;
+  asm volatile("mbarrier.arrive.shared::cta.b64 %0, [%1];" : "=l"(token) : "r"(all) : "memory");
+  int spins = 0;
+  while (!test_wait_token(all, token) && ++spins < (1 << 20)) {}
+  fails += spins >= (1 << 20);
+  if (l == 31) asm volatile("mbarrier.arrive_drop.shared::cta.b64 _, [%0];" :: "r"(all) : "memory");
+  else asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" :: "r"(all) : "memory");
+  spins = 0;
+  while (!try_wait_parity(all, 1) && ++spins < (1 << 20)) {}
+  fails += spins >= (1 << 20);
+  if (l != 31) asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" :: "r"(all) : "memory");
+  spins = 0;
+  while (l != 31 && !try_wait_parity(all, 0) && ++spins < (1 << 20)) {}
+  fails += spins >= (1 << 20);
+  ((unsigned*)O)[512 + l] = fails;
+}

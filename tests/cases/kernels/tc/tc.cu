@@ -212,3 +212,70 @@ K attention_naive(const half* Q, const half* Kp, const half* V, float* O, int Sq
   }
   O[i * D + d] = acc / l;
 }
+
+// The same with one thread per query row: the row's scores computed once (S <= 64), then
+// every output column (cheaper to execute than one thread per cell).
+K attention_naive_rows(const half* Q, const half* Kp, const half* V, float* O, int Sq, int S, int D) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= Sq || S > 64) return;
+  float scale = rsqrtf((float)D), s[64];
+  float m = -INFINITY;
+  for (int j = 0; j < S; ++j) {
+    float acc = 0.f;
+    for (int k = 0; k < D; ++k) acc += __half2float(Q[i * D + k]) * __half2float(Kp[j * D + k]);
+    s[j] = acc * scale;
+    m = fmaxf(m, s[j]);
+  }
+  float l = 0.f;
+  for (int j = 0; j < S; ++j) {
+    s[j] = expf(s[j] - m);
+    l += s[j];
+  }
+  for (int d = 0; d < D; ++d) {
+    float acc = 0.f;
+    for (int j = 0; j < S; ++j) acc += s[j] * __half2float(V[j * D + d]);
+    O[i * D + d] = acc / l;
+  }
+}
+
+// ---------------------------------------------------------------- mbarrier + bulk copies
+// C (16 rows per CTA, N = 16) = A x B with K = 64 in two halves, each half fetched by thread
+// 0 with cp.async.bulk (A: one 64-byte copy per row; B: one 1024-byte copy) completing on
+// its own transaction mbarrier; every thread waits for the half's phase, then accumulates.
+// WRONG_PARITY: the waits ask for parity 1, which counts as complete before the first phase
+// (the consumers read the halves while the copies are in flight).
+__device__ bool mbar_try_wait(unsigned bar, unsigned parity) {
+  unsigned ok;
+  asm volatile("{ .reg .pred %%pw; mbarrier.try_wait.parity.shared::cta.b64 %%pw, [%1], %2; selp.u32 %0, 1, 0, %%pw; }"
+               : "=r"(ok) : "r"(bar), "r"(parity) : "memory");
+  return ok;
+}
+template <bool WRONG_PARITY>
+__device__ void bulk_tile(const half* A, const half* B, float* C, int N, int Kd) {
+  __shared__ __align__(128) half As[2][16 * 32];
+  __shared__ __align__(128) half Bs[2][32 * 16];
+  __shared__ __align__(8) unsigned long long bars[2];
+  int tid = threadIdx.y * 16 + threadIdx.x, ti = blockIdx.y * 16;
+  if (tid == 0)
+    for (int s = 0; s < 2; ++s)
+      asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" :: "r"((unsigned)__cvta_generic_to_shared(&bars[s])) : "memory");
+  __syncthreads();
+  if (tid == 0)
+    for (int s = 0; s < 2; ++s) {
+      unsigned bar = (unsigned)__cvta_generic_to_shared(&bars[s]);
+      asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], 2048;" :: "r"(bar) : "memory");
+      for (int r = 0; r < 16; ++r)
+        asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], 64, [%2];"
+                     :: "r"((unsigned)__cvta_generic_to_shared(&As[s][r * 32])), "l"(A + (ti + r) * Kd + 32 * s), "r"(bar) : "memory");
+      asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], 1024, [%2];"
+                   :: "r"((unsigned)__cvta_generic_to_shared(Bs[s])), "l"(B + 32 * s * N), "r"(bar) : "memory");
+    }
+  float acc = 0.f;
+  for (int s = 0; s < 2; ++s) {
+    while (!mbar_try_wait((unsigned)__cvta_generic_to_shared(&bars[s]), WRONG_PARITY ? 1 : 0)) {}
+    for (int k = 0; k < 32; ++k) acc += __half2float(As[s][threadIdx.y * 32 + k]) * __half2float(Bs[s][k * 16 + threadIdx.x]);
+  }
+  C[(ti + threadIdx.y) * N + threadIdx.x] = acc;
+}
+K mm_bulk_mbarrier(const half* A, const half* B, float* C, int M, int N, int Kd) { bulk_tile<false>(A, B, C, N, Kd); }
+K mm_bulk_wrong_parity(const half* A, const half* B, float* C, int M, int N, int Kd) { bulk_tile<true>(A, B, C, N, Kd); }
