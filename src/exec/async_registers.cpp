@@ -58,3 +58,39 @@ Value Machine::pending_register_access(ExecContext& ctx, uint32_t reg, Value v, 
 }
 
 }  // namespace racer::exec
+
+namespace racer::exec {
+
+void Machine::proxy_fence(ExecContext& ctx) {
+  if (!ctx.cta.async) ctx.cta.async = std::make_shared<CtaAsync>();
+  ctx.cta.async->proxy_fence[ctx.th.linear] = ++access_seq_;
+}
+
+Value Machine::async_proxy_load(ExecContext& ctx, const ptx::Instr& ins, uint64_t addr, unsigned size, ptx::Type t) {
+  Located l = locate(ctx, Space::Shared, addr);
+  if (l.region && l.region->contains(l.offset, size) && l.region->track_races) {
+    uint64_t off = l.offset - l.region->base;
+    uint32_t per_cta = static_cast<uint32_t>(ctx.cta.threads.size());
+    for (unsigned k = 0; k < size; ++k) {
+      const AccessRecord& w = l.region->track[off + k].writer;
+      if (!w.valid() || w.launch != launch_index_ || w.thread / per_cta != ctx.cta.linear) continue;
+      uint32_t writer = w.thread % per_cta, fenced = 0;
+      if (ctx.cta.async) {
+        auto it = ctx.cta.async->proxy_fence.find(writer);
+        if (it != ctx.cta.async->proxy_fence.end()) fenced = it->second;
+      }
+      if (fenced > w.seq) continue;
+      std::string where = describe(l.region, l.offset, off, size);
+      defect(DefectKind::Race, SiteRef{&ctx, &ins}, [&] { return where; }, [&] {
+        return "the async proxy (wgmma) reads bytes thread " + std::to_string(writer) +
+               " stored without a fence.proxy.async after the store: the wgmma may see the old contents";
+      });
+      std::string name = std::string(1, program_) + ": " + where + " of CTA " + std::to_string(ctx.cta.linear) +
+                         " in launch " + std::to_string(launch_index_) + ", read by wgmma without a proxy fence";
+      return unknown_value(name, where, off, size, !ptx::is_float(t));
+    }
+  }
+  return load(ctx, ins, Space::Shared, addr, size, t);
+}
+
+}  // namespace racer::exec

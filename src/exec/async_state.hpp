@@ -55,6 +55,9 @@ struct Mbarrier {
 struct CtaAsync {
   std::map<uint32_t, ThreadAsync> threads;  // by thread (linear index in the CTA)
   std::map<uint64_t, Mbarrier> barriers;    // by shared-memory offset
+  // Per thread: the access sequence number of its last fence.proxy.async (0: none). A
+  // generic-proxy store to shared memory after it is not visible to the async proxy (wgmma).
+  std::map<uint32_t, uint32_t> proxy_fence;
   ThreadAsync& of(uint32_t thread) { return threads[thread]; }
 };
 

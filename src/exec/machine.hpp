@@ -162,6 +162,11 @@ class Machine {
   // Lands every committed copy of the thread but those of the newest `keep` groups
   // (wait_all: every copy, committed or not).
   void async_wait(ExecContext& ctx, uint32_t keep, bool all);
+  // fence.proxy.async: the thread's earlier shared-memory stores become visible to the
+  // async proxy. async_proxy_load: a wgmma's read of shared memory, where bytes a thread
+  // stored without such a fence since are a race (and read as an unknown value).
+  void proxy_fence(ExecContext& ctx);
+  Value async_proxy_load(ExecContext& ctx, const ptx::Instr& ins, uint64_t addr, unsigned size, ptx::Type t);
   // wgmma: registers written by wgmma.mma_async, pending until wgmma.wait_group retires them.
   void pend_registers(ExecContext& ctx, const ptx::Instr& ins, std::span<const uint32_t> regs);
   void wgmma_commit(ExecContext& ctx);

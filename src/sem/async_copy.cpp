@@ -38,9 +38,11 @@ void register_async_copy(exec::Semantics& s) {
     c.m.async_wait(c, static_cast<uint32_t>(int_operand(c, i.operands[0], Type::U32)), false);
   };
   s.step[size_t(ptx::Op::CpAsyncWaitAll)] = [](ExecContext& c, const Instr&) { c.m.async_wait(c, 0, true); };
-  // fence.proxy orders the generic proxy (ld/st) against the async proxy (wgmma, TMA) for
-  // other observers; Racer performs both in program order, so it changes nothing here.
-  s.step[size_t(ptx::Op::FenceProxy)] = no_effect;
+  // fence.proxy.async makes the thread's earlier shared-memory stores visible to the async
+  // proxy (wgmma reads); other proxy fences change nothing Racer models.
+  s.step[size_t(ptx::Op::FenceProxy)] = [](ExecContext& c, const Instr& i) {
+    if (i.has(Mod::ProxyKind) && ptx::mod_values(Mod::ProxyKind)[i.mod(Mod::ProxyKind)].starts_with("async")) c.m.proxy_fence(c);
+  };
   // setmaxnreg moves register budget between warpgroups: no effect on values.
   s.step[size_t(ptx::Op::Setmaxnreg)] = no_effect;
 }

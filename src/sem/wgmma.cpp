@@ -5,7 +5,9 @@
 // Each warp of the warpgroup owns 16 rows of D, so the instruction runs per warp (a warp
 // collective). Its operands are read when it is issued; the accumulator registers are then
 // pending until a wgmma.wait_group retires their group (exec/async_registers.cpp): reading
-// or writing them earlier, other than by a later wgmma.mma_async, is a defect.
+// or writing them earlier, other than by a later wgmma.mma_async, is a defect. Shared-memory
+// operands stored by ordinary st.shared must have been fenced (fence.proxy.async) by the
+// storing thread first, or the wgmma's read of them is a race.
 #include "exec/async_state.hpp"
 #include "exec/packed.hpp"
 #include "sem/fragment.hpp"
@@ -113,11 +115,11 @@ void mma_async(Machine& m, Cta& cta, const ptx::Function& fn, const Instr& i, st
     Descriptor da = decode(lead.get_bits(i.operands[1], Type::B64));
     for (unsigned r = 0; r < 16; ++r)
       for (unsigned k = 0; k < K; ++k)
-        A[r * K + k] = m.load(lead, i, exec::Space::Shared, element_address(da, tnsp_a, 16 * w + r, k, eb), eb, f.a);
+        A[r * K + k] = m.async_proxy_load(lead, i, element_address(da, tnsp_a, 16 * w + r, k, eb), eb, f.a);
   }
   Descriptor db = decode(lead.get_bits(i.operands[2], Type::B64));
   for (unsigned n = 0; n < N; ++n)
-    for (unsigned k = 0; k < K; ++k) B[n * K + k] = m.load(lead, i, exec::Space::Shared, element_address(db, tnsp_b, n, k, eb), eb, f.a);
+    for (unsigned k = 0; k < K; ++k) B[n * K + k] = m.async_proxy_load(lead, i, element_address(db, tnsp_b, n, k, eb), eb, f.a);
   if (scale_a < 0)
     for (Value& v : A) v = dom.fun(exec::FUn::Neg, f.a, v, {});
   if (scale_b < 0)

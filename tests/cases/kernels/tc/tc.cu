@@ -149,7 +149,8 @@ K mm_cp_async_early_reuse(const half* A, const half* B, float* C, int M, int N, 
 // (four k-steps). A (64 x 64) and B^T (16 x 64) are staged K-major in shared memory, either
 // as interleaved 8x16-byte core matrices (SW = 0: LBO 128, SBO 1024) or in 128-byte rows
 // with the 128B swizzle (SW = 1: SBO 1024). MISSING_WAIT: the accumulators are stored
-// without wgmma.wait_group (the bug).
+// without wgmma.wait_group (the bug). NO_FENCE: the shared-memory stores are not made visible
+// to the async proxy (no fence.proxy.async) before the wgmma reads them (the bug).
 __device__ unsigned long long make_desc(unsigned addr, unsigned lbo, unsigned sbo, unsigned sw) {
   return ((unsigned long long)(addr & 0x3FFFF) >> 4) | ((unsigned long long)(lbo >> 4) << 16) |
          ((unsigned long long)(sbo >> 4) << 32) | ((unsigned long long)sw << 62);
@@ -159,14 +160,14 @@ __device__ unsigned kmajor_offset(int row, int k, int sw) {  // bytes
   unsigned a = (row % 8) * 128 + (row / 8) * 1024 + k * 2;
   return a ^ (((a >> 7) & 7) << 4);
 }
-template <int SW, bool MISSING_WAIT>
+template <int SW, bool MISSING_WAIT, bool NO_FENCE = false>
 __device__ void wgmma_tile(const half* A, const half* B, float* C, int N) {
   __shared__ __align__(1024) unsigned char sm[8192 + 2048];
   int tid = threadIdx.x, tj = blockIdx.x * 16;
   for (int e = tid; e < 64 * 64; e += 128) *(half*)(sm + kmajor_offset(e / 64, e % 64, SW)) = A[e];
   for (int e = tid; e < 16 * 64; e += 128) *(half*)(sm + 8192 + kmajor_offset(e % 16, e / 16, SW)) = B[(e / 16) * N + tj + e % 16];
   __syncthreads();
-  asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+  if (!NO_FENCE) asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
   unsigned base = (unsigned)__cvta_generic_to_shared(sm);
   float d[8] = {0.f, 0.f, 0.f, 0.f, 0.f, 0.f, 0.f, 0.f};
   asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
@@ -187,6 +188,7 @@ __device__ void wgmma_tile(const half* A, const half* B, float* C, int N) {
 K mm_wgmma_interleaved(const half* A, const half* B, float* C, int M, int N, int Kd) { wgmma_tile<0, false>(A, B, C, N); }
 K mm_wgmma_sw128(const half* A, const half* B, float* C, int M, int N, int Kd) { wgmma_tile<1, false>(A, B, C, N); }
 K mm_wgmma_no_wait(const half* A, const half* B, float* C, int M, int N, int Kd) { wgmma_tile<1, true>(A, B, C, N); }
+K mm_wgmma_no_proxy_fence(const half* A, const half* B, float* C, int M, int N, int Kd) { wgmma_tile<0, false, true>(A, B, C, N); }
 
 // ---------------------------------------------------------------- attention reference
 // out[i][d] = sum_j softmax_j(q_i . k_j / sqrt(D)) v[j][d] for Sq queries over S keys: one
