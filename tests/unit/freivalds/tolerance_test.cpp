@@ -59,7 +59,7 @@ TEST(Tolerance, CheckArithmeticTermsAreSmallForF64AndLargerForF32Runs) {
   Tolerance gpu = derive_tolerance(in);
   EXPECT_LT(cpu.coef.d_am, 1e-11);
   EXPECT_GT(gpu.coef.d_am, 2 * 0x1p-24);  // X stored in f32 plus f32 runs
-  EXPECT_LT(gpu.coef.d_am, 20 * 0x1p-24);
+  EXPECT_LT(gpu.coef.d_am, 40 * 0x1p-24);
   EXPECT_GT(gpu.coef.slack, 1);
 }
 
