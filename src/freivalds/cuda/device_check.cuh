@@ -11,6 +11,18 @@
 
 namespace racer::freivalds::cuda {
 
+// Kernel shapes measured against each other by the GPU bench: rows per lane (vector loads
+// shared by more rows, more registers) and whether the next 32-byte loads are issued before
+// the current ones are used (more bytes in flight, more registers).
+struct Shape {
+  int rows_per_lane;
+  bool prefetch;
+};
+constexpr Shape kShapes[] = {{2, false}, {2, true}, {1, false}, {1, true}};
+constexpr int kShapeCount = 4;
+// Index into kShapes: the shape used unless set_shape picks another.
+constexpr int kDefaultShape = 0;  // fastest in bench/freivalds/RESULTS.md (H200)
+
 struct DeviceVerdict {
   bool pass;
   double residual, tolerance, ratio;
@@ -31,6 +43,7 @@ class DeviceCheck {
   DeviceCheck& operator=(const DeviceCheck&) = delete;
 
   void set_coefficients(const ToleranceCoefficients& coef);  // no graph rebuild needed
+  void set_shape(int shape) { shape_ = shape; }               // index into kShapes, before capture
   void enqueue(const void* a, const void* b, const void* c);  // all kernels, on the stream
   void capture(const void* a, const void* b, const void* c);  // the same, as one CUDA graph
   void launch();                                              // replays the graph
@@ -41,6 +54,7 @@ class DeviceCheck {
   struct Chunk {
     int v0, kt, valid;
     float* r;  // n x kpad
+    double *x_acc, *y_acc;  // n x 16 each, inside the workspace
   };
   template <class T> void enqueue_typed(const T* a, const T* b, const T* c);
   Format format_;
@@ -48,7 +62,10 @@ class DeviceCheck {
   int k_;
   cudaStream_t stream_;
   std::vector<Chunk> chunks_;
-  double *x_acc_ = nullptr, *y_acc_ = nullptr, *mags_ = nullptr, *nb2_ = nullptr;
+  void* workspace_ = nullptr;
+  size_t workspace_bytes_ = 0;
+  int shape_ = kDefaultShape;
+  double *mags_ = nullptr, *nb2_ = nullptr;
   float* x_ = nullptr;
   int* row_failed_ = nullptr;
   unsigned long long* packed_ = nullptr;  // (ratio f32 bits << 32) | (row k + v), atomicMax

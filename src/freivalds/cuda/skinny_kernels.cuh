@@ -17,9 +17,10 @@
 namespace racer::freivalds::cuda {
 
 constexpr int kThreads = 128;     // 4 warps
-constexpr int kRowsPerLane = 2;
-constexpr int kRowsPerBlock = 32 * kRowsPerLane * (kThreads / 32);
 constexpr int kRun = 8;           // columns per f32 run
+// Rows per block for ROWS rows per lane.
+template <int ROWS> __host__ __device__ constexpr int rows_per_block() { return 32 * ROWS * (kThreads / 32); }
+
 
 template <class T> struct Elements;
 template <> struct Elements<float> {
@@ -82,12 +83,12 @@ __device__ inline void load32(const void* p, uint4 (&raw)[2]) {
   raw[1] = __ldcs(q + 1);
 }
 
-template <class T, int KT, bool WITH_C, bool MAGS>
+template <class T, int KT, bool WITH_C, bool MAGS, int kRowsPerLane, bool PREFETCH>
 __global__ void __launch_bounds__(kThreads) skinny_pass(PassArgs<T> p) {
   constexpr int E = Elements<T>::kPerLoad;
   constexpr int KP = (KT + 3) / 4 * 4;
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-  const int64_t row0 = static_cast<int64_t>(blockIdx.x) * kRowsPerBlock + warp * 32 * kRowsPerLane + lane;
+  const int64_t row0 = static_cast<int64_t>(blockIdx.x) * rows_per_block<kRowsPerLane>() + warp * 32 * kRowsPerLane + lane;
   const int64_t c_begin = static_cast<int64_t>(blockIdx.y) * p.cols_per_split;
   const int64_t c_end = min(p.cols, c_begin + p.cols_per_split);
   bool live[kRowsPerLane];
@@ -96,19 +97,26 @@ __global__ void __launch_bounds__(kThreads) skinny_pass(PassArgs<T> p) {
 
   double acc[kRowsPerLane][KT] = {};
   double mag[kRowsPerLane] = {}, sq_m[kRowsPerLane] = {}, mag_c[kRowsPerLane] = {}, sq_c[kRowsPerLane] = {};
+  uint4 next_m[kRowsPerLane][2] = {}, next_c[kRowsPerLane][2] = {};
+  auto issue = [&](int64_t col) {
+#pragma unroll
+    for (int r = 0; r < kRowsPerLane; ++r) {
+      if (live[r] && col < c_end) {
+        load32(p.m + (row0 + 32 * r) * p.cols + col, next_m[r]);
+        if constexpr (WITH_C) load32(p.c + (row0 + 32 * r) * p.cols + col, next_c[r]);
+      }
+    }
+  };
+  if constexpr (PREFETCH) issue(c_begin);
   for (int64_t col = c_begin; col < c_end; col += E) {
+    if constexpr (!PREFETCH) issue(col);
     float a[kRowsPerLane][E], cc[kRowsPerLane][E];
 #pragma unroll
     for (int r = 0; r < kRowsPerLane; ++r) {
-      uint4 raw[2] = {};
-      if (live[r]) load32(p.m + (row0 + 32 * r) * p.cols + col, raw);
-      Elements<T>::widen(raw, a[r]);
-      if constexpr (WITH_C) {
-        uint4 rc[2] = {};
-        if (live[r]) load32(p.c + (row0 + 32 * r) * p.cols + col, rc);
-        Elements<T>::widen(rc, cc[r]);
-      }
+      Elements<T>::widen(next_m[r], a[r]);
+      if constexpr (WITH_C) Elements<T>::widen(next_c[r], cc[r]);
     }
+    if constexpr (PREFETCH) issue(col + E);
 #pragma unroll
     for (int e0 = 0; e0 < E; e0 += kRun) {
       float run[kRowsPerLane][KT] = {};
