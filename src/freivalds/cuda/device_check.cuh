@@ -17,11 +17,12 @@ namespace racer::freivalds::cuda {
 struct Shape {
   int rows_per_lane;
   bool prefetch;
+  int lanes_per_row;
 };
-constexpr Shape kShapes[] = {{2, false}, {2, true}, {1, false}, {1, true}};
-constexpr int kShapeCount = 4;
+constexpr Shape kShapes[] = {{2, false, 1}, {2, true, 1}, {2, false, 4}, {1, false, 4}, {2, false, 8}, {2, false, 2}};
+constexpr int kShapeCount = 6;
 // Index into kShapes: the shape used unless set_shape picks another.
-constexpr int kDefaultShape = 0;  // fastest in bench/freivalds/RESULTS.md (H200)
+constexpr int kDefaultShape = 5;  // fastest on the H200 (bench/freivalds/RESULTS.md, run3)
 
 struct DeviceVerdict {
   bool pass;
