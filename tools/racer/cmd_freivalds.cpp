@@ -11,6 +11,7 @@
 #include "freivalds/freivalds.hpp"
 #include "freivalds/gpu_plugin.hpp"
 #include "freivalds/modular.hpp"
+#include "freivalds/npy.hpp"
 #include "freivalds/synthetic.hpp"
 #include "support/error.hpp"
 #include "tools/racer/commands.hpp"
@@ -25,7 +26,7 @@ struct FreivaldsArgs {
   bool gpu = false, cpu = false, self_test = false;
   int64_t n = 256;
   int k = 10;
-  std::string format = "f32", model = "worst-case", trace_path, key_path;
+  std::string format = "f32", model = "worst-case", trace_path, key_path, a_path, b_path, c_path;
   uint64_t seed = 1;
   double false_alarm = 0x1p-40, corrupt_factor = 10;
 };
@@ -129,6 +130,28 @@ int run_float(const FreivaldsArgs& a, std::optional<trace::Writer>& w) {
   return good.pass && !bad.pass ? 0 : 1;
 }
 
+// A product given as three .npy files, checked on the CPU.
+int run_files(const FreivaldsArgs& a, std::optional<trace::Writer>& w) {
+  if (a.gpu) throw Error(ExitCode::BadInput, "--gpu checks products it generates on the device; --a/--b/--c files are checked on the CPU");
+  if (a.self_test) throw Error(ExitCode::BadInput, "--self-test generates its own product; drop --a/--b/--c");
+  if (a.a_path.empty() || a.b_path.empty() || a.c_path.empty()) throw Error(ExitCode::BadInput, "--a, --b and --c go together");
+  fv::Format format = fv::parse_format(a.format);
+  fv::NpyMatrix ma = fv::load_npy(a.a_path, format), mb = fv::load_npy(a.b_path, format), mc = fv::load_npy(a.c_path, format);
+  if (ma.cols != mb.rows || mc.rows != ma.rows || mc.cols != mb.cols)
+    throw Error(ExitCode::BadInput, "shapes do not multiply: A " + std::to_string(ma.rows) + "x" + std::to_string(ma.cols) + ", B " +
+                                        std::to_string(mb.rows) + "x" + std::to_string(mb.cols) + ", C " + std::to_string(mc.rows) + "x" +
+                                        std::to_string(mc.cols));
+  fv::Options o{a.k, a.seed + 1, fv::parse_error_model(a.model), a.false_alarm, false};
+  fv::Result r = fv::check_cpu({format, ma.rows, ma.cols, mb.cols, ma.values.data(), mb.values.data(), mc.values.data()}, o);
+  std::cout << r.derived.derivation << "\n";
+  Measurement m{"files", "cpu", cpu_profile(), r.pass, r.residual, r.tolerance, r.worst_ratio, r.worst_row, r.worst_vector};
+  report(m);
+  FreivaldsArgs shown = a;
+  shown.n = ma.cols;
+  record(w, shown, m, "input_hash", {{"a", ma.data_hash}, {"b", mb.data_hash}, {"c", mc.data_hash}});
+  return r.pass ? 0 : 1;
+}
+
 }  // namespace
 
 void add_freivalds_commands(CLI::App& app) {
@@ -146,6 +169,9 @@ void add_freivalds_commands(CLI::App& app) {
   f->add_option("--false-alarm", a.false_alarm, "bound on the probability that a correct product fails (default 2^-40)");
   f->add_flag("--self-test", a.self_test, "also corrupt one element of C; exit 0 only if the correct product passes and the corrupted one fails");
   f->add_option("--corrupt-factor", a.corrupt_factor, "--self-test's corruption, in multiples of the row's tolerance (default 10)");
+  f->add_option("--a", a.a_path, "A (m x n) as a .npy file; with --b and --c, checks that product on the CPU");
+  f->add_option("--b", a.b_path, "B (n x p) as a .npy file");
+  f->add_option("--c", a.c_path, "the claimed C = A B (m x p) as a .npy file");
   f->add_option("--trace", a.trace_path, "append a signed trace record per measurement to this file");
   f->add_option("--key", a.key_path, "Ed25519 secret key file for --trace (racer trace keygen)");
   on_selected(f, [] {
@@ -155,6 +181,10 @@ void add_freivalds_commands(CLI::App& app) {
       w.emplace(a.trace_path, trace::Signer::load(a.key_path));
     }
     bool modular = a.format == "s8" || a.format == "u8";
+    if (!a.a_path.empty() || !a.b_path.empty() || !a.c_path.empty()) {
+      if (modular) throw Error(ExitCode::BadInput, "--a/--b/--c files hold f32, tf32, f16 or bf16 matrices");
+      return run_files(a, w);
+    }
     return modular ? run_modular(a, w) : run_float(a, w);
   });
 }
