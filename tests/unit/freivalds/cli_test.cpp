@@ -93,3 +93,20 @@ TEST_F(FreivaldsCli, MeasurementsAreSignedTraceRecords) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST_F(FreivaldsCli, MeasurementsMadeElsewhereAreSignedOnReceipt) {
+  ASSERT_EQ(run("trace keygen " + at("k")).code, 0);
+  std::ofstream(at("m.jsonl")) << "{\"kind\":\"freivalds_overhead\",\"n\":1024,\"check_ms\":\"0x1.8p-5\"}\n\n{\"kind\":\"x\",\"n\":2}\n";
+  CliRun a = run("trace append " + at("t.jsonl") + " --key " + at("k") + " --from " + at("m.jsonl"));
+  ASSERT_EQ(a.code, 0) << a.out;
+  EXPECT_NE(a.out.find("appended 2 records"), std::string::npos) << a.out;
+  EXPECT_EQ(run("trace verify " + at("t.jsonl") + " --key " + at("k.pub") + " --expect-records 2").code, 0);
+  std::ofstream(at("f.jsonl")) << "{\"residual\":0.5}\n";
+  CliRun f = run("trace append " + at("t.jsonl") + " --key " + at("k") + " --from " + at("f.jsonl"));
+  EXPECT_EQ(f.code, 3) << f.out;
+  EXPECT_NE(f.out.find("f.jsonl:1"), std::string::npos) << f.out;
+}
+
+}  // namespace
