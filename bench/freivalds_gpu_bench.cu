@@ -153,7 +153,7 @@ void overhead_table(const std::vector<Format>& formats, const std::vector<int64_
   }
 }
 
-int best_shape[2] = {kDefaultShape, kDefaultShape};  // [f32/tf32, bf16/f16]
+int best_shape[2] = {kDefaultShapeF32, kDefaultShape16};  // [f32/tf32, bf16/f16]
 int shape_for(Format f) { return f == Format::BF16 || f == Format::F16 ? best_shape[1] : best_shape[0]; }
 
 // Times every kernel shape (skinny_kernels.cuh) at k = 10 and keeps, per format, the one with
@@ -161,8 +161,8 @@ int shape_for(Format f) { return f == Format::BF16 || f == Format::F16 ? best_sh
 void shape_sweep(const std::vector<Format>& formats, const std::vector<int64_t>& sizes, cudaStream_t s) {
   std::printf("\n## Kernel shapes, k = 10: check ms (median of 20), GB/s of A, B, C read (DIFFERS: the shape's residuals disagree with shape 0's)\n\n| format | n |");
   for (int sh = 0; sh < kShapeCount; ++sh)
-    std::printf(" shape %d (rows/lane %d, prefetch %s, lanes/row %d) |", sh, kShapes[sh].rows_per_lane, kShapes[sh].prefetch ? "yes" : "no",
-                kShapes[sh].lanes_per_row);
+    std::printf(" shape %d (rows/lane %d, prefetch %s, lanes/row %d, min blocks %d) |", sh, kShapes[sh].rows_per_lane,
+                kShapes[sh].prefetch ? "yes" : "no", kShapes[sh].lanes_per_row, kShapes[sh].min_blocks);
   std::printf("\n| --- | --- |");
   for (int sh = 0; sh < kShapeCount; ++sh) std::printf(" --- |");
   std::printf("\n");
@@ -208,7 +208,8 @@ void shape_sweep(const std::vector<Format>& formats, const std::vector<int64_t>&
     best_shape[f == Format::BF16 || f == Format::F16 ? 1 : 0] = best_sh;
     for (void* p : {a, b, c}) cudaFree(p);
   }
-  std::printf("\nchosen: shape %d for f32/tf32, shape %d for bf16/f16 (default in the library: %d)\n", best_shape[0], best_shape[1], kDefaultShape);
+  std::printf("\nchosen: shape %d for f32/tf32, shape %d for bf16/f16 (defaults in the library: %d and %d)\n", best_shape[0],
+              best_shape[1], kDefaultShapeF32, kDefaultShape16);
 }
 
 // Host copies of every row's tolerance (from the magnitudes of the clean check just run).
@@ -332,6 +333,8 @@ int main(int argc, char** argv) {
     return 3;
   }
   bool quick = argc > 2 && std::strcmp(argv[2], "--quick") == 0;
+  bool sweep_only = argc > 2 && std::strcmp(argv[2], "--sweep") == 0;
+  bool profile = argc > 2 && std::strcmp(argv[2], "--profile") == 0;
   std::string out = std::string(argv[1]) + "/freivalds_gpu.jsonl";
   jsonl = std::fopen(out.c_str(), "w");
   if (!jsonl) return 3;
@@ -343,6 +346,25 @@ int main(int argc, char** argv) {
   cublasCreate(&h);
   cublasSetStream(h, s);
   try {
+    if (profile) {  // a few plain launches of the default shape for Nsight Compute (bf16, f32 at n = 8192)
+      for (Format f : {Format::BF16, Format::F32}) {
+        const int64_t n = 8192;
+        void *a, *b, *c;
+        for (void** p : {&a, &b, &c}) cuda_check(cudaMalloc(p, element_size(f) * n * n), "alloc");
+        fill_matrix(f, a, n * n, 1, s), fill_matrix(f, b, n * n, 2, s), fill_matrix(f, c, n * n, 3, s);
+        DeviceCheck chk(f, n, 10, 2, tolerance_for(f, n, 10, ErrorModel::WorstCase).coef, s);
+        for (int i = 0; i < 3; ++i) chk.enqueue(a, b, c);
+        chk.verdict();
+        for (void* p : {a, b, c}) cudaFree(p);
+      }
+      return 0;
+    }
+    if (sweep_only) {
+      shape_sweep({Format::F32, Format::BF16}, {2048, 8192, 32768}, s);
+      overhead_table({Format::F32, Format::BF16}, {1024, 2048, 4096, 8192, 16384, 32768}, 10, s, h);
+      std::fclose(jsonl);
+      return 0;
+    }
     std::vector<int64_t> sizes = quick ? std::vector<int64_t>{1024, 2048} : std::vector<int64_t>{1024, 2048, 4096, 8192, 16384, 32768};
     shape_sweep({Format::F32, Format::BF16}, quick ? std::vector<int64_t>{1024, 2048} : std::vector<int64_t>{2048, 8192, 32768}, s);
     overhead_table({Format::F32, Format::BF16}, sizes, 10, s, h);

@@ -1,6 +1,7 @@
 #include <cmath>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
 #include "freivalds/cuda/device_check.cuh"
 #include "freivalds/cuda/skinny_kernels.cuh"
@@ -52,7 +53,7 @@ __global__ void judge_chunk(const double* y, int kpad, int v0, int valid, int k,
   if ((threadIdx.x & 31) == 0) atomicMax(packed, best);
 }
 
-template <class T, int KT, int ROWS, bool PREFETCH, int LPR>
+template <class T, int KT, int ROWS, bool PREFETCH, int LPR, int MINB = 1>
 void launch_passes(const T* a, const T* b, const T* c, int64_t n, const float* r, float* x, double* x_acc, double* y_acc,
                    double* mags, double* nb2, bool with_mags, int splits, cudaStream_t s) {
   constexpr int KP = (KT + 3) / 4 * 4;
@@ -61,12 +62,12 @@ void launch_passes(const T* a, const T* b, const T* c, int64_t n, const float* r
   dim3 block(kThreads);
   dim3 grid(static_cast<unsigned>((n + rows_per_block<ROWS, LPR>() - 1) / rows_per_block<ROWS, LPR>()), static_cast<unsigned>(splits));
   PassArgs<T> p1{b, nullptr, n, n, r, nullptr, nullptr, per_split, x_acc, mags + 4 * n, nb2, nullptr, nullptr};
-  if (with_mags) skinny_pass<T, KT, false, true, ROWS, PREFETCH, LPR><<<grid, block, 0, s>>>(p1);
-  else skinny_pass<T, KT, false, false, ROWS, PREFETCH, LPR><<<grid, block, 0, s>>>(p1);
+  if (with_mags) skinny_pass<T, KT, false, true, ROWS, PREFETCH, LPR, MINB><<<grid, block, 0, s>>>(p1);
+  else skinny_pass<T, KT, false, false, ROWS, PREFETCH, LPR, MINB><<<grid, block, 0, s>>>(p1);
   narrow<<<static_cast<unsigned>((n * KP + 255) / 256), 256, 0, s>>>(x_acc, x, n * KP);
   PassArgs<T> p2{a, c, n, n, x, r, mags + 4 * n, per_split, y_acc, mags, mags + n, mags + 2 * n, mags + 3 * n};
-  if (with_mags) skinny_pass<T, KT, true, true, ROWS, PREFETCH, LPR><<<grid, block, 0, s>>>(p2);
-  else skinny_pass<T, KT, true, false, ROWS, PREFETCH, LPR><<<grid, block, 0, s>>>(p2);
+  if (with_mags) skinny_pass<T, KT, true, true, ROWS, PREFETCH, LPR, MINB><<<grid, block, 0, s>>>(p2);
+  else skinny_pass<T, KT, true, false, ROWS, PREFETCH, LPR, MINB><<<grid, block, 0, s>>>(p2);
 }
 
 #ifdef RACER_FV_ALL_SHAPES
@@ -79,7 +80,9 @@ void by_shape(int shape, const T* a, const T* b, const T* c, int64_t n, const fl
     case 2: return launch_passes<T, KT, 2, false, 4>(a, b, c, n, r, x, x_acc, y_acc, mags, nb2, with_mags, splits, s);
     case 3: return launch_passes<T, KT, 1, false, 4>(a, b, c, n, r, x, x_acc, y_acc, mags, nb2, with_mags, splits, s);
     case 4: return launch_passes<T, KT, 2, false, 8>(a, b, c, n, r, x, x_acc, y_acc, mags, nb2, with_mags, splits, s);
-    default: return launch_passes<T, KT, 2, false, 2>(a, b, c, n, r, x, x_acc, y_acc, mags, nb2, with_mags, splits, s);
+    case 5: return launch_passes<T, KT, 2, false, 2>(a, b, c, n, r, x, x_acc, y_acc, mags, nb2, with_mags, splits, s);
+    case 6: return launch_passes<T, KT, 2, false, 2, 4>(a, b, c, n, r, x, x_acc, y_acc, mags, nb2, with_mags, splits, s);
+    default: return launch_passes<T, KT, 1, false, 2, 6>(a, b, c, n, r, x, x_acc, y_acc, mags, nb2, with_mags, splits, s);
   }
 }
 #endif
@@ -88,19 +91,20 @@ void by_shape(int shape, const T* a, const T* b, const T* c, int64_t n, const fl
 template <class T>
 void dispatch(int shape, int kt, const T* a, const T* b, const T* c, int64_t n, const float* r, float* x, double* x_acc,
               double* y_acc, double* mags, double* nb2, bool with_mags, int splits, cudaStream_t s) {
-  constexpr int d = kDefaultShape;
+  constexpr int d = std::is_same_v<T, float> ? kDefaultShapeF32 : kDefaultShape16;
   constexpr bool dp = kShapes[d].prefetch;
   constexpr int dr = kShapes[d].rows_per_lane;
   constexpr int dl = kShapes[d].lanes_per_row;
+  constexpr int dm = kShapes[d].min_blocks;
   switch (kt) {
-    case 4: return launch_passes<T, 4, dr, dp, dl>(a, b, c, n, r, x, x_acc, y_acc, mags, nb2, with_mags, splits, s);
-    case 8: return launch_passes<T, 8, dr, dp, dl>(a, b, c, n, r, x, x_acc, y_acc, mags, nb2, with_mags, splits, s);
+    case 4: return launch_passes<T, 4, dr, dp, dl, dm>(a, b, c, n, r, x, x_acc, y_acc, mags, nb2, with_mags, splits, s);
+    case 8: return launch_passes<T, 8, dr, dp, dl, dm>(a, b, c, n, r, x, x_acc, y_acc, mags, nb2, with_mags, splits, s);
 #ifdef RACER_FV_ALL_SHAPES  // the bench compares shapes; the library builds only the default one
-    case 10: return by_shape<T, 10>(shape, a, b, c, n, r, x, x_acc, y_acc, mags, nb2, with_mags, splits, s);
+    case 10: return by_shape<T, 10>(shape < 0 ? d : shape, a, b, c, n, r, x, x_acc, y_acc, mags, nb2, with_mags, splits, s);
 #else
-    case 10: return launch_passes<T, 10, dr, dp, dl>(a, b, c, n, r, x, x_acc, y_acc, mags, nb2, with_mags, splits, s);
+    case 10: return launch_passes<T, 10, dr, dp, dl, dm>(a, b, c, n, r, x, x_acc, y_acc, mags, nb2, with_mags, splits, s);
 #endif
-    default: return launch_passes<T, 16, dr, dp, dl>(a, b, c, n, r, x, x_acc, y_acc, mags, nb2, with_mags, splits, s);
+    default: return launch_passes<T, 16, dr, dp, dl, dm>(a, b, c, n, r, x, x_acc, y_acc, mags, nb2, with_mags, splits, s);
   }
 }
 

@@ -18,11 +18,15 @@ struct Shape {
   int rows_per_lane;
   bool prefetch;
   int lanes_per_row;
+  int min_blocks;  // __launch_bounds__ minimum blocks per multiprocessor (caps registers)
 };
-constexpr Shape kShapes[] = {{2, false, 1}, {2, true, 1}, {2, false, 4}, {1, false, 4}, {2, false, 8}, {2, false, 2}};
-constexpr int kShapeCount = 6;
-// Index into kShapes: the shape used unless set_shape picks another.
-constexpr int kDefaultShape = 5;  // fastest on the H200 (bench/freivalds/RESULTS.md, run3)
+constexpr Shape kShapes[] = {{2, false, 1, 1}, {2, true, 1, 1}, {2, false, 4, 1}, {1, false, 4, 1},
+                             {2, false, 8, 1}, {2, false, 2, 1}, {2, false, 2, 4}, {1, false, 2, 6}};
+constexpr int kShapeCount = 8;
+// Indices into kShapes: the shapes used unless set_shape picks another, the fastest on the
+// H200 for 4-byte and for 2-byte elements (bench/freivalds/RESULTS.md, run4).
+constexpr int kDefaultShapeF32 = 5;
+constexpr int kDefaultShape16 = 1;
 
 struct DeviceVerdict {
   bool pass;
@@ -65,7 +69,7 @@ class DeviceCheck {
   std::vector<Chunk> chunks_;
   void* workspace_ = nullptr;
   size_t workspace_bytes_ = 0;
-  int shape_ = kDefaultShape;
+  int shape_ = -1;  // -1: the format's default
   double *mags_ = nullptr, *nb2_ = nullptr;
   float* x_ = nullptr;
   int* row_failed_ = nullptr;

@@ -86,8 +86,8 @@ __device__ inline void load32(const void* p, uint4 (&raw)[2]) {
   raw[1] = __ldcs(q + 1);
 }
 
-template <class T, int KT, bool WITH_C, bool MAGS, int kRowsPerLane, bool PREFETCH, int LPR>
-__global__ void __launch_bounds__(kThreads) skinny_pass(PassArgs<T> p) {
+template <class T, int KT, bool WITH_C, bool MAGS, int kRowsPerLane, bool PREFETCH, int LPR, int MIN_BLOCKS>
+__global__ void __launch_bounds__(kThreads, MIN_BLOCKS) skinny_pass(PassArgs<T> p) {
   constexpr int E = Elements<T>::kPerLoad;
   constexpr int KP = (KT + 3) / 4 * 4;
   constexpr int RG = 32 / LPR;  // row groups of a warp: the stride between a lane's rows
