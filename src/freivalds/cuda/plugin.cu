@@ -93,7 +93,7 @@ extern "C" int racer_fv_run(const racer_fv_request* q, racer_fv_response* good, 
     matmul(h, f, n, a, b, c);
     double matmul_ms = timed_median(s, 3, [&] { matmul(h, f, n, a, b, c); });
     ToleranceCoefficients coef{q->coef[0], q->coef[1], q->coef[2], q->coef[3], q->coef[4], q->coef[5]};
-    DeviceCheck chk(f, n, q->k, q->seed + 1, coef, s);
+    DeviceCheck chk(f, n, q->k, q->vector_seed, coef, s);
     chk.capture(a, b, c);
     chk.launch();
     double check_ms = timed_median(s, 5, [&] { chk.launch(); });
