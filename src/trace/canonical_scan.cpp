@@ -5,6 +5,16 @@ namespace {
 
 enum Outcome { Ok, Bad, Unsure };
 
+// Bytes that stand for themselves inside a canonical string: printable ASCII but '"' and '\\'.
+struct PlainTable {
+  bool t[256] = {};
+  constexpr PlainTable() {
+    for (int c = 0x20; c < 0x7f; ++c) t[c] = c != '"' && c != '\\';
+  }
+  constexpr bool operator[](unsigned char c) const { return t[c]; }
+};
+constexpr PlainTable kPlain;
+
 struct Scanner {
   std::string_view s;
   size_t i = 0;
@@ -18,6 +28,7 @@ struct Scanner {
     if (!at('"')) return Bad;
     for (++i; i < s.size(); ++i) {
       unsigned char c = static_cast<unsigned char>(s[i]);
+      if (kPlain[c]) continue;  // the common case: one table lookup a byte
       if (c == '"') {
         ++i;
         return Ok;

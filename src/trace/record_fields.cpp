@@ -50,7 +50,7 @@ ParsedRecord parse_record(const std::string& line, bool want_signed_text) {
     return r;
   }
   if (sc.status == ScanResult::Canonical)
-    if (std::optional<ParsedRecord> r = from_scan(line, sc, want_signed_text)) return *r;
+    if (std::optional<ParsedRecord> r = from_scan(line, sc, want_signed_text)) return std::move(*r);
   return parse_record_slow(line);
 }
 

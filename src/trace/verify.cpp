@@ -1,7 +1,6 @@
 // racer trace verify: the chain, the key of every record, and the signatures.
 #include <algorithm>
 #include <fstream>
-#include <iterator>
 #include <thread>
 #include <vector>
 
@@ -102,7 +101,12 @@ VerifyResult verify(const std::string& trace_path, const PublicKey& trusted) { r
 VerifyResult verify(const std::string& trace_path, const PublicKey& trusted, const VerifyOptions& options) {
   std::ifstream in(trace_path, std::ios::binary);
   if (!in) throw Error(ExitCode::BadInput, trace_path + ": cannot read the trace file");
-  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::string text;
+  in.seekg(0, std::ios::end);
+  text.resize(static_cast<size_t>(in.tellg()));
+  in.seekg(0, std::ios::beg);
+  in.read(text.data(), static_cast<std::streamsize>(text.size()));
+  if (!in) throw Error(ExitCode::BadInput, trace_path + ": cannot read the trace file");
   bool cut_off = false;
   const std::vector<std::string_view> lines = split_lines(text, cut_off);
   const std::vector<Scanned> scanned = scan_all(lines);
