@@ -6,6 +6,7 @@ instructions executed, and peak resident memory of the process, each the median 
 --runs runs (one process per run, so peak memory is per case). Prints a Markdown table.
 
   python3 bench/corpus_bench.py ../shared/corpus/cases --runs 5 > /tmp/table.md
+  python3 bench/corpus_bench.py tests/cases --match 't_math_*.toml' --runs 3
 """
 import argparse
 import json
@@ -46,9 +47,10 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("dir")
     ap.add_argument("--runs", type=int, default=5)
+    ap.add_argument("--match", default="*.toml", help="which instance files of DIR (a glob)")
     ap.add_argument("--racer", default=str(pathlib.Path(__file__).resolve().parent.parent / "build" / "racer"))
     a = ap.parse_args()
-    cases = sorted(pathlib.Path(a.dir).glob("*.toml"))
+    cases = sorted(pathlib.Path(a.dir).glob(a.match))
     print(f"Machine: {os.cpu_count()} cores, {cpu_model()}; {a.runs} runs per case, medians.\n")
     print("| case | verdict | wall s | exec s | decide s | decide us/cell | thread-instr | M thread-instr/s | peak MiB |")
     print("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
