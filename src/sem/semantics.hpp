@@ -22,5 +22,6 @@ void register_ldmatrix(exec::Semantics& s);
 void register_wgmma(exec::Semantics& s);
 void register_async_copy(exec::Semantics& s);
 void register_mbarrier(exec::Semantics& s);
+void register_tma(exec::Semantics& s);
 
 }  // namespace racer::sem
