@@ -200,6 +200,24 @@ PreparedProgram Prepared::prepare(const instance::Program& p, char which) {
         std::vector<uint8_t> bytes;
         std::string err = encode_scalar(t, sc->number, bytes);
         if (!err.empty()) error_at(diags_, inst_, arg.loc, pname + ": " + err);
+      } else if (auto* tm = std::get_if<instance::TensorMapRef>(&arg.value)) {
+        if (param.size_bytes() != 128)
+          error_at(diags_, inst_, arg.loc, "tensor map " + tm->map + " passed to " + pname + ", which is not a 128-byte .param (a CUtensorMap)");
+        exec::TensorMapSpec ms;
+        ms.param_offset = exec::param_layout(*fn)[k].offset;
+        for (const instance::TensorMap& m : inst_.tensor_maps) {
+          if (m.name != tm->map) continue;
+          ms.box = m.box;
+          ms.swizzle_bytes = m.swizzle_bytes;
+          for (size_t ti = 0; ti < inst_.tensors.size(); ++ti)
+            if (inst_.tensors[ti].name == m.tensor) {
+              ms.tensor = ti;
+              exec::TensorAccess& have = spec.access[ti];
+              if (have == exec::TensorAccess::None) have = exec::TensorAccess::Read;
+              else if (have == exec::TensorAccess::Write) have = exec::TensorAccess::ReadWrite;
+            }
+        }
+        spec.tensor_maps.push_back(std::move(ms));
       } else if (!is_pointer_sized(param.type)) {
         error_at(diags_, inst_, arg.loc, "null passed to " + pname + ", which is not a 64-bit pointer");
       }

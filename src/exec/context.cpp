@@ -100,7 +100,12 @@ Value ExecContext::get(const ptx::Operand& op, ptx::Type t) {
           if (v.space == ptx::Space::Local) return Value::of_bits(Machine::kLocalBase + m.fn_var_offset_[op.index]);
           throw Refusal("takes the address of ." + std::string(ptx::space_name(v.space)) + " variable " + v.name);
         }
-        default: throw Refusal("takes the address of a parameter or function");
+        case ptx::SymbolKind::Param:
+          // A kernel parameter's address in the param space (a tensor map passed by value).
+          if (op.index < m.param_slots().size() && &fn == &m.current_launch().module->functions[m.current_launch().function])
+            return Value::of_bits(m.param_slots()[op.index].offset);
+          throw Refusal("takes the address of a parameter of a function other than the kernel");
+        default: throw Refusal("takes the address of a function");
       }
     }
     case K::Vector: throw Refusal("a vector operand where a scalar is expected");

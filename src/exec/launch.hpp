@@ -37,6 +37,14 @@ struct TensorSpec {
 
 enum class TensorAccess : uint8_t { None, Read, Write, ReadWrite };
 
+// A tensor map passed by value (a 128-byte .param): which tensor, the box, the swizzle.
+struct TensorMapSpec {
+  uint32_t param_offset = 0;
+  size_t tensor = 0;
+  std::vector<int64_t> box;  // outermost first, as the tensor's shape
+  uint32_t swizzle_bytes = 0;
+};
+
 struct LaunchSpec {
   const ptx::Module* module = nullptr;
   const ptx::SourceMap* source_map = nullptr;
@@ -45,6 +53,7 @@ struct LaunchSpec {
   uint32_t dynamic_shared_bytes = 0;
   std::vector<uint8_t> params;               // the .param buffer, laid out per the entry's params
   std::vector<TensorAccess> access;          // per tensor: what this launch may do
+  std::vector<TensorMapSpec> tensor_maps;    // the tensor-map params, by offset
   std::string label;                         // "launch 1 (kernel_name)" for messages
 };
 

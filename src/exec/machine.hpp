@@ -112,6 +112,7 @@ class Machine {
   static constexpr uint64_t kGuardGap = 0x10000ull;
   static constexpr uint64_t kSharedWindow = 0x7F0000000000ull;  // generic address of shared offset 0
   static constexpr uint64_t kLocalWindow = 0x7E0000000000ull;
+  static constexpr uint64_t kParamWindow = 0x7D0000000000ull;  // generic address of kernel-param offset 0 (cvta.param)
   static constexpr uint64_t kSharedBase = 0x400;   // shared-space address of the first byte
   static constexpr uint64_t kLocalBase = 0x400;
 
@@ -193,6 +194,8 @@ class Machine {
   bool mbarrier_wait(ExecContext& ctx, uint64_t addr, bool parity, uint64_t value);
   // cp.async.bulk global -> shared completing on the mbarrier at `mbar`.
   void bulk_copy(ExecContext& ctx, const ptx::Instr& ins, uint64_t dst, uint64_t src, unsigned size, uint64_t mbar);
+  // A bulk copy whose parts the caller read (a TMA box), completing on the mbarrier at `mbar`.
+  void bulk_copy_parts(ExecContext& ctx, const ptx::Instr& ins, AsyncCopy copy, uint64_t mbar);
   // A read or write of a pending register by any other instruction: a defect; a read gets
   // an unknown value (neither the old nor the new one).
   Value pending_register_access(ExecContext& ctx, uint32_t reg, Value v, bool write);

@@ -128,8 +128,14 @@ bool Machine::resolve_mbarrier_waits(Cta& cta, const ptx::Function& fn) {
 
 void Machine::bulk_copy(ExecContext& ctx, const ptx::Instr& ins, uint64_t dst, uint64_t src, unsigned size, uint64_t mbar) {
   if (size == 0 || size % 16) refuse(ctx, ins, "cp.async.bulk of a size that is not a nonzero multiple of 16 bytes");
+  mbarrier_at(ctx, mbar);
+  bulk_copy_parts(ctx, ins, read_source(ctx, ins, dst, src, size, size), mbar);
+}
+
+void Machine::bulk_copy_parts(ExecContext& ctx, const ptx::Instr& ins, AsyncCopy copy, uint64_t mbar) {
   Mbarrier& b = mbarrier_at(ctx, mbar);
-  AsyncCopy copy = read_source(ctx, ins, dst, src, size, size);
+  uint64_t dst = copy.dst;
+  unsigned size = copy.size;
   Located d = locate(ctx, Space::Shared, dst);
   uint64_t off = d.region ? d.offset - d.region->base : 0;
   if (!d.region || !d.region->contains(d.offset, size)) {
@@ -138,7 +144,7 @@ void Machine::bulk_copy(ExecContext& ctx, const ptx::Instr& ins, uint64_t dst, u
   }
   if (d.offset % 16) {
     defect(DefectKind::Misaligned, SiteRef{&ctx, &ins}, [&] { return describe(d.region, d.offset, off, size); });
-    refuse(ctx, ins, "cp.async.bulk destination not 16-byte aligned");
+    refuse(ctx, ins, "bulk copy destination not 16-byte aligned");
   }
   if (!d.region->in_flight.empty() && in_flight(*d.region, off, size)) in_flight_access(ctx, ins, *d.region, off, size, true, ptx::Type::B8);
   if (d.region->in_flight.empty()) d.region->in_flight.assign(d.region->size, 0);

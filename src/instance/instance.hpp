@@ -98,8 +98,25 @@ struct Scalar {
 
 struct Null {};
 
+// A tensor map (CUtensorMap) passed by value, for TMA copies (cp.async.bulk.tensor): names
+// one of the instance's [tensor_maps].
+struct TensorMapRef {
+  std::string map;
+};
+
+// [tensor_maps] name = { tensor = "A", box = [16, 16], swizzle = "128B" }: the global tensor
+// (its shape, strides and element type), the box a TMA copy moves (per dimension, outermost
+// first, as the tensor's shape), and the shared-memory swizzle (0 none, 32, 64 or 128 bytes).
+struct TensorMap {
+  std::string name;
+  std::string tensor;
+  std::vector<int64_t> box;
+  uint32_t swizzle_bytes = 0;
+  SourceLoc loc;
+};
+
 struct Arg {
-  std::variant<TensorRef, Scalar, Null> value;
+  std::variant<TensorRef, Scalar, Null, TensorMapRef> value;
   SourceLoc loc;
 };
 
@@ -153,6 +170,7 @@ struct Instance {
   std::vector<std::string> outputs;
   std::vector<SourceLoc> output_locs;  // parallel to outputs
   std::vector<Tensor> tensors;         // in file order
+  std::vector<TensorMap> tensor_maps;  // [tensor_maps], in file order
   Program a;
   Program b;
   std::optional<Expect> expect;

@@ -55,7 +55,7 @@ Instance load_instance(const std::string& path) {
   inst.source_path = path;
   inst.source = src;
   const std::string where = "the instance";
-  r.check_keys(root, {"name", "about", "outputs", "tensors", "a", "b", "expect"}, where);
+  r.check_keys(root, {"name", "about", "outputs", "tensors", "tensor_maps", "a", "b", "expect"}, where);
 
   if (const toml::node* n = r.require(root, "name", where)) {
     if (auto s = r.string(*n, "'name'")) {
@@ -70,11 +70,16 @@ Instance load_instance(const std::string& path) {
     if (const toml::table* t = r.table(*n, "'tensors'")) inst.tensors = load_tensors(r, *t);
   }
   if (const toml::node* n = r.require(root, "outputs", where)) load_outputs(r, *n, inst);
+  if (const toml::node* n = root.get("tensor_maps")) {
+    if (const toml::table* t = r.table(*n, "'tensor_maps'")) inst.tensor_maps = load_tensor_maps(r, *t, inst.tensors);
+  }
 
   std::filesystem::path base_dir = std::filesystem::path(path).parent_path();
   if (const toml::node* n = r.require(root, "a", where)) inst.a = load_program(r, *n, "a", inst.tensors, base_dir);
   if (const toml::node* n = r.require(root, "b", where)) inst.b = load_program(r, *n, "b", inst.tensors, base_dir);
   if (const toml::node* n = root.get("expect")) inst.expect = load_expect(r, *n);
+  check_tensor_map_args(r, inst, inst.a);
+  check_tensor_map_args(r, inst, inst.b);
 
   diags.throw_if_any();
   return inst;

@@ -50,7 +50,7 @@ std::array<uint32_t, 3> load_dims(TomlReader& r, const toml::node& n, std::strin
 
 // Every key an argument table may have: the access kinds, offset, null and the scalar types.
 std::vector<std::string_view> arg_keys() {
-  std::vector<std::string_view> keys = {"read", "write", "readwrite", "offset", "null"};
+  std::vector<std::string_view> keys = {"read", "write", "readwrite", "offset", "null", "tensor_map"};
   for (std::string_view t : scalar_type_names()) keys.push_back(t);
   return keys;
 }
@@ -110,6 +110,9 @@ Arg load_arg_table(TomlReader& r, const toml::node& n, const toml::table& tbl, c
   if (is_tensor) {
     Access access = k == "read" ? Access::Read : k == "write" ? Access::Write : Access::ReadWrite;
     load_tensor_ref(r, tbl, *key, *value, access, tensors, arg);
+  } else if (k == "tensor_map") {
+    // The name is checked against [tensor_maps] once the whole instance is read.
+    if (auto name = r.string(*value, "'tensor_map'")) arg.value = TensorMapRef{*name};
   } else if (k == "null") {
     if (auto b = r.boolean(*value, "'null'"); b && !*b) r.error(*value, "'null' must be true");
     arg.value = Null{};

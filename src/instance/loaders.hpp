@@ -20,6 +20,11 @@ std::vector<Tensor> load_tensors(TomlReader& r, const toml::table& tensors);
 Program load_program(TomlReader& r, const toml::node& node, std::string_view name,
                      const std::vector<Tensor>& tensors, const std::filesystem::path& base_dir);
 
+// [tensor_maps] over the declared tensors; then each tensor_map argument of a program must
+// name one of them.
+std::vector<TensorMap> load_tensor_maps(TomlReader& r, const toml::table& maps, const std::vector<Tensor>& tensors);
+void check_tensor_map_args(TomlReader& r, const Instance& inst, const Program& p);
+
 // [expect].
 std::optional<Expect> load_expect(TomlReader& r, const toml::node& node);
 

@@ -1,7 +1,6 @@
 // mbarrier (init, arrive, arrive.expect_tx, arrive_drop, expect_tx, try_wait / test_wait by
 // parity or state token, inval) and cp.async.bulk global -> shared completing on an mbarrier
-// (exec/mbarrier.cpp has the model). Tensor copies (cp.async.bulk.tensor, TMA) are refused:
-// tensor maps are not modelled yet.
+// (exec/mbarrier.cpp has the model). Tensor copies (TMA) are in tma.cpp.
 #include "sem/common.hpp"
 #include "sem/semantics.hpp"
 
@@ -69,9 +68,6 @@ void register_mbarrier(exec::Semantics& s) {
   s.step[size_t(ptx::Op::MbarrierTryWait)] = wait;
   s.step[size_t(ptx::Op::MbarrierTestWait)] = wait;
   s.step[size_t(ptx::Op::CpAsyncBulk)] = bulk;
-  s.step[size_t(ptx::Op::CpAsyncBulkTensor)] = [](ExecContext&, const Instr&) {
-    throw exec::Refusal("cp.async.bulk.tensor (TMA) is not modelled yet: tensor maps cannot be declared in an instance");
-  };
 }
 
 }  // namespace racer::sem

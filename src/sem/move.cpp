@@ -82,9 +82,14 @@ void cvta(ExecContext& c, const Instr& i) {
     auto name = ptx::mod_values(Mod::Space)[i.mod(Mod::Space)];
     if (name == "shared" || name == "shared::cta") sp = ptx::Space::Shared;
     else if (name == "local") sp = ptx::Space::Local;
+    else if (name == "param") sp = ptx::Space::Param;
     else if (name != "global") throw exec::Refusal("cvta for ." + std::string(name) + " is not modelled");
   }
-  uint64_t window = sp == ptx::Space::Shared ? exec::Machine::kSharedWindow : sp == ptx::Space::Local ? exec::Machine::kLocalWindow : 0;
+  if (sp == ptx::Space::Param && i.has(Mod::To)) throw exec::Refusal("cvta.to.param is not modelled");
+  uint64_t window = sp == ptx::Space::Shared ? exec::Machine::kSharedWindow
+                    : sp == ptx::Space::Local ? exec::Machine::kLocalWindow
+                    : sp == ptx::Space::Param ? exec::Machine::kParamWindow
+                                              : 0;
   uint64_t r = i.has(Mod::To) ? a - window : a + window;
   c.set(i.operands[0], Value::of_bits(r & IntT(i.type()).mask()));
 }

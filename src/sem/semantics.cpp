@@ -26,6 +26,7 @@ const exec::Semantics& semantics() {
     register_wgmma(t);
     register_async_copy(t);
     register_mbarrier(t);
+    register_tma(t);
     return t;
   }();
   return s;

@@ -4,6 +4,8 @@ the GPU) into vectors.txt, the plain-text file the gtest reads:
 
   case NAME ENTRY BLOCK SHARED OUT_BYTES exact|measure
   a HEX | b HEX | c HEX      (inputs; "-" when empty)
+  tma ROWS COLS BOX_ROWS BOX_COLS SWIZZLE   (TMA cases: input a is a ROWS x COLS f16 tensor
+                             behind the tensor map of param 0; SWIZZLE as CUtensorMapSwizzle)
   out HEX                    (the GPU's output; "-" when not run yet)
 """
 import json
@@ -20,6 +22,8 @@ with open(os.path.join(here, "vectors.txt"), "w") as f:
         f.write("case %s %s %d %d %d %s\n" % (c["name"], c["entry"], c["block"], c["shared"], c["out_bytes"],
                                               "measure" if c["measure"] else "exact"))
         f.write("# %s\n" % c["what"])
+        if c.get("tma"):
+            f.write("tma %d %d %d %d %d\n" % tuple(c["tma"]))
         for k in ("a", "b", "c"):
             f.write("%s %s\n" % (k, c[k] or "-"))
         f.write("out %s\n" % gpu.get(c["name"], "-"))

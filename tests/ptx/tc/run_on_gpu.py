@@ -74,11 +74,25 @@ def main():
             check(cuda.cuMemAlloc_v2(ctypes.byref(p), len(data)), "cuMemAlloc")
             check(cuda.cuMemcpyHtoD_v2(p, data, len(data)), "cuMemcpyHtoD")
             ptrs.append(p)
+        tma_map = None
+        if c.get("tma"):
+            # A tensor map over input a: f16 (CU_TENSOR_MAP_DATA_TYPE_FLOAT16 = 6), 2-D,
+            # dims and box innermost first, row pitch in bytes, swizzle enum, zero OOB fill.
+            rows, cols, br, bc, sw = c["tma"]
+            tma_map = ctypes.create_string_buffer(128)
+            dims = (ctypes.c_uint64 * 2)(cols, rows)
+            strides = (ctypes.c_uint64 * 1)(cols * 2)
+            box = (ctypes.c_uint32 * 2)(bc, br)
+            estr = (ctypes.c_uint32 * 2)(1, 1)
+            check(cuda.cuTensorMapEncodeTiled(tma_map, 6, 2, ctypes.c_void_p(ptrs[0].value), dims, strides, box, estr,
+                                              0, sw, 0, 0), "cuTensorMapEncodeTiled")
         out = ctypes.c_uint64()
         check(cuda.cuMemAlloc_v2(ctypes.byref(out), c["out_bytes"]), "cuMemAlloc")
         check(cuda.cuMemsetD8_v2(out, 0, c["out_bytes"]), "cuMemset")
         ptrs.append(out)
         args = (ctypes.c_void_p * 4)(*[ctypes.cast(ctypes.byref(p), ctypes.c_void_p) for p in ptrs])
+        if tma_map is not None:  # param 0 is the tensor map itself, passed by value
+            args[0] = ctypes.cast(tma_map, ctypes.c_void_p)
         check(cuda.cuLaunchKernel(fn, 1, 1, 1, c["block"], 1, 1, c["shared"], None, args, None), "launch " + c["entry"])
         check(cuda.cuCtxSynchronize(), "sync " + c["entry"])
         host = ctypes.create_string_buffer(c["out_bytes"])

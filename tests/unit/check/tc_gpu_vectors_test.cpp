@@ -26,6 +26,10 @@ struct VectorCase {
   uint32_t block = 32, shared = 0, out_bytes = 0;
   std::vector<uint8_t> in[3], out;
   bool has_out = false;
+  // TMA cases: input a is a rows x cols f16 tensor behind the tensor map of param 0.
+  bool tma = false;
+  int64_t rows = 0, cols = 0, box_rows = 0, box_cols = 0;
+  uint32_t swizzle_bytes = 0;
 };
 
 std::vector<uint8_t> unhex(const std::string& s) {
@@ -52,9 +56,16 @@ std::vector<VectorCase> load_vectors() {
       out.push_back(c);
       continue;
     }
+    VectorCase& c = out.back();
+    if (key == "tma") {
+      int sw = 0;
+      ls >> c.rows >> c.cols >> c.box_rows >> c.box_cols >> sw;
+      c.tma = true;
+      c.swizzle_bytes = sw == 0 ? 0 : 16u << sw;  // CUtensorMapSwizzle: 1 32B, 2 64B, 3 128B
+      continue;
+    }
     std::string hex;
     ls >> hex;
-    VectorCase& c = out.back();
     if (key == "a") c.in[0] = unhex(hex);
     else if (key == "b") c.in[1] = unhex(hex);
     else if (key == "c") c.in[2] = unhex(hex);
@@ -82,6 +93,12 @@ std::vector<uint8_t> run_case(const VectorCase& c) {
     s.shape = {static_cast<int64_t>(s.bytes.size())};
     s.strides = {1};
     s.storage_elements = s.bytes.size();
+    if (t == 0 && c.tma) {
+      s.elem = ptx::Type::F16;
+      s.shape = {c.rows, c.cols};
+      s.strides = {c.cols, 1};
+      s.storage_elements = static_cast<uint64_t>(c.rows * c.cols);
+    }
     tensors.push_back(s);
   }
   const ptx::ParsedModule& pm = module();
@@ -101,14 +118,16 @@ std::vector<uint8_t> run_case(const VectorCase& c) {
   spec.access = {exec::TensorAccess::Read, exec::TensorAccess::Read, exec::TensorAccess::Read, exec::TensorAccess::ReadWrite};
   auto slots = exec::param_layout(*fn);
   spec.params.assign(exec::param_buffer_size(*fn), 0);
-  for (size_t t = 0; t < 4 && t < slots.size(); ++t) {
+  for (size_t t = c.tma ? 1 : 0; t < 4 && t < slots.size(); ++t) {
     uint64_t base = m.tensor_base(t);
     std::memcpy(spec.params.data() + slots[t].offset, &base, 8);
   }
+  if (c.tma) spec.tensor_maps.push_back({slots[0].offset, 0, {c.box_rows, c.box_cols}, c.swizzle_bytes});
   m.launch(spec);
   for (const exec::Defect& d : m.defects()) ADD_FAILURE() << c.name << ": defect " << exec::defect_kind_name(d.kind) << " at " << d.site.text << " " << d.memory << " " << d.detail;
   std::vector<uint8_t> out(c.out_bytes);
   for (uint32_t i = 0; i < c.out_bytes; ++i) out[i] = static_cast<uint8_t>(m.cell(3, i).bits);
+
   return out;
 }
 

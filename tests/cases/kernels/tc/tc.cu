@@ -3,6 +3,7 @@
 // tensor cores, wgmma over interleaved and 128B-swizzled shared memory, and the references.
 // Matrices are row-major; A is M x K, B is K x N (BT: N x K), C is M x N in f32.
 // Built by build_tc_ptx.sh for sm_90a (wgmma needs the "a" target).
+#include <cuda.h>
 #include <cuda_fp16.h>
 #include <mma.h>
 using namespace nvcuda;
@@ -281,3 +282,42 @@ __device__ void bulk_tile(const half* A, const half* B, float* C, int N, int Kd)
 }
 K mm_bulk_mbarrier(const half* A, const half* B, float* C, int M, int N, int Kd) { bulk_tile<false>(A, B, C, N, Kd); }
 K mm_bulk_wrong_parity(const half* A, const half* B, float* C, int M, int N, int Kd) { bulk_tile<true>(A, B, C, N, Kd); }
+
+// ---------------------------------------------------------------- TMA
+// C (16 rows per CTA, N = 16) = A x B with K = 32: thread 0 loads the CTA's 16 x 32 tile of A
+// and the whole 32 x 16 B with cp.async.bulk.tensor.2d through tensor maps passed by value,
+// completing on one mbarrier; every thread waits for the phase, then accumulates. A's map may
+// use the 64-byte swizzle (its rows are 64 bytes): the reads undo it.
+__device__ unsigned swz64(unsigned byte) { return byte ^ (((byte >> 7) & 3) << 4); }
+template <bool SWIZZLED>
+__device__ void tma_tile(const CUtensorMap* tmA, const CUtensorMap* tmB, float* C, int N) {
+  __shared__ __align__(1024) half As[16 * 32];
+  __shared__ __align__(1024) half Bs[32 * 16];
+  __shared__ __align__(8) unsigned long long bar;
+  int tid = threadIdx.y * 16 + threadIdx.x, ti = blockIdx.y * 16;
+  unsigned b = (unsigned)__cvta_generic_to_shared(&bar);
+  if (tid == 0) {
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" :: "r"(b) : "memory");
+    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], 2048;" :: "r"(b) : "memory");
+    asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];"
+                 :: "r"((unsigned)__cvta_generic_to_shared(As)), "l"(tmA), "r"(0), "r"(ti), "r"(b) : "memory");
+    asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];"
+                 :: "r"((unsigned)__cvta_generic_to_shared(Bs)), "l"(tmB), "r"(0), "r"(0), "r"(b) : "memory");
+  }
+  __syncthreads();
+  while (!mbar_try_wait(b, 0)) {}
+  float acc = 0.f;
+  const unsigned char* a8 = (const unsigned char*)As;
+  for (int k = 0; k < 32; ++k) {
+    unsigned off = (threadIdx.y * 32 + k) * 2;
+    half a = *(const half*)(a8 + (SWIZZLED ? swz64(off) : off));
+    acc += __half2float(a) * __half2float(Bs[k * 16 + threadIdx.x]);
+  }
+  C[(ti + threadIdx.y) * N + threadIdx.x] = acc;
+}
+K mm_tma(const __grid_constant__ CUtensorMap tmA, const __grid_constant__ CUtensorMap tmB, float* C, int M, int N, int Kd) {
+  tma_tile<false>(&tmA, &tmB, C, N);
+}
+K mm_tma_swizzled(const __grid_constant__ CUtensorMap tmA, const __grid_constant__ CUtensorMap tmB, float* C, int M, int N, int Kd) {
+  tma_tile<true>(&tmA, &tmB, C, N);
+}
