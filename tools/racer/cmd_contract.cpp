@@ -1,0 +1,83 @@
+// racer contract lint|check|calibrate|retest: kernel contracts.
+#include <iostream>
+
+#include "contract/lang_lint.hpp"
+#include "contract/compare.hpp"
+#include "contract/measure.hpp"
+#include "support/error.hpp"
+#include "tools/racer/commands.hpp"
+
+namespace racer::cli {
+namespace {
+
+int run_lint(const std::vector<std::string>& paths) {
+  for (const std::string& p : paths) {
+    contract::LoadedContracts c = contract::load_contracts(p);
+    for (const auto& k : c.file.contracts)
+      std::cout << p << ": " << k.id.text << ": ok (" << k.impls.size() << " implementation" << (k.impls.size() == 1 ? "" : "s") << ")\n";
+  }
+  return 0;
+}
+
+std::unique_ptr<contract::Backend> backend_named(const std::string& name) {
+  if (name == "cpu") return contract::cpu_backend();
+  std::string why;
+  auto b = contract::gpu_backend(why);
+  if (!b) throw Error(ExitCode::BadInput, "no GPU backend: " + why);
+  return b;
+}
+
+void print_report(const contract::CheckReport& r) {
+  std::cout << r.contract << " / " << r.impl << (r.role.empty() ? "" : " (" + r.role + ")") << " on " << r.backend << ": "
+            << contract::verdict_name(r.verdict) << "\n";
+  std::cout << "  " << r.measurements.size() << " measurements, " << r.runs << " runs, " << r.cells_judged << " cells judged";
+  double worst = 0;
+  for (const auto& m : r.measurements) worst = std::max(worst, m.residual);
+  if (r.cells_judged) std::cout << ", worst residual/bound " << contract::show_double(worst);
+  std::cout << "\n";
+  if (!r.refusal.empty()) std::cout << "  refused: " << r.refusal << "\n";
+  for (const auto& f : r.findings) std::cout << "  violation [" << f.config << ", seed " << f.seed << "]: " << f.observed << "\n";
+  if (r.violations > r.findings.size()) std::cout << "  (" << r.violations << " violating cells in all)\n";
+  for (const auto& u : r.unspecified) std::cout << "  under-specified: " << u << "\n";
+}
+
+int run_check(const std::string& path, const std::string& impl_name, const std::string& backend_name, bool visible) {
+  contract::LoadedContracts f = contract::load_contracts(path);
+  auto backend = backend_named(backend_name);
+  int worst = 0;
+  bool any = false;
+  for (const auto& c : f.file.contracts)
+    for (const auto& impl : c.impls) {
+      if (!impl_name.empty() && impl.name.text != impl_name) continue;
+      if (impl_name.empty() && impl.role && impl.role->text == "reference") continue;
+      any = true;
+      contract::CheckReport r = contract::check_contract(f, c, impl, {visible, backend.get()});
+      print_report(r);
+      int code = r.verdict == contract::Verdict::Conforming ? 0 : r.verdict == contract::Verdict::Violation ? 1 : r.verdict == contract::Verdict::UnderSpecified ? 2 : 3;
+      worst = std::max(worst, code);
+    }
+  if (!any) throw Error(ExitCode::BadInput, impl_name.empty() ? path + ": no implementation to check" : path + ": no implementation named '" + impl_name + "'");
+  return worst;
+}
+
+}  // namespace
+
+void add_contract_commands(CLI::App& app) {
+  auto* c = app.add_subcommand("contract", "Kernel contracts: lint, check, calibrate, retest");
+  c->require_subcommand(1);
+  static std::vector<std::string> lint_paths;
+  auto* lint = c->add_subcommand("lint", "Parse and validate .kc files; every error located (file:line:col)");
+  lint->add_option("files", lint_paths, "contract files")->required();
+  on_selected(lint, [] { return run_lint(lint_paths); });
+
+  static std::string check_path, check_impl, check_backend = "cpu";
+  static bool check_visible = false;
+  auto* chk = c->add_subcommand("check", "Run the measurement protocol: conforming | violation | under-specified (exit 0 | 1 | 2; 3 refused or bad input)");
+  chk->add_option("file", check_path, "contract file")->required();
+  chk->add_option("--impl", check_impl, "only this implementation (default: all but reference ones)");
+  chk->add_option("--backend", check_backend, "cpu (bit-exact emulation) or gpu (CUDA driver)")->check(CLI::IsMember({"cpu", "gpu"}));
+  chk->add_flag("--visible", check_visible, "run the visible smoke tests instead of the measurement protocol");
+  on_selected(chk, [] { return run_check(check_path, check_impl, check_backend, check_visible); });
+}
+
+}  // namespace racer::cli
