@@ -64,13 +64,15 @@ class Linter {
   }
 
   void names() {
+    // In the order written, so the second occurrence is the one reported.
+    std::vector<std::pair<const Name*, const char*>> all;
+    for (const Param& p : c_->params) all.emplace_back(&p.name, "parameter");
+    for (const TensorDecl& t : c_->tensors) all.emplace_back(&t.name, "tensor");
+    for (const Impl& i : c_->impls) all.emplace_back(&i.name, "implementation");
+    std::sort(all.begin(), all.end(), [](const auto& a, const auto& b) { return a.first->at.offset < b.first->at.offset; });
     std::set<std::string> seen;
-    auto once = [&](const Name& n, const char* what) {
-      if (!seen.insert(n.text).second) err(n.at, std::string(what) + " '" + n.text + "' declared twice (parameters, tensors and implementations share one namespace)");
-    };
-    for (const Param& p : c_->params) once(p.name, "parameter");
-    for (const TensorDecl& t : c_->tensors) once(t.name, "tensor");
-    for (const Impl& i : c_->impls) once(i.name, "implementation");
+    for (const auto& [n, what] : all)
+      if (!seen.insert(n->text).second) err(n->at, std::string(what) + " '" + n->text + "' declared twice (parameters, tensors and implementations share one namespace)");
   }
 
   std::optional<double> value(const Quantity& q, const char* what) {

@@ -233,6 +233,21 @@ Impl Parser::impl() {
   size_t start = next().offset;
   im.name = ident("an implementation name");
   expect_punct("{", "to open the implementation");
+  try {
+    impl_items(im);
+  } catch (const Resync&) {
+    // Resume after this implementation's closing brace, so the next part parses normally.
+    for (int depth = 0; peek().kind != Tok::End; next()) {
+      if (at_punct("{")) ++depth;
+      if (at_punct("}") && depth-- == 0) break;
+    }
+  }
+  accept_punct("}");
+  im.at = span_from(start);
+  return im;
+}
+
+void Parser::impl_items(Impl& im) {
   while (!at_punct("}")) {
     if (peek().kind == Tok::End) fail_expected("'}' to close implementation '" + im.name.text + "'");
     const Token& kw = peek();
@@ -249,9 +264,6 @@ Impl Parser::impl() {
       fail(kw, "unknown implementation item '" + kw.text + "'; expected role, ptx, source, precision, launch or declares");
     }
   }
-  next();
-  im.at = span_from(start);
-  return im;
 }
 
 LaunchDecl Parser::launch() {

@@ -52,6 +52,7 @@ class Parser {
   Contract contract();
   void body_item(Contract& c);
   Impl impl();
+  void impl_items(Impl& im);
   LaunchDecl launch();
   TensorDecl tensor();
   void skip_to_part();

@@ -2,6 +2,10 @@
 #include <iostream>
 
 #include "contract/lang_lint.hpp"
+#include <filesystem>
+#include <fstream>
+
+#include "contract/calibrate.hpp"
 #include "contract/compare.hpp"
 #include "contract/measure.hpp"
 #include "support/error.hpp"
@@ -60,6 +64,31 @@ int run_check(const std::string& path, const std::string& impl_name, const std::
   return worst;
 }
 
+int run_calibrate(const std::vector<std::string>& paths, const std::string& backend_name, const std::string& markdown) {
+  auto backend = backend_named(backend_name);
+  std::vector<contract::Calibration> rows;
+  for (const std::string& p : paths) {
+    contract::LoadedContracts f = contract::load_contracts(p);
+    for (auto& c : contract::calibrate(f, std::filesystem::path(p).filename().string(), *backend)) {
+      std::cout << c.contract << ": baseline visible " << contract::verdict_name(c.baseline.visible) << "; bad visible "
+                << contract::verdict_name(c.bad.visible) << ", contract " << contract::verdict_name(c.bad.contract) << "; good visible "
+                << contract::verdict_name(c.good.visible) << ", contract " << contract::verdict_name(c.good.contract) << ": "
+                << (c.separated ? "separated" : "NOT separated (" + c.problem + ")") << "\n";
+      if (!c.bad.signature.empty()) std::cout << "  bad: " << c.bad.signature << "\n";
+      rows.push_back(std::move(c));
+    }
+  }
+  std::string table = contract::calibration_markdown(rows, *backend);
+  if (!markdown.empty()) {
+    std::ofstream out(markdown);
+    if (!out) throw Error(ExitCode::BadInput, "cannot write " + markdown);
+    out << table;
+  }
+  for (const auto& r : rows)
+    if (!r.separated) return 1;
+  return 0;
+}
+
 }  // namespace
 
 void add_contract_commands(CLI::App& app) {
@@ -78,6 +107,14 @@ void add_contract_commands(CLI::App& app) {
   chk->add_option("--backend", check_backend, "cpu (bit-exact emulation) or gpu (CUDA driver)")->check(CLI::IsMember({"cpu", "gpu"}));
   chk->add_flag("--visible", check_visible, "run the visible smoke tests instead of the measurement protocol");
   on_selected(chk, [] { return run_check(check_path, check_impl, check_backend, check_visible); });
+
+  static std::vector<std::string> cal_paths;
+  static std::string cal_backend = "cpu", cal_markdown;
+  auto* cal = c->add_subcommand("calibrate", "Three-state calibration: the measurement must separate baseline, bad and good (exit 1 when it does not)");
+  cal->add_option("files", cal_paths, "contract files")->required();
+  cal->add_option("--backend", cal_backend, "cpu or gpu")->check(CLI::IsMember({"cpu", "gpu"}));
+  cal->add_option("--markdown", cal_markdown, "write the calibration table (Markdown) to this file");
+  on_selected(cal, [] { return run_calibrate(cal_paths, cal_backend, cal_markdown); });
 }
 
 }  // namespace racer::cli
