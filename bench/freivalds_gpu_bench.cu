@@ -1,0 +1,295 @@
+// Freivalds on an NVIDIA GPU (issue #8): the check's time as a percentage of the matmul it
+// checks, medians of repeated runs, next to the bandwidth floor; then the detection table
+// (single-element corruptions at multiples of the tolerance) and false alarms over correct
+// products. Needs only the CUDA toolkit; built from the shipped sources with
+//   nvcc -std=c++20 -O3 -gencode=arch=compute_90,code=sm_90 -I src bench/freivalds_gpu_bench.cu \
+//     src/freivalds/cuda/device_check.cu src/freivalds/cuda/device_data.cu \
+//     src/freivalds/tolerance.cpp src/freivalds/format.cpp -lcublas -o freivalds_gpu_bench
+// Usage: freivalds_gpu_bench OUT_DIR [--quick]
+// Writes OUT_DIR/freivalds_gpu.jsonl (one measurement a line, floats as exact hex) and prints
+// Markdown tables.
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "freivalds/cuda/device_check.cuh"
+#include "freivalds/cuda/device_data.cuh"
+#include "freivalds/tolerance.hpp"
+
+using namespace racer::freivalds;
+using namespace racer::freivalds::cuda;
+
+namespace {
+
+FILE* jsonl = nullptr;
+std::string device_profile;
+
+std::string hex(double v) {
+  char b[64];
+  std::snprintf(b, sizeof b, "\"%a\"", v);
+  return b;
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v.size() % 2 ? v[v.size() / 2] : 0.5 * (v[v.size() / 2 - 1] + v[v.size() / 2]);
+}
+
+struct Timer {
+  cudaEvent_t a, b;
+  Timer() { cudaEventCreate(&a), cudaEventCreate(&b); }
+  ~Timer() { cudaEventDestroy(a), cudaEventDestroy(b); }
+  template <class F> double ms(F f, cudaStream_t s) {
+    cudaEventRecord(a, s);
+    f();
+    cudaEventRecord(b, s);
+    cudaEventSynchronize(b);
+    float t = 0;
+    cudaEventElapsedTime(&t, a, b);
+    return t;
+  }
+};
+
+Tolerance tolerance_for(Format f, int64_t n, int k, ErrorModel m) {
+  return derive_tolerance({f, n, n, n, k, m, 0x1p-40, gpu_check_arithmetic()});
+}
+
+// The paper's method for comparison: three skinny GEMMs (X = B R, Y = A X, Y -= C R) through
+// cuBLAS, no magnitudes, no verdict. For bf16/f16 the skinny operands are in the format too
+// (cuBLAS needs matching input types), which a real check could not afford; timing only.
+double baseline_ms(cublasHandle_t h, Format f, int64_t n, int k, const void* a, const void* b, const void* c, void* r,
+                   void* x, float* y, cudaStream_t s, Timer& t) {
+  cudaDataType ty = f == Format::BF16 ? CUDA_R_16BF : f == Format::F16 ? CUDA_R_16F : CUDA_R_32F;
+  cublasComputeType_t ct = f == Format::TF32 ? CUBLAS_COMPUTE_32F_FAST_TF32 : CUBLAS_COMPUTE_32F;
+  const float one = 1, zero = 0, minus = -1;
+  const int ni = static_cast<int>(n);
+  auto run = [&] {
+    // Column-major views: X^T (k x n) = R^T B^T etc.
+    cublasGemmEx(h, CUBLAS_OP_N, CUBLAS_OP_N, k, ni, ni, &one, r, ty, k, b, ty, ni, &zero, x, ty, k, ct, CUBLAS_GEMM_DEFAULT);
+    cublasGemmEx(h, CUBLAS_OP_N, CUBLAS_OP_N, k, ni, ni, &one, x, ty, k, a, ty, ni, &zero, y, CUDA_R_32F, k, ct, CUBLAS_GEMM_DEFAULT);
+    cublasGemmEx(h, CUBLAS_OP_N, CUBLAS_OP_N, k, ni, ni, &minus, r, ty, k, c, ty, ni, &one, y, CUDA_R_32F, k, ct, CUBLAS_GEMM_DEFAULT);
+  };
+  for (int i = 0; i < 3; ++i) run();
+  std::vector<double> v;
+  for (int i = 0; i < 20; ++i) v.push_back(t.ms(run, s));
+  return median(v);
+}
+
+void overhead_table(const std::vector<Format>& formats, const std::vector<int64_t>& sizes, int k, cudaStream_t s,
+                    cublasHandle_t h) {
+  const double peak_bw = 4.8e12;  // vendor's HBM3e figure, bytes/s
+  std::printf("\n## Overhead, k = %d (check = both passes, magnitudes, verdict; one CUDA graph)\n\n", k);
+  std::printf("| format | n | matmul ms | matmul TFLOP/s | check ms | overhead | check GB/s | floor at 4.8 TB/s | paper H100 f32 | target | cuBLAS 3-GEMM ms | host round trip ms | verdict |\n");
+  std::printf("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
+  const double paper[] = {185.0, 42.8, 8.1, 2.5, 1.06, 0.48};
+  for (Format f : formats) {
+    int64_t nmax = sizes.back();
+    size_t es = element_size(f);
+    void *a, *b, *c, *r, *x;
+    float* y;
+    cuda_check(cudaMalloc(&a, es * nmax * nmax), "alloc A");
+    cuda_check(cudaMalloc(&b, es * nmax * nmax), "alloc B");
+    cuda_check(cudaMalloc(&c, es * nmax * nmax), "alloc C");
+    cuda_check(cudaMalloc(&r, 4 * nmax * k), "alloc");
+    cuda_check(cudaMalloc(&x, 4 * nmax * k), "alloc");
+    cuda_check(cudaMalloc(&y, 4 * nmax * k), "alloc");
+    cudaMemset(r, 0, 4 * nmax * k);
+    Timer t;
+    for (size_t si = 0; si < sizes.size(); ++si) {
+      int64_t n = sizes[si];
+      fill_matrix(f, a, n * n, 1 ^ 0xA, s);
+      fill_matrix(f, b, n * n, 1 ^ 0xB, s);
+      int mm_reps = n <= 4096 ? 20 : n <= 8192 ? 10 : n <= 16384 ? 5 : 3;
+      int ck_reps = n <= 8192 ? 50 : 20;
+      for (int i = 0; i < 2; ++i) matmul(h, f, n, a, b, c);
+      std::vector<double> mm;
+      for (int i = 0; i < mm_reps; ++i) mm.push_back(t.ms([&] { matmul(h, f, n, a, b, c); }, s));
+      Tolerance tol = tolerance_for(f, n, k, ErrorModel::WorstCase);
+      DeviceCheck chk(f, n, k, 2, tol.coef, s);
+      chk.capture(a, b, c);
+      for (int i = 0; i < 3; ++i) chk.launch();
+      std::vector<double> ck, wall;
+      for (int i = 0; i < ck_reps; ++i) ck.push_back(t.ms([&] { chk.launch(); }, s));
+      for (int i = 0; i < std::min(ck_reps, 20); ++i) {
+        auto w0 = std::chrono::steady_clock::now();
+        chk.launch();
+        chk.verdict();
+        wall.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - w0).count());
+      }
+      DeviceVerdict v = chk.verdict();
+      double base = baseline_ms(h, f, n, k, a, b, c, r, x, y, s, t);
+      double mm_ms = median(mm), ck_ms = median(ck);
+      double bytes = 3.0 * n * n * es;
+      double floor_pct = 100 * (bytes / peak_bw * 1e3) / mm_ms;
+      double overhead = 100 * ck_ms / mm_ms;
+      double paper_pct = si < 6 && sizes.size() == 6 ? paper[si] : NAN;
+      double target = f == Format::BF16 && n >= 8192 ? std::min(1.0, paper_pct / 2) : paper_pct / 2;
+      std::printf("| %s | %lld | %.4f | %.1f | %.4f | %.3f%% | %.0f | %.3f%% | %.2f%% | <= %.3g%% %s | %.4f | %.4f | %s (ratio %.3g) |\n",
+                  format_name(f), static_cast<long long>(n), mm_ms, 2.0 * n * n * n / mm_ms / 1e9, ck_ms, overhead,
+                  bytes / ck_ms / 1e6, floor_pct, paper_pct, target, overhead <= target ? "met" : "NOT met", base,
+                  median(wall), v.pass ? "pass" : "FAIL", v.ratio);
+      std::fflush(stdout);
+      std::fprintf(jsonl,
+                   "{\"kind\":\"freivalds_overhead\",\"backend\":\"cuda\",\"device\":\"%s\",\"format\":\"%s\",\"n\":%lld,\"k\":%d,"
+                   "\"matmul_ms_median\":%s,\"matmul_reps\":%d,\"check_ms_median\":%s,\"check_reps\":%d,\"overhead_pct\":%s,"
+                   "\"floor_pct\":%s,\"paper_h100_f32_pct\":%s,\"target_pct\":%s,\"baseline_3gemm_ms\":%s,\"roundtrip_ms_median\":%s,"
+                   "\"verdict\":\"%s\",\"worst_ratio\":%s,\"residual\":%s,\"tolerance\":%s,\"seed\":1,\"vector_seed\":2}\n",
+                   device_profile.c_str(), format_name(f), static_cast<long long>(n), k, hex(mm_ms).c_str(), mm_reps,
+                   hex(ck_ms).c_str(), ck_reps, hex(overhead).c_str(), hex(floor_pct).c_str(), hex(paper_pct).c_str(),
+                   hex(target).c_str(), hex(base).c_str(), hex(median(wall)).c_str(), v.pass ? "pass" : "fail",
+                   hex(v.ratio).c_str(), hex(v.residual).c_str(), hex(v.tolerance).c_str());
+      std::fflush(jsonl);
+    }
+    for (void* p : {a, b, c, r, x, static_cast<void*>(y)}) cudaFree(p);
+  }
+}
+
+// Host copies of every row's tolerance (from the magnitudes of the clean check just run).
+std::vector<double> row_tolerances(DeviceCheck& chk, int64_t n) {
+  std::vector<double> t(n);
+  for (int64_t i = 0; i < n; ++i) t[i] = chk.row_tolerance(i);
+  return t;
+}
+
+void detection(const std::vector<Format>& formats, int64_t n, int k, int products, int trials, cudaStream_t s,
+               cublasHandle_t h) {
+  const double factors[] = {0.1, 0.5, 1.0, 1.5, 3.0, 10.0};
+  std::printf("\n## Detection, n = %lld, k = %d: single-element corruptions at multiples of the row's tolerance, %d trials each; false alarms over %d correct products\n\n",
+              static_cast<long long>(n), k, trials, products);
+  std::printf("| format | error model | false alarms | max ratio (correct) | tol / rms(C_i) | 0.1x | 0.5x | 1x | 1.5x | 3x | 10x |\n");
+  std::printf("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
+  for (Format f : formats) {
+    size_t es = element_size(f);
+    void *a, *b, *c;
+    cuda_check(cudaMalloc(&a, es * n * n), "alloc");
+    cuda_check(cudaMalloc(&b, es * n * n), "alloc");
+    cuda_check(cudaMalloc(&c, es * n * n), "alloc");
+    Tolerance worst = tolerance_for(f, n, k, ErrorModel::WorstCase), prob = tolerance_for(f, n, k, ErrorModel::Probabilistic);
+    DeviceCheck chk(f, n, k, 77, worst.coef, s);
+    chk.capture(a, b, c);
+    int alarms[2] = {0, 0};
+    double max_ratio[2] = {0, 0};
+    for (int p = 0; p < products; ++p) {
+      fill_matrix(f, a, n * n, 1000 + p, s);
+      fill_matrix(f, b, n * n, 5000 + p, s);
+      matmul(h, f, n, a, b, c);
+      for (int m = 0; m < 2; ++m) {
+        chk.set_coefficients(m ? prob.coef : worst.coef);
+        chk.launch();
+        DeviceVerdict v = chk.verdict();
+        alarms[m] += !v.pass;
+        max_ratio[m] = std::max(max_ratio[m], v.ratio);
+      }
+    }
+    // The last product is the one corrupted below; rms of C's rows for the floor column.
+    std::vector<float> crow(n);
+    for (int m = 0; m < 2; ++m) {
+      const Tolerance& tol = m ? prob : worst;
+      chk.set_coefficients(tol.coef);
+      chk.launch();
+      chk.verdict();
+      std::vector<double> rt = row_tolerances(chk, n);
+      std::mt19937_64 rng(42 + m);
+      int detected[6] = {};
+      double applied_ratio_sum[6] = {};
+      double floor_rel = 0;
+      for (int fi = 0; fi < 6; ++fi)
+        for (int tr = 0; tr < trials; ++tr) {
+          int64_t i = static_cast<int64_t>(rng() % n), j = static_cast<int64_t>(rng() % n);
+          double sign = rng() & 1 ? 1.0 : -1.0;
+          uint32_t saved = read_bits(f, c, i * n + j);
+          double applied = corrupt_element(f, c, i * n + j, sign * factors[fi] * rt[i]);
+          chk.launch();
+          DeviceVerdict v = chk.verdict();
+          detected[fi] += !v.pass;
+          applied_ratio_sum[fi] += std::fabs(applied) / rt[i];
+          write_bits(f, c, i * n + j, saved);
+          std::fprintf(jsonl,
+                       "{\"kind\":\"freivalds_detection\",\"backend\":\"cuda\",\"device\":\"%s\",\"format\":\"%s\",\"error_model\":\"%s\","
+                       "\"n\":%lld,\"k\":%d,\"factor\":%s,\"row\":%lld,\"col\":%lld,\"applied_over_tol\":%s,\"verdict\":\"%s\",\"worst_ratio\":%s}\n",
+                       device_profile.c_str(), format_name(f), error_model_name(m ? ErrorModel::Probabilistic : ErrorModel::WorstCase),
+                       static_cast<long long>(n), k, hex(factors[fi]).c_str(), static_cast<long long>(i), static_cast<long long>(j),
+                       hex(applied / rt[i]).c_str(), v.pass ? "pass" : "fail", hex(v.ratio).c_str());
+        }
+      // tolerance relative to the typical size of C's entries, over a few rows
+      for (int64_t i = 0; i < 8; ++i) {
+        int64_t row = i * (n / 8);
+        std::vector<uint16_t> raw16(n);
+        double ss = 0;
+        if (es == 4) {
+          cudaMemcpy(crow.data(), static_cast<char*>(c) + row * n * 4, 4 * n, cudaMemcpyDeviceToHost);
+          for (float x : crow) ss += double(x) * x;
+        } else {
+          cudaMemcpy(raw16.data(), static_cast<char*>(c) + row * n * 2, 2 * n, cudaMemcpyDeviceToHost);
+          for (uint16_t r16 : raw16) {
+            float x = f == Format::BF16 ? __builtin_bit_cast(float, uint32_t(r16) << 16)
+                                        : static_cast<float>(__builtin_bit_cast(_Float16, r16));
+            ss += double(x) * x;
+          }
+        }
+        floor_rel += rt[row] / std::sqrt(ss / n) / 8;
+      }
+      std::printf("| %s | %s | %d of %d | %.3g | %.3g |", format_name(f), error_model_name(m ? ErrorModel::Probabilistic : ErrorModel::WorstCase),
+                  alarms[m], products, max_ratio[m], floor_rel);
+      for (int fi = 0; fi < 6; ++fi) std::printf(" %d/%d |", detected[fi], trials);
+      std::printf("\n");
+      std::fflush(stdout);
+      std::fprintf(jsonl,
+                   "{\"kind\":\"freivalds_false_alarms\",\"backend\":\"cuda\",\"device\":\"%s\",\"format\":\"%s\",\"error_model\":\"%s\",\"n\":%lld,\"k\":%d,"
+                   "\"products\":%d,\"false_alarms\":%d,\"max_ratio\":%s,\"tol_over_rms_c\":%s}\n",
+                   device_profile.c_str(), format_name(f), error_model_name(m ? ErrorModel::Probabilistic : ErrorModel::WorstCase),
+                   static_cast<long long>(n), k, products, alarms[m], hex(max_ratio[m]).c_str(), hex(floor_rel).c_str());
+    }
+    for (void* p : {a, b, c}) cudaFree(p);
+  }
+}
+
+std::string read_profile() {
+  std::string s;
+  if (FILE* p = popen("nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.max.mem,memory.total --format=csv,noheader 2>/dev/null", "r")) {
+    char buf[512];
+    while (std::fgets(buf, sizeof buf, p)) s += buf;
+    pclose(p);
+  }
+  while (!s.empty() && (s.back() == '\n' || s.back() == ' ')) s.pop_back();
+  for (char& ch : s)
+    if (ch == '"') ch = '\'';
+  return s.empty() ? "unknown (nvidia-smi not available)" : s;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2) {
+    std::fprintf(stderr, "usage: freivalds_gpu_bench OUT_DIR [--quick]\n");
+    return 3;
+  }
+  bool quick = argc > 2 && std::strcmp(argv[2], "--quick") == 0;
+  std::string out = std::string(argv[1]) + "/freivalds_gpu.jsonl";
+  jsonl = std::fopen(out.c_str(), "w");
+  if (!jsonl) return 3;
+  device_profile = read_profile();
+  std::printf("# Freivalds GPU bench\n\ndevice: %s\n", device_profile.c_str());
+  cudaStream_t s;
+  cudaStreamCreate(&s);
+  cublasHandle_t h;
+  cublasCreate(&h);
+  cublasSetStream(h, s);
+  try {
+    std::vector<int64_t> sizes = quick ? std::vector<int64_t>{1024, 2048} : std::vector<int64_t>{1024, 2048, 4096, 8192, 16384, 32768};
+    overhead_table({Format::F32, Format::BF16}, sizes, 10, s, h);
+    if (!quick) overhead_table({Format::TF32, Format::F16}, {1024, 4096, 16384}, 10, s, h);
+    detection({Format::F32, Format::TF32, Format::BF16, Format::F16}, quick ? 1024 : 4096, 40, quick ? 20 : 500,
+              quick ? 5 : 40, s, h);
+  } catch (const std::exception& e) {
+    std::printf("\nFAILED: %s\n", e.what());
+    return 1;
+  }
+  std::fclose(jsonl);
+  return 0;
+}

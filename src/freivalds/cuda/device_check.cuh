@@ -1,0 +1,63 @@
+#pragma once
+// A Freivalds check of an n x n product held on the GPU (row-major A, B, C of one format):
+// the buffers, the per-chunk kernel sequence, an optional CUDA graph of it, and the verdict.
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <vector>
+
+#include "freivalds/format.hpp"
+#include "freivalds/row_tolerance.hpp"
+
+namespace racer::freivalds::cuda {
+
+struct DeviceVerdict {
+  bool pass;
+  double residual, tolerance, ratio;
+  int64_t row;
+  int vector;
+  int64_t failing_rows;
+};
+
+// Throws std::runtime_error naming the CUDA call on any CUDA failure.
+void cuda_check(cudaError_t e, const char* what);
+
+class DeviceCheck {
+ public:
+  // n % 16 == 0 (whole 32-byte loads). The vectors come from random_entry(vector_seed, j k + v).
+  DeviceCheck(Format format, int64_t n, int k, uint64_t vector_seed, const ToleranceCoefficients& coef, cudaStream_t stream);
+  ~DeviceCheck();
+  DeviceCheck(const DeviceCheck&) = delete;
+  DeviceCheck& operator=(const DeviceCheck&) = delete;
+
+  void set_coefficients(const ToleranceCoefficients& coef);  // no graph rebuild needed
+  void enqueue(const void* a, const void* b, const void* c);  // all kernels, on the stream
+  void capture(const void* a, const void* b, const void* c);  // the same, as one CUDA graph
+  void launch();                                              // replays the graph
+  DeviceVerdict verdict();                                    // waits, then reads the result
+  double row_tolerance(int64_t row);                          // after verdict()
+
+ private:
+  struct Chunk {
+    int v0, kt, valid;
+    float* r;  // n x kpad
+  };
+  template <class T> void enqueue_typed(const T* a, const T* b, const T* c);
+  Format format_;
+  int64_t n_;
+  int k_;
+  cudaStream_t stream_;
+  std::vector<Chunk> chunks_;
+  double *x_acc_ = nullptr, *y_acc_ = nullptr, *mags_ = nullptr, *nb2_ = nullptr;
+  float* x_ = nullptr;
+  int* row_failed_ = nullptr;
+  unsigned long long* packed_ = nullptr;  // (ratio f32 bits << 32) | (row k + v), atomicMax
+  unsigned long long* failing_ = nullptr;
+  ToleranceCoefficients* coef_ = nullptr;
+  ToleranceCoefficients host_coef_;
+  cudaGraph_t graph_ = nullptr;
+  cudaGraphExec_t exec_ = nullptr;
+  int splits_for(int64_t rows, int elements_per_load) const;
+};
+
+}  // namespace racer::freivalds::cuda

@@ -1,0 +1,162 @@
+// racer freivalds: check a claimed matrix product in O(n^2 k) (issue #8), on the CPU or a GPU.
+// This command generates the product it checks (random A, B in the format; C as the format's
+// matmul computes it), so that a check, its tolerance and its detection can be reproduced
+// from a seed; --self-test also corrupts one element and requires the check to catch it.
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <optional>
+
+#include "freivalds/freivalds.hpp"
+#include "freivalds/gpu_plugin.hpp"
+#include "freivalds/modular.hpp"
+#include "freivalds/synthetic.hpp"
+#include "support/error.hpp"
+#include "tools/racer/commands.hpp"
+#include "trace/trace.hpp"
+
+namespace racer::cli {
+namespace {
+
+namespace fv = racer::freivalds;
+
+struct FreivaldsArgs {
+  bool gpu = false, cpu = false, self_test = false;
+  int64_t n = 256;
+  int k = 10;
+  std::string format = "f32", model = "worst-case", trace_path, key_path;
+  uint64_t seed = 1;
+  double false_alarm = 0x1p-40, corrupt_factor = 10;
+};
+
+std::string cpu_profile() {
+  std::ifstream in("/proc/cpuinfo");
+  for (std::string line; std::getline(in, line);)
+    if (line.rfind("model name", 0) == 0) return "cpu: " + line.substr(line.find(':') + 2);
+  return "cpu";
+}
+
+std::string hex_of(double v) { return trace::exact_hex(v); }
+
+struct Measurement {
+  std::string label, backend, device;
+  bool pass;
+  double residual, tolerance, ratio;
+  int64_t row;
+  int vector;
+};
+
+void report(const Measurement& m) {
+  std::printf("%-9s %s  residual %.4g %s tolerance %.4g (ratio %.3g, row %lld, vector %d)\n", m.label.c_str(),
+              m.pass ? "PASS" : "FAIL", m.residual, m.pass ? "<=" : ">", m.tolerance, m.ratio,
+              static_cast<long long>(m.row), m.vector);
+}
+
+void record(std::optional<trace::Writer>& w, const FreivaldsArgs& a, const Measurement& m, const std::string& extra_key,
+            const nlohmann::json& extra) {
+  if (!w) return;
+  nlohmann::json f = {{"kind", "freivalds"}, {"case", m.label}, {"backend", m.backend}, {"device", m.device},
+                      {"format", a.format}, {"n", a.n}, {"k", a.k}, {"seed", a.seed}, {"error_model", a.model},
+                      {"false_alarm", hex_of(a.false_alarm)}, {"residual", hex_of(m.residual)},
+                      {"tolerance", hex_of(m.tolerance)}, {"worst_ratio", hex_of(m.ratio)},
+                      {"verdict", m.pass ? "pass" : "fail"}, {"implementation", "racer freivalds " + m.backend},
+                      {"inputs", "generated from seed (racer freivalds synthetic product)"}};
+  if (!extra_key.empty()) f[extra_key] = extra;
+  w->append(f);
+}
+
+int run_modular(const FreivaldsArgs& a, std::optional<trace::Writer>& w) {
+  if (a.gpu) throw Error(ExitCode::BadInput, "--gpu: the modular (s8/u8) variant runs on the CPU only");
+  fv::SyntheticIntProduct product = fv::make_int_product(a.format == "s8", a.n, a.seed);
+  auto run = [&](const char* label) {
+    fv::ModularResult r = fv::check_modular(product.view(), a.k, a.seed + 1);
+    std::printf("%-9s %s  exact mod 2^61-1%s; a wrong product escapes with probability <= 2^%.0f\n", label,
+                r.pass ? "PASS" : "FAIL",
+                r.pass ? "" : (", row " + std::to_string(r.first_bad_row) + " differs").c_str(), r.miss_log2);
+    record(w, a, {label, "cpu modular", cpu_profile(), r.pass, 0, 0, r.pass ? 0.0 : INFINITY, r.first_bad_row, r.first_bad_vector},
+           "miss_log2_bound", hex_of(r.miss_log2));
+    return r.pass;
+  };
+  bool first = run("correct");
+  if (!a.self_test) return first ? 0 : 1;
+  product.c[static_cast<size_t>((a.n / 3) * a.n + a.n / 2)] += 1;  // the smallest possible corruption
+  bool second = run("corrupted");
+  return first && !second ? 0 : 1;
+}
+
+int run_float(const FreivaldsArgs& a, std::optional<trace::Writer>& w) {
+  fv::Format format = fv::parse_format(a.format);
+  fv::Options o{a.k, a.seed + 1, fv::parse_error_model(a.model), a.false_alarm, true};
+  const int64_t row = a.n / 3, col = a.n / 2;
+  if (a.gpu) {
+    fv::GpuPlugin plugin = fv::load_gpu_plugin();
+    fv::Tolerance t = fv::derive_tolerance({format, a.n, a.n, a.n, a.k, o.model, o.false_alarm, fv::gpu_check_arithmetic()});
+    racer_fv_request q{static_cast<int>(format), a.n, a.k, a.seed, a.self_test ? a.corrupt_factor : 0.0, row, col,
+                       {t.coef.lambda_r, t.coef.eps_acc, t.coef.u_out_rel, t.coef.d_am, t.coef.d_cm, t.coef.slack}};
+    racer_fv_response good{}, bad{};
+    plugin.run(&q, &good, &bad);
+    for (auto* r : {&good, &bad})
+      if (r->error[0]) throw Error(ExitCode::BadInput, std::string("--gpu: ") + r->error);
+    std::cout << t.derivation << "\n";
+    Measurement mg{"correct", "cuda", good.device, good.pass != 0, good.residual, good.tolerance, good.worst_ratio, good.worst_row, good.worst_vector};
+    report(mg);
+    std::printf("          check %.3f ms, the checked matmul %.3f ms (%.1f%%)\n", good.check_ms, good.matmul_ms, 100 * good.check_ms / good.matmul_ms);
+    record(w, a, mg, "timing_ms", {{"check", hex_of(good.check_ms)}, {"matmul", hex_of(good.matmul_ms)}});
+    if (!a.self_test) return mg.pass ? 0 : 1;
+    Measurement mb{"corrupted", "cuda", bad.device, bad.pass != 0, bad.residual, bad.tolerance, bad.worst_ratio, bad.worst_row, bad.worst_vector};
+    report(mb);
+    std::printf("          C[%lld, %lld] changed by %.4g = %.3g x its row's tolerance\n", static_cast<long long>(row),
+                static_cast<long long>(col), bad.applied_delta, bad.applied_delta / bad.corrupt_row_tolerance);
+    record(w, a, mb, "corruption", {{"row", row}, {"col", col}, {"delta", hex_of(bad.applied_delta)}});
+    return mg.pass && !mb.pass ? 0 : 1;
+  }
+  fv::SyntheticProduct product = fv::make_product(format, a.n, a.seed);
+  const std::string device = cpu_profile();
+  fv::Result good = fv::check_cpu(product.view(), o);
+  std::cout << good.derived.derivation << "\n";
+  Measurement mg{"correct", "cpu", device, good.pass, good.residual, good.tolerance, good.worst_ratio, good.worst_row, good.worst_vector};
+  report(mg);
+  record(w, a, mg, "", nullptr);
+  if (!a.self_test) return good.pass ? 0 : 1;
+  double applied = fv::corrupt(product, row, col, a.corrupt_factor * good.row_tolerances[static_cast<size_t>(row)]);
+  fv::Result bad = fv::check_cpu(product.view(), o);
+  Measurement mb{"corrupted", "cpu", device, bad.pass, bad.residual, bad.tolerance, bad.worst_ratio, bad.worst_row, bad.worst_vector};
+  report(mb);
+  std::printf("          C[%lld, %lld] changed by %.4g = %.3g x its row's tolerance\n", static_cast<long long>(row),
+              static_cast<long long>(col), applied, applied / good.row_tolerances[static_cast<size_t>(row)]);
+  record(w, a, mb, "corruption", {{"row", row}, {"col", col}, {"delta", hex_of(applied)}});
+  return good.pass && !bad.pass ? 0 : 1;
+}
+
+}  // namespace
+
+void add_freivalds_commands(CLI::App& app) {
+  static FreivaldsArgs a;
+  auto* f = app.add_subcommand("freivalds", "Check a matrix product C = A B in O(n^2 k) with k random vectors");
+  auto* cpu = f->add_flag("--cpu", a.cpu, "run on the CPU (BLAS, f64 check; the default)");
+  f->add_flag("--gpu", a.gpu, "run on a CUDA GPU (cuBLAS product, fused check kernels)")->excludes(cpu);
+  f->add_option("--n", a.n, "matrix size (A, B, C are n x n)")->check(CLI::Range(int64_t{1}, int64_t{1} << 20));
+  f->add_option("--k", a.k, "random vectors")->check(CLI::Range(1, 4096));
+  f->add_option("--format", a.format, "f32, tf32, f16, bf16, or s8/u8 (exact check modulo 2^61-1)")
+      ->check(CLI::IsMember({"f32", "tf32", "f16", "bf16", "s8", "u8"}));
+  f->add_option("--seed", a.seed, "seed of the data (the vectors use seed + 1)");
+  f->add_option("--error-model", a.model, "worst-case (default) or probabilistic (Higham-Mary) rounding bound")
+      ->check(CLI::IsMember({"worst-case", "probabilistic"}));
+  f->add_option("--false-alarm", a.false_alarm, "bound on the probability that a correct product fails (default 2^-40)");
+  f->add_flag("--self-test", a.self_test, "also corrupt one element of C; exit 0 only if the correct product passes and the corrupted one fails");
+  f->add_option("--corrupt-factor", a.corrupt_factor, "--self-test's corruption, in multiples of the row's tolerance (default 10)");
+  f->add_option("--trace", a.trace_path, "append a signed trace record per measurement to this file");
+  f->add_option("--key", a.key_path, "Ed25519 secret key file for --trace (racer trace keygen)");
+  on_selected(f, [] {
+    std::optional<trace::Writer> w;
+    if (!a.trace_path.empty()) {
+      if (a.key_path.empty()) throw Error(ExitCode::BadInput, "--trace needs --key (a secret key file from racer trace keygen)");
+      w.emplace(a.trace_path, trace::Signer::load(a.key_path));
+    }
+    bool modular = a.format == "s8" || a.format == "u8";
+    return modular ? run_modular(a, w) : run_float(a, w);
+  });
+}
+
+}  // namespace racer::cli
