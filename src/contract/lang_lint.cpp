@@ -296,7 +296,9 @@ class Linter {
         }
       }
     }
-    for (const auto& [k, v] : i.declares) {
+    for (const auto& decl : i.declares) {
+      const Name& k = decl.first;
+      const Name& v = decl.second;
       const auto& choices = policy_choices(k.text);
       if (choices.empty()) err(k.at, "unknown policy '" + k.text + "'; expected nan, denormal, out_of_bounds or determinism");
       else if (!among(choices, v.text)) err(v.at, "'" + v.text + "' is not a " + k.text + " policy; expected one of " + listing(choices));

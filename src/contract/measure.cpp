@@ -125,8 +125,10 @@ ValueOracle value_oracle(const Contract& c, const Impl& impl) {
       default: break;
     }
   }
-  for (const Impl& i : c.impls)  // a specification-like implementation to evaluate exactly
-    if (i.role && i.role->text == "reference") return {ValueOracle::Kind::Exact, &i};
+  // A reference implementation: run concretely when it declares a (higher) working
+  // precision, else evaluated exactly as the specification it is written as.
+  for (const Impl& i : c.impls)
+    if (i.role && i.role->text == "reference") return {i.precision ? ValueOracle::Kind::Concrete : ValueOracle::Kind::Exact, &i};
   return o;
 }
 
@@ -139,6 +141,7 @@ class Measurer {
     rep_.role = impl.role ? impl.role->text : "";
     rep_.backend = o.backend->name();
     rep_.profile = o.backend->profile();
+    rep_.visible = o.visible;
   }
 
   CheckReport run() {
@@ -171,16 +174,24 @@ class Measurer {
 
   void config(const Env& env, const Protocol& p) {
     std::unique_ptr<ImplRunner> runner = o_.backend->prepare(c_, impl_, env, f_.base_dir);
+    // Oracles only where the protocol needs them: reference values (close relations against a
+    // value oracle, the visible tests) or the exact function (the nan/denormal policies).
+    bool algebraic_ref = c_.reference && c_.reference->kind == Reference::Kind::Algebraic;
+    bool need_values = o_.visible, need_exact = false;
+    for (const Relation& r : c_.post) {
+      if (r.kind == Relation::Kind::Close && !algebraic_ref) need_values = true;
+      if (r.kind == Relation::Kind::DeclaredPolicy && (r.subject.text == "nan" || r.subject.text == "denormal") && !o_.visible) need_exact = true;
+    }
     ValueOracle vo = value_oracle(c_, impl_);
     std::unique_ptr<ExactOracle> exact;
     std::unique_ptr<ImplRunner> concrete_ref;
-    if (vo.kind == ValueOracle::Kind::Exact) {
+    if (vo.kind == ValueOracle::Kind::Exact && (need_values || need_exact)) {
       exact = std::make_unique<ExactOracle>(c_, *vo.impl, env, f_.base_dir);
       if (!exact->failure().empty()) {
         unspecified("the exact oracle (symbolic run of '" + vo.impl->name.text + "') failed: " + exact->failure());
         exact.reset();
       }
-    } else if (vo.kind == ValueOracle::Kind::Concrete) {
+    } else if (vo.kind == ValueOracle::Kind::Concrete && need_values) {
       concrete_ref = cpu_->prepare(c_, *vo.impl, env, f_.base_dir);
     }
     bool gpu_repeats = o_.backend->repeats_vary();

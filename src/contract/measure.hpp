@@ -40,6 +40,7 @@ struct CheckReport {
   std::string refusal;
   uint64_t runs = 0, cells_judged = 0;
   std::vector<Measurement> measurements;
+  bool visible = false;  // which protocol ran: the visible tests or the contract's measurement
 };
 
 struct CheckOptions {

@@ -1,13 +1,15 @@
 // racer contract lint|check|calibrate|retest: kernel contracts.
-#include <iostream>
-
-#include "contract/lang_lint.hpp"
 #include <filesystem>
 #include <fstream>
+#include <iostream>
+#include <optional>
 
 #include "contract/calibrate.hpp"
 #include "contract/compare.hpp"
+#include "contract/lang_lint.hpp"
 #include "contract/measure.hpp"
+#include "contract/retest.hpp"
+#include "contract/trace_records.hpp"
 #include "support/error.hpp"
 #include "tools/racer/commands.hpp"
 
@@ -45,8 +47,20 @@ void print_report(const contract::CheckReport& r) {
   for (const auto& u : r.unspecified) std::cout << "  under-specified: " << u << "\n";
 }
 
-int run_check(const std::string& path, const std::string& impl_name, const std::string& backend_name, bool visible) {
+struct TraceArgs {
+  std::string path, key;
+  std::optional<trace::Writer> open() const {
+    std::optional<trace::Writer> w;
+    if (path.empty()) return w;
+    if (key.empty()) throw Error(ExitCode::BadInput, "--trace needs --key (a secret key file from racer trace keygen)");
+    w.emplace(path, trace::Signer::load(key));
+    return w;
+  }
+};
+
+int run_check(const std::string& path, const std::string& impl_name, const std::string& backend_name, bool visible, const TraceArgs& ta) {
   contract::LoadedContracts f = contract::load_contracts(path);
+  std::optional<trace::Writer> tw = ta.open();
   auto backend = backend_named(backend_name);
   int worst = 0;
   bool any = false;
@@ -57,6 +71,7 @@ int run_check(const std::string& path, const std::string& impl_name, const std::
       any = true;
       contract::CheckReport r = contract::check_contract(f, c, impl, {visible, backend.get()});
       print_report(r);
+      if (tw) contract::append_records(*tw, f, c, impl, r, visible ? "visible" : "measure");
       int code = r.verdict == contract::Verdict::Conforming ? 0 : r.verdict == contract::Verdict::Violation ? 1 : r.verdict == contract::Verdict::UnderSpecified ? 2 : 3;
       worst = std::max(worst, code);
     }
@@ -64,12 +79,18 @@ int run_check(const std::string& path, const std::string& impl_name, const std::
   return worst;
 }
 
-int run_calibrate(const std::vector<std::string>& paths, const std::string& backend_name, const std::string& markdown) {
+int run_calibrate(const std::vector<std::string>& paths, const std::string& backend_name, const std::string& markdown, const TraceArgs& ta) {
   auto backend = backend_named(backend_name);
+  std::optional<trace::Writer> tw = ta.open();
   std::vector<contract::Calibration> rows;
   for (const std::string& p : paths) {
     contract::LoadedContracts f = contract::load_contracts(p);
     for (auto& c : contract::calibrate(f, std::filesystem::path(p).filename().string(), *backend)) {
+      if (tw)
+        for (const auto& r : c.reports)
+          for (const auto& k : f.file.contracts)
+            if (k.id.text == r.contract)
+              if (const auto* impl = k.find_impl(r.impl)) contract::append_records(*tw, f, k, *impl, r, r.visible ? "visible" : "measure");
       std::cout << c.contract << ": baseline visible " << contract::verdict_name(c.baseline.visible) << "; bad visible "
                 << contract::verdict_name(c.bad.visible) << ", contract " << contract::verdict_name(c.bad.contract) << "; good visible "
                 << contract::verdict_name(c.good.visible) << ", contract " << contract::verdict_name(c.good.contract) << ": "
@@ -86,6 +107,15 @@ int run_calibrate(const std::vector<std::string>& paths, const std::string& back
   }
   for (const auto& r : rows)
     if (!r.separated) return 1;
+  return 0;
+}
+
+int run_retest(const std::vector<std::string>& files, const std::vector<std::string>& changed, bool major) {
+  std::vector<std::string> ids;
+  for (const std::string& p : files)
+    for (const auto& c : contract::load_contracts(p).file.contracts) ids.push_back(c.id.text);
+  for (const auto& e : contract::retest_plan(ids, changed, major))
+    std::cout << (e.retest ? "retest  " : "skip    ") << e.contract << "  " << e.reason << "\n";
   return 0;
 }
 
@@ -106,7 +136,10 @@ void add_contract_commands(CLI::App& app) {
   chk->add_option("--impl", check_impl, "only this implementation (default: all but reference ones)");
   chk->add_option("--backend", check_backend, "cpu (bit-exact emulation) or gpu (CUDA driver)")->check(CLI::IsMember({"cpu", "gpu"}));
   chk->add_flag("--visible", check_visible, "run the visible smoke tests instead of the measurement protocol");
-  on_selected(chk, [] { return run_check(check_path, check_impl, check_backend, check_visible); });
+  static TraceArgs check_trace;
+  chk->add_option("--trace", check_trace.path, "append a signed trace record per measurement to this file");
+  chk->add_option("--key", check_trace.key, "Ed25519 secret key file for --trace (racer trace keygen)");
+  on_selected(chk, [] { return run_check(check_path, check_impl, check_backend, check_visible, check_trace); });
 
   static std::vector<std::string> cal_paths;
   static std::string cal_backend = "cpu", cal_markdown;
@@ -114,7 +147,18 @@ void add_contract_commands(CLI::App& app) {
   cal->add_option("files", cal_paths, "contract files")->required();
   cal->add_option("--backend", cal_backend, "cpu or gpu")->check(CLI::IsMember({"cpu", "gpu"}));
   cal->add_option("--markdown", cal_markdown, "write the calibration table (Markdown) to this file");
-  on_selected(cal, [] { return run_calibrate(cal_paths, cal_backend, cal_markdown); });
+  static TraceArgs cal_trace;
+  cal->add_option("--trace", cal_trace.path, "append a signed trace record per measurement to this file");
+  cal->add_option("--key", cal_trace.key, "Ed25519 secret key file for --trace (racer trace keygen)");
+  on_selected(cal, [] { return run_calibrate(cal_paths, cal_backend, cal_markdown, cal_trace); });
+
+  static std::vector<std::string> rt_files, rt_changed;
+  static bool rt_major = false;
+  auto* rt = c->add_subcommand("retest", "Which contracts a stack upgrade must re-run (the retest policy)");
+  rt->add_option("files", rt_files, "contract files")->required();
+  rt->add_option("--changed", rt_changed, "subsystems the release changes: compiler, math_library, mixed_precision, fusion, collectives, scheduler, atomics, driver");
+  rt->add_flag("--major", rt_major, "the upgrade is a major version");
+  on_selected(rt, [] { return run_retest(rt_files, rt_changed, rt_major); });
 }
 
 }  // namespace racer::cli
