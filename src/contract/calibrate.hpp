@@ -29,9 +29,10 @@ struct Calibration {
 
 // Calibrates every contract of the file. Throws racer::Error(BadInput) for a contract that
 // lacks one of the three roles.
-std::vector<Calibration> calibrate(const LoadedContracts& f, const std::string& file_label, Backend& backend);
+std::vector<Calibration> calibrate(const LoadedContracts& f, const std::string& file_label, Backend& backend, const Env& overrides = {});
 
-// The calibration table as Markdown (one row per contract), with the backend's profile.
-std::string calibration_markdown(const std::vector<Calibration>& rows, const Backend& backend);
+// The calibration table as Markdown (one row per contract), with the backend's profile and
+// the command that produced it.
+std::string calibration_markdown(const std::vector<Calibration>& rows, const Backend& backend, const std::string& command);
 
 }  // namespace racer::contract

@@ -149,8 +149,9 @@ class Measurer {
     if (o_.visible && steps.empty()) unspecified("the contract has no 'visible' tests");
     Protocol p = read_protocol(c_, steps);
     if (o_.visible && !p.within) unspecified("the visible tests state no 'within' bound");
-    for (const Env& over : configurations(p)) {
+    for (Env over : configurations(p)) {
       if (!rep_.refusal.empty()) break;
+      for (const auto& [k, v] : o_.overrides) over.emplace(k, v);  // a sweep's value wins
       config(parameter_env(c_, over), p);
     }
     if (!rep_.refusal.empty()) rep_.verdict = Verdict::Refused;

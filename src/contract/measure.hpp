@@ -46,6 +46,7 @@ struct CheckReport {
 struct CheckOptions {
   bool visible = false;  // run the visible smoke tests instead of the measurement protocol
   Backend* backend = nullptr;
+  Env overrides;  // parameter values set on the command line (--set N=...); sweeps still apply
 };
 
 CheckReport check_contract(const LoadedContracts& file, const Contract& c, const Impl& impl, const CheckOptions& opts);

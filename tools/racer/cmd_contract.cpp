@@ -47,6 +47,28 @@ void print_report(const contract::CheckReport& r) {
   for (const auto& u : r.unspecified) std::cout << "  under-specified: " << u << "\n";
 }
 
+// --set NAME=VALUE: a parameter value for this run (every contract that has the parameter).
+contract::Env parse_sets(const std::vector<std::string>& sets) {
+  contract::Env env;
+  for (const std::string& s : sets) {
+    size_t eq = s.find('=');
+    char* end = nullptr;
+    double v = eq == std::string::npos ? 0 : std::strtod(s.c_str() + eq + 1, &end);
+    if (eq == std::string::npos || eq == 0 || !end || *end != 0 || end == s.c_str() + eq + 1)
+      throw Error(ExitCode::BadInput, "--set takes NAME=NUMBER, not '" + s + "'");
+    env[s.substr(0, eq)] = v;
+  }
+  return env;
+}
+
+// The overrides a contract has parameters for (others are for other contracts of the run).
+contract::Env only_known(const contract::Contract& c, const contract::Env& over) {
+  contract::Env out;
+  for (const auto& [k, v] : over)
+    if (c.find_param(k)) out[k] = v;
+  return out;
+}
+
 struct TraceArgs {
   std::string path, key;
   std::optional<trace::Writer> open() const {
@@ -58,7 +80,9 @@ struct TraceArgs {
   }
 };
 
-int run_check(const std::string& path, const std::string& impl_name, const std::string& backend_name, bool visible, const TraceArgs& ta) {
+int run_check(const std::string& path, const std::string& impl_name, const std::string& backend_name, bool visible, const TraceArgs& ta,
+              const std::vector<std::string>& sets) {
+  contract::Env over = parse_sets(sets);
   contract::LoadedContracts f = contract::load_contracts(path);
   std::optional<trace::Writer> tw = ta.open();
   auto backend = backend_named(backend_name);
@@ -69,7 +93,7 @@ int run_check(const std::string& path, const std::string& impl_name, const std::
       if (!impl_name.empty() && impl.name.text != impl_name) continue;
       if (impl_name.empty() && impl.role && impl.role->text == "reference") continue;
       any = true;
-      contract::CheckReport r = contract::check_contract(f, c, impl, {visible, backend.get()});
+      contract::CheckReport r = contract::check_contract(f, c, impl, {visible, backend.get(), only_known(c, over)});
       print_report(r);
       if (tw) contract::append_records(*tw, f, c, impl, r, visible ? "visible" : "measure");
       int code = r.verdict == contract::Verdict::Conforming ? 0 : r.verdict == contract::Verdict::Violation ? 1 : r.verdict == contract::Verdict::UnderSpecified ? 2 : 3;
@@ -79,13 +103,15 @@ int run_check(const std::string& path, const std::string& impl_name, const std::
   return worst;
 }
 
-int run_calibrate(const std::vector<std::string>& paths, const std::string& backend_name, const std::string& markdown, const TraceArgs& ta) {
+int run_calibrate(const std::vector<std::string>& paths, const std::string& backend_name, const std::string& markdown, const TraceArgs& ta,
+                  const std::vector<std::string>& sets) {
+  contract::Env over = parse_sets(sets);
   auto backend = backend_named(backend_name);
   std::optional<trace::Writer> tw = ta.open();
   std::vector<contract::Calibration> rows;
   for (const std::string& p : paths) {
     contract::LoadedContracts f = contract::load_contracts(p);
-    for (auto& c : contract::calibrate(f, std::filesystem::path(p).filename().string(), *backend)) {
+    for (auto& c : contract::calibrate(f, std::filesystem::path(p).filename().string(), *backend, over)) {
       if (tw)
         for (const auto& r : c.reports)
           for (const auto& k : f.file.contracts)
@@ -99,7 +125,12 @@ int run_calibrate(const std::vector<std::string>& paths, const std::string& back
       rows.push_back(std::move(c));
     }
   }
-  std::string table = contract::calibration_markdown(rows, *backend);
+  std::string command = "racer contract calibrate";
+  for (const auto& p : paths) command += " " + p;
+  command += " --backend " + backend_name;
+  for (const auto& s : sets) command += " --set " + s;
+  command += " --markdown FILE";
+  std::string table = contract::calibration_markdown(rows, *backend, command);
   if (!markdown.empty()) {
     std::ofstream out(markdown);
     if (!out) throw Error(ExitCode::BadInput, "cannot write " + markdown);
@@ -139,7 +170,9 @@ void add_contract_commands(CLI::App& app) {
   static TraceArgs check_trace;
   chk->add_option("--trace", check_trace.path, "append a signed trace record per measurement to this file");
   chk->add_option("--key", check_trace.key, "Ed25519 secret key file for --trace (racer trace keygen)");
-  on_selected(chk, [] { return run_check(check_path, check_impl, check_backend, check_visible, check_trace); });
+  static std::vector<std::string> check_sets;
+  chk->add_option("--set", check_sets, "NAME=VALUE: a parameter value for this run (sweeps still apply)");
+  on_selected(chk, [] { return run_check(check_path, check_impl, check_backend, check_visible, check_trace, check_sets); });
 
   static std::vector<std::string> cal_paths;
   static std::string cal_backend = "cpu", cal_markdown;
@@ -150,7 +183,9 @@ void add_contract_commands(CLI::App& app) {
   static TraceArgs cal_trace;
   cal->add_option("--trace", cal_trace.path, "append a signed trace record per measurement to this file");
   cal->add_option("--key", cal_trace.key, "Ed25519 secret key file for --trace (racer trace keygen)");
-  on_selected(cal, [] { return run_calibrate(cal_paths, cal_backend, cal_markdown, cal_trace); });
+  static std::vector<std::string> cal_sets;
+  cal->add_option("--set", cal_sets, "NAME=VALUE: a parameter value for this run (sweeps still apply)");
+  on_selected(cal, [] { return run_calibrate(cal_paths, cal_backend, cal_markdown, cal_trace, cal_sets); });
 
   static std::vector<std::string> rt_files, rt_changed;
   static bool rt_major = false;
