@@ -132,6 +132,21 @@ ValueOracle value_oracle(const Contract& c, const Impl& impl) {
   return o;
 }
 
+// The exact oracle depends only on the contract, the implementation evaluated and the
+// parameter values; calibration asks for the same one six times per configuration, so one
+// symbolic run serves them all (per process).
+std::shared_ptr<ExactOracle> exact_oracle(const LoadedContracts& f, const Contract& c, const Impl& impl, const Env& env) {
+  static std::map<std::string, std::shared_ptr<ExactOracle>> cache;
+  std::string key = f.source->path() + "\n" + c.id.text + "\n" + impl.name.text;
+  for (const auto& [k, v] : env) key += "\n" + k + "=" + show_double(v);
+  auto it = cache.find(key);
+  if (it != cache.end()) return it->second;
+  if (cache.size() > 64) cache.clear();  // bound the memory the expression stores hold
+  auto o = std::make_shared<ExactOracle>(c, impl, env, f.base_dir);
+  cache.emplace(key, o);
+  return o;
+}
+
 class Measurer {
  public:
   Measurer(const LoadedContracts& f, const Contract& c, const Impl& impl, const CheckOptions& o)
@@ -184,10 +199,10 @@ class Measurer {
       if (r.kind == Relation::Kind::DeclaredPolicy && (r.subject.text == "nan" || r.subject.text == "denormal") && !o_.visible) need_exact = true;
     }
     ValueOracle vo = value_oracle(c_, impl_);
-    std::unique_ptr<ExactOracle> exact;
+    std::shared_ptr<ExactOracle> exact;
     std::unique_ptr<ImplRunner> concrete_ref;
     if (vo.kind == ValueOracle::Kind::Exact && (need_values || need_exact)) {
-      exact = std::make_unique<ExactOracle>(c_, *vo.impl, env, f_.base_dir);
+      exact = exact_oracle(f_, c_, *vo.impl, env);
       if (!exact->failure().empty()) {
         unspecified("the exact oracle (symbolic run of '" + vo.impl->name.text + "') failed: " + exact->failure());
         exact.reset();
