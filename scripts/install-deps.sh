@@ -27,3 +27,20 @@ if ! "$PY" -c "import triton, sys; sys.exit(triton.__version__ != '$TRITON_VERSI
   echo "install-deps: pip triton==$TRITON_VERSION"
   "$PY" -m pip install -q "triton==$TRITON_VERSION"
 fi
+
+# The Python API: NumPy (witnesses as arrays) and pytest (tests/python), then `import racer` for
+# this interpreter through a .pth naming this tree's python/ (the compiled core is found in
+# build/python/racer, or $RACER_CORE_DIR).
+for mod in numpy pytest; do
+  if ! "$PY" -c "import $mod" 2>/dev/null; then
+    echo "install-deps: pip $mod"
+    # A Debian system interpreter refuses pip without the flag (PEP 668); pyenv's takes it plainly.
+    "$PY" -m pip install -q "$mod" 2>/dev/null || "$PY" -m pip install -q --break-system-packages "$mod"
+  fi
+done
+RACER_PY_DIR="$(cd "$(dirname "$0")/.." && pwd)/python"
+SITE=$("$PY" -c 'import site, sys; print(site.getsitepackages()[0] if hasattr(site, "getsitepackages") else sys.exit(1))')
+if [ "$(cat "$SITE/racer.pth" 2>/dev/null)" != "$RACER_PY_DIR" ]; then
+  echo "install-deps: racer package -> $SITE/racer.pth ($RACER_PY_DIR)"
+  echo "$RACER_PY_DIR" > "$SITE/racer.pth"
+fi

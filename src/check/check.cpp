@@ -2,6 +2,7 @@
 
 #include <unordered_set>
 
+#include "check/approximation.hpp"
 #include "check/execution.hpp"
 #include "check/prepare.hpp"
 #include "decide/decider.hpp"
@@ -9,6 +10,7 @@
 #include "exec/refusal.hpp"
 #include "exec/symbolic_domain.hpp"
 #include "expr/print.hpp"
+#include "idiom/functions.hpp"
 #include "idiom/recognizer.hpp"
 #include "sem/semantics.hpp"
 
@@ -46,6 +48,25 @@ std::optional<std::string> approximation_suspect(const expr::Store& st, expr::Ex
   return std::string("the sides differ by less than 2^-18 relative at the witness while only one of them applies "
                      "a transcendental function the other does not: possibly an unrecognized compiled "
                      "approximation of it, so the refutation is withheld");
+}
+
+// A withheld refutation may be two forms of one function: read a piecewise side that
+// approximates a family function as that function (validated at the probe points) and
+// decide again. Only a proof is taken from that: a refutation would rest on the reading.
+std::optional<decide::CellDecision> decide_as_approximations(expr::Store& st, decide::Decider& decider, expr::ExprId a,
+                                                             expr::ExprId b, std::vector<std::string>& recognized) {
+  auto ra = recognize_approximation(st, a), rb = recognize_approximation(st, b);
+  if (!ra && !rb) return std::nullopt;
+  decide::CellDecision d = decider.decide(ra ? ra->function : a, rb ? rb->function : b);
+  if (d.status != decide::CellStatus::Proved) return std::nullopt;
+  for (auto [side, r] : {std::pair{'a', &ra}, std::pair{'b', &rb}}) {
+    if (!*r) continue;
+    std::string note = std::string(1, side) + ": a piecewise approximation read as " + (*r)->description +
+                       " (validated at " + std::to_string(idiom::probe_points().size()) + " points)";
+    if (std::find(recognized.begin(), recognized.end(), note) == recognized.end()) recognized.push_back(note);
+  }
+  d.step = "proved after reading a piecewise approximation as the function it approximates; " + d.step;
+  return d;
 }
 
 std::string clip(std::string s) {
@@ -101,6 +122,7 @@ CheckResult check_instance(const instance::Instance& inst, const CheckOptions& o
           if (auto why = approximation_suspect(st, ea, eb, d)) {
             d.status = decide::CellStatus::Unknown;
             d.reason = *why;
+            if (auto proved = decide_as_approximations(st, decider, ea, eb, res.recognized)) d = *proved;
           }
         }
         std::string cell_name = prep.tensors()[t].cell_name(static_cast<int64_t>(c));

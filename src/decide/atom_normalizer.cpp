@@ -18,11 +18,23 @@ ExprId AtomNormalizer::expand(ExprId x) {
   return e;
 }
 
+// tanh(u) = 1 - 2/(exp(2u) + 1): one family of atoms (exp) for the logistic, the
+// hyperbolic tangent and their compiled variants, which are then equal as rational
+// functions of exp(u).
+ExprId AtomNormalizer::tanh_as_exp(ExprId u) {
+  ExprId one = s_.one(), two = s_.add(one, one);
+  ExprId e = s_.exp(expand(s_.add(u, u)));
+  return s_.sub(one, s_.div(two, s_.add(e, one)));
+}
+
 ExprId AtomNormalizer::rewrite(ExprId x, std::vector<ExprId>& ops) {
   switch (s_.kind(x)) {
     case Kind::Add:
     case Kind::Mul: break;  // structure only: the normal form expands sums and products itself
     case Kind::Func:
+      for (ExprId& op : ops) op = expand(op);
+      if (s_.func_kind(x) == expr::FuncKind::Tanh) return tanh_as_exp(ops[0]);
+      break;
     case Kind::Min:
     case Kind::Max:
     case Kind::Cmp:

@@ -5,7 +5,8 @@
 // min/max, comparison or select branch is replaced by its expanded normal form (see
 // normal_form.hpp), after its own atoms were normalized the same way; sums and products are
 // rebuilt over their normalized operands. An argument whose normal form is too large is
-// kept as it is, so the rewrite never fails, it only does less.
+// kept as it is, so the rewrite never fails, it only does less. tanh is rewritten in terms
+// of exp, so that logistic and hyperbolic forms of one function meet.
 //
 // The rewrite preserves the value wherever the original is defined; it may define more
 // (an argument (x^2-1)/(x-1) becomes x+1), which is the cancellation convention of the
@@ -26,6 +27,7 @@ class AtomNormalizer {
  private:
   expr::ExprId rewrite(expr::ExprId x, std::vector<expr::ExprId>& ops);
   expr::ExprId expand(expr::ExprId x);
+  expr::ExprId tanh_as_exp(expr::ExprId u);
 
   expr::Store& s_;
   PolyLimits limits_;

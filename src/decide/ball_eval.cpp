@@ -276,4 +276,12 @@ std::optional<BallSeparation> balls_separate(const Store& s, ExprId a, ExprId b,
   return std::nullopt;
 }
 
+std::optional<double> ball_value(const Store& s, ExprId x, const expr::Assignment& at) {
+  if (s.is_condition(x)) return std::nullopt;
+  BallEvaluator ev(s, at, kBallPrecisions[0]);
+  const Ball& b = ev.run(x);
+  if (b.tag != Ball::Num) return std::nullopt;
+  return midpoint(b.v).get_d();
+}
+
 }  // namespace racer::decide

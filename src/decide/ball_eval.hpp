@@ -28,4 +28,8 @@ inline constexpr long kBallPrecisions[] = {128, 512, 2048};
 std::optional<BallSeparation> balls_separate(const expr::Store& s, expr::ExprId a, expr::ExprId b,
                                              const expr::Assignment& at, size_t levels = 3);
 
+// The value of x at `at` to double precision (the midpoint of a 128-bit ball), for
+// sampling a function; nullopt where the ball evaluation fails (undefined, unsettled).
+std::optional<double> ball_value(const expr::Store& s, expr::ExprId x, const expr::Assignment& at);
+
 }  // namespace racer::decide

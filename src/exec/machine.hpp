@@ -7,6 +7,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -19,6 +20,7 @@
 #include "exec/session.hpp"
 #include "exec/thread.hpp"
 #include "ptx/ir.hpp"
+#include "ptx/liveness.hpp"
 
 namespace racer::exec {
 
@@ -94,6 +96,9 @@ struct Cta {
 };
 
 enum class Space : uint8_t { Global, Shared, Local, Param, Const, Generic };
+// The state space a memory instruction names (Generic without one); a Refusal for spaces
+// not modelled.
+Space space_of(const ptx::Instr& ins);
 
 class Machine {
  public:
@@ -145,6 +150,12 @@ class Machine {
   void atomic(ExecContext& ctx, const ptx::Instr& ins, Space space, uint64_t addr, unsigned size, uint8_t op,
               ptx::Type t, Value operand);
   Value load_param(ExecContext& ctx, const ptx::Instr& ins, uint64_t offset, unsigned size);
+  // A compiled routine's constant table: bytes of a module variable that nothing has
+  // written (its initializer), read without recording an access; nullopt otherwise.
+  std::optional<uint64_t> peek_constant(ExecContext& ctx, Space space, uint64_t addr, unsigned size);
+  // Where a local-space address falls in the thread's local memory: (region, offset), or
+  // a null region.
+  std::pair<Region*, uint64_t> local_bytes(ExecContext& ctx, uint64_t addr, unsigned size);
   // Records a defect (folded into an earlier one at the same instruction); returns its index.
   size_t defect(DefectKind kind, const SiteRef& site, const Text& memory, const Text& detail = {});
   void note(const SiteRef& site, const Text& message);
@@ -173,7 +184,21 @@ class Machine {
   const std::vector<int64_t>& cell_map(size_t tensor);
   void run_cta(Cta& cta);
   bool absorbed(Thread& th, uint32_t instr);
+  void commit_plan(Thread& th, size_t plan, uint32_t instr);
   void resolve_sync(Cta& cta, const ptx::Function& fn);
+
+  // Branches on symbolic data (branch_paths.cpp): run both paths to where they meet, then
+  // merge the registers still live there. `split` returns why it cannot, or "" on success.
+  struct Flow {
+    std::vector<uint32_t> ipdom;
+    ptx::Liveness live;
+  };
+  const Flow& flow(const ptx::Function& fn);
+  std::string split(ExecContext& ctx, const ptx::Instr& bra, Value guard);
+  void reach_join(ExecContext& ctx);
+  void check_on_path(ExecContext& ctx, const ptx::Instr& ins);
+  Value merge(Value taken, Value on_taken, Value otherwise, ptx::Type reg_type);
+  std::map<const ptx::Function*, std::unique_ptr<Flow>> flows_;
 
   Session& session_;
   char program_;

@@ -27,6 +27,38 @@ const std::vector<int64_t>& Machine::cell_map(size_t tensor) {
   return it->second;
 }
 
+Space space_of(const ptx::Instr& i) {
+  if (!i.has(ptx::Mod::Space)) return Space::Generic;
+  std::string_view n = ptx::mod_values(ptx::Mod::Space)[i.mod(ptx::Mod::Space)];
+  if (n == "global") return Space::Global;
+  if (n == "shared" || n == "shared::cta") return Space::Shared;
+  if (n == "local") return Space::Local;
+  if (n == "param" || n == "param::entry") return Space::Param;
+  if (n == "const") return Space::Const;
+  throw Refusal("state space ." + std::string(n) + " is not modelled");
+}
+
+std::optional<uint64_t> Machine::peek_constant(ExecContext& ctx, Space space, uint64_t addr, unsigned size) {
+  if (space != Space::Global && space != Space::Const && space != Space::Generic) return std::nullopt;
+  Located l = locate(ctx, space, addr);
+  Region* r = l.region;
+  if (!r || r->tensor >= 0 || r == ctx.cta.shared.get() || r == ctx.th.local || size > 8 || !r->contains(addr, size))
+    return std::nullopt;
+  uint64_t off = addr - r->base, bits = 0;
+  for (unsigned k = 0; k < size; ++k) {
+    if (r->state[off + k] != ByteState::Concrete || r->track[off + k].established.valid() || r->track[off + k].writer.valid())
+      return std::nullopt;
+    bits |= uint64_t{r->bytes[off + k]} << (8 * k);
+  }
+  return bits;
+}
+
+std::pair<Region*, uint64_t> Machine::local_bytes(ExecContext& ctx, uint64_t addr, unsigned size) {
+  Located l = locate(ctx, Space::Local, addr);
+  if (!l.region || !l.region->contains(addr, size)) return {nullptr, 0};
+  return {l.region, addr - l.region->base};
+}
+
 Machine::Located Machine::locate(ExecContext& ctx, Space space, uint64_t addr) {
   if (space == Space::Generic) {
     if (addr >= kSharedWindow && addr < kSharedWindow + (1ull << 32)) space = Space::Shared, addr -= kSharedWindow;

@@ -42,28 +42,33 @@ void Machine::refuse(ExecContext& ctx, const ptx::Instr& ins, const std::string&
   throw LocatedRefusal(std::string("program ") + program_ + ", " + where + ": " + s.text + "\n  refused: " + reason);
 }
 
+// A recognized routine's result is in place: its register gets the function, and the
+// scratch memory the skipped stores would have left holds nothing a later read may use.
+void Machine::commit_plan(Thread& th, size_t plan, uint32_t instr) {
+  AbsorbPlan& p = th.plans[plan];
+  Value v = p.value;
+  if (!p.before && p.addend_reg != UINT32_MAX) {
+    Value addend = th.regs[p.addend_reg];
+    v = dom_.fbin(p.addend_negated ? FBin::Sub : FBin::Add, p.addend_type, v, addend, {});
+  }
+  th.regs[p.reg] = v;
+  th.def_pc[p.reg] = instr;
+  for (auto [addr, size] : p.clobber_local)
+    if (th.local && th.local->contains(addr, size)) write_bytes(*th.local, addr - th.local->base, size, Value::poison());
+  th.plans.erase(th.plans.begin() + static_cast<long>(plan));
+}
+
 // Steps over an instruction of a recognized routine; at the plan's commit point the
 // routine's result register gets the function it computes.
 bool Machine::absorbed(Thread& th, uint32_t instr) {
   for (size_t i = 0; i < th.plans.size(); ++i) {
     AbsorbPlan& p = th.plans[i];
     if (p.before && instr == p.commit) {
-      th.regs[p.reg] = p.value;
-      th.def_pc[p.reg] = instr;
-      th.plans.erase(th.plans.begin() + static_cast<long>(i));
+      commit_plan(th, i, instr);
       return false;
     }
     if (!std::binary_search(p.skip.begin(), p.skip.end(), instr)) continue;
-    if (instr == p.commit) {
-      Value v = p.value;
-      if (p.addend_reg != UINT32_MAX) {
-        Value addend = th.regs[p.addend_reg];
-        v = dom_.fbin(p.addend_negated ? FBin::Sub : FBin::Add, p.addend_type, v, addend, {});
-      }
-      th.regs[p.reg] = v;
-      th.def_pc[p.reg] = instr;
-      th.plans.erase(th.plans.begin() + static_cast<long>(i));
-    }
+    if (instr == p.commit) commit_plan(th, i, instr);
     return true;
   }
   return false;
@@ -79,13 +84,20 @@ void Machine::run_cta(Cta& cta) {
       if (th.exited || th.wait != Wait::None) continue;
       ExecContext ctx{*this, cta, th, mod, fn, dom_};
       while (!th.exited && th.wait == Wait::None) {
+        if (!th.paths.empty() && th.pc == th.paths.back().join) {
+          reach_join(ctx);
+          continue;
+        }
         if (th.pc >= fn.instrs.size()) {
+          if (!th.paths.empty())
+            refuse(ctx, fn.instrs[th.paths.back().branch], "a path of this data-dependent branch ends the kernel");
           th.exited = true;  // fell off the end: an implicit ret
           break;
         }
         const ptx::Instr& ins = fn.instrs[th.pc++];
         progressed = true;
         if (!th.plans.empty() && absorbed(th, th.pc - 1)) continue;
+        if (!th.paths.empty()) check_on_path(ctx, ins);
         if ((++steps_ & 0xFFFF) == 0) {
           session_.check_limits();
           if (steps_ > step_limit) throw LimitReached("step limit of " + std::to_string(step_limit) + " thread-instructions reached");
@@ -99,6 +111,11 @@ void Machine::run_cta(Cta& cta) {
             } catch (const Refusal& r) {
               std::string why = std::string("guard ") + fn.regs[ins.guard].name + ": " + r.what();
               if (recognizer_ && recognizer_->recognize(ctx, ins, why)) continue;
+              if (ins.op == ptx::Op::Bra) {
+                std::string cannot = split(ctx, ins, g);
+                if (cannot.empty()) continue;
+                why += "; " + cannot;
+              }
               refuse(ctx, ins, why);
             }
             if (on == ins.guard_negated) continue;

@@ -207,9 +207,34 @@ Value SymbolicDomain::select(Value p, Value if_true, Value if_false) {
   return r;
 }
 
+// q rounded to an integer: .rmi down, .rpi up, .rni to nearest even, otherwise (.rzi, or a
+// float-to-integer conversion without a mode) toward zero.
+mpz_class SymbolicDomain::round_integral(const mpq_class& q, uint8_t rnd) {
+  mpz_class fl;
+  mpz_fdiv_q(fl.get_mpz_t(), q.get_num_mpz_t(), q.get_den_mpz_t());
+  mpz_class ce = fl + (mpq_class(fl) == q ? 0 : 1);
+  if (rnd == ptx::rnd::RMI) return fl;
+  if (rnd == ptx::rnd::RPI) return ce;
+  if (rnd == ptx::rnd::RNI) {
+    mpq_class frac = q - mpq_class(fl);
+    if (frac > mpq_class(1, 2)) return ce;
+    if (frac < mpq_class(1, 2)) return fl;
+    return fl % 2 == 0 ? fl : ce;
+  }
+  return q >= 0 ? fl : ce;
+}
+
 Value SymbolicDomain::cvt(ptx::Type dst, ptx::Type src, Value a, const FloatMods& m) {
   bool df = ptx::is_float(dst), sf = ptx::is_float(src);
-  if (df && sf) return finish(real(a, src), m);  // rounding between formats is the identity on reals
+  if (df && sf) {
+    uint8_t rnd = m.rounding;
+    bool to_integer = rnd == ptx::rnd::RNI || rnd == ptx::rnd::RZI || rnd == ptx::rnd::RMI || rnd == ptx::rnd::RPI;
+    // Rounding between formats is the identity on reals; rounding to an integral value is not.
+    if (!to_integer) return finish(real(a, src), m);
+    ExprId e = real(a, src);
+    if (!store_.is_rational(e)) throw Refusal("rounds symbolic float data to an integral value");
+    return finish(store_.constant(round_integral(store_.rational(e), rnd)), m);
+  }
   if (df) {
     if (a.is_symbolic()) return finish(integer(a, src), m);  // exact on reals
     if (!a.is_concrete()) throw Refusal("converts symbolic integer data to float");
@@ -219,21 +244,7 @@ Value SymbolicDomain::cvt(ptx::Type dst, ptx::Type src, Value a, const FloatMods
     // Float -> integer needs the concrete value; on a constant it is exact rounding.
     ExprId e = real(a, src);
     if (!store_.is_rational(e)) throw Refusal("converts symbolic float data to an integer");
-    const mpq_class& q = store_.rational(e);
-    mpz_class fl = q.get_num();
-    mpz_fdiv_q(fl.get_mpz_t(), q.get_num_mpz_t(), q.get_den_mpz_t());
-    mpz_class ce = fl + (mpq_class(fl) == q ? 0 : 1);
-    mpz_class tr = q >= 0 ? fl : ce;
-    mpz_class r = tr;
-    uint8_t rnd = m.rounding;
-    if (rnd == ptx::rnd::RMI) r = fl;
-    else if (rnd == ptx::rnd::RPI) r = ce;
-    else if (rnd == ptx::rnd::RNI) {
-      mpq_class frac = q - mpq_class(fl);
-      if (frac > mpq_class(1, 2)) r = ce;
-      else if (frac < mpq_class(1, 2)) r = fl;
-      else r = (fl % 2 == 0) ? fl : ce;
-    }
+    mpz_class r = round_integral(store_.rational(e), m.rounding);
     unsigned bits = ptx::type_bits(dst);
     bool sgn = ptx::type_class(dst) == ptx::TypeClass::Signed;
     mpz_class lo = sgn ? -(mpz_class(1) << (bits - 1)) : mpz_class(0);

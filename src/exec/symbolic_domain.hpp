@@ -42,6 +42,7 @@ class SymbolicDomain final : public Domain {
   const std::map<std::string, size_t>& recognized() const { return recognized_; }
 
  private:
+  static mpz_class round_integral(const mpq_class& q, uint8_t rnd);
   Value finish(expr::ExprId e, const FloatMods& m);
   expr::ExprId ln2();
 

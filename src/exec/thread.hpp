@@ -32,13 +32,34 @@ struct AbsorbPlan {
   uint32_t addend_reg = UINT32_MAX;
   bool addend_negated = false;
   ptx::Type addend_type = ptx::Type::F32;
+  // Local scratch memory the routine's skipped stores would have written (local-space
+  // address, size): at the commit it holds no value a later read may use.
+  std::vector<std::pair<uint64_t, unsigned>> clobber_local;
+};
+
+// A branch on symbolic data, run both ways: the taken path first, then the other, each up
+// to `join` (the branch's immediate post-dominator, where the paths meet again). There the
+// registers that may still be read become selects on the branch condition.
+struct PathFrame {
+  uint32_t branch = 0;  // the bra
+  uint32_t join = 0;
+  uint32_t other = 0;   // where the path not taken starts
+  Value taken;          // predicate: the branch is taken
+  bool second = false;  // running the path not taken
+  std::vector<Value> saved_regs;
+  std::vector<uint32_t> saved_def_pc;
+  std::vector<uint32_t> saved_plan_commits;  // routines pending at the branch
+  std::vector<AbsorbPlan> saved_plans;
+  std::vector<Value> taken_regs;  // the registers at the join along the taken path
 };
 
 struct Thread {
   std::vector<Value> regs;
   std::vector<uint32_t> def_pc;   // per register: the instruction that last wrote it
   std::vector<AbsorbPlan> plans;
+  std::vector<PathFrame> paths;  // innermost last
   uint32_t pc = 0;
+  bool carry = false;  // CC.CF: the carry (or borrow) of the last .cc instruction
   bool exited = false;
   Wait wait = Wait::None;
   uint32_t wait_instr = 0;      // the instruction it waits at (pc already points past it)

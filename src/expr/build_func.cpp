@@ -79,6 +79,15 @@ ExprId Store::func(FuncKind f, ExprId a) {
         return mul(factors);
       }
     }
+    // exp of an integer multiple is a power: exp(-2x) = exp(x)^-2, so that exp(-x) in a
+    // logistic and exp(x) elsewhere are one atom.
+    if (f == FuncKind::Exp && k == Kind::Mul && is_finite(a)) {
+      const mpq_class& c = coef(a);
+      if (c.get_den() == 1 && c != 1) {
+        ExprId unit = mul(constant(mpq_class(1) / c), a);
+        return pow_int(exp(unit), c.get_num());
+      }
+    }
     // log of a product with exp factors: log(c * exp(u)^e * r) = e*u + log(c * r) for c > 0
     // (exp is positive, so both sides are defined exactly when c * r > 0). A sum whose terms
     // all carry the same exp factor is such a product: log(sum_i exp(x_i)/exp(m)) =

@@ -10,8 +10,9 @@ constexpr Fn kFamily[] = {Fn::Exp, Fn::Exp2, Fn::Log, Fn::Log2, Fn::Log1p, Fn::S
                           Fn::Rsqrt, Fn::Tanh, Fn::Erf, Fn::Sigmoid, Fn::Sin, Fn::Cos};
 const long double kScales[] = {1, -1, 2, -2, 0.5L, -0.5L};
 
-long double value(Fn f, long double x) {
+long double value(Fn f, long double x, long double e = 1) {
   switch (f) {
+    case Fn::Pow: return std::floor(e) != e && x < 0 ? NAN : std::pow(x, e);
     case Fn::Exp: return std::exp(x);
     case Fn::Exp2: return std::exp2(x);
     case Fn::Log: return x < 0 ? NAN : std::log(x);
@@ -42,6 +43,7 @@ const char* name(Fn f) {
     case Fn::Sigmoid: return "sigmoid";
     case Fn::Sin: return "sin";
     case Fn::Cos: return "cos";
+    case Fn::Pow: return "pow";
   }
   return "?";
 }
@@ -82,7 +84,7 @@ std::optional<mpq_class> simple(long double x) {
 
 std::string Fit::describe() const {
   std::string inner = b == 1 ? "t" : b == -1 ? "-t" : b.get_str() + "*t";
-  std::string s = std::string(name(fn)) + "(" + inner + ")";
+  std::string s = fn == Fn::Pow ? "(" + inner + ")^" + e.get_str() : std::string(name(fn)) + "(" + inner + ")";
   if (a != 1) s = a.get_str() + "*" + s;
   if (d != 0) s = d.get_str() + " + " + s;
   return s;
@@ -92,13 +94,30 @@ bool agrees(const Fit& f, const std::vector<Sample>& samples) {
   long double a = f.a.get_d(), b = f.b.get_d(), d = f.d.get_d();
   long double scale = std::max<long double>({1, std::fabs(a), std::fabs(d)});
   for (const Sample& s : samples) {
-    long double want = a * value(f.fn, b * s.t) + d;
+    long double want = a * value(f.fn, b * s.t, f.e.get_d()) + d;
     if (!close(f.fn, want, s.nan ? NAN : s.y, scale)) return false;
   }
   return true;
 }
 
+// t^e for a constant exponent (powf(x, 2.0f), powf(x, 0.5f)): e read off a sample with
+// t > 1, then every sample checked.
+std::optional<Fit> fit_power(const std::vector<Sample>& samples) {
+  for (const Sample& s : samples) {
+    if (s.nan || !(s.t > 1.5L) || !(s.y > 0) || !std::isfinite(s.y)) continue;
+    long double e = std::log(s.y) / std::log(s.t);
+    long double twice = std::round(2 * e);
+    if (std::fabs(2 * e - twice) > 1e-4L || twice == 0 || twice == 2 || std::fabs(twice) > 16) return std::nullopt;
+    Fit f{Fn::Pow, 1, 1, 0, mpq_class(static_cast<long>(twice), 2)};
+    f.e.canonicalize();
+    if (agrees(f, samples)) return f;
+    return std::nullopt;
+  }
+  return std::nullopt;
+}
+
 std::optional<Fit> fit_routine(const std::vector<Sample>& samples) {
+  if (auto f = fit_power(samples)) return f;
   for (Fn fn : kFamily) {
     for (long double b : kScales) {
       // Fit a and d from two samples where f differs, then check every sample.
@@ -145,6 +164,13 @@ expr::ExprId build(expr::Store& st, const Fit& f, expr::ExprId t) {
     case Fn::Sigmoid: g = st.recip(st.add(st.one(), st.exp(st.neg(x)))); break;
     case Fn::Sin: g = st.sin(x); break;
     case Fn::Cos: g = st.cos(x); break;
+    case Fn::Pow: {
+      // An integer power, or an odd power of the square root (undefined below zero, as
+      // powf is NaN there).
+      mpz_class twice = f.e.get_num() * (2 / f.e.get_den());
+      g = f.e.get_den() == 1 ? st.pow_int(x, f.e.get_num()) : st.pow_int(st.sqrt(x), twice);
+      break;
+    }
   }
   return st.add(st.mul(st.constant(f.a), g), st.constant(f.d));
 }
@@ -155,7 +181,9 @@ const std::vector<long double>& probe_points() {
                                   3.0L, -3.0L, 0.125L, -0.125L, 0.0078125L, -0.0078125L, 0.3125L, -0.3125L,
                                   5.0L, -5.0L, 7.25L, -7.25L, 10.0L, -10.0L, 0.9375L, -0.9375L, 1.0625L,
                                   0.6931471805599453L, -0.6931471805599453L, 20.0L, -20.0L, 40.5L, -40.5L,
-                                  87.5L, -87.5L, 100.0L, -100.0L, 1e-5L, -1e-5L, 1234.5L, 0.0001220703125L};
+                                  87.5L, -87.5L, 100.0L, -100.0L, 1e-5L, -1e-5L, 1234.5L, 0.0001220703125L,
+                                  // Far out: where range reductions switch to their slow paths.
+                                  131072.5L, -262144.75L, 1.0e10L, -3.0e20L, 1.5e38L};
     return v;
   }();
   return pts;

@@ -11,11 +11,12 @@
 
 namespace racer::idiom {
 
-enum class Fn : uint8_t { Exp, Exp2, Log, Log2, Log1p, Sqrt, Rsqrt, Tanh, Erf, Sigmoid, Sin, Cos };
+enum class Fn : uint8_t { Exp, Exp2, Log, Log2, Log1p, Sqrt, Rsqrt, Tanh, Erf, Sigmoid, Sin, Cos, Pow };
 
 struct Fit {
   Fn fn;
   mpq_class a, b, d;
+  mpq_class e = 1;  // Pow: the constant exponent (an integer or half an odd integer)
   std::string describe() const;  // "1 + exp(-t)"
 };
 

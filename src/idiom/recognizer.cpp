@@ -1,4 +1,6 @@
 #include "idiom/recognizer.hpp"
+#include "idiom/probe_memory.hpp"
+#include "ptx/post_dominators.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -93,7 +95,46 @@ struct Run {
   };
   std::vector<uint32_t> order;
   std::map<uint32_t, Visit> visits;
+  // Local scratch the routine's own stores wrote (local-space address, size).
+  std::set<std::pair<uint64_t, unsigned>> local_stores;
 };
+
+// Registers in an operand (an address's base, a vector's elements).
+void registers_in(const ptx::Operand& op, std::vector<uint32_t>& out) {
+  if (op.kind == ptx::Operand::Kind::Reg) out.push_back(op.index);
+  for (const auto& e : op.elems) registers_in(e, out);
+}
+
+// Whether a register still live where the routine's result is in place holds a value that
+// differs between probes: then it depends on the input (through data or through the path
+// taken) without being the result, and stepping over the routine would lose it.
+bool leaks(const Liveness& live, const std::vector<Run>& runs, const std::vector<size_t>& ends, uint32_t live_at,
+           uint32_t result) {
+  std::map<uint32_t, uint64_t> first;
+  for (size_t ri = 0; ri < runs.size(); ++ri) {
+    std::map<uint32_t, uint64_t> last;
+    for (size_t k = 0; k < ends[ri] && k < runs[ri].events.size(); ++k) {
+      const Event& ev = runs[ri].events[k];
+      if (ev.values.size() != ev.writes.size()) continue;  // computed from other symbolic data
+      for (size_t w = 0; w < ev.writes.size(); ++w) last[ev.writes[w]] = ev.values[w];
+    }
+    for (auto [r, v] : last) {
+      if (r == result || !live.live_at(live_at, r)) continue;
+      if (ri == 0) first[r] = v;
+      else if (!first.count(r) || first[r] != v) return true;
+    }
+    if (ri > 0)
+      for (auto [r, v] : first)
+        if (!last.count(r)) return true;
+  }
+  return false;
+}
+
+std::vector<std::pair<uint64_t, unsigned>> local_stores_of(const std::vector<Run>& runs) {
+  std::set<std::pair<uint64_t, unsigned>> all;
+  for (const Run& r : runs) all.insert(r.local_stores.begin(), r.local_stores.end());
+  return {all.begin(), all.end()};
+}
 
 // Routine instructions no probe value happened to reach (special-value paths) are stepped
 // over too: whatever in [from, to) reads what the routine computed. False when such an
@@ -163,9 +204,13 @@ std::optional<MathRoutineRecognizer::Plan> merge_commit(const ptx::Function& fn,
         }
       }
       if (alive) continue;
+      std::vector<size_t> ends;
+      for (const Run& r : runs) ends.push_back(r.visits.at(m).events_before);
+      if (leaks(live, runs, ends, m, y)) continue;
       tainted.insert(y);
       if (!step_over_untaken(fn, at, m, skip, tainted)) continue;
       plan.skip.assign(skip.begin(), skip.end());
+      plan.clobber_local = local_stores_of(runs);
       if (debug_) std::fprintf(stderr, "    merge commit %s before pc %u: %s\n", fn.regs[y].name.c_str(), m, fit->describe().c_str());
       return plan;
     }
@@ -174,6 +219,12 @@ std::optional<MathRoutineRecognizer::Plan> merge_commit(const ptx::Function& fn,
 }
 
 }  // namespace
+
+const std::vector<uint32_t>& MathRoutineRecognizer::post_dominators(const ptx::Function& f) {
+  auto& slot = ipdom_[&f];
+  if (slot.empty() && !f.instrs.empty()) slot = ptx::immediate_post_dominators(f);
+  return slot;
+}
 
 const Liveness& MathRoutineRecognizer::liveness(const ptx::Function& f) {
   auto& slot = liveness_[&f];
@@ -258,6 +309,7 @@ void MathRoutineRecognizer::install(exec::ExecContext& ctx, const Plan& p, uint3
   a.addend_reg = p.addend_reg;
   a.addend_negated = p.addend_negated;
   a.addend_type = p.addend_type;
+  a.clobber_local = p.clobber_local;
   ctx.th.plans.push_back(std::move(a));
   std::string where = ctx.fn.name + ": " + p.fit.describe() + " recognized at PTX instruction " + std::to_string(at);
   exec::Site s = ctx.site(ctx.fn.instrs[p.commit]);
@@ -302,6 +354,7 @@ std::optional<MathRoutineRecognizer::Plan> MathRoutineRecognizer::probe(exec::Ex
   }
 
   exec::ConcreteDomain concrete;
+  const std::vector<uint32_t>& ipdom = post_dominators(fn);
   std::vector<Run> runs;
   for (long double t0 : probe_points()) {
     uint64_t bits = ieee::from_double(*fmt, static_cast<double>(t0));
@@ -309,6 +362,9 @@ std::optional<MathRoutineRecognizer::Plan> MathRoutineRecognizer::probe(exec::Ex
     exec::Thread scratch = th;
     scratch.plans.clear();
     std::vector<State> state(fn.regs.size(), State::Fixed);
+    // Where the paths of branches on the input meet again, innermost last: until then,
+    // whatever the probe writes depends on the input through the path taken.
+    std::vector<uint32_t> joins;
     for (size_t r = 0; r < fn.regs.size(); ++r) {
       if (th.regs[r].sym == root_sym) state[r] = State::Sample, scratch.regs[r] = Value::of_bits(bits);
       else if (!th.regs[r].is_concrete()) state[r] = State::Opaque;
@@ -316,9 +372,54 @@ std::optional<MathRoutineRecognizer::Plan> MathRoutineRecognizer::probe(exec::Ex
     exec::ExecContext sctx{ctx.m, ctx.cta, scratch, ctx.mod, fn, concrete};
     const exec::Semantics& sem = ctx.m.semantics();
     bool failed = false;
+    // A load from a constant table or local scratch, or a store to local scratch; false
+    // where the probe must stop (other memory, vectors, an address from other symbolic data).
+    ProbeScratch scratch_memory;
+    auto probe_access = [&](const ptx::Instr& I, Event& ev) -> bool {
+      bool load = I.op != ptx::Op::St;
+      const ptx::Operand& data = I.operands[load ? 0 : 1];
+      const ptx::Operand& where = I.operands[load ? 1 : 0];
+      unsigned size = ptx::type_bits(I.type()) / 8;
+      if (data.kind != ptx::Operand::Kind::Reg || size == 0 || size > 8) return false;
+      std::vector<uint32_t> addr_regs;
+      registers_in(where, addr_regs);
+      State as = State::Fixed;
+      for (uint32_t r : addr_regs) as = std::max(as, state[r]);
+      if (as == State::Opaque) return false;
+      try {
+        exec::Space sp = exec::space_of(I);
+        uint64_t addr = sctx.address(where);
+        bool derived = as == State::Sample;
+        for (uint32_t r : addr_regs)
+          if (state[r] == State::Fixed) ev.fixed_reads.emplace_back(r, scratch.regs[r].bits);
+        if (!load) {
+          State vs = state[data.index];
+          if (sp != exec::Space::Local || vs == State::Opaque) return false;
+          derived |= vs == State::Sample;
+          scratch_memory.store(addr, size, scratch.regs[data.index].bits, derived);
+          if (vs == State::Fixed) ev.fixed_reads.emplace_back(data.index, scratch.regs[data.index].bits);
+          ev.absorbed |= derived;
+          if (ev.absorbed) run.local_stores.insert({addr, size});
+          return true;
+        }
+        if (ptx::type_bits(fn.regs[data.index].type) != size * 8) return false;
+        std::optional<uint64_t> bits = sp == exec::Space::Local ? scratch_memory.load(addr, size, derived)
+                                                                 : ctx.m.peek_constant(sctx, sp, addr, size);
+        if (!bits) return false;
+        scratch.regs[data.index] = Value::of_bits(*bits);
+        ev.absorbed |= derived;
+        state[data.index] = ev.absorbed ? State::Sample : State::Fixed;
+        ev.writes = {data.index};
+        ev.values = {*bits};
+        return true;
+      } catch (const exec::Refusal&) {
+        return false;
+      }
+    };
     // One instruction of the probe; returns false to stop.
     auto step = [&](uint32_t pc, bool record) -> std::optional<uint32_t> {
       const ptx::Instr& I = fn.instrs[pc];
+      while (!joins.empty() && joins.back() == pc) joins.pop_back();
       if (record && !run.visits.count(pc)) {
         Run::Visit v{run.events.size(), {}};
         for (uint32_t r = 0; r < fn.regs.size(); ++r)
@@ -329,9 +430,17 @@ std::optional<MathRoutineRecognizer::Plan> MathRoutineRecognizer::probe(exec::Ex
       // Parameter loads read constants of the launch: harmless between a routine's steps.
       bool param_load = I.op == ptx::Op::Ld && I.has(ptx::Mod::Space) &&
                         ptx::mod_values(ptx::Mod::Space)[I.mod(ptx::Mod::Space)] == "param";
-      if (!pure(I.op) && !param_load) return std::nullopt;
+      bool memory = (I.op == ptx::Op::Ld || I.op == ptx::Op::Ldu || I.op == ptx::Op::St) && !param_load;
+      if (!pure(I.op) && !param_load && !memory) return std::nullopt;
       State g = I.has_guard ? state[I.guard] : State::Fixed;
       if (g == State::Opaque) return std::nullopt;
+      if (memory) {
+        bool on = !I.has_guard || ((scratch.regs[I.guard].bits & 1) != I.guard_negated);
+        Event ev{pc, {}, {}, g == State::Sample || !joins.empty(), {}};
+        if (on && !probe_access(I, ev)) return std::nullopt;
+        if (record) run.events.push_back(std::move(ev));
+        return pc + 1;
+      }
       reads_of(I, reads);
       writes_of(I, writes);
       State s = State::Fixed;
@@ -379,7 +488,12 @@ std::optional<MathRoutineRecognizer::Plan> MathRoutineRecognizer::probe(exec::Ex
         if (record) run.events.push_back(ev);
         return pc + 1;
       }
-      ev.absorbed = s == State::Sample || g == State::Sample;
+      ev.absorbed = s == State::Sample || g == State::Sample || !joins.empty();
+      if (I.op == ptx::Op::Bra && g == State::Sample) {
+        uint32_t join = ipdom[pc];
+        if (join == ptx::kNoPostDominator) return std::nullopt;
+        joins.push_back(join);
+      }
       uint32_t next = pc + 1;
       if (on) {
         for (uint32_t r : reads)
@@ -387,7 +501,8 @@ std::optional<MathRoutineRecognizer::Plan> MathRoutineRecognizer::probe(exec::Ex
         scratch.pc = pc + 1;
         try {
           sem.step[static_cast<size_t>(I.op)](sctx, I);
-        } catch (const exec::Refusal&) {
+        } catch (const exec::Refusal& refusal) {
+          if (debug_) std::fprintf(stderr, "  probe step at pc %u refused: %s\n", pc, refusal.what());
           failed = true;
           return std::nullopt;
         }
@@ -481,9 +596,16 @@ std::optional<MathRoutineRecognizer::Plan> MathRoutineRecognizer::probe(exec::Ex
       if (debug_) std::fprintf(stderr, "    result %s: other routine registers live after it\n", fn.regs[y].name.c_str());
       continue;
     }
+    std::vector<size_t> ends;
+    for (size_t k : commit_index) ends.push_back(k + 1);
+    if (leaks(live, runs, ends, e.pc + 1, y)) {
+      if (debug_) std::fprintf(stderr, "    result %s: a register left live differs between probes\n", fn.regs[y].name.c_str());
+      continue;
+    }
     tainted.insert(y);
     if (!step_over_untaken(fn, at, e.pc + 1, skip, tainted)) continue;
     plan.skip.assign(skip.begin(), skip.end());
+    plan.clobber_local = local_stores_of(runs);
     return plan;
   }
   if (auto plan = merge_commit(fn, live, runs, at, debug_)) return plan;

@@ -21,9 +21,13 @@
 
 #include "exec/machine.hpp"
 #include "idiom/functions.hpp"
-#include "idiom/liveness.hpp"
+#include "ptx/liveness.hpp"
 
 namespace racer::idiom {
+
+using ptx::Liveness;
+using ptx::reads_of;
+using ptx::writes_of;
 
 class MathRoutineRecognizer final : public exec::RoutineRecognizer {
  public:
@@ -36,6 +40,7 @@ class MathRoutineRecognizer final : public exec::RoutineRecognizer {
     ptx::Type addend_type = ptx::Type::F32;
     Fit fit;
     std::vector<std::pair<uint32_t, uint64_t>> fixed_inputs;  // concrete registers the routine read
+    std::vector<std::pair<uint64_t, unsigned>> clobber_local;  // local scratch its stores wrote
   };
   bool recognize(exec::ExecContext& ctx, const ptx::Instr& ins, const std::string& why) override;
   // What was recognized, once per routine site: "silu: 1 + exp(-t) (PTX line 403, elementwise.cu:44:3)".
@@ -51,10 +56,12 @@ class MathRoutineRecognizer final : public exec::RoutineRecognizer {
     }
   };
   const Liveness& liveness(const ptx::Function& f);
+  const std::vector<uint32_t>& post_dominators(const ptx::Function& f);
   std::optional<Plan> probe(exec::ExecContext& ctx, uint32_t at, uint32_t root_reg);
   void install(exec::ExecContext& ctx, const Plan& p, uint32_t root_reg, uint32_t at);
 
   std::map<const ptx::Function*, std::unique_ptr<Liveness>> liveness_;
+  std::map<const ptx::Function*, std::vector<uint32_t>> ipdom_;
   std::map<Key, Plan> cache_;
   std::set<Key> failed_;
   std::map<std::pair<const ptx::Function*, uint32_t>, uint32_t> preferred_;

@@ -157,6 +157,7 @@ WitnessFile read_witness(const std::string& path) {
       x.value.canonicalize();
       w.values.push_back(std::move(x));
     }
+    if (j.contains("replay")) w.replay = j["replay"];
   } catch (const nlohmann::json::exception& e) {
     throw Error(ExitCode::BadInput, path + ": " + e.what());
   } catch (const std::invalid_argument&) {

@@ -58,7 +58,7 @@ uint64_t sat_add(const IntT& it, int64_t r) {
 void add(ExecContext& c, const Instr& i) {
   if (ptx::is_float(i.type())) return float_binary(c, i, FBin::Add);
   if (symbolic_int(c, i, exec::IntOp::Add)) return;
-  if (i.has(Mod::Cc)) throw exec::Refusal("carry chains (.cc) are not modelled");
+  if (i.has(Mod::Cc)) return add_cc(c, i);
   if (i.has(Mod::Sat)) {
     return int_binary(c, i, [](const IntT& it, uint64_t a, uint64_t b) { return sat_add(it, it.sx(a) + it.sx(b)); });
   }
@@ -68,7 +68,7 @@ void add(ExecContext& c, const Instr& i) {
 void sub(ExecContext& c, const Instr& i) {
   if (ptx::is_float(i.type())) return float_binary(c, i, FBin::Sub);
   if (symbolic_int(c, i, exec::IntOp::Sub)) return;
-  if (i.has(Mod::Cc)) throw exec::Refusal("carry chains (.cc) are not modelled");
+  if (i.has(Mod::Cc)) return sub_cc(c, i);
   if (i.has(Mod::Sat)) {
     return int_binary(c, i, [](const IntT& it, uint64_t a, uint64_t b) { return sat_add(it, it.sx(a) - it.sx(b)); });
   }
@@ -86,7 +86,7 @@ void mul(ExecContext& c, const Instr& i) {
 
 void mad(ExecContext& c, const Instr& i) {
   if (ptx::is_float(i.type())) return float_fma(c, i);
-  if (i.has(Mod::Cc)) throw exec::Refusal("carry chains (.cc) are not modelled");
+  if (i.has(Mod::Cc)) return mad_cc(c, i);
   Type t = i.type();
   IntT it(t);
   {

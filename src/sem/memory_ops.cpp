@@ -7,17 +7,7 @@ namespace racer::sem {
 namespace {
 
 using exec::Space;
-
-Space space_of(const Instr& i) {
-  if (!i.has(Mod::Space)) return Space::Generic;
-  std::string_view n = ptx::mod_values(Mod::Space)[i.mod(Mod::Space)];
-  if (n == "global") return Space::Global;
-  if (n == "shared" || n == "shared::cta") return Space::Shared;
-  if (n == "local") return Space::Local;
-  if (n == "param" || n == "param::entry") return Space::Param;
-  if (n == "const") return Space::Const;
-  throw exec::Refusal("state space ." + std::string(n) + " is not modelled");
-}
+using exec::space_of;
 
 unsigned access_size(Type t) {
   unsigned bits = ptx::type_bits(t);

@@ -19,6 +19,7 @@ const exec::Semantics& semantics() {
     register_memory(t);
     register_control(t);
     register_warp(t);
+    register_carry(t);
     return t;
   }();
   return s;

@@ -15,5 +15,10 @@ void register_move(exec::Semantics& s);
 void register_memory(exec::Semantics& s);
 void register_control(exec::Semantics& s);
 void register_warp(exec::Semantics& s);
+void register_carry(exec::Semantics& s);
+// The .cc (carry-out) forms of add, sub and mad (carry.cpp).
+void add_cc(exec::ExecContext& c, const ptx::Instr& i);
+void sub_cc(exec::ExecContext& c, const ptx::Instr& i);
+void mad_cc(exec::ExecContext& c, const ptx::Instr& i);
 
 }  // namespace racer::sem

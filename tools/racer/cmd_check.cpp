@@ -11,6 +11,7 @@
 #include "report/report.hpp"
 #include "support/error.hpp"
 #include "tools/racer/commands.hpp"
+#include "tools/racer/python_bridge.hpp"
 
 namespace racer::cli {
 namespace {
@@ -30,7 +31,18 @@ check::CheckOptions options_from(const CheckArgs& a) {
   return o;
 }
 
+// An instance written with the Python API: the Python side builds it into the same Instance
+// and prints the same report, with the same exit code.
+int run_python_check(const CheckArgs& a) {
+  std::vector<std::string> args = {"-m", "racer.cli", "check", a.path, "--time-limit", std::to_string(a.seconds),
+                                   "--memory-limit", std::to_string(a.memory_mb)};
+  if (a.json) args.push_back("--json");
+  if (!a.witness.empty()) args.insert(args.end(), {"--witness", a.witness});
+  return exec_python(args);
+}
+
 int run_check(const CheckArgs& a) {
+  if (std::filesystem::path(a.path).extension() == ".py") return run_python_check(a);
   instance::Instance inst = instance::load_instance(a.path);
   check::CheckResult r = check::check_instance(inst, options_from(a));
   if (a.json) std::cout << report::json(r).dump(2) << "\n";
@@ -41,7 +53,7 @@ int run_check(const CheckArgs& a) {
     } else {
       std::ofstream out(a.witness);
       if (!out) throw Error(ExitCode::BadInput, a.witness + ": cannot write the witness file");
-      out << report::witness_json(r, a.path).dump(2) << "\n";
+      out << report::witness_json(r, a.path, inst).dump(2) << "\n";
     }
   }
   return report::exit_code(r);
@@ -91,7 +103,7 @@ int run_corpus(const std::string& dir, double seconds, bool json) {
 void add_check_commands(CLI::App& app) {
   static CheckArgs args;
   auto* c = app.add_subcommand("check", "Decide whether program A and program B of an instance compute the same function");
-  c->add_option("case", args.path, "checking instance (.toml)")->required();
+  c->add_option("case", args.path, "checking instance (.toml, or .py written with the Python API)")->required();
   c->add_flag("--json", args.json, "write the result as JSON");
   c->add_option("--witness", args.witness, "save the witness of an inequivalence to this file");
   c->add_option("--time-limit", args.seconds, "seconds before the case ends Unknown (default 60)");

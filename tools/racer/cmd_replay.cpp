@@ -7,6 +7,7 @@
 #include "instance/load.hpp"
 #include "report/report.hpp"
 #include "tools/racer/commands.hpp"
+#include "tools/racer/python_bridge.hpp"
 
 namespace racer::cli {
 namespace {
@@ -20,12 +21,7 @@ std::string show(const check::ReplayCell& c) {
 
 int run_replay(const std::string& path) {
   report::WitnessFile w = report::read_witness(path);
-  std::string inst_path = w.instance;
-  if (!std::filesystem::exists(inst_path)) {
-    auto beside = std::filesystem::path(path).parent_path() / w.instance;
-    if (std::filesystem::exists(beside)) inst_path = beside.string();
-  }
-  instance::Instance inst = instance::load_instance(inst_path);
+  instance::Instance inst = report::witness_instance(w, path);
   check::ReplayResult r = check::replay(inst, w.cell, w.values);
   std::cout << inst.name << ": replay at the witness (bit-exact IEEE emulation on the CPU)\n";
   for (const auto& v : w.values) std::cout << "  " << v.name << " = " << v.value.get_str() << "\n";
@@ -44,9 +40,11 @@ int run_replay(const std::string& path) {
 
 void add_replay_commands(CLI::App& app) {
   static std::string path;
+  static bool gpu = false;
   auto* r = app.add_subcommand("replay", "Run both programs concretely (bit-exact IEEE emulation) at a saved witness");
   r->add_option("witness", path, "witness file written by racer check --witness")->required();
-  on_selected(r, [] { return run_replay(path); });
+  r->add_flag("--gpu", gpu, "run both programs on this machine's NVIDIA GPU (CuPy) instead of the CPU emulation");
+  on_selected(r, [] { return gpu ? exec_python({python_dir() + "/racer/gpu_replay.py", path}) : run_replay(path); });
 }
 
 }  // namespace racer::cli

@@ -39,12 +39,12 @@ TEST_F(DecideTest, BallsRefuteTranscendentalSlips) {
   CellDecision r = decide(a, b);
   ASSERT_EQ(r.status, CellStatus::Refuted) << r.reason;
   EXPECT_NE(r.step.find("ball"), std::string::npos);
-  // log(exp(x) + 1) against x + log(1 + exp(-x)) is an identity the normal form cannot see:
-  // it must not be refuted.
+  // log(exp(x) + 1) against x + log(1 + exp(-x)) is an identity: exp(-x) is exp(x)^-1, and
+  // log((exp(x) + 1) / exp(x)) sheds its exp factor. It is proved, never refuted.
   ExprId sp1 = s.log(s.add(s.exp(x), c(1)));
   ExprId sp2 = s.add(x, s.log(s.add(c(1), s.exp(s.neg(x)))));
   r = decide(sp1, sp2);
-  EXPECT_EQ(r.status, CellStatus::Unknown) << r.step;
+  EXPECT_EQ(r.status, CellStatus::Proved) << r.step;
 }
 
 TEST_F(DecideTest, TranscendentalIdentitiesOfAtomsAreProved) {
@@ -58,6 +58,23 @@ TEST_F(DecideTest, TranscendentalIdentitiesOfAtomsAreProved) {
   r = decide(s.pow_int(s.sqrt(x), 2), x);
   EXPECT_NE(r.status, CellStatus::Proved);
   EXPECT_NE(r.status, CellStatus::Refuted) << "sqrt(x)^2 = x wherever sqrt(x) is defined";
+}
+
+TEST_F(DecideTest, LogisticAndHyperbolicFormsMeet) {
+  // Compiled sigmoids come as 1/(1 + exp(-x)), exp(x)/(1 + exp(x)), 1/2 + tanh(x/2)/2; tanh
+  // as 2*sigmoid(2x) - 1. All are one function; each pair is proved.
+  domains[x] = SymbolDomain{mpq_class(-20), mpq_class(20), Grid::F32};
+  ExprId e = s.exp(x);
+  ExprId sig1 = s.recip(s.add(c(1), s.exp(s.neg(x))));
+  ExprId sig2 = s.div(e, s.add(c(1), e));
+  ExprId sig3 = s.add(q(1, 2), s.mul(q(1, 2), s.tanh(s.mul(q(1, 2), x))));
+  EXPECT_EQ(decide(sig1, sig2).status, CellStatus::Proved);
+  EXPECT_EQ(decide(sig1, sig3).status, CellStatus::Proved);
+  ExprId sig_2x = s.recip(s.add(c(1), s.exp(s.mul(c(-2), x))));
+  EXPECT_EQ(decide(s.tanh(x), s.sub(s.mul(c(2), sig_2x), c(1))).status, CellStatus::Proved);
+  // The slip: 2*sigmoid(x) - 1 is tanh(x/2), not tanh(x).
+  CellDecision r = decide(s.tanh(x), s.sub(s.mul(c(2), sig1), c(1)));
+  EXPECT_EQ(r.status, CellStatus::Refuted) << r.reason;
 }
 
 }  // namespace

@@ -1,11 +1,11 @@
-#include "idiom/liveness.hpp"
+#include "ptx/liveness.hpp"
 
-namespace racer::idiom {
+namespace racer::ptx {
 namespace {
 
 // Operand roles from the opcode table's operand shapes (see ptx/opcodes.cpp).
-bool is_destination_slot(const ptx::Instr& ins, size_t i) {
-  std::string_view spec = ptx::op_info(ins.op).operands;
+bool is_destination_slot(const Instr& ins, size_t i) {
+  std::string_view spec = op_info(ins.op).operands;
   size_t slot = 0;
   for (size_t k = 0; k < spec.size();) {
     if (spec[k] == ' ') {
@@ -20,18 +20,18 @@ bool is_destination_slot(const ptx::Instr& ins, size_t i) {
   return false;
 }
 
-void registers_in(const ptx::Operand& op, std::vector<uint32_t>& out) {
-  if (op.kind == ptx::Operand::Kind::Reg) out.push_back(op.index);
+void registers_in(const Operand& op, std::vector<uint32_t>& out) {
+  if (op.kind == Operand::Kind::Reg) out.push_back(op.index);
   for (const auto& e : op.elems) registers_in(e, out);
 }
 
 }  // namespace
 
-void reads_of(const ptx::Instr& ins, std::vector<uint32_t>& out) {
+void reads_of(const Instr& ins, std::vector<uint32_t>& out) {
   out.clear();
   if (ins.has_guard) out.push_back(ins.guard);
   for (size_t i = 0; i < ins.operands.size(); ++i) {
-    const ptx::Operand& op = ins.operands[i];
+    const Operand& op = ins.operands[i];
     if (is_destination_slot(ins, i)) {
       // A destination's address-free parts are written, not read.
       continue;
@@ -40,13 +40,13 @@ void reads_of(const ptx::Instr& ins, std::vector<uint32_t>& out) {
   }
 }
 
-void writes_of(const ptx::Instr& ins, std::vector<uint32_t>& out) {
+void writes_of(const Instr& ins, std::vector<uint32_t>& out) {
   out.clear();
   for (size_t i = 0; i < ins.operands.size(); ++i)
     if (is_destination_slot(ins, i)) registers_in(ins.operands[i], out);
 }
 
-Liveness::Liveness(const ptx::Function& f) {
+Liveness::Liveness(const Function& f) {
   size_t n = f.instrs.size();
   words_ = (f.regs.size() + 63) / 64;
   live_in_.assign((n + 1) * words_, 0);
@@ -56,13 +56,13 @@ Liveness::Liveness(const ptx::Function& f) {
   while (changed) {
     changed = false;
     for (size_t i = n; i-- > 0;) {
-      const ptx::Instr& ins = f.instrs[i];
+      const Instr& ins = f.instrs[i];
       std::fill(out.begin(), out.end(), 0);
       auto merge = [&](size_t succ) {
         for (size_t w = 0; w < words_; ++w) out[w] |= live_in_[succ * words_ + w];
       };
-      bool ends = (ins.op == ptx::Op::Ret || ins.op == ptx::Op::Exit || ins.op == ptx::Op::Trap) && !ins.has_guard;
-      if (ins.op == ptx::Op::Bra) {
+      bool ends = (ins.op == Op::Ret || ins.op == Op::Exit || ins.op == Op::Trap) && !ins.has_guard;
+      if (ins.op == Op::Bra) {
         merge(f.labels[ins.operands[0].index].target);
         if (ins.has_guard) merge(i + 1);
       } else if (!ends) {
@@ -86,4 +86,4 @@ bool Liveness::live_at(uint32_t at, uint32_t r) const {
   return live_in_[static_cast<size_t>(at) * words_ + r / 64] >> (r % 64) & 1;
 }
 
-}  // namespace racer::idiom
+}  // namespace racer::ptx

@@ -1,0 +1,182 @@
+"""Checking instances written in Python: a subclass of racer.Instance, or racer.case(...)."""
+import inspect
+import json
+import os
+import re
+
+from . import _native
+from .errors import fail, user_location
+from .launch import Launch, program
+from .tensors import Tensor
+
+
+class Instance:
+    """Subclass with setup() declaring the tensors (as attributes, or a returned dict), and
+    program_a()/program_b() making launches and returning the outputs to compare (a dict name ->
+    tensor, a list of tensors, or one tensor). Check it with racer.check(MyInstance)."""
+
+    name = None   # default: the class name in snake_case
+    about = ""
+
+    def setup(self):
+        raise NotImplementedError
+
+    def program_a(self):
+        raise NotImplementedError
+
+    def program_b(self):
+        raise NotImplementedError
+
+
+def _snake(name):
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
+
+
+def _outputs(result, which, names, loc):
+    if result is None:
+        fail(f"program_{which} returned nothing; return the outputs to compare, e.g. {{'out': self.out}}", loc)
+    if isinstance(result, Tensor):
+        result = [result]
+    if isinstance(result, dict):
+        for key, t in result.items():
+            if not isinstance(t, Tensor):
+                fail(f"program_{which} returns {key!r}: {t!r}, which is not a tensor", loc)
+            if names.get(id(t)) != key:
+                fail(f"program_{which} returns tensor '{names.get(id(t), '?')}' under the name '{key}'; "
+                     "an output keeps its tensor's name", loc)
+        result = list(result.values())
+    out = []
+    for t in result:
+        if not isinstance(t, Tensor):
+            fail(f"program_{which} returns {t!r}, which is not a tensor", loc)
+        if id(t) not in names:
+            fail(f"program_{which} returns a tensor that setup did not declare", loc)
+        out.append(names[id(t)])
+    return out
+
+
+class Case:
+    """An instance ready to check: named tensors, the launches of programs a and b, the outputs."""
+
+    def __init__(self, name, tensors, a, b, outputs, about="", source=None, loc=None):
+        self.loc = loc or user_location()
+        self.name, self.about, self.source = name, about, source or self.loc[0]
+        if not re.fullmatch(r"[a-z0-9_]+", name or ""):
+            fail(f"instance name {name!r} must be made of a-z, 0-9 and _", self.loc)
+        self.tensors = self._named(tensors)
+        self.names = {id(t): n for n, t in self.tensors.items()}
+        self.a, self.b = list(a), list(b)
+        for which, launches in (("a", self.a), ("b", self.b)):
+            if not launches:
+                fail(f"program {which} has no launches", self.loc)
+            for l in launches:
+                if not isinstance(l, Launch):
+                    fail(f"program {which} holds {l!r}, which is not a racer.launch(...)", self.loc)
+                for t in l.tensors():
+                    if id(t) not in self.names:
+                        fail(f"a launch of program {which} uses a tensor that is not declared "
+                             f"(declared: {', '.join(self.tensors)})", l.loc)
+        self.outputs = []
+        for o in outputs:
+            n = self.names.get(id(o)) if isinstance(o, Tensor) else o
+            if n not in self.tensors:
+                fail(f"output {o!r} is not a declared tensor (declared: {', '.join(self.tensors)})", self.loc)
+            if n in self.outputs:
+                fail(f"output '{n}' is listed twice", self.loc)
+            self.outputs.append(n)
+        if not self.outputs:
+            fail("an instance must compare at least one output", self.loc)
+
+    def _named(self, tensors):
+        if not isinstance(tensors, dict):
+            tensors = {t.name: t for t in tensors}
+        named = {}
+        for n, t in tensors.items():
+            if not isinstance(t, Tensor):
+                continue
+            if t.name is not None and t.name != n and n is not None:
+                fail(f"tensor '{t.name}' is also declared as '{n}'; a tensor has one name", t.loc)
+            if n is None:
+                fail("a tensor has no name: pass tensors as a dict, or give name=", t.loc)
+            if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", n):
+                fail(f"tensor name '{n}' must be letters, digits and _, not starting with a digit", t.loc)
+            t.name = n
+            named[n] = t
+        if not named:
+            fail("the instance declares no tensors", self.loc)
+        return named
+
+    def _line(self, loc):
+        return loc[1] if loc and loc[0] and self.source and os.path.realpath(loc[0]) == os.path.realpath(self.source) else None
+
+    def description(self):
+        return {"name": self.name, "about": self.about, "source": self.source or "", "outputs": self.outputs,
+                "tensors": [t.describe(self._line(t.loc)) for t in self.tensors.values()],
+                "a": [l.describe(self.names, self._line(l.loc)) for l in self.a],
+                "b": [l.describe(self.names, self._line(l.loc)) for l in self.b]}
+
+    def check(self, time_limit=60, memory_limit_mb=4096):
+        from .result import Result
+        desc = self.description()
+        raw = _native.call(_native.core().check, json.dumps(desc), float(time_limit), int(memory_limit_mb))
+        return Result(self, desc, raw)
+
+
+def from_class(cls):
+    """Builds a Case from a racer.Instance subclass (or an object of one)."""
+    obj = cls() if isinstance(cls, type) else cls
+    klass = type(obj)
+    try:
+        source = inspect.getsourcefile(klass)
+        line = inspect.getsourcelines(klass)[1]
+    except (TypeError, OSError):
+        source, line = None, None
+    loc = (source, line)
+    declared = obj.setup()
+    if declared is None:
+        declared = {k: v for k, v in vars(obj).items() if isinstance(v, Tensor)}
+    elif not isinstance(declared, dict):
+        fail("setup must return a dict of name -> tensor, or assign the tensors to self", loc)
+    names = {}
+    for n, t in declared.items():
+        if isinstance(t, Tensor):
+            names[id(t)] = t.name if t.name is not None else n
+    progs, outs = {}, {}
+    for which in "ab":
+        with program() as p:
+            ret = getattr(obj, f"program_{which}")()
+        progs[which] = p.launches
+        outs[which] = _outputs(ret, which, names, loc)
+    if outs["a"] != outs["b"]:
+        fail(f"program_a returns outputs {outs['a']} but program_b returns {outs['b']}; both must return the same", loc)
+    name = klass.name or _snake(klass.__name__)
+    about = klass.about or (inspect.getdoc(klass) or "").split("\n")[0]
+    return Case(name, declared, progs["a"], progs["b"], outs["a"], about=about, source=source, loc=loc)
+
+
+def case(tensors, program_a, program_b, outputs, name=None, about=""):
+    """An instance from plain values: tensors as a dict name -> tensor, each program a list of
+    launches (or a racer.program block), outputs as names or tensors."""
+    loc = user_location()
+    if name is None:
+        name = "case_" + os.path.splitext(os.path.basename(loc[0] or "python"))[0].lower()
+        name = re.sub(r"[^a-z0-9_]", "_", name)
+    return Case(name, tensors, program_a, program_b, outputs, about=about, loc=loc)
+
+
+def check(instance=None, *, tensors=None, program_a=None, program_b=None, outputs=None, name=None, about="",
+          time_limit=60, memory_limit_mb=4096):
+    """Checks an instance: a racer.Instance subclass (or object), a racer.case(...), or the same
+    as keywords. Returns a racer.Result."""
+    if instance is None:
+        loc = user_location()
+        if tensors is None or program_a is None or program_b is None or outputs is None:
+            fail("racer.check needs an instance, or tensors=, program_a=, program_b= and outputs=", loc)
+        if name is None:
+            name = re.sub(r"[^a-z0-9_]", "_", "case_" + os.path.splitext(os.path.basename(loc[0] or "python"))[0].lower())
+        instance = Case(name, tensors, program_a, program_b, outputs, about=about, loc=loc)
+    elif isinstance(instance, type) and issubclass(instance, Instance) or isinstance(instance, Instance):
+        instance = from_class(instance)
+    elif not isinstance(instance, Case):
+        fail(f"racer.check takes a racer.Instance subclass or a racer.case(...), not {type(instance).__name__}")
+    return instance.check(time_limit, memory_limit_mb)

@@ -1,0 +1,129 @@
+// racer._core: the C++ core as seen from Python. Instances cross as JSON text (the format of
+// frontend/instance_json.hpp) and results come back as the report layer renders them, so a
+// check from Python is the very same check as from a TOML file.
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include "check/check.hpp"
+#include "check/explain.hpp"
+#include "check/replay.hpp"
+#include "frontend/content_hash.hpp"
+#include "frontend/instance_json.hpp"
+#include "frontend/nvcc.hpp"
+#include "ptx/parser.hpp"
+#include "ptx/types.hpp"
+#include "report/report.hpp"
+#include "support/error.hpp"
+
+namespace py = pybind11;
+using namespace racer;
+
+namespace {
+
+check::CheckOptions options(double seconds, size_t memory_mb) {
+  check::CheckOptions o;
+  o.limits.max_seconds = seconds;
+  o.limits.max_memory_mb = memory_mb;
+  return o;
+}
+
+py::dict check_json(const std::string& description, double seconds, size_t memory_mb) {
+  instance::Instance inst = frontend::instance_from_json(nlohmann::json::parse(description));
+  check::CheckResult r;
+  {
+    py::gil_scoped_release unlocked;
+    r = check::check_instance(inst, options(seconds, memory_mb));
+  }
+  py::dict out;
+  out["text"] = report::text(r);
+  out["json"] = report::json(r).dump();
+  out["exit_code"] = report::exit_code(r);
+  out["witness"] = r.counterexample ? report::witness_json(r, inst.source_path, inst).dump() : std::string();
+  return out;
+}
+
+py::dict explain_json(const std::string& description, const std::string& cell, double seconds) {
+  instance::Instance inst = frontend::instance_from_json(nlohmann::json::parse(description));
+  check::Explanation x;
+  {
+    py::gil_scoped_release unlocked;
+    x = check::explain_cell(inst, cell, options(seconds, 4096));
+  }
+  py::dict out;
+  out["cell"] = x.cell;
+  out["expr_a"] = x.expr_a;
+  out["expr_b"] = x.expr_b;
+  out["difference"] = x.difference;
+  out["status"] = x.status;
+  out["step"] = x.step;
+  out["reason"] = x.reason;
+  out["stopped"] = x.stopped;
+  out["recognized"] = x.recognized;
+  return out;
+}
+
+// The CPU replay (bit-exact IEEE emulation) of a witness file.
+py::dict replay_file(const std::string& path) {
+  report::WitnessFile w = report::read_witness(path);
+  instance::Instance inst = report::witness_instance(w, path);
+  check::ReplayResult r = check::replay(inst, w.cell, w.values);
+  py::list cells;
+  for (const auto& c : r.differing) cells.append(py::make_tuple(c.cell, c.a, c.b));
+  py::dict out;
+  out["refusal"] = r.refusal;
+  out["differing_count"] = r.differing_count;
+  out["compared"] = r.compared;
+  out["differing"] = cells;
+  if (r.at_witness) out["at_witness"] = py::make_tuple(r.at_witness->cell, r.at_witness->a, r.at_witness->b);
+  return out;
+}
+
+// Every entry of a PTX module with its parameters' types, e.g. [("add", ["u64", "u64", "u32"])].
+std::vector<std::pair<std::string, std::vector<std::string>>> ptx_entries(const std::string& path) {
+  ptx::ParsedModule m = ptx::parse_ptx_file(path);
+  std::vector<std::pair<std::string, std::vector<std::string>>> out;
+  for (const auto& f : m.module.functions) {
+    if (!f.is_entry) continue;
+    std::vector<std::string> types;
+    for (const auto& p : f.params) types.emplace_back(ptx::type_name(p.type));
+    out.emplace_back(f.name, std::move(types));
+  }
+  return out;
+}
+
+std::string compile_cuda(const std::string& text, const std::string& name, const std::vector<std::string>& include_dirs,
+                         const std::string& arch, const std::vector<std::string>& opts, const std::string& cache_dir) {
+  frontend::CudaSource src{text, name, include_dirs, arch, opts};
+  py::gil_scoped_release unlocked;
+  return frontend::compile_cuda(src, cache_dir).path;
+}
+
+}  // namespace
+
+PYBIND11_MODULE(_core, m) {
+  m.doc() = "Racer's C++ core: checking, explaining and replaying instances; PTX and CUDA front ends";
+  static py::exception<Error> error(m, "CoreError", PyExc_ValueError);
+  py::register_exception_translator([](std::exception_ptr p) {
+    try {
+      if (p) std::rethrow_exception(p);
+    } catch (const Error& e) {
+      // The exit code travels as the second argument: 3 bad input, 4 internal.
+      // A tuple value becomes the exception's args when Python instantiates it.
+      py::tuple args = py::make_tuple(py::str(e.what()), static_cast<int>(e.code()));
+      PyErr_SetObject(error.ptr(), args.ptr());
+    } catch (const nlohmann::json::exception& e) {
+      PyErr_SetString(PyExc_ValueError, (std::string("malformed instance description: ") + e.what()).c_str());
+    }
+  });
+  m.def("check", &check_json, py::arg("description"), py::arg("time_limit") = 60.0, py::arg("memory_limit_mb") = 4096,
+        "Check an instance given as JSON; returns text, json, exit_code and witness (JSON text, '' when none)");
+  m.def("explain", &explain_json, py::arg("description"), py::arg("cell"), py::arg("time_limit") = 60.0);
+  m.def("replay", &replay_file, py::arg("witness_path"));
+  m.def("ptx_entries", &ptx_entries, py::arg("path"));
+  m.def("compile_cuda", &compile_cuda, py::arg("text"), py::arg("name"), py::arg("include_dirs"), py::arg("arch"),
+        py::arg("options"), py::arg("cache_dir"));
+  m.def("store_ptx", &frontend::store_ptx, py::arg("text"), py::arg("cache_dir"));
+  m.def("default_cache_dir", &frontend::default_cache_dir);
+  m.def("content_hash", &frontend::content_hash, py::arg("data"));
+  m.def("find_nvcc", &frontend::find_nvcc);
+}

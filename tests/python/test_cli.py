@@ -1,0 +1,104 @@
+"""racer check FILE.py: the same report and exit codes as for TOML."""
+import json
+import os
+import re
+import subprocess
+import textwrap
+
+import pytest
+
+from conftest import EXAMPLES, RACER_BIN, ROOT, needs_racer_bin
+
+pytestmark = needs_racer_bin
+
+VEC_ADD_TOML = os.path.join(EXAMPLES, "vec_add_check.toml")
+
+
+def racer_cli(*args, cwd=ROOT):
+    return subprocess.run([RACER_BIN, *args], capture_output=True, text=True, cwd=cwd)
+
+
+def without_timing(text):
+    return re.sub(r"\(\d+\.\d+ s, \d+ expression nodes\)", "(T)", text)
+
+
+MIRROR = textwrap.dedent(f'''
+    import racer
+    PTX = {os.path.join(EXAMPLES, "vec_add.ptx")!r}
+
+    class VecAddOnePerThreadVsGridStride(racer.Instance):
+        name = "vec_add_one_per_thread_vs_grid_stride"
+
+        def setup(self):
+            self.x = racer.input((1000,), "f32")
+            self.y = racer.input((1000,), "f32")
+            self.out = racer.empty((1000,), "f32")
+
+        def program_a(self):
+            racer.launch(racer.ptx(PTX, "vec_add"), grid=8, block=128,
+                         args=[racer.read(self.x), racer.read(self.y), racer.write(self.out), 1000])
+            return {{"out": self.out}}
+
+        def program_b(self):
+            racer.launch(racer.ptx(PTX, "vec_add_grid_stride"), grid=2, block=256,
+                         args=[racer.read(self.x), racer.read(self.y), racer.write(self.out), 1000])
+            return {{"out": self.out}}
+''')
+
+
+def test_python_instance_reports_exactly_as_toml(tmp_path):
+    py = tmp_path / "vec_add.py"
+    py.write_text(MIRROR)
+    t, p = racer_cli("check", VEC_ADD_TOML), racer_cli("check", str(py))
+    assert (t.returncode, p.returncode) == (0, 0), p.stderr
+    assert without_timing(p.stdout) == without_timing(t.stdout)
+    tj, pj = json.loads(racer_cli("check", VEC_ADD_TOML, "--json").stdout), json.loads(racer_cli("check", str(py), "--json").stdout)
+    for j in (tj, pj):
+        for k in ("seconds", "exec_seconds", "expression_nodes"):
+            j.pop(k)
+    assert tj == pj
+
+
+def test_exit_codes_and_witness_for_several_instances(tmp_path):
+    w = tmp_path / "w.json"
+    p = racer_cli("check", os.path.join(EXAMPLES, "split_k_pipeline.py"), "--witness", str(w))
+    assert p.returncode == 1, p.stdout + p.stderr
+    assert "split_k_ceil_chunk: EQUIVALENT" in p.stdout and "split_k_truncated_chunk: INEQUIVALENT" in p.stdout
+    assert json.load(open(w))["cell"].startswith("C[")
+    r = racer_cli("replay", str(w))
+    assert r.returncode == 1 and "DIFFER" in r.stdout, r.stdout + r.stderr
+
+
+def test_bad_python_files_exit_3(tmp_path):
+    none = tmp_path / "nothing.py"
+    none.write_text("import racer\nX = 1\n")
+    p = racer_cli("check", str(none))
+    assert p.returncode == 3 and "defines no racer.Instance subclass" in p.stderr
+    broken = tmp_path / "broken.py"
+    broken.write_text("import racer\nx = racer.input((4, 0))\n")
+    p = racer_cli("check", str(broken))
+    assert p.returncode == 3 and f"{broken}:2: shape (4, 0)" in p.stderr, p.stderr
+    crash = tmp_path / "crash.py"
+    crash.write_text("raise RuntimeError('boom')\n")
+    p = racer_cli("check", str(crash))
+    assert p.returncode == 3 and "RuntimeError: boom" in p.stderr
+    p = racer_cli("check", str(tmp_path / "missing.py"))
+    assert p.returncode == 3 and "cannot read" in p.stderr
+
+
+def test_severity_order():
+    from racer.cli import worst
+    assert worst([0, 2, 1]) == 1 and worst([1, 3]) == 3 and worst([0, 2]) == 2 and worst([4, 3]) == 4 and worst([]) == 0
+
+
+def test_replay_gpu_without_a_gpu_says_so(tmp_path):
+    try:
+        import cupy
+        if cupy.cuda.runtime.getDeviceCount() > 0:
+            pytest.skip("a GPU is present: the replay itself is tested in test_gpu_replay.py")
+    except Exception:
+        pass
+    w = tmp_path / "w.json"
+    racer_cli("check", os.path.join(EXAMPLES, "split_k_pipeline.py"), "--witness", str(w))
+    p = racer_cli("replay", "--gpu", str(w))
+    assert p.returncode == 3 and "no GPU to replay on" in p.stderr, p.stdout + p.stderr

@@ -1,0 +1,79 @@
+// Cell sides that approximate a function without any bit-level step: read as the function
+// only when piecewise in one input and within the bound at every probe point. And float
+// rounding to an integral value (cvt.rni.f32.f32) is never the identity on reals.
+#include "check/approximation.hpp"
+
+#include <gtest/gtest.h>
+
+#include "fixture.hpp"
+
+namespace racer::check::testing {
+namespace {
+
+using expr::ExprId;
+
+// tanh's Taylor polynomial through x^11: within 1e-9 of tanh for |x| < 1/4.
+ExprId tanh_taylor(expr::Store& s, ExprId x) {
+  const long num[] = {1, -1, 2, -17, 62, -1382};
+  const long den[] = {1, 3, 15, 315, 2835, 155925};
+  ExprId sum = s.zero();
+  for (int k = 0; k < 6; ++k) sum = s.add(sum, s.mul(s.constant(mpq_class(num[k], den[k])), s.pow_int(x, 2 * k + 1)));
+  return sum;
+}
+
+ExprId piecewise_tanh(expr::Store& s, ExprId x, ExprId small_branch) {
+  ExprId small = s.cmp(expr::CmpOp::Lt, s.abs(x), s.constant(mpq_class(1, 4)));
+  return s.select(small, small_branch, s.tanh(x));
+}
+
+TEST(Approximation, PiecewisePolynomialAndTanhIsReadAsTanh) {
+  expr::Store s;
+  ExprId x = s.symbol("x[0]");
+  auto r = recognize_approximation(s, piecewise_tanh(s, x, tanh_taylor(s, x)));
+  ASSERT_TRUE(r.has_value());
+  EXPECT_EQ(r->description, "tanh(t)");
+  EXPECT_EQ(r->function, s.tanh(x));
+}
+
+TEST(Approximation, WrongPolynomialOrStraightFormulaIsNotRead) {
+  expr::Store s;
+  ExprId x = s.symbol("x[0]");
+  // The x^3 coefficient off by a tenth: 1.6e-3 away at x = 1/4.
+  ExprId off = s.add(tanh_taylor(s, x), s.mul(s.constant(mpq_class(1, 10)), s.pow_int(x, 3)));
+  EXPECT_FALSE(recognize_approximation(s, piecewise_tanh(s, x, off)).has_value());
+  // Not piecewise: a near miss like exp(x) * (1 + 1e-7) stays what it is.
+  ExprId near = s.mul(s.exp(x), s.constant(mpq_class(10000001, 10000000)));
+  EXPECT_FALSE(recognize_approximation(s, near).has_value());
+  // Two inputs: not a routine of one.
+  ExprId y = s.symbol("y[0]");
+  EXPECT_FALSE(recognize_approximation(s, piecewise_tanh(s, s.add(x, y), tanh_taylor(s, s.add(x, y)))).has_value());
+}
+
+TEST_F(MachineTest, RoundingToAnIntegralValueIsNotTheIdentity) {
+  // floor(x) as cvt.rmi.f32.f32 against a plain copy: they differ at any non-integer x.
+  auto body = [](std::string_view op) {
+    return std::string(R"(
+  mul.wide.u32 %rd10, %r0, 4;
+  add.s64 %rd11, %rd0, %rd10;
+  ld.global.f32 %f1, [%rd11];
+  )") + std::string(op) + R"(
+  add.s64 %rd12, %rd1, %rd10;
+  st.global.f32 [%rd12], %f2;
+)";
+  };
+  std::string args = R"({ read = "x" }, { write = "out" })";
+  std::string t = tensor("x", "[4]", "f32", "input", "range = [-4, 4]") + tensor("out", "[4]", "f32", "empty");
+  auto r = run(kernel("floor_it", 2, body("cvt.rmi.f32.f32 %f2, %f1;")) + kernel("copy_it", 2, body("mov.f32 %f2, %f1;")),
+               {.tensors = t, .a = {{"floor_it", args, "[1]", "[4]"}}, .b = {{"copy_it", args, "[1]", "[4]"}}});
+  EXPECT_NE(r.verdict, Verdict::Equivalent) << show(r);
+  EXPECT_NE(r.reason.find("integral"), std::string::npos) << r.reason;
+  // On concrete values it is exact rounding: floor(-2.5) = -3 both ways.
+  std::string c = tensor("x", "[4]", "f32", "{ values = [-2.5, 0.5, 3.0, -0.25] }") + tensor("out", "[4]", "f32", "empty");
+  std::string floor_b = body("cvt.rmi.f32.f32 %f2, %f1;");
+  r = run(kernel("floor_it", 2, body("cvt.rmi.f32.f32 %f2, %f1;")) + kernel("floor_again", 2, floor_b),
+          {.tensors = c, .a = {{"floor_it", args, "[1]", "[4]"}}, .b = {{"floor_again", args, "[1]", "[4]"}}});
+  EXPECT_EQ(r.verdict, Verdict::Equivalent) << show(r);
+}
+
+}  // namespace
+}  // namespace racer::check::testing
