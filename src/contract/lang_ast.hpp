@@ -111,6 +111,7 @@ struct Impl {
   Name name;
   std::optional<Name> role;  // baseline | bad | good | reference
   std::optional<Name> ptx, source;
+  std::optional<Name> cuda;  // CUDA C++ compiled to PTX by nvcc at run time (instead of ptx)
   std::optional<Name> precision;  // the working precision of a reference implementation
   std::vector<LaunchDecl> launches;
   std::vector<std::pair<Name, Name>> declares;  // nan = IEEE_PROPAGATE

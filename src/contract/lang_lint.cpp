@@ -274,8 +274,9 @@ class Linter {
   void impl(const Impl& i) {
     if (!i.role) err(i.name.at, "implementation '" + i.name.text + "' has no 'role' (baseline, bad, good or reference)");
     else if (!among(kRoles, i.role->text)) err(i.role->at, "unknown role '" + i.role->text + "'; expected baseline, bad, good or reference");
-    if (!i.ptx) err(i.name.at, "implementation '" + i.name.text + "' has no 'ptx' file");
-    for (const auto* f : {&i.ptx, &i.source})
+    if (!i.ptx && !i.cuda) err(i.name.at, "implementation '" + i.name.text + "' has neither a 'ptx' nor a 'cuda' file");
+    if (i.ptx && i.cuda) err(i.cuda->at, "implementation '" + i.name.text + "' gives both 'ptx' and 'cuda'; give one");
+    for (const auto* f : {&i.ptx, &i.cuda, &i.source})
       if (*f && o_.check_files && !std::filesystem::exists(std::filesystem::path(o_.base_dir) / (*f)->text))
         err((*f)->at, "file '" + (*f)->text + "' does not exist (paths resolve against the contract's directory)");
     if (i.precision) precision(*i.precision);

@@ -254,6 +254,7 @@ void Parser::impl_items(Impl& im) {
     if (accept_word("role")) im.role = ident("a role (baseline, bad, good or reference)");
     else if (accept_word("ptx")) im.ptx = string("the PTX file as a \"string\"");
     else if (accept_word("source")) im.source = string("the source file as a \"string\"");
+    else if (accept_word("cuda")) im.cuda = string("the CUDA C++ file as a \"string\"");
     else if (accept_word("precision")) im.precision = ident("a precision name");
     else if (at_word("launch")) im.launches.push_back(launch());
     else if (accept_word("declares")) {
@@ -261,7 +262,7 @@ void Parser::impl_items(Impl& im) {
       expect_punct("=", "after the policy name");
       im.declares.emplace_back(k, ident("the declared policy"));
     } else {
-      fail(kw, "unknown implementation item '" + kw.text + "'; expected role, ptx, source, precision, launch or declares");
+      fail(kw, "unknown implementation item '" + kw.text + "'; expected role, ptx, cuda, source, precision, launch or declares");
     }
   }
 }

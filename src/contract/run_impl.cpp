@@ -12,6 +12,9 @@
 #include "exec/refusal.hpp"
 #include "expr/eval.hpp"
 #include "expr/substitute.hpp"
+#include "frontend/content_hash.hpp"
+#include "frontend/nvcc.hpp"
+#include "support/source_text.hpp"
 #include "sem/semantics.hpp"
 #include "support/error.hpp"
 
@@ -60,6 +63,18 @@ double bits_to_double(ptx::Type t, uint64_t bits) {
   }
 }
 
+std::string implementation_ptx(const Impl& impl, const std::string& base_dir) {
+  if (impl.ptx) return (std::filesystem::path(base_dir) / impl.ptx->text).string();
+  if (!impl.cuda) throw Error(ExitCode::BadInput, "implementation '" + impl.name.text + "' has neither a ptx nor a cuda file");
+  // CUDA C++: the project's front end (nvcc, cached by content).
+  std::filesystem::path file = std::filesystem::path(base_dir) / impl.cuda->text;
+  frontend::CudaSource src;
+  src.text = SourceText::load(file.string()).text();
+  src.name = file.string();
+  src.include_dirs.push_back(file.parent_path().string());
+  return frontend::compile_cuda(src, frontend::default_cache_dir()).path;
+}
+
 instance::Instance make_instance(const Contract& c, const Impl& impl, const Env& env, const std::string& base_dir) {
   instance::Instance inst;
   inst.name = c.id.text + " / " + impl.name.text;
@@ -75,8 +90,7 @@ instance::Instance make_instance(const Contract& c, const Impl& impl, const Env&
     if (t.role.text == "output") inst.outputs.push_back(x.name);
     inst.tensors.push_back(std::move(x));
   }
-  if (!impl.ptx) throw Error(ExitCode::BadInput, "implementation '" + impl.name.text + "' has no ptx file");
-  std::string ptx = (std::filesystem::path(base_dir) / impl.ptx->text).string();
+  std::string ptx = implementation_ptx(impl, base_dir);
   for (const LaunchDecl& l : impl.launches) {
     instance::Launch L;
     L.ptx = ptx;

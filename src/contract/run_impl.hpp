@@ -28,6 +28,10 @@ struct RunOutput {
   std::string refusal;              // non-empty: the run could not be modelled (why)
 };
 
+// The PTX file an implementation runs: its `ptx`, or its `cuda` source compiled by nvcc (the
+// frontend's cache). Throws racer::Error(BadInput) when nvcc is missing or the source fails.
+std::string implementation_ptx(const Impl& impl, const std::string& base_dir);
+
 // The checking instance of `impl` at parameter values `env` (program a = program b = impl).
 instance::Instance make_instance(const Contract& c, const Impl& impl, const Env& env, const std::string& base_dir);
 

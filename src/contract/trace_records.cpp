@@ -4,6 +4,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "contract/run_impl.hpp"
 #include "trace/keys.hpp"
 
 namespace racer::contract {
@@ -28,7 +29,7 @@ void append_records(trace::Writer& w, const LoadedContracts& f, const Contract& 
       {"contract_hash", trace::blake2b_256_hex(f.source->text())},
       {"impl", impl.name.text},
       {"impl_role", impl.role ? impl.role->text : ""},
-      {"ptx_hash", impl.ptx ? file_hash((std::filesystem::path(f.base_dir) / impl.ptx->text).string()) : ""},
+      {"ptx_hash", file_hash(implementation_ptx(impl, f.base_dir))},
       {"backend", r.backend},
       {"device", r.profile},
       {"protocol", protocol},

@@ -109,7 +109,7 @@ const std::vector<Case> kCases = {
     {"impl_unknown_arg", "args (x, y, N)\n  }\n  impl reference", "args (x, q, N)\n  }\n  impl reference",
      {"17:39: error: unknown argument 'q' (neither a tensor nor a parameter)"}},
     {"impl_unknown_item", "    role good\n", "    role good\n    colour blue\n",
-     {"16:5: error: unknown implementation item 'colour'; expected role, ptx, source, precision, launch or declares"}},
+     {"16:5: error: unknown implementation item 'colour'; expected role, ptx, cuda, source, precision, launch or declares"}},
     {"launch_dimension_zero", "grid 1 block 32", "grid 1 block 0", {"17:27: error: a launch dimension must be an integer in [1, 65535], not 0"}},
     {"unknown_policy_declared", "    role good\n", "    role good\n    declares nan = IGNORE\n",
      {"16:20: error: 'IGNORE' is not a nan policy; expected one of IEEE_PROPAGATE, MASK, RAISE"}},
@@ -122,6 +122,9 @@ const std::vector<Case> kCases = {
     {"malformed_number", "param N = 64", "param N = 6.4.1", {"3:13: error: malformed number '6.4.1'"}},
     {"several_errors_at_once", "precision(x) in {FP32}", "precision(x) in {FP31}\n  scope matmul",
      {"7:3: error: 'scope' given twice in contract 'C-TST-01' (first at line 2)"}},
+    {"impl_without_kernel", "    ptx \"k.ptx\"\n    launch k grid 1 block 32", "    launch k grid 1 block 32", {"14:8: error: implementation 'good' has neither a 'ptx' nor a 'cuda' file"}},
+    {"impl_ptx_and_cuda", "    ptx \"k.ptx\"\n    launch k grid 1 block 32", "    ptx \"k.ptx\"\n    cuda \"k.cu\"\n    launch k grid 1 block 32",
+     {"17:10: error: implementation 'good' gives both 'ptx' and 'cuda'; give one"}},
     {"within_none", "within relative 2^-10", "within none", {"12:28: error: 'within none' accepts anything; give the smoke test's bound"}},
 };
 

@@ -12,6 +12,7 @@
 #include "contract/lang_lint.hpp"
 #include "contract/lang_parser.hpp"
 #include "contract/measure.hpp"
+#include "frontend/nvcc.hpp"
 
 namespace racer::contract {
 namespace {
@@ -112,6 +113,22 @@ TEST(ContractRunner, UndecidableOraclesAreUnderSpecifiedNotGuessed) {
   CheckReport r = check(f, "good");
   EXPECT_EQ(r.verdict, Verdict::UnderSpecified);
   ASSERT_FALSE(r.unspecified.empty());
+}
+
+TEST(ContractRunner, CudaSourcesAreCompiledThroughTheFrontEnd) {
+  if (frontend::find_nvcc().empty()) GTEST_SKIP() << "no nvcc: CUDA C++ implementations cannot be compiled here";
+  std::string dir = std::string(RACER_BINARY_DIR) + "/contract_runner_test";
+  std::filesystem::create_directories(dir);
+  std::string cu = std::string(RACER_SOURCE_DIR) + "/contracts/impl/cmp_03.cu";
+  std::ofstream(dir + "/cuda.kc") << "contract C-TST-03 {\n scope elementwise\n param N = 65\n tensor x : f32 [N] input\n"
+                                     " tensor y : f32 [N] output\n pre precision(x) in {FP32}\n post output y satisfies close(y, ref)\n"
+                                     " tolerance exact\n reference exact impl reference\n measure sample 2 inputs\n violation \"differs\"\n"
+                                     " impl good {\n  role good\n  cuda \"" << cu << "\"\n  launch cmp03_good grid 1 block 128 args (x, y, N)\n }\n"
+                                     " impl bad {\n  role bad\n  cuda \"" << cu << "\"\n  launch cmp03_bad grid 1 block 128 args (x, y, N)\n }\n"
+                                     " impl reference {\n  role reference\n  cuda \"" << cu << "\"\n  launch cmp03_reference grid 1 block 1 args (x, y, N)\n }\n}\n";
+  auto f = load_contracts(dir + "/cuda.kc");
+  EXPECT_EQ(check(f, "good").verdict, Verdict::Conforming);
+  EXPECT_EQ(check(f, "bad").verdict, Verdict::Violation);  // N = 65: the tail is never written
 }
 
 TEST(ContractRunner, GpuBackendExplainsWhyItIsUnavailable) {
