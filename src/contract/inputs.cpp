@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdio>
 #include <random>
+#include <algorithm>
 #include <set>
 
 #include "exec/exact_float.hpp"
@@ -118,6 +119,22 @@ std::vector<Injected> inject(const Contract& c, const Env& env, TensorBits& inpu
     }
   }
   return out;
+}
+
+void transform_input(const Contract& c, TensorBits& inputs, const std::string& kind, const std::string& tensor, double shift, uint64_t seed) {
+  const TensorDecl* t = c.find_tensor(tensor);
+  auto it = inputs.find(tensor);
+  if (!t || it == inputs.end()) return;
+  ptx::Type e = tensor_elem(*t);
+  if (kind == "permute") {
+    std::mt19937_64 rng(seed * 0x2545F4914F6CDD1Dull + 3);
+    std::shuffle(it->second.begin(), it->second.end(), rng);
+    return;
+  }
+  for (uint64_t& b : it->second) {
+    if (ptx::is_float(e)) b = float_bits(e, bits_to_double(e, b) + shift);
+    else b = static_cast<uint64_t>(static_cast<int64_t>(bits_to_double(e, b) + shift));
+  }
 }
 
 void add_data_env(const Contract& c, const TensorBits& inputs, Env& env) {

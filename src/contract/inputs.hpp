@@ -28,6 +28,9 @@ TensorBits make_inputs(const Contract& c, const Env& env, uint64_t seed, double 
 std::vector<Injected> inject(const Contract& c, const Env& env, TensorBits& inputs, const std::string& kind, int64_t count, uint64_t seed);
 // Data-dependent names a tolerance may use: max_abs(x), sum_abs(x) for every input tensor.
 void add_data_env(const Contract& c, const TensorBits& inputs, Env& env);
+// The input change an algebraic invariance is measured under: every cell of `tensor` shifted
+// by `shift` (rounded to its format), or its cells permuted at random (seeded).
+void transform_input(const Contract& c, TensorBits& inputs, const std::string& kind, const std::string& tensor, double shift, uint64_t seed);
 // A short hex digest of the inputs (for trace records), FNV-1a 64 over the cells' bits.
 std::string inputs_digest(const TensorBits& inputs);
 

@@ -83,12 +83,15 @@ struct Step {
   // sample n inputs [seed s] [scale q] | sweep P in {v, ...} | inject K count n
   // | enumerate atomic_orders n | repeat n | compute aggregate | within tolerance (the looser
   // bound a visible smoke test applies)
-  enum class Kind : uint8_t { Sample, Sweep, Inject, Enumerate, Repeat, Compute, Within };
+  // | transform shift x by q | transform permute x (the input change an algebraic invariance
+  // is measured under)
+  enum class Kind : uint8_t { Sample, Sweep, Inject, Enumerate, Repeat, Compute, Within, Transform };
   Kind kind = Kind::Sample;
   Name what;  // Sweep: parameter; Inject: nan|inf|denormal|out_of_bounds; Enumerate: space; Compute: aggregate
   std::optional<Quantity> count, seed, scale;
   std::vector<Quantity> values;  // Sweep
   std::shared_ptr<Tolerance> within;
+  Name tensor;  // Transform: the input changed (what: shift | permute; count: the shift)
   Span at;
 };
 

@@ -229,6 +229,12 @@ class Linter {
         break;
       case Reference::Kind::Algebraic:
         if (!among(kProperties, r.what.text)) err(r.what.at, "unknown algebraic property '" + r.what.text + "'; expected one of " + listing(kProperties));
+        if (r.what.text == "shift_invariance" || r.what.text == "permutation_invariance") {
+          std::string kind = r.what.text == "shift_invariance" ? "shift" : "permute";
+          bool found = false;
+          for (const Step& s : c_->measure) found |= s.kind == Step::Kind::Transform && s.what.text == kind;
+          if (!found) err(r.at, "algebraic " + r.what.text + " needs a 'transform " + kind + (kind == "shift" ? " TENSOR by Q" : " TENSOR") + "' step in the measurement");
+        }
         if (!r.epsilon) err(r.at, "algebraic " + r.what.text + " states no epsilon: an algebraic relation holds in floating point only within a stated bound ('epsilon 0' for bitwise)");
         else if (auto v = value(*r.epsilon, "the epsilon"); v && *v < 0) err(r.epsilon->at, "epsilon must not be negative");
         break;
@@ -261,6 +267,13 @@ class Linter {
         count(*s.count, "the number of orders", 2, 10000);
         break;
       case Step::Kind::Repeat: count(*s.count, "the repeat count", 2, 10000); break;
+      case Step::Kind::Transform: {
+        const TensorDecl* t = c_->find_tensor(s.tensor.text);
+        if (!t) need_tensor(s.tensor);
+        else if (t->role.text != "input") err(s.tensor.at, "'" + s.tensor.text + "' is not an input tensor");
+        if (s.count) value(*s.count, "the shift");
+        break;
+      }
       case Step::Kind::Within:
         if (s.within->kind == Tolerance::Kind::None) err(s.at, "'within none' accepts anything; give the smoke test's bound");
         tolerance(*s.within, false);

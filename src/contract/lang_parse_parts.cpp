@@ -325,6 +325,15 @@ Step Parser::step() {
   } else if (accept_word("repeat")) {
     s.kind = Step::Kind::Repeat;
     s.count = quantity();
+  } else if (accept_word("transform")) {
+    s.kind = Step::Kind::Transform;
+    s.what = ident("a transform (shift or permute)");
+    if (s.what.text != "shift" && s.what.text != "permute") fail(toks_at_last(), "unknown transform '" + s.what.text + "'; expected shift or permute");
+    s.tensor = ident("the input tensor to transform");
+    if (s.what.text == "shift") {
+      expect_word("by", "after the shifted tensor");
+      s.count = quantity();
+    }
   } else if (accept_word("within")) {
     s.kind = Step::Kind::Within;
     s.within = std::make_shared<Tolerance>(tolerance());
@@ -332,7 +341,7 @@ Step Parser::step() {
     s.kind = Step::Kind::Compute;
     s.what = ident("an aggregate (max_relative, max_absolute, max_ulp, bitwise)");
   } else {
-    fail(kw, "unknown protocol step '" + kw.text + "'; expected sample, sweep, inject, enumerate, repeat, within or compute");
+    fail(kw, "unknown protocol step '" + kw.text + "'; expected sample, sweep, inject, enumerate, repeat, transform, within or compute");
   }
   s.at = span_from(start);
   return s;

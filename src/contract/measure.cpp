@@ -41,6 +41,11 @@ struct Protocol {
   std::vector<Injection> injections;
   int64_t orders = 1, repeats = 1;
   const Tolerance* within = nullptr;
+  struct Transform {
+    std::string kind, tensor;
+    double shift = 0;
+  };
+  std::vector<Transform> transforms;
 };
 
 int64_t num(const Quantity& q, const Env& env) {
@@ -70,6 +75,9 @@ Protocol read_protocol(const Contract& c, const std::vector<Step>& steps) {
       case Step::Kind::Enumerate: p.orders = num(*s.count, env); break;
       case Step::Kind::Repeat: p.repeats = num(*s.count, env); break;
       case Step::Kind::Within: p.within = s.within.get(); break;
+      case Step::Kind::Transform:
+        p.transforms.push_back({s.what.text, s.tensor.text, s.count ? evaluate(*s.count, env).value : 0.0});
+        break;
       case Step::Kind::Compute: break;
     }
   }
@@ -309,7 +317,9 @@ class Measurer {
           any_close = true;
           const auto& y = outs[0].outputs.at(r.output.text);
           if (c_.reference && c_.reference->kind == Reference::Kind::Algebraic && !o_.visible) {
-            algebraic(m, r.output.text, outs, denv);
+            const std::string& prop = c_.reference->what.text;
+            if (prop == "shift_invariance" || prop == "permutation_invariance") invariance(m, p, r.output.text, inputs, outs[0], runner, denv);
+            else algebraic(m, r.output.text, outs, denv);
             break;
           }
           auto& ref = reference();
@@ -373,6 +383,27 @@ class Measurer {
     std::vector<RefValue> first;
     for (uint64_t b : outs[0].outputs.at(name)) first.push_back(RefValue::of_bits(t, b));
     for (size_t k = 1; k < outs.size(); ++k) judge_tensor(m, tol, name, outs[k].outputs.at(name), first, denv, ("run 0 (run " + std::to_string(k) + ")").c_str());
+  }
+
+  // An invariance: the output under the transformed input must stay within epsilon (absolute,
+  // per cell) of the output under the input as sampled.
+  void invariance(Measurement& m, const Protocol& p, const std::string& name, const TensorBits& inputs, const RunOutput& base,
+                  ImplRunner& runner, const Env& denv) {
+    const Reference& r = *c_.reference;
+    std::string kind = r.what.text == "shift_invariance" ? "shift" : "permute";
+    TensorBits changed = inputs;
+    for (const auto& t : p.transforms)
+      if (t.kind == kind) transform_input(c_, changed, kind, t.tensor, t.shift, m.seed);
+    RunOutput out = runner.run(changed, 0);
+    ++rep_.runs;
+    if (!out.refusal.empty()) return unspecified("the transformed run was refused: " + out.refusal);
+    ptx::Type t = tensor_elem(*c_.find_tensor(name));
+    Tolerance tol;
+    tol.kind = Tolerance::Kind::Absolute;
+    tol.bound.number = evaluate(*r.epsilon, denv).value;
+    std::vector<RefValue> first;
+    for (uint64_t b : base.outputs.at(name)) first.push_back(RefValue::of_bits(t, b));
+    judge_tensor(m, tol, name, out.outputs.at(name), first, denv, ("the untransformed run (" + r.what.text + ")").c_str());
   }
 
   void policy(Measurement& m, const Relation& r, const Env& env, const TensorBits& inputs, const std::vector<Injected>& injected,

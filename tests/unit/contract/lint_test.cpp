@@ -103,7 +103,7 @@ const std::vector<Case> kCases = {
     {"unknown_injection", "measure sample 4 inputs seed 1", "measure inject garbage count 2",
      {"11:18: error: cannot inject 'garbage'; expected one of nan, inf, denormal, out_of_bounds"}},
     {"unknown_step", "measure sample 4 inputs seed 1", "measure shuffle 4",
-     {"11:11: error: unknown protocol step 'shuffle'; expected sample, sweep, inject, enumerate, repeat, within or compute"}},
+     {"11:11: error: unknown protocol step 'shuffle'; expected sample, sweep, inject, enumerate, repeat, transform, within or compute"}},
     {"impl_without_role", "    role good\n", "", {"14:8: error: implementation 'good' has no 'role' (baseline, bad, good or reference)"}},
     {"impl_unknown_role", "role good", "role great", {"15:10: error: unknown role 'great'; expected baseline, bad, good or reference"}},
     {"impl_unknown_arg", "args (x, y, N)\n  }\n  impl reference", "args (x, q, N)\n  }\n  impl reference",
@@ -125,6 +125,10 @@ const std::vector<Case> kCases = {
     {"impl_without_kernel", "    ptx \"k.ptx\"\n    launch k grid 1 block 32", "    launch k grid 1 block 32", {"14:8: error: implementation 'good' has neither a 'ptx' nor a 'cuda' file"}},
     {"impl_ptx_and_cuda", "    ptx \"k.ptx\"\n    launch k grid 1 block 32", "    ptx \"k.ptx\"\n    cuda \"k.cu\"\n    launch k grid 1 block 32",
      {"17:10: error: implementation 'good' gives both 'ptx' and 'cuda'; give one"}},
+    {"invariance_without_transform", "reference exact impl reference", "reference algebraic shift_invariance epsilon 0",
+     {"10:13: error: algebraic shift_invariance needs a 'transform shift TENSOR by Q' step in the measurement"}},
+    {"transform_of_output", "measure sample 4 inputs seed 1", "measure sample 4 inputs seed 1; transform permute y",
+     {"11:53: error: 'y' is not an input tensor"}},
     {"within_none", "within relative 2^-10", "within none", {"12:28: error: 'within none' accepts anything; give the smoke test's bound"}},
 };
 

@@ -99,6 +99,19 @@ TEST(ContractRunner, HeldOutShapesCatchATailBug) {
   EXPECT_EQ(bad.findings.at(0).config, "N=33");
 }
 
+TEST(ContractRunner, AlgebraicInvariancesAreMeasuredWithTheirEpsilon) {
+  auto f = load_contracts(std::string(RACER_SOURCE_DIR) + "/contracts/examples/invariance.kc");
+  auto cpu = cpu_backend();
+  const Contract& shift = f.file.contracts.at(0);
+  EXPECT_EQ(check_contract(f, shift, *shift.find_impl("good"), {false, cpu.get(), {}}).verdict, Verdict::Conforming);
+  CheckReport bad = check_contract(f, shift, *shift.find_impl("bad"), {false, cpu.get(), {}});
+  ASSERT_EQ(bad.verdict, Verdict::Violation);
+  EXPECT_NE(bad.findings.at(0).observed.find("against the untransformed run (shift_invariance)"), std::string::npos);
+  const Contract& perm = f.file.contracts.at(1);
+  EXPECT_EQ(check_contract(f, perm, *perm.find_impl("good"), {false, cpu.get(), {}}).verdict, Verdict::Conforming);
+  EXPECT_EQ(check_contract(f, perm, *perm.find_impl("bad"), {false, cpu.get(), {}}).verdict, Verdict::Violation);
+}
+
 TEST(ContractRunner, UndecidableOraclesAreUnderSpecifiedNotGuessed) {
   // An alternate stack's results are not available to the runner, and a relation is only as
   // good as its oracle: the verdict says so instead of passing.
