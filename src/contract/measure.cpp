@@ -279,9 +279,11 @@ class Measurer {
     const TensorDecl* td = c_.find_tensor(name);
     ptx::Type t = tensor_elem(*td);
     bool reported = false;
+    size_t judged = 0;
     for (size_t i = 0; i < y.size() && i < ref.size(); ++i) {
       CellJudgement j = judge(tol, t, y[i], ref[i], denv);
       if (!j.judged) continue;
+      ++judged;
       ++rep_.cells_judged;
       double ratio = j.bound > 0 ? j.residual / j.bound : (j.residual > 0 ? INFINITY : 0);
       if (ratio >= m.residual) m.residual = ratio, m.worst_residual = j.residual, m.worst_bound = j.bound;
@@ -292,6 +294,11 @@ class Measurer {
         ++rep_.violations;
       }
     }
+    // Nothing judged is not a pass: the oracle gave no value (an irrational result the exact
+    // oracle cannot state, or every cell depending on an injected NaN/Inf).
+    if (judged == 0 && !y.empty())
+      unspecified(std::string("no cell of '") + name + "' could be judged against " + against +
+                  " (the oracle gave no value; an irrational result needs a higher_precision reference)");
   }
 
   void judge_sample(Measurement& m, const Protocol& p, const Env& env, const Env& denv, const TensorBits& inputs,

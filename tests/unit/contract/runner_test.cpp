@@ -126,6 +126,18 @@ TEST(ContractRunner, UndecidableOraclesAreUnderSpecifiedNotGuessed) {
   CheckReport r = check(f, "good");
   EXPECT_EQ(r.verdict, Verdict::UnderSpecified);
   ASSERT_FALSE(r.unspecified.empty());
+
+  // The exact oracle of a softmax is irrational (2^x): no cell can be judged, and that is not
+  // a pass.
+  std::string softmax = std::string(RACER_SOURCE_DIR) + "/contracts/impl/prc_02.ptx";
+  std::ofstream(dir + "/e.kc") << "contract C-TST-04 {\n scope softmax\n param R = 2\n param C = 8\n tensor x : f32 [R, C] input\n"
+                                  " tensor y : f32 [R, C] output\n pre precision(x) in {FP32}\n post output y satisfies close(y, ref)\n"
+                                  " tolerance relative 1e-6\n derivation \"d\"\n reference exact\n measure sample 1 inputs\n violation \"v\"\n"
+                                  " impl good {\n  role good\n  ptx \"" << softmax << "\"\n  launch prc02_good grid 1 block R args (x, y, R, C)\n }\n}\n";
+  auto g = load_contracts(dir + "/e.kc");
+  CheckReport e = check(g, "good");
+  EXPECT_EQ(e.verdict, Verdict::UnderSpecified);
+  EXPECT_EQ(e.cells_judged, 0u);
 }
 
 TEST(ContractRunner, CudaSourcesAreCompiledThroughTheFrontEnd) {
