@@ -6,6 +6,7 @@
 
 #include "contract/compare.hpp"
 #include "contract/inputs.hpp"
+#include "contract/protocol.hpp"
 #include "exec/defect.hpp"
 #include "exec/exact_float.hpp"
 #include "exec/ieee.hpp"
@@ -24,87 +25,6 @@ std::string verdict_name(Verdict v) {
 }
 
 namespace {
-
-struct Protocol {
-  std::vector<std::pair<std::string, std::vector<double>>> sweeps;
-  struct Sample {
-    int64_t count = 1;
-    uint64_t seed = 1;
-    double scale = 1;
-  };
-  std::vector<Sample> samples;
-  struct Injection {
-    std::string kind;
-    int64_t count = 1;
-    uint64_t seed = 1;
-  };
-  std::vector<Injection> injections;
-  int64_t orders = 1, repeats = 1;
-  const Tolerance* within = nullptr;
-  struct Transform {
-    std::string kind, tensor;
-    double shift = 0;
-  };
-  std::vector<Transform> transforms;
-};
-
-int64_t num(const Quantity& q, const Env& env) {
-  EvalResult r = evaluate(q, env);
-  if (r.error) throw Error(ExitCode::BadInput, r.error->message);
-  return static_cast<int64_t>(r.value);
-}
-
-Protocol read_protocol(const Contract& c, const std::vector<Step>& steps) {
-  Protocol p;
-  Env env = parameter_env(c);
-  for (const Step& s : steps) {
-    switch (s.kind) {
-      case Step::Kind::Sweep: {
-        std::vector<double> vals;
-        for (const Quantity& q : s.values) vals.push_back(static_cast<double>(num(q, env)));
-        p.sweeps.emplace_back(s.what.text, vals);
-        break;
-      }
-      case Step::Kind::Sample:
-        p.samples.push_back({num(*s.count, env), s.seed ? static_cast<uint64_t>(num(*s.seed, env)) : 1,
-                             s.scale ? evaluate(*s.scale, env).value : 1.0});
-        break;
-      case Step::Kind::Inject:
-        p.injections.push_back({s.what.text, num(*s.count, env), s.seed ? static_cast<uint64_t>(num(*s.seed, env)) : 1});
-        break;
-      case Step::Kind::Enumerate: p.orders = num(*s.count, env); break;
-      case Step::Kind::Repeat: p.repeats = num(*s.count, env); break;
-      case Step::Kind::Within: p.within = s.within.get(); break;
-      case Step::Kind::Transform:
-        p.transforms.push_back({s.what.text, s.tensor.text, s.count ? evaluate(*s.count, env).value : 0.0});
-        break;
-      case Step::Kind::Compute: break;
-    }
-  }
-  if (p.samples.empty()) p.samples.push_back({});
-  return p;
-}
-
-std::vector<Env> configurations(const Protocol& p) {
-  std::vector<Env> out{{}};
-  for (const auto& [name, vals] : p.sweeps) {
-    std::vector<Env> next;
-    for (const Env& e : out)
-      for (double v : vals) {
-        Env x = e;
-        x[name] = v;
-        next.push_back(x);
-      }
-    out = std::move(next);
-  }
-  return out;
-}
-
-std::string show_config(const Contract& c, const Env& env) {
-  std::string s;
-  for (const Param& p : c.params) s += (s.empty() ? "" : " ") + p.name.text + "=" + show_double(env.at(p.name.text));
-  return s.empty() ? "(no parameters)" : s;
-}
 
 const std::string* declared(const Impl& impl, const std::string& policy) {
   for (const auto& [k, v] : impl.declares)
