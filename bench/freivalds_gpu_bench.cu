@@ -2,7 +2,7 @@
 // checks, medians of repeated runs, next to the bandwidth floor; then the detection table
 // (single-element corruptions at multiples of the tolerance) and false alarms over correct
 // products. Needs only the CUDA toolkit; built from the shipped sources with
-//   nvcc -std=c++20 -O3 -gencode=arch=compute_90,code=sm_90 -I src bench/freivalds_gpu_bench.cu \
+//   nvcc -std=c++20 -O3 -gencode=arch=compute_90,code=sm_90 -DRACER_FV_ALL_SHAPES -I src bench/freivalds_gpu_bench.cu \
 //     src/freivalds/cuda/device_check.cu src/freivalds/cuda/device_data.cu \
 //     src/freivalds/tolerance.cpp src/freivalds/format.cpp -lcublas -o freivalds_gpu_bench
 // Usage: freivalds_gpu_bench OUT_DIR [--quick]
@@ -80,10 +80,13 @@ double baseline_ms(cublasHandle_t h, Format f, int64_t n, int k, const void* a, 
   return median(v);
 }
 
+int shape_for(Format f);
+
 void overhead_table(const std::vector<Format>& formats, const std::vector<int64_t>& sizes, int k, cudaStream_t s,
                     cublasHandle_t h) {
   const double peak_bw = 4.8e12;  // vendor's HBM3e figure, bytes/s
-  std::printf("\n## Overhead, k = %d (check = both passes, magnitudes, verdict; one CUDA graph)\n\n", k);
+  std::printf("\n## Overhead, k = %d (check = both passes, magnitudes, verdict; one CUDA graph; kernel shape %d for f32/tf32, %d for bf16/f16)\n\n",
+              k, shape_for(Format::F32), shape_for(Format::BF16));
   std::printf("| format | n | matmul ms | matmul TFLOP/s | check ms | overhead | check GB/s | floor at 4.8 TB/s | paper H100 f32 | target | cuBLAS 3-GEMM ms | host round trip ms | verdict |\n");
   std::printf("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
   const double paper[] = {185.0, 42.8, 8.1, 2.5, 1.06, 0.48};
@@ -111,6 +114,7 @@ void overhead_table(const std::vector<Format>& formats, const std::vector<int64_
       for (int i = 0; i < mm_reps; ++i) mm.push_back(t.ms([&] { matmul(h, f, n, a, b, c); }, s));
       Tolerance tol = tolerance_for(f, n, k, ErrorModel::WorstCase);
       DeviceCheck chk(f, n, k, 2, tol.coef, s);
+      chk.set_shape(shape_for(f));
       chk.capture(a, b, c);
       for (int i = 0; i < 3; ++i) chk.launch();
       std::vector<double> ck, wall;
@@ -147,6 +151,65 @@ void overhead_table(const std::vector<Format>& formats, const std::vector<int64_
     }
     for (void* p : {a, b, c, r, x, static_cast<void*>(y)}) cudaFree(p);
   }
+}
+
+int best_shape[2] = {kDefaultShapeF32, kDefaultShape16};  // [f32/tf32, bf16/f16]
+int shape_for(Format f) { return f == Format::BF16 || f == Format::F16 ? best_shape[1] : best_shape[0]; }
+
+// Times every kernel shape (skinny_kernels.cuh) at k = 10 and keeps, per format, the one with
+// the smallest sum over sizes of its time relative to the fastest shape at that size.
+void shape_sweep(const std::vector<Format>& formats, const std::vector<int64_t>& sizes, cudaStream_t s) {
+  std::printf("\n## Kernel shapes, k = 10: check ms (median of 20), GB/s of A, B, C read (DIFFERS: the shape's residuals disagree with shape 0's)\n\n| format | n |");
+  for (int sh = 0; sh < kShapeCount; ++sh)
+    std::printf(" shape %d (rows/lane %d, prefetch %s, lanes/row %d, min blocks %d) |", sh, kShapes[sh].rows_per_lane,
+                kShapes[sh].prefetch ? "yes" : "no", kShapes[sh].lanes_per_row, kShapes[sh].min_blocks);
+  std::printf("\n| --- | --- |");
+  for (int sh = 0; sh < kShapeCount; ++sh) std::printf(" --- |");
+  std::printf("\n");
+  Timer t;
+  for (Format f : formats) {
+    int64_t nmax = sizes.back();
+    size_t es = element_size(f);
+    void *a, *b, *c;
+    cuda_check(cudaMalloc(&a, es * nmax * nmax), "alloc");
+    cuda_check(cudaMalloc(&b, es * nmax * nmax), "alloc");
+    cuda_check(cudaMalloc(&c, es * nmax * nmax), "alloc");
+    double score[kShapeCount] = {};
+    for (int64_t n : sizes) {
+      fill_matrix(f, a, n * n, 3, s);
+      fill_matrix(f, b, n * n, 4, s);
+      fill_matrix(f, c, n * n, 5, s);
+      double ms[kShapeCount];
+      DeviceVerdict seen[kShapeCount];
+      for (int sh = 0; sh < kShapeCount; ++sh) {
+        DeviceCheck chk(f, n, 10, 2, tolerance_for(f, n, 10, ErrorModel::WorstCase).coef, s);
+        chk.set_shape(sh);
+        chk.capture(a, b, c);
+        for (int i = 0; i < 3; ++i) chk.launch();
+        std::vector<double> v;
+        for (int i = 0; i < 20; ++i) v.push_back(t.ms([&] { chk.launch(); }, s));
+        ms[sh] = median(v);
+        seen[sh] = chk.verdict();  // C is random here: every shape must name the same worst entry
+      }
+      double best = *std::min_element(ms, ms + kShapeCount);
+      std::printf("| %s | %lld |", format_name(f), static_cast<long long>(n));
+      for (int sh = 0; sh < kShapeCount; ++sh) {
+        score[sh] += ms[sh] / best;
+        bool same = seen[sh].row == seen[0].row && seen[sh].vector == seen[0].vector &&
+                    std::fabs(seen[sh].residual - seen[0].residual) <= 1e-6 * std::fabs(seen[0].residual);
+        std::printf(" %.4f (%.0f)%s |", ms[sh], 3.0 * n * n * es / ms[sh] / 1e6, same ? "" : " DIFFERS");
+        std::fprintf(jsonl, "{\"kind\":\"freivalds_shape\",\"device\":\"%s\",\"format\":\"%s\",\"n\":%lld,\"k\":10,\"shape\":%d,\"check_ms_median\":%s}\n",
+                     device_profile.c_str(), format_name(f), static_cast<long long>(n), sh, hex(ms[sh]).c_str());
+      }
+      std::printf("\n");
+      std::fflush(stdout);
+    }
+    int best_sh = static_cast<int>(std::min_element(score, score + kShapeCount) - score);
+    best_shape[f == Format::BF16 || f == Format::F16 ? 1 : 0] = best_sh;
+    for (void* p : {a, b, c}) cudaFree(p);
+  }
+  std::printf("\nchosen: shape %d for f32/tf32, shape %d for bf16/f16 (defaults in the library: %d and %d)\n", best_shape[0],
+              best_shape[1], kDefaultShapeF32, kDefaultShape16);
 }
 
 // Host copies of every row's tolerance (from the magnitudes of the clean check just run).
@@ -270,6 +333,8 @@ int main(int argc, char** argv) {
     return 3;
   }
   bool quick = argc > 2 && std::strcmp(argv[2], "--quick") == 0;
+  bool sweep_only = argc > 2 && std::strcmp(argv[2], "--sweep") == 0;
+  bool profile = argc > 2 && std::strcmp(argv[2], "--profile") == 0;
   std::string out = std::string(argv[1]) + "/freivalds_gpu.jsonl";
   jsonl = std::fopen(out.c_str(), "w");
   if (!jsonl) return 3;
@@ -281,7 +346,27 @@ int main(int argc, char** argv) {
   cublasCreate(&h);
   cublasSetStream(h, s);
   try {
+    if (profile) {  // a few plain launches of the default shape for Nsight Compute (bf16, f32 at n = 8192)
+      for (Format f : {Format::BF16, Format::F32}) {
+        const int64_t n = 8192;
+        void *a, *b, *c;
+        for (void** p : {&a, &b, &c}) cuda_check(cudaMalloc(p, element_size(f) * n * n), "alloc");
+        fill_matrix(f, a, n * n, 1, s), fill_matrix(f, b, n * n, 2, s), fill_matrix(f, c, n * n, 3, s);
+        DeviceCheck chk(f, n, 10, 2, tolerance_for(f, n, 10, ErrorModel::WorstCase).coef, s);
+        for (int i = 0; i < 3; ++i) chk.enqueue(a, b, c);
+        chk.verdict();
+        for (void* p : {a, b, c}) cudaFree(p);
+      }
+      return 0;
+    }
+    if (sweep_only) {
+      shape_sweep({Format::F32, Format::BF16}, {2048, 8192, 32768}, s);
+      overhead_table({Format::F32, Format::BF16}, {1024, 2048, 4096, 8192, 16384, 32768}, 10, s, h);
+      std::fclose(jsonl);
+      return 0;
+    }
     std::vector<int64_t> sizes = quick ? std::vector<int64_t>{1024, 2048} : std::vector<int64_t>{1024, 2048, 4096, 8192, 16384, 32768};
+    shape_sweep({Format::F32, Format::BF16}, quick ? std::vector<int64_t>{1024, 2048} : std::vector<int64_t>{2048, 8192, 32768}, s);
     overhead_table({Format::F32, Format::BF16}, sizes, 10, s, h);
     if (!quick) overhead_table({Format::TF32, Format::F16}, {1024, 4096, 16384}, 10, s, h);
     detection({Format::F32, Format::TF32, Format::BF16, Format::F16}, quick ? 1024 : 4096, 40, quick ? 20 : 500,

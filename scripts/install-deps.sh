@@ -6,7 +6,7 @@ APT_PACKAGES=(
   libgmp-dev libflint-dev libflint-arb-dev libz3-dev
   libtomlplusplus-dev nlohmann-json3-dev libcli11-dev libfmt-dev libtbb-dev
   libgtest-dev libgmock-dev libbenchmark-dev
-  pybind11-dev python3-dev libsodium-dev
+  pybind11-dev python3-dev libsodium-dev libblas-dev
   clang libclang-rt-14-dev
 )
 TRITON_VERSION=3.6.0

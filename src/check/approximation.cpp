@@ -1,10 +1,10 @@
 #include "check/approximation.hpp"
 
 #include <cmath>
-#include <unordered_set>
 
 #include "decide/ball_eval.hpp"
 #include "expr/substitute.hpp"
+#include "expr/walk.hpp"
 #include "idiom/functions.hpp"
 
 namespace racer::check {
@@ -15,16 +15,7 @@ constexpr double kFloatMax = 3.4028234663852886e38;
 // Whether x is piecewise: a select on a comparison somewhere in it. Straight formulas (a
 // near miss like exp(x) * (1 + 1e-7)) are never read as another function.
 bool piecewise(const expr::Store& st, expr::ExprId root) {
-  std::vector<expr::ExprId> stack{root};
-  std::unordered_set<uint32_t> seen;
-  while (!stack.empty()) {
-    expr::ExprId e = stack.back();
-    stack.pop_back();
-    if (!seen.insert(e.index).second) continue;
-    if (st.kind(e) == expr::Kind::Select && !st.is_condition(e)) return true;
-    for (uint32_t i = 0; i < st.arity(e); ++i) stack.push_back(st.operand(e, i));
-  }
-  return false;
+  return expr::any_node(st, root, [&](expr::ExprId e) { return st.kind(e) == expr::Kind::Select && !st.is_condition(e); });
 }
 
 }  // namespace

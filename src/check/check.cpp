@@ -10,6 +10,7 @@
 #include "exec/refusal.hpp"
 #include "exec/symbolic_domain.hpp"
 #include "expr/print.hpp"
+#include "expr/walk.hpp"
 #include "idiom/functions.hpp"
 #include "idiom/recognizer.hpp"
 #include "sem/semantics.hpp"
@@ -20,16 +21,11 @@ namespace {
 // The transcendental functions an expression applies (abs aside), as a bit set.
 unsigned functions_in(const expr::Store& st, expr::ExprId root) {
   unsigned mask = 0;
-  std::vector<expr::ExprId> stack{root};
-  std::unordered_set<uint32_t> seen;
-  while (!stack.empty()) {
-    expr::ExprId e = stack.back();
-    stack.pop_back();
-    if (!seen.insert(e.index).second) continue;
+  expr::any_node(st, root, [&](expr::ExprId e) {
     if (st.kind(e) == expr::Kind::Func && st.func_kind(e) != expr::FuncKind::Abs)
       mask |= 1u << static_cast<unsigned>(st.func_kind(e));
-    for (uint32_t i = 0; i < st.arity(e); ++i) stack.push_back(st.operand(e, i));
-  }
+    return false;
+  });
   return mask;
 }
 

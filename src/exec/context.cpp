@@ -32,6 +32,7 @@ Value ExecContext::get(const ptx::Operand& op, ptx::Type t) {
   switch (op.kind) {
     case K::Reg: {
       Value v = th.regs[op.index];
+      if (th.pending_regs) [[unlikely]] v = m.pending_register_access(*this, op.index, v, false);
       if (v.is_poison()) throw Refusal("reads " + fn.regs[op.index].name + ", the old value returned by an atomic (it depends on the order of atomics)");
       if (v.is_concrete()) {
         unsigned rb = ptx::type_bits(fn.regs[op.index].type);
@@ -118,6 +119,7 @@ void ExecContext::set(const ptx::Operand& op, Value v) {
   using K = ptx::Operand::Kind;
   if (op.kind == K::Sink) return;
   if (op.kind != K::Reg) throw Refusal("destination is not a register");
+  if (th.pending_regs) [[unlikely]] m.pending_register_access(*this, op.index, v, true);
   if (v.is_concrete()) {
     unsigned rb = ptx::type_bits(fn.regs[op.index].type);
     v.bits &= mask_bits(rb == 1 ? 1 : rb);

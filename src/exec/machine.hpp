@@ -84,6 +84,9 @@ struct PendingAtomic {
   Site first;
 };
 
+struct CtaAsync;
+struct AsyncCopy;
+
 struct Cta {
   std::array<uint32_t, 3> ctaid{};
   uint32_t linear = 0;
@@ -93,6 +96,7 @@ struct Cta {
   uint32_t epoch = 0;
   std::vector<uint16_t> warp_epoch;
   std::map<uint64_t, PendingAtomic> shared_atomics;
+  std::shared_ptr<CtaAsync> async;  // created by the first asynchronous operation (exec/async_state.hpp)
 };
 
 enum class Space : uint8_t { Global, Shared, Local, Param, Const, Generic };
@@ -166,6 +170,38 @@ class Machine {
   uint32_t launch_index() const { return launch_index_; }
   [[noreturn]] void refuse(ExecContext& ctx, const ptx::Instr& ins, const std::string& reason);
 
+  // --- asynchronous operations (exec/async_copy.cpp, exec/async_registers.cpp) ---
+  // cp.async: reads the source now; the destination's bytes are in flight until a wait of
+  // the issuing thread lands them. src_size < size zero-fills the rest.
+  void async_copy(ExecContext& ctx, const ptx::Instr& ins, uint64_t dst, uint64_t src, unsigned size, unsigned src_size);
+  void async_commit(ExecContext& ctx);
+  // Lands every committed copy of the thread but those of the newest `keep` groups
+  // (wait_all: every copy, committed or not).
+  void async_wait(ExecContext& ctx, uint32_t keep, bool all);
+  // fence.proxy.async: the thread's earlier shared-memory stores become visible to the
+  // async proxy. async_proxy_load: a wgmma's read of shared memory, where bytes a thread
+  // stored without such a fence since are a race (and read as an unknown value).
+  void proxy_fence(ExecContext& ctx);
+  Value async_proxy_load(ExecContext& ctx, const ptx::Instr& ins, uint64_t addr, unsigned size, ptx::Type t);
+  // wgmma: registers written by wgmma.mma_async, pending until wgmma.wait_group retires them.
+  void pend_registers(ExecContext& ctx, const ptx::Instr& ins, std::span<const uint32_t> regs);
+  void wgmma_commit(ExecContext& ctx);
+  void wgmma_wait(ExecContext& ctx, uint32_t keep);
+  // mbarrier (exec/mbarrier.cpp). Addresses are shared-space addresses of the object.
+  void mbarrier_init(ExecContext& ctx, uint64_t addr, uint32_t count);
+  void mbarrier_inval(ExecContext& ctx, uint64_t addr);
+  // Arrives (count arrivals; drop: also one fewer per later phase) after adding tx expected
+  // bytes; returns the state token (the phase arrived at).
+  uint64_t mbarrier_arrive(ExecContext& ctx, uint64_t addr, uint32_t count, uint32_t tx, bool drop);
+  void mbarrier_expect_tx(ExecContext& ctx, uint64_t addr, uint32_t tx);
+  // True when the awaited phase has completed; otherwise the thread now waits for it.
+  bool mbarrier_wait(ExecContext& ctx, uint64_t addr, bool parity, uint64_t value);
+  // cp.async.bulk global -> shared completing on the mbarrier at `mbar`.
+  void bulk_copy(ExecContext& ctx, const ptx::Instr& ins, uint64_t dst, uint64_t src, unsigned size, uint64_t mbar);
+  // A read or write of a pending register by any other instruction: a defect; a read gets
+  // an unknown value (neither the old nor the new one).
+  Value pending_register_access(ExecContext& ctx, uint32_t reg, Value v, bool write);
+
  private:
   struct Located {
     Region* region;
@@ -185,6 +221,7 @@ class Machine {
   void run_cta(Cta& cta);
   bool absorbed(Thread& th, uint32_t instr);
   void commit_plan(Thread& th, size_t plan, uint32_t instr);
+  bool try_recognize(ExecContext& ctx, const ptx::Instr& ins, const std::string& why);
   void resolve_sync(Cta& cta, const ptx::Function& fn);
 
   // Branches on symbolic data (branch_paths.cpp): run both paths to where they meet, then
@@ -220,6 +257,16 @@ class Machine {
   size_t last_uninit_defect_ = 0;  // index + 1 of the pending read the last read_bytes made
   uint32_t access_seq_ = 0;
   void commit_uninit_reads();
+  // Bytes an asynchronous copy is still writing (exec/async_copy.cpp).
+  bool in_flight(const Region& r, uint64_t off, unsigned size) const;
+  Value in_flight_access(ExecContext& ctx, const ptx::Instr& ins, Region& r, uint64_t off, unsigned size, bool write, ptx::Type t);
+  void finish_async(Cta& cta);  // lands what no wait landed when the CTA ends
+  // Releases threads whose mbarrier phase completed (scheduler); false when none can go on.
+  bool resolve_mbarrier_waits(Cta& cta, const ptx::Function& fn);
+  struct Mbarrier& mbarrier_at(ExecContext& ctx, uint64_t addr);
+  bool complete_phase(Cta& cta, struct Mbarrier& b);
+  AsyncCopy read_source(ExecContext& ctx, const ptx::Instr& ins, uint64_t dst, uint64_t src, unsigned size, unsigned src_size);
+  Value unknown_value(const std::string& name, const std::string& where, uint64_t off, unsigned size, bool integer);
   std::vector<Note> notes_;
   const LaunchSpec* launch_ = nullptr;
   uint32_t launch_index_ = 0;

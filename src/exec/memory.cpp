@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "exec/machine.hpp"
+#include "exec/packed.hpp"
 #include "exec/refusal.hpp"
 
 namespace racer::exec {
@@ -119,7 +120,22 @@ bool Machine::pending_atomic_overlaps(const Region& r, uint64_t off, unsigned si
   return false;
 }
 
+// Four bytes that hold two 16-bit values (half-precision data stored or loaded element by
+// element) rather than one 32-bit value.
+static bool holds_two_halves(const Region& r, uint64_t off, const std::vector<TensorSpec>& tensors) {
+  auto half_at = [&](uint64_t o) {
+    switch (r.state[o]) {
+      case ByteState::Symbolic: return (r.sym_size[o] & ~Region::kIntegerData) == 2;
+      case ByteState::Input: return r.tensor >= 0 && tensors[r.tensor].elem_bytes() == 2;
+      default: return false;
+    }
+  };
+  return half_at(off) || half_at(off + 2);
+}
+
 Value Machine::read_bytes(Region& r, uint64_t off, unsigned size, const Cta* cta, const SiteRef& site, bool as_integer) {
+  if (size == 4 && off % 2 == 0 && holds_two_halves(r, off, tensors_))
+    return pack_halves(read_bytes(r, off, 2, cta, site, as_integer), read_bytes(r, off + 2, 2, cta, site, as_integer));
   ByteState s0 = r.state[off];
   bool same = true;
   for (unsigned k = 1; k < size; ++k) same &= r.state[off + k] == s0;
@@ -184,6 +200,13 @@ Value Machine::read_bytes(Region& r, uint64_t off, unsigned size, const Cta* cta
 }
 
 void Machine::write_bytes(Region& r, uint64_t off, unsigned size, Value v) {
+  if (v.is_packed()) {
+    if (size != 4) throw Refusal("stores a register holding two 16-bit lanes with a " + std::to_string(size) + "-byte access");
+    auto lanes = unpack_halves(v);
+    write_bytes(r, off, 2, lanes[0]);
+    write_bytes(r, off + 2, 2, lanes[1]);
+    return;
+  }
   if (v.is_concrete()) {
     for (unsigned k = 0; k < size; ++k) {
       r.bytes[off + k] = k < 8 ? static_cast<uint8_t>(v.bits >> (8 * k)) : 0;
@@ -294,6 +317,8 @@ Value Machine::load(ExecContext& ctx, const ptx::Instr& ins, Space space, uint64
            [] { return std::string("reads a tensor this launch was not given for reading"); });
   if (pending_atomic_overlaps(*l.region, off, size, ctx.cta))
     refuse(ctx, ins, "reads " + describe(l.region, l.offset, off, size) + " while atomic updates to it are pending (their order is not established)");
+  if (!l.region->in_flight.empty() && in_flight(*l.region, off, size))
+    return in_flight_access(ctx, ins, *l.region, off, size, false, t);
   track(ctx, ins, *l.region, off, size, false, {});
   last_uninit_defect_ = 0;
   Value v = read_bytes(*l.region, off, size, &ctx.cta, SiteRef{&ctx, &ins}, !ptx::is_float(t));
@@ -303,7 +328,6 @@ Value Machine::load(ExecContext& ctx, const ptx::Instr& ins, Space space, uint64
 }
 
 void Machine::store(ExecContext& ctx, const ptx::Instr& ins, Space space, uint64_t addr, unsigned size, Value v, ptx::Type t) {
-  (void)t;
   if (v.is_poison()) refuse(ctx, ins, "stores the old value returned by an atomic, whose value depends on the order of atomics");
   if (v.is_concrete() && size < 8) v.bits &= (uint64_t{1} << (8 * size)) - 1;
   Located l = locate(ctx, space, addr);
@@ -321,6 +345,7 @@ void Machine::store(ExecContext& ctx, const ptx::Instr& ins, Space space, uint64
            [&] { return std::string(l.region->tensor >= 0 ? "stores into a tensor this launch was given only for reading" : "stores into read-only memory"); });
   if (pending_atomic_overlaps(*l.region, off, size, ctx.cta))
     refuse(ctx, ins, "stores to " + describe(l.region, l.offset, off, size) + " while atomic updates to it are pending");
+  if (!l.region->in_flight.empty() && in_flight(*l.region, off, size)) in_flight_access(ctx, ins, *l.region, off, size, true, t);
   track(ctx, ins, *l.region, off, size, true, v);
   write_bytes(*l.region, off, size, v);
 }

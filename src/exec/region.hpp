@@ -52,6 +52,8 @@ struct Region {
   std::vector<uint8_t> sym_size;  // at a symbolic value's first byte: its size, | kIntegerData for integer data
   static constexpr uint8_t kIntegerData = 0x80;
   std::vector<ByteTrack> track;
+  // Per byte: how many cp.async copies are writing it (empty until the first one).
+  std::vector<uint16_t> in_flight;
 
   Region(std::string name, uint64_t base, uint64_t size, ByteState initial);
   bool contains(uint64_t addr, uint64_t n) const { return addr >= base && addr + n <= base + size && addr + n >= addr; }

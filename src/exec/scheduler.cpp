@@ -74,6 +74,19 @@ bool Machine::absorbed(Thread& th, uint32_t instr) {
   return false;
 }
 
+// A recognizer that cannot read the values around the refusal (a packed register, say)
+// leaves the original refusal standing, located at the instruction.
+bool Machine::try_recognize(ExecContext& ctx, const ptx::Instr& ins, const std::string& why) {
+  if (!recognizer_) return false;
+  try {
+    return recognizer_->recognize(ctx, ins, why);
+  } catch (const LocatedRefusal&) {
+    throw;
+  } catch (const Refusal&) {
+    return false;
+  }
+}
+
 void Machine::run_cta(Cta& cta) {
   const ptx::Module& mod = *launch_->module;
   const ptx::Function& fn = mod.functions[launch_->function];
@@ -110,7 +123,7 @@ void Machine::run_cta(Cta& cta) {
               on = dom_.truth(g);
             } catch (const Refusal& r) {
               std::string why = std::string("guard ") + fn.regs[ins.guard].name + ": " + r.what();
-              if (recognizer_ && recognizer_->recognize(ctx, ins, why)) continue;
+              if (try_recognize(ctx, ins, why)) continue;
               if (ins.op == ptx::Op::Bra) {
                 std::string cannot = split(ctx, ins, g);
                 if (cannot.empty()) continue;
@@ -126,7 +139,7 @@ void Machine::run_cta(Cta& cta) {
         } catch (const LocatedRefusal&) {
           throw;
         } catch (const Refusal& r) {
-          if (recognizer_ && recognizer_->recognize(ctx, ins, r.what())) continue;
+          if (try_recognize(ctx, ins, r.what())) continue;
           refuse(ctx, ins, r.what());
         }
       }
@@ -136,6 +149,7 @@ void Machine::run_cta(Cta& cta) {
     (void)progressed;
     resolve_sync(cta, fn);  // every live thread now waits at a synchronization point
   }
+  if (cta.async) finish_async(cta);
   flush_atomics(cta.shared.get(), cta.shared_atomics, &cta);
 }
 
@@ -201,6 +215,7 @@ void Machine::resolve_sync(Cta& cta, const ptx::Function& fn) {
     }
   }
   if (released) return;
+  if (cta.async && resolve_mbarrier_waits(cta, fn)) return;
 
   // CTA barriers: every live thread must arrive (or the given count of threads).
   std::map<uint32_t, std::vector<Thread*>> at_barrier;
@@ -240,6 +255,8 @@ void Machine::resolve_sync(Cta& cta, const ptx::Function& fn) {
                std::to_string(t.barrier_id) + ": whether they count as arrived is not modelled";
     else if (t.wait == Wait::CtaBarrier)
       reason = "threads of the CTA wait at different barriers or collectives and can never meet";
+    else if (t.wait == Wait::Mbarrier)
+      reason = "waits for an mbarrier phase that never completes (arrivals or expected bytes missing)";
     else
       reason = "the lanes of this warp collective never all arrive at it";
     refuse(ctx, fn.instrs[t.wait_instr], reason);

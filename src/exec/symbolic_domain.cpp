@@ -116,7 +116,9 @@ Value SymbolicDomain::fun(FUn op, ptx::Type t, Value a, const FloatMods& m) {
     case FUn::Rsqrt: r = store_.recip(store_.sqrt(x)); break;
     case FUn::Rcp: r = store_.recip(x); break;
     case FUn::Ex2:
-      if (auto q = divide_if_multiple(x, log2e_float())) {
+      if (store_.is_inf(x)) {
+        r = x == store_.pos_inf() ? x : store_.zero();  // 2^-inf = 0 (a masked lane's -inf in a softmax)
+      } else if (auto q = divide_if_multiple(x, log2e_float())) {
         // exp as compiled by Triton and __expf: ex2.approx(x * 0f3FB8AA3B). Inside this form
         // the float nearest log2(e) stands for log2(e) itself (DESIGN.md, routine recognition).
         r = store_.exp(*q);
@@ -125,7 +127,11 @@ Value SymbolicDomain::fun(FUn op, ptx::Type t, Value a, const FloatMods& m) {
         r = store_.exp(store_.mul(x, ln2()));
       }
       break;
-    case FUn::Lg2: r = store_.div(store_.log(x), ln2()); break;
+    case FUn::Lg2: {
+      ExprId l = store_.log(x);
+      r = store_.is_inf(l) ? l : store_.div(l, ln2());  // log2(0) = -inf, log2(inf) = inf
+      break;
+    }
     case FUn::Sin: r = store_.sin(x); break;
     case FUn::Cos: r = store_.cos(x); break;
     case FUn::Tanh: r = store_.tanh(x); break;

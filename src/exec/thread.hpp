@@ -15,6 +15,7 @@ enum class Wait : uint8_t {
   None,
   CtaBarrier,  // bar.sync / barrier.sync: barrier_id, expected count
   Warp,        // a warp collective (shfl.sync, vote.sync, bar.warp.sync, ...) at wait_instr
+  Mbarrier,    // mbarrier.try_wait / test_wait at wait_instr, until the phase completes
 };
 
 // A recognized math routine being stepped over: the routine's own instructions are
@@ -70,6 +71,10 @@ struct Thread {
   uint32_t linear = 0;          // within the CTA
   uint32_t lane = 0, warp = 0;
   Region* local = nullptr;
+  uint32_t pending_regs = 0;    // registers a wgmma.mma_async writes until wgmma.wait_group
+  uint64_t mbar = 0;            // Wait::Mbarrier: the barrier's shared offset,
+  uint64_t mbar_value = 0;      // the phase parity or the state token waited for,
+  bool mbar_parity = false;     // and which of the two
 };
 
 }  // namespace racer::exec

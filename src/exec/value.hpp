@@ -19,6 +19,9 @@ struct Value {
   bool integer = false;
 
   static constexpr uint32_t kPoison = UINT32_MAX;
+  // Two 16-bit lanes of one register (f16x2 / bf16x2 data) of which at least one is
+  // symbolic: the lanes are encoded in `bits` (exec/packed.hpp), never read as one number.
+  static constexpr uint32_t kPacked = UINT32_MAX - 1;
 
   static Value of_bits(uint64_t b) { return {b, 0, false}; }
   static Value of_expr(expr::ExprId e) { return {0, e.index + 1, false}; }
@@ -28,7 +31,13 @@ struct Value {
   bool is_concrete() const { return sym == 0; }
   bool is_poison() const { return sym == kPoison; }
   bool is_symbolic() const { return sym != 0 && sym != kPoison; }
-  expr::ExprId expr() const { return expr::ExprId{sym - 1}; }
+  bool is_packed() const { return sym == kPacked; }
+  // The number this value is; a packed pair of lanes is not one number (fail closed).
+  expr::ExprId expr() const {
+    if (sym == kPacked) throw_packed_as_number();
+    return expr::ExprId{sym - 1};
+  }
+  [[noreturn]] static void throw_packed_as_number();
   bool operator==(const Value&) const = default;
 };
 

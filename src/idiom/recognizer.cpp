@@ -130,6 +130,17 @@ bool leaks(const Liveness& live, const std::vector<Run>& runs, const std::vector
   return false;
 }
 
+// What the routine read from the thread's state as it was when the probes began: a plan
+// serves another thread (or another visit) only where these are the same. Registers the
+// routine computed itself are not inputs; what they were computed from is.
+std::vector<std::pair<uint32_t, uint64_t>> fixed_inputs_of(const std::vector<Run>& runs, const std::vector<size_t>& ends) {
+  std::map<uint32_t, uint64_t> in;
+  for (size_t ri = 0; ri < runs.size(); ++ri)
+    for (size_t k = 0; k < ends[ri] && k < runs[ri].events.size(); ++k)
+      for (auto [r, bits] : runs[ri].events[k].fixed_reads) in.emplace(r, bits);
+  return {in.begin(), in.end()};
+}
+
 std::vector<std::pair<uint64_t, unsigned>> local_stores_of(const std::vector<Run>& runs) {
   std::set<std::pair<uint64_t, unsigned>> all;
   for (const Run& r : runs) all.insert(r.local_stores.begin(), r.local_stores.end());
@@ -194,8 +205,6 @@ std::optional<MathRoutineRecognizer::Plan> merge_commit(const ptx::Function& fn,
           if (!ev.absorbed) continue;
           if (ev.pc == m) { alive = true; break; }
           skip.insert(ev.pc);
-          if (ri == 0)
-            for (auto fr : ev.fixed_reads) plan.fixed_inputs.push_back(fr);
           for (uint32_t w : ev.writes) {
             if (w == y) continue;
             tainted.insert(w);
@@ -207,6 +216,7 @@ std::optional<MathRoutineRecognizer::Plan> merge_commit(const ptx::Function& fn,
       std::vector<size_t> ends;
       for (const Run& r : runs) ends.push_back(r.visits.at(m).events_before);
       if (leaks(live, runs, ends, m, y)) continue;
+      plan.fixed_inputs = fixed_inputs_of(runs, ends);
       tainted.insert(y);
       if (!step_over_untaken(fn, at, m, skip, tainted)) continue;
       plan.skip.assign(skip.begin(), skip.end());
@@ -288,6 +298,11 @@ bool MathRoutineRecognizer::recognize(exec::ExecContext& ctx, const ptx::Instr& 
       }
     }
     if (auto plan = probe(ctx, at, root)) {
+      if (debug_) {
+        std::fprintf(stderr, "  plan reads fixed:");
+        for (auto [r, bits] : plan->fixed_inputs) std::fprintf(stderr, " %s=%llx", fn.regs[r].name.c_str(), static_cast<unsigned long long>(bits));
+        std::fprintf(stderr, "\n");
+      }
       cache_[key] = *plan;
       preferred_[{&fn, at}] = root;
       install(ctx, *plan, root, at);
@@ -365,6 +380,7 @@ std::optional<MathRoutineRecognizer::Plan> MathRoutineRecognizer::probe(exec::Ex
     // Where the paths of branches on the input meet again, innermost last: until then,
     // whatever the probe writes depends on the input through the path taken.
     std::vector<uint32_t> joins;
+    std::vector<uint8_t> written(fn.regs.size(), 0);  // by the probe so far
     for (size_t r = 0; r < fn.regs.size(); ++r) {
       if (th.regs[r].sym == root_sym) state[r] = State::Sample, scratch.regs[r] = Value::of_bits(bits);
       else if (!th.regs[r].is_concrete()) state[r] = State::Opaque;
@@ -391,13 +407,13 @@ std::optional<MathRoutineRecognizer::Plan> MathRoutineRecognizer::probe(exec::Ex
         uint64_t addr = sctx.address(where);
         bool derived = as == State::Sample;
         for (uint32_t r : addr_regs)
-          if (state[r] == State::Fixed) ev.fixed_reads.emplace_back(r, scratch.regs[r].bits);
+          if (state[r] == State::Fixed && !written[r]) ev.fixed_reads.emplace_back(r, scratch.regs[r].bits);
         if (!load) {
           State vs = state[data.index];
           if (sp != exec::Space::Local || vs == State::Opaque) return false;
           derived |= vs == State::Sample;
           scratch_memory.store(addr, size, scratch.regs[data.index].bits, derived);
-          if (vs == State::Fixed) ev.fixed_reads.emplace_back(data.index, scratch.regs[data.index].bits);
+          if (vs == State::Fixed && !written[data.index]) ev.fixed_reads.emplace_back(data.index, scratch.regs[data.index].bits);
           ev.absorbed |= derived;
           if (ev.absorbed) run.local_stores.insert({addr, size});
           return true;
@@ -407,6 +423,7 @@ std::optional<MathRoutineRecognizer::Plan> MathRoutineRecognizer::probe(exec::Ex
                                                                  : ctx.m.peek_constant(sctx, sp, addr, size);
         if (!bits) return false;
         scratch.regs[data.index] = Value::of_bits(*bits);
+        written[data.index] = 1;
         ev.absorbed |= derived;
         state[data.index] = ev.absorbed ? State::Sample : State::Fixed;
         ev.writes = {data.index};
@@ -497,7 +514,7 @@ std::optional<MathRoutineRecognizer::Plan> MathRoutineRecognizer::probe(exec::Ex
       uint32_t next = pc + 1;
       if (on) {
         for (uint32_t r : reads)
-          if (state[r] == State::Fixed) ev.fixed_reads.emplace_back(r, scratch.regs[r].bits);
+          if (state[r] == State::Fixed && !written[r]) ev.fixed_reads.emplace_back(r, scratch.regs[r].bits);
         scratch.pc = pc + 1;
         try {
           sem.step[static_cast<size_t>(I.op)](sctx, I);
@@ -509,6 +526,7 @@ std::optional<MathRoutineRecognizer::Plan> MathRoutineRecognizer::probe(exec::Ex
         next = scratch.pc;
         for (uint32_t w : writes) {
           state[w] = ev.absorbed ? State::Sample : State::Fixed;
+          written[w] = 1;
           ev.values.push_back(scratch.regs[w].bits);
         }
       } else {
@@ -583,8 +601,6 @@ std::optional<MathRoutineRecognizer::Plan> MathRoutineRecognizer::probe(exec::Ex
         const Event& ev = runs[ri].events[k];
         if (!ev.absorbed) continue;
         skip.insert(ev.pc);
-        for (auto fr : ev.fixed_reads)
-          if (ri == 0) plan.fixed_inputs.push_back(fr);
         for (uint32_t w : ev.writes) {
           if (w == y) continue;
           tainted.insert(w);
@@ -598,6 +614,7 @@ std::optional<MathRoutineRecognizer::Plan> MathRoutineRecognizer::probe(exec::Ex
     }
     std::vector<size_t> ends;
     for (size_t k : commit_index) ends.push_back(k + 1);
+    plan.fixed_inputs = fixed_inputs_of(runs, ends);
     if (leaks(live, runs, ends, e.pc + 1, y)) {
       if (debug_) std::fprintf(stderr, "    result %s: a register left live differs between probes\n", fn.regs[y].name.c_str());
       continue;

@@ -157,7 +157,7 @@ const std::vector<Row>& rows() {
       {Op::WgmmaFence, {M::Sync, M::Aligned}, 0, 0, ""},
       {Op::WgmmaCommitGroup, {M::Sync, M::Aligned}, 0, 0, ""},
       {Op::WgmmaWaitGroup, {M::Sync, M::Aligned}, 0, 0, "iu"},
-      {Op::WgmmaMmaAsync, {M::Sync, M::Aligned, M::Shape, M::Sat, T}, 3, 4, "d. s. s. x. i. i. i.? i.?"},
+      {Op::WgmmaMmaAsync, {M::Sync, M::Aligned, M::Shape, M::Sat, T}, 3, 4, "d. s. s. x. i.? i.? i.? i.?"},  // integer forms: 4 operands
   };
   return r;
 }

@@ -49,6 +49,8 @@ inline bool is_packed_half(Type t) { return t == Type::F16x2 || t == Type::BF16x
 
 void refuse_packed(const Instr& ins);
 
+using exec::space_of;  // the state space a memory instruction names (exec/machine.hpp)
+
 // Float forms of the opcodes shared with integers (add, sub, mul, mad, div, min, max, abs, neg).
 void float_binary(ExecContext& ctx, const Instr& ins, exec::FBin op);
 void float_unary(ExecContext& ctx, const Instr& ins, exec::FUn op);

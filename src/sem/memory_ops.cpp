@@ -4,10 +4,11 @@
 #include "sem/semantics.hpp"
 
 namespace racer::sem {
-namespace {
 
 using exec::Space;
-using exec::space_of;
+
+
+namespace {
 
 unsigned access_size(Type t) {
   unsigned bits = ptx::type_bits(t);

@@ -1,4 +1,5 @@
 // mov (including packing and unpacking register halves), cvt and cvta.
+#include "exec/packed.hpp"
 #include "sem/common.hpp"
 #include "sem/semantics.hpp"
 
@@ -10,6 +11,19 @@ void mov(ExecContext& c, const Instr& i) {
   const ptx::Operand& d = i.operands[0];
   const ptx::Operand& s = i.operands[1];
   unsigned bits = ptx::type_bits(t);
+  if (d.kind == ptx::Operand::Kind::Vector && bits == 32 && d.elems.size() == 2 && !c.get(s, t).is_concrete()) {
+    auto lanes = exec::unpack_halves(c.get(s, t));
+    c.set(d.elems[0], lanes[0]);
+    c.set(d.elems[1], lanes[1]);
+    return;
+  }
+  if (s.kind == ptx::Operand::Kind::Vector && bits == 32 && s.elems.size() == 2) {
+    Value lo = c.get(s.elems[0], Type::B16), hi = c.get(s.elems[1], Type::B16);
+    if (!lo.is_concrete() || !hi.is_concrete()) {
+      c.set(d, exec::pack_halves(lo, hi));
+      return;
+    }
+  }
   if (d.kind == ptx::Operand::Kind::Vector) {
     uint64_t v = c.get_bits(s, t);
     unsigned part = bits / static_cast<unsigned>(d.elems.size());
@@ -30,6 +44,14 @@ void mov(ExecContext& c, const Instr& i) {
 
 void cvt(ExecContext& c, const Instr& i) {
   Type dt = i.type(0), st = i.type(1);
+  if (is_packed_half(dt) && st == Type::F32 && i.operands.size() == 3) {
+    // cvt.rn.f16x2.f32 d, a, b: a converted into the upper half, b into the lower.
+    Type half = dt == Type::F16x2 ? Type::F16 : Type::BF16;
+    Value hi = c.dom.cvt(half, st, c.get(i.operands[1], st), float_mods(i));
+    Value lo = c.dom.cvt(half, st, c.get(i.operands[2], st), float_mods(i));
+    c.set(i.operands[0], exec::pack_halves(lo, hi));
+    return;
+  }
   if (i.operands.size() > 2 || is_packed_half(dt) || is_packed_half(st)) refuse_packed(i);
   Value a = c.get(i.operands[1], st);
   if (ptx::is_float(dt) || ptx::is_float(st)) {

@@ -20,6 +20,12 @@ const exec::Semantics& semantics() {
     register_control(t);
     register_warp(t);
     register_carry(t);
+    register_mma(t);
+    register_wmma(t);
+    register_ldmatrix(t);
+    register_wgmma(t);
+    register_async_copy(t);
+    register_mbarrier(t);
     return t;
   }();
   return s;

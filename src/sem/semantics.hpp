@@ -15,6 +15,13 @@ void register_move(exec::Semantics& s);
 void register_memory(exec::Semantics& s);
 void register_control(exec::Semantics& s);
 void register_warp(exec::Semantics& s);
+// Tensor cores and asynchronous copies.
+void register_mma(exec::Semantics& s);
+void register_wmma(exec::Semantics& s);
+void register_ldmatrix(exec::Semantics& s);
+void register_wgmma(exec::Semantics& s);
+void register_async_copy(exec::Semantics& s);
+void register_mbarrier(exec::Semantics& s);
 void register_carry(exec::Semantics& s);
 // The .cc (carry-out) forms of add, sub and mad (carry.cpp).
 void add_cc(exec::ExecContext& c, const ptx::Instr& i);

@@ -16,6 +16,10 @@ struct ParsedRecord {
   std::string signed_text;  // canonical text without "sig"
 };
 
-ParsedRecord parse_record(const std::string& line);
+// Scans canonical lines directly; falls back to parse_record_slow for anything unusual.
+// signed_text is filled only when asked for (it is needed only where a signature is checked).
+ParsedRecord parse_record(const std::string& line, bool want_signed_text = true);
+// Parses into a JSON tree and compares with its canonical dump (the reference behaviour).
+ParsedRecord parse_record_slow(const std::string& line);
 
 }  // namespace racer::trace

@@ -2,15 +2,19 @@
 // This command generates the product it checks (random A, B in the format; C as the format's
 // matmul computes it), so that a check, its tolerance and its detection can be reproduced
 // from a seed; --self-test also corrupts one element and requires the check to catch it.
+// The random vectors are drawn from a fresh seed unless --vector-seed is given: the guarantee
+// needs vectors that whoever produced C could not know (the seed is printed and recorded).
 #include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
 #include <optional>
+#include <random>
 
 #include "freivalds/freivalds.hpp"
 #include "freivalds/gpu_plugin.hpp"
 #include "freivalds/modular.hpp"
+#include "freivalds/npy.hpp"
 #include "freivalds/synthetic.hpp"
 #include "support/error.hpp"
 #include "tools/racer/commands.hpp"
@@ -25,8 +29,8 @@ struct FreivaldsArgs {
   bool gpu = false, cpu = false, self_test = false;
   int64_t n = 256;
   int k = 10;
-  std::string format = "f32", model = "worst-case", trace_path, key_path;
-  uint64_t seed = 1;
+  std::string format = "f32", model = "worst-case", trace_path, key_path, a_path, b_path, c_path;
+  uint64_t seed = 1, vector_seed = 0;
   double false_alarm = 0x1p-40, corrupt_factor = 10;
 };
 
@@ -57,7 +61,7 @@ void record(std::optional<trace::Writer>& w, const FreivaldsArgs& a, const Measu
             const nlohmann::json& extra) {
   if (!w) return;
   nlohmann::json f = {{"kind", "freivalds"}, {"case", m.label}, {"backend", m.backend}, {"device", m.device},
-                      {"format", a.format}, {"n", a.n}, {"k", a.k}, {"seed", a.seed}, {"error_model", a.model},
+                      {"format", a.format}, {"n", a.n}, {"k", a.k}, {"seed", a.seed}, {"vector_seed", a.vector_seed}, {"error_model", a.model},
                       {"false_alarm", hex_of(a.false_alarm)}, {"residual", hex_of(m.residual)},
                       {"tolerance", hex_of(m.tolerance)}, {"worst_ratio", hex_of(m.ratio)},
                       {"verdict", m.pass ? "pass" : "fail"}, {"implementation", "racer freivalds " + m.backend},
@@ -70,7 +74,7 @@ int run_modular(const FreivaldsArgs& a, std::optional<trace::Writer>& w) {
   if (a.gpu) throw Error(ExitCode::BadInput, "--gpu: the modular (s8/u8) variant runs on the CPU only");
   fv::SyntheticIntProduct product = fv::make_int_product(a.format == "s8", a.n, a.seed);
   auto run = [&](const char* label) {
-    fv::ModularResult r = fv::check_modular(product.view(), a.k, a.seed + 1);
+    fv::ModularResult r = fv::check_modular(product.view(), a.k, a.vector_seed);
     std::printf("%-9s %s  exact mod 2^61-1%s; a wrong product escapes with probability <= 2^%.0f\n", label,
                 r.pass ? "PASS" : "FAIL",
                 r.pass ? "" : (", row " + std::to_string(r.first_bad_row) + " differs").c_str(), r.miss_log2);
@@ -87,12 +91,12 @@ int run_modular(const FreivaldsArgs& a, std::optional<trace::Writer>& w) {
 
 int run_float(const FreivaldsArgs& a, std::optional<trace::Writer>& w) {
   fv::Format format = fv::parse_format(a.format);
-  fv::Options o{a.k, a.seed + 1, fv::parse_error_model(a.model), a.false_alarm, true};
+  fv::Options o{a.k, a.vector_seed, fv::parse_error_model(a.model), a.false_alarm, true};
   const int64_t row = a.n / 3, col = a.n / 2;
   if (a.gpu) {
     fv::GpuPlugin plugin = fv::load_gpu_plugin();
     fv::Tolerance t = fv::derive_tolerance({format, a.n, a.n, a.n, a.k, o.model, o.false_alarm, fv::gpu_check_arithmetic()});
-    racer_fv_request q{static_cast<int>(format), a.n, a.k, a.seed, a.self_test ? a.corrupt_factor : 0.0, row, col,
+    racer_fv_request q{static_cast<int>(format), a.n, a.k, a.seed, a.vector_seed, a.self_test ? a.corrupt_factor : 0.0, row, col,
                        {t.coef.lambda_r, t.coef.eps_acc, t.coef.u_out_rel, t.coef.d_am, t.coef.d_cm, t.coef.slack}};
     racer_fv_response good{}, bad{};
     plugin.run(&q, &good, &bad);
@@ -129,6 +133,28 @@ int run_float(const FreivaldsArgs& a, std::optional<trace::Writer>& w) {
   return good.pass && !bad.pass ? 0 : 1;
 }
 
+// A product given as three .npy files, checked on the CPU.
+int run_files(const FreivaldsArgs& a, std::optional<trace::Writer>& w) {
+  if (a.gpu) throw Error(ExitCode::BadInput, "--gpu checks products it generates on the device; --a/--b/--c files are checked on the CPU");
+  if (a.self_test) throw Error(ExitCode::BadInput, "--self-test generates its own product; drop --a/--b/--c");
+  if (a.a_path.empty() || a.b_path.empty() || a.c_path.empty()) throw Error(ExitCode::BadInput, "--a, --b and --c go together");
+  fv::Format format = fv::parse_format(a.format);
+  fv::NpyMatrix ma = fv::load_npy(a.a_path, format), mb = fv::load_npy(a.b_path, format), mc = fv::load_npy(a.c_path, format);
+  if (ma.cols != mb.rows || mc.rows != ma.rows || mc.cols != mb.cols)
+    throw Error(ExitCode::BadInput, "shapes do not multiply: A " + std::to_string(ma.rows) + "x" + std::to_string(ma.cols) + ", B " +
+                                        std::to_string(mb.rows) + "x" + std::to_string(mb.cols) + ", C " + std::to_string(mc.rows) + "x" +
+                                        std::to_string(mc.cols));
+  fv::Options o{a.k, a.vector_seed, fv::parse_error_model(a.model), a.false_alarm, false};
+  fv::Result r = fv::check_cpu({format, ma.rows, ma.cols, mb.cols, ma.values.data(), mb.values.data(), mc.values.data()}, o);
+  std::cout << r.derived.derivation << "\n";
+  Measurement m{"files", "cpu", cpu_profile(), r.pass, r.residual, r.tolerance, r.worst_ratio, r.worst_row, r.worst_vector};
+  report(m);
+  FreivaldsArgs shown = a;
+  shown.n = ma.cols;
+  record(w, shown, m, "input_hash", {{"a", ma.data_hash}, {"b", mb.data_hash}, {"c", mc.data_hash}});
+  return r.pass ? 0 : 1;
+}
+
 }  // namespace
 
 void add_freivalds_commands(CLI::App& app) {
@@ -140,21 +166,35 @@ void add_freivalds_commands(CLI::App& app) {
   f->add_option("--k", a.k, "random vectors")->check(CLI::Range(1, 4096));
   f->add_option("--format", a.format, "f32, tf32, f16, bf16, or s8/u8 (exact check modulo 2^61-1)")
       ->check(CLI::IsMember({"f32", "tf32", "f16", "bf16", "s8", "u8"}));
-  f->add_option("--seed", a.seed, "seed of the data (the vectors use seed + 1)");
+  f->add_option("--seed", a.seed, "seed of the generated data (default 1)");
+  static CLI::Option* vector_seed = f->add_option("--vector-seed", a.vector_seed, "seed of the random vectors (default: a fresh one, printed)");
   f->add_option("--error-model", a.model, "worst-case (default) or probabilistic (Higham-Mary) rounding bound")
       ->check(CLI::IsMember({"worst-case", "probabilistic"}));
   f->add_option("--false-alarm", a.false_alarm, "bound on the probability that a correct product fails (default 2^-40)");
   f->add_flag("--self-test", a.self_test, "also corrupt one element of C; exit 0 only if the correct product passes and the corrupted one fails");
   f->add_option("--corrupt-factor", a.corrupt_factor, "--self-test's corruption, in multiples of the row's tolerance (default 10)");
+  f->add_option("--a", a.a_path, "A (m x n) as a .npy file; with --b and --c, checks that product on the CPU");
+  f->add_option("--b", a.b_path, "B (n x p) as a .npy file");
+  f->add_option("--c", a.c_path, "the claimed C = A B (m x p) as a .npy file");
   f->add_option("--trace", a.trace_path, "append a signed trace record per measurement to this file");
   f->add_option("--key", a.key_path, "Ed25519 secret key file for --trace (racer trace keygen)");
   on_selected(f, [] {
+    if (!vector_seed->count()) {
+      std::random_device rd;
+      a.vector_seed = (uint64_t{rd()} << 32) ^ rd();
+    }
+    std::printf("random vectors: seed %llu (--vector-seed %llu repeats this check)\n",
+                static_cast<unsigned long long>(a.vector_seed), static_cast<unsigned long long>(a.vector_seed));
     std::optional<trace::Writer> w;
     if (!a.trace_path.empty()) {
       if (a.key_path.empty()) throw Error(ExitCode::BadInput, "--trace needs --key (a secret key file from racer trace keygen)");
       w.emplace(a.trace_path, trace::Signer::load(a.key_path));
     }
     bool modular = a.format == "s8" || a.format == "u8";
+    if (!a.a_path.empty() || !a.b_path.empty() || !a.c_path.empty()) {
+      if (modular) throw Error(ExitCode::BadInput, "--a/--b/--c files hold f32, tf32, f16 or bf16 matrices");
+      return run_files(a, w);
+    }
     return modular ? run_modular(a, w) : run_float(a, w);
   });
 }

@@ -1,5 +1,9 @@
 // racer trace keygen KEYFILE | racer trace verify TRACE --key KEYFILE.pub
+#include <filesystem>
+#include <fstream>
 #include <iostream>
+
+#include "support/error.hpp"
 
 #include "tools/racer/commands.hpp"
 #include "trace/trace.hpp"
@@ -17,6 +21,34 @@ void add_trace_commands(CLI::App& app) {
   on_selected(g, [] {
     trace::Signer::generate(key_path);
     std::cout << "wrote " << key_path << " (secret) and " << key_path << ".pub (public)\n";
+    return 0;
+  });
+  static std::string from_path;
+  auto* a = t->add_subcommand("append", "Sign measurements made elsewhere (one JSON object a line, floats as exact hex) into a trace");
+  a->add_option("trace", trace_path, "trace file to append to (created if missing)")->required();
+  a->add_option("--key", key_path, "secret key file")->required();
+  a->add_option("--from", from_path, "JSON-lines file of measurements, e.g. a GPU bench's output")->required();
+  on_selected(a, [] {
+    std::ifstream in(from_path);
+    if (!in) throw Error(ExitCode::BadInput, from_path + ": cannot read");
+    trace::Writer w(trace_path, trace::Signer::load(key_path));
+    const std::string source = std::filesystem::path(from_path).filename().string();
+    uint64_t line_no = 0, appended = 0;
+    for (std::string line; std::getline(in, line);) {
+      ++line_no;
+      if (line.empty()) continue;
+      nlohmann::json j = nlohmann::json::parse(line, nullptr, false);
+      if (j.is_discarded() || !j.is_object()) throw Error(ExitCode::BadInput, from_path + ":" + std::to_string(line_no) + ": not a JSON object");
+      if (j.contains("imported_from")) throw Error(ExitCode::BadInput, from_path + ":" + std::to_string(line_no) + ": 'imported_from' is set by racer trace append");
+      j["imported_from"] = source;  // signed here, measured elsewhere: the record says so
+      try {
+        w.append(j);
+      } catch (const Error& e) {
+        throw Error(ExitCode::BadInput, from_path + ":" + std::to_string(line_no) + ": " + e.what());
+      }
+      ++appended;
+    }
+    std::cout << "appended " << appended << " records to " << trace_path << " (" << w.records() << " in all)\n";
     return 0;
   });
   auto* v = t->add_subcommand("verify", "Check a trace's chain and signatures against a trusted public key");

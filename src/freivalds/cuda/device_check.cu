@@ -1,6 +1,7 @@
 #include <cmath>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
 #include "freivalds/cuda/device_check.cuh"
 #include "freivalds/cuda/skinny_kernels.cuh"
@@ -52,32 +53,58 @@ __global__ void judge_chunk(const double* y, int kpad, int v0, int valid, int k,
   if ((threadIdx.x & 31) == 0) atomicMax(packed, best);
 }
 
-template <class T, int KT>
+template <class T, int KT, int ROWS, bool PREFETCH, int LPR, int MINB = 1>
 void launch_passes(const T* a, const T* b, const T* c, int64_t n, const float* r, float* x, double* x_acc, double* y_acc,
-                   double* mags, double* nb2, bool with_mags, int splits1, int splits2, cudaStream_t s) {
+                   double* mags, double* nb2, bool with_mags, int splits, cudaStream_t s) {
   constexpr int KP = (KT + 3) / 4 * 4;
   constexpr int E = Elements<T>::kPerLoad;
-  auto per_split = [&](int splits) { return ((n + splits - 1) / splits + E - 1) / E * E; };
+  const int64_t per_split = ((n + splits - 1) / splits + E - 1) / E * E;
   dim3 block(kThreads);
-  PassArgs<T> p1{b, nullptr, n, n, r, nullptr, nullptr, per_split(splits1), x_acc, mags + 4 * n, nb2, nullptr, nullptr};
-  dim3 g1(static_cast<unsigned>((n + kRowsPerBlock - 1) / kRowsPerBlock), static_cast<unsigned>(splits1));
-  if (with_mags) skinny_pass<T, KT, false, true><<<g1, block, 0, s>>>(p1);
-  else skinny_pass<T, KT, false, false><<<g1, block, 0, s>>>(p1);
+  dim3 grid(static_cast<unsigned>((n + rows_per_block<ROWS, LPR>() - 1) / rows_per_block<ROWS, LPR>()), static_cast<unsigned>(splits));
+  PassArgs<T> p1{b, nullptr, n, n, r, nullptr, nullptr, per_split, x_acc, mags + 4 * n, nb2, nullptr, nullptr};
+  if (with_mags) skinny_pass<T, KT, false, true, ROWS, PREFETCH, LPR, MINB><<<grid, block, 0, s>>>(p1);
+  else skinny_pass<T, KT, false, false, ROWS, PREFETCH, LPR, MINB><<<grid, block, 0, s>>>(p1);
   narrow<<<static_cast<unsigned>((n * KP + 255) / 256), 256, 0, s>>>(x_acc, x, n * KP);
-  PassArgs<T> p2{a, c, n, n, x, r, mags + 4 * n, per_split(splits2), y_acc, mags, mags + n, mags + 2 * n, mags + 3 * n};
-  dim3 g2(g1.x, static_cast<unsigned>(splits2));
-  if (with_mags) skinny_pass<T, KT, true, true><<<g2, block, 0, s>>>(p2);
-  else skinny_pass<T, KT, true, false><<<g2, block, 0, s>>>(p2);
+  PassArgs<T> p2{a, c, n, n, x, r, mags + 4 * n, per_split, y_acc, mags, mags + n, mags + 2 * n, mags + 3 * n};
+  if (with_mags) skinny_pass<T, KT, true, true, ROWS, PREFETCH, LPR, MINB><<<grid, block, 0, s>>>(p2);
+  else skinny_pass<T, KT, true, false, ROWS, PREFETCH, LPR, MINB><<<grid, block, 0, s>>>(p2);
 }
 
+#ifdef RACER_FV_ALL_SHAPES
+template <class T, int KT>
+void by_shape(int shape, const T* a, const T* b, const T* c, int64_t n, const float* r, float* x, double* x_acc,
+              double* y_acc, double* mags, double* nb2, bool with_mags, int splits, cudaStream_t s) {
+  switch (shape) {
+    case 0: return launch_passes<T, KT, 2, false, 1>(a, b, c, n, r, x, x_acc, y_acc, mags, nb2, with_mags, splits, s);
+    case 1: return launch_passes<T, KT, 2, true, 1>(a, b, c, n, r, x, x_acc, y_acc, mags, nb2, with_mags, splits, s);
+    case 2: return launch_passes<T, KT, 2, false, 4>(a, b, c, n, r, x, x_acc, y_acc, mags, nb2, with_mags, splits, s);
+    case 3: return launch_passes<T, KT, 1, false, 4>(a, b, c, n, r, x, x_acc, y_acc, mags, nb2, with_mags, splits, s);
+    case 4: return launch_passes<T, KT, 2, false, 8>(a, b, c, n, r, x, x_acc, y_acc, mags, nb2, with_mags, splits, s);
+    case 5: return launch_passes<T, KT, 2, false, 2>(a, b, c, n, r, x, x_acc, y_acc, mags, nb2, with_mags, splits, s);
+    case 6: return launch_passes<T, KT, 2, false, 2, 4>(a, b, c, n, r, x, x_acc, y_acc, mags, nb2, with_mags, splits, s);
+    default: return launch_passes<T, KT, 1, false, 2, 6>(a, b, c, n, r, x, x_acc, y_acc, mags, nb2, with_mags, splits, s);
+  }
+}
+#endif
+
+// Every shape for k = 10 (the bench's overhead k); the default shape for the other chunk sizes.
 template <class T>
-void dispatch(int kt, const T* a, const T* b, const T* c, int64_t n, const float* r, float* x, double* x_acc,
-              double* y_acc, double* mags, double* nb2, bool with_mags, int splits1, int splits2, cudaStream_t s) {
+void dispatch(int shape, int kt, const T* a, const T* b, const T* c, int64_t n, const float* r, float* x, double* x_acc,
+              double* y_acc, double* mags, double* nb2, bool with_mags, int splits, cudaStream_t s) {
+  constexpr int d = std::is_same_v<T, float> ? kDefaultShapeF32 : kDefaultShape16;
+  constexpr bool dp = kShapes[d].prefetch;
+  constexpr int dr = kShapes[d].rows_per_lane;
+  constexpr int dl = kShapes[d].lanes_per_row;
+  constexpr int dm = kShapes[d].min_blocks;
   switch (kt) {
-    case 4: return launch_passes<T, 4>(a, b, c, n, r, x, x_acc, y_acc, mags, nb2, with_mags, splits1, splits2, s);
-    case 8: return launch_passes<T, 8>(a, b, c, n, r, x, x_acc, y_acc, mags, nb2, with_mags, splits1, splits2, s);
-    case 10: return launch_passes<T, 10>(a, b, c, n, r, x, x_acc, y_acc, mags, nb2, with_mags, splits1, splits2, s);
-    default: return launch_passes<T, 16>(a, b, c, n, r, x, x_acc, y_acc, mags, nb2, with_mags, splits1, splits2, s);
+    case 4: return launch_passes<T, 4, dr, dp, dl, dm>(a, b, c, n, r, x, x_acc, y_acc, mags, nb2, with_mags, splits, s);
+    case 8: return launch_passes<T, 8, dr, dp, dl, dm>(a, b, c, n, r, x, x_acc, y_acc, mags, nb2, with_mags, splits, s);
+#ifdef RACER_FV_ALL_SHAPES  // the bench compares shapes; the library builds only the default one
+    case 10: return by_shape<T, 10>(shape < 0 ? d : shape, a, b, c, n, r, x, x_acc, y_acc, mags, nb2, with_mags, splits, s);
+#else
+    case 10: return launch_passes<T, 10, dr, dp, dl, dm>(a, b, c, n, r, x, x_acc, y_acc, mags, nb2, with_mags, splits, s);
+#endif
+    default: return launch_passes<T, 16, dr, dp, dl, dm>(a, b, c, n, r, x, x_acc, y_acc, mags, nb2, with_mags, splits, s);
   }
 }
 
@@ -99,20 +126,31 @@ DeviceCheck::DeviceCheck(Format format, int64_t n, int k, uint64_t vector_seed, 
         break;
       }
     int valid = rem < kt ? rem : kt;
-    Chunk ch{v0, kt, valid, nullptr};
+    Chunk ch{v0, kt, valid, nullptr, nullptr, nullptr};
     cuda_check(cudaMalloc(&ch.r, sizeof(float) * n * padded(kt)), "cudaMalloc(R)");
     fill_vectors<<<static_cast<unsigned>((n * padded(kt) + 255) / 256), 256, 0, stream>>>(ch.r, n, padded(kt), v0, valid, k, vector_seed);
     chunks_.push_back(ch);
     v0 += valid;
   }
-  cuda_check(cudaMalloc(&x_acc_, sizeof(double) * n * 16), "cudaMalloc");
-  cuda_check(cudaMalloc(&y_acc_, sizeof(double) * n * 16), "cudaMalloc");
-  cuda_check(cudaMalloc(&x_, sizeof(float) * n * 16), "cudaMalloc");
-  cuda_check(cudaMalloc(&mags_, sizeof(double) * n * 5), "cudaMalloc");
-  cuda_check(cudaMalloc(&nb2_, sizeof(double)), "cudaMalloc");
-  cuda_check(cudaMalloc(&row_failed_, sizeof(int) * n), "cudaMalloc");
-  cuda_check(cudaMalloc(&packed_, 2 * sizeof(unsigned long long)), "cudaMalloc");
+  // One workspace, zeroed by one memset per check: magnitudes (5 n), ||B||_F^2, the packed
+  // worst entry and failing-row count, per-row failure flags, then X and Y accumulators per chunk.
+  const size_t chunk_doubles = static_cast<size_t>(n) * 16 * 2;
+  workspace_bytes_ = sizeof(double) * (5 * n + 1) + 2 * sizeof(unsigned long long) + sizeof(int) * n +
+                     sizeof(double) * chunk_doubles * chunks_.size();
+  char* w = nullptr;
+  cuda_check(cudaMalloc(&w, workspace_bytes_), "cudaMalloc(workspace)");
+  workspace_ = w;
+  mags_ = reinterpret_cast<double*>(w);
+  nb2_ = mags_ + 5 * n;
+  packed_ = reinterpret_cast<unsigned long long*>(nb2_ + 1);
   failing_ = packed_ + 1;
+  row_failed_ = reinterpret_cast<int*>(packed_ + 2);
+  double* acc = reinterpret_cast<double*>(w + (workspace_bytes_ - sizeof(double) * chunk_doubles * chunks_.size()));
+  for (size_t i = 0; i < chunks_.size(); ++i) {
+    chunks_[i].x_acc = acc + i * chunk_doubles;
+    chunks_[i].y_acc = chunks_[i].x_acc + static_cast<size_t>(n) * 16;
+  }
+  cuda_check(cudaMalloc(&x_, sizeof(float) * n * 16), "cudaMalloc");
   cuda_check(cudaMalloc(&coef_, sizeof(ToleranceCoefficients)), "cudaMalloc");
   set_coefficients(coef);
   cuda_check(cudaStreamSynchronize(stream), "vector generation");
@@ -122,10 +160,7 @@ DeviceCheck::~DeviceCheck() {
   if (exec_) cudaGraphExecDestroy(exec_);
   if (graph_) cudaGraphDestroy(graph_);
   for (auto& ch : chunks_) cudaFree(ch.r);
-  for (void* p : {static_cast<void*>(x_acc_), static_cast<void*>(y_acc_), static_cast<void*>(x_), static_cast<void*>(mags_),
-                  static_cast<void*>(nb2_), static_cast<void*>(row_failed_), static_cast<void*>(packed_),
-                  static_cast<void*>(coef_)})
-    cudaFree(p);
+  for (void* p : {workspace_, static_cast<void*>(x_), static_cast<void*>(coef_)}) cudaFree(p);
 }
 
 void DeviceCheck::set_coefficients(const ToleranceCoefficients& coef) {
@@ -138,7 +173,7 @@ int DeviceCheck::splits_for(int64_t rows, int elements_per_load) const {
   int device = 0, sms = 132;
   cudaGetDevice(&device);
   cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
-  int64_t row_blocks = (rows + kRowsPerBlock - 1) / kRowsPerBlock;
+  int64_t row_blocks = (rows + rows_per_block<2, 1>() - 1) / rows_per_block<2, 1>();
   int64_t want = (16 * sms + row_blocks - 1) / row_blocks;  // many short blocks: a small last wave
   int64_t most = n_ / (4 * elements_per_load);                   // at least 4 loads per lane
   int64_t s = want < most ? want : most;
@@ -149,17 +184,12 @@ template <class T>
 void DeviceCheck::enqueue_typed(const T* a, const T* b, const T* c) {
   const int e = Elements<T>::kPerLoad;
   const int splits = splits_for(n_, e);
-  cudaMemsetAsync(mags_, 0, sizeof(double) * n_ * 5, stream_);
-  cudaMemsetAsync(nb2_, 0, sizeof(double), stream_);
-  cudaMemsetAsync(row_failed_, 0, sizeof(int) * n_, stream_);
-  cudaMemsetAsync(packed_, 0, 2 * sizeof(unsigned long long), stream_);
+  cudaMemsetAsync(workspace_, 0, workspace_bytes_, stream_);
   bool first = true;
   for (const Chunk& ch : chunks_) {
-    cudaMemsetAsync(x_acc_, 0, sizeof(double) * n_ * padded(ch.kt), stream_);
-    cudaMemsetAsync(y_acc_, 0, sizeof(double) * n_ * padded(ch.kt), stream_);
-    dispatch<T>(ch.kt, a, b, c, n_, ch.r, x_, x_acc_, y_acc_, mags_, nb2_, first, splits, splits, stream_);
+    dispatch<T>(shape_, ch.kt, a, b, c, n_, ch.r, x_, ch.x_acc, ch.y_acc, mags_, nb2_, first, splits, stream_);
     judge_chunk<<<static_cast<unsigned>((n_ + 255) / 256), 256, 0, stream_>>>(
-        y_acc_, padded(ch.kt), ch.v0, ch.valid, k_, n_, mags_, nb2_, coef_, row_failed_, packed_, failing_);
+        ch.y_acc, padded(ch.kt), ch.v0, ch.valid, k_, n_, mags_, nb2_, coef_, row_failed_, packed_, failing_);
     first = false;
   }
   cuda_check(cudaGetLastError(), "launching the check kernels");
@@ -201,13 +231,11 @@ DeviceVerdict DeviceCheck::verdict() {
     if (v.vector >= c.v0 && v.vector < c.v0 + c.valid) ch = &c;
   v.tolerance = row_tolerance(v.row);
   v.ratio = static_cast<double>(__builtin_bit_cast(float, static_cast<uint32_t>(host[0] >> 32)));
-  if (ch == &chunks_.back()) {  // the last chunk's residuals are still in y_acc_
+  {  // each chunk keeps its residuals
     double y = 0;
-    cuda_check(cudaMemcpy(&y, y_acc_ + v.row * padded(ch->kt) + (v.vector - ch->v0), sizeof y, cudaMemcpyDeviceToHost), "read a residual");
+    cuda_check(cudaMemcpy(&y, ch->y_acc + v.row * padded(ch->kt) + (v.vector - ch->v0), sizeof y, cudaMemcpyDeviceToHost), "read a residual");
     v.residual = std::fabs(y);
     if (std::isfinite(v.residual) && v.tolerance > 0) v.ratio = v.residual / v.tolerance;
-  } else {
-    v.residual = v.ratio * v.tolerance;
   }
   return v;
 }

@@ -11,6 +11,23 @@
 
 namespace racer::freivalds::cuda {
 
+// Kernel shapes measured against each other by the GPU bench: rows per lane (vector loads
+// shared by more rows, more registers) and whether the next 32-byte loads are issued before
+// the current ones are used (more bytes in flight, more registers).
+struct Shape {
+  int rows_per_lane;
+  bool prefetch;
+  int lanes_per_row;
+  int min_blocks;  // __launch_bounds__ minimum blocks per multiprocessor (caps registers)
+};
+constexpr Shape kShapes[] = {{2, false, 1, 1}, {2, true, 1, 1}, {2, false, 4, 1}, {1, false, 4, 1},
+                             {2, false, 8, 1}, {2, false, 2, 1}, {2, false, 2, 4}, {1, false, 2, 6}};
+constexpr int kShapeCount = 8;
+// Indices into kShapes: the shapes used unless set_shape picks another, the fastest on the
+// H200 for 4-byte and for 2-byte elements (bench/freivalds/RESULTS.md, run4).
+constexpr int kDefaultShapeF32 = 5;
+constexpr int kDefaultShape16 = 1;
+
 struct DeviceVerdict {
   bool pass;
   double residual, tolerance, ratio;
@@ -31,6 +48,7 @@ class DeviceCheck {
   DeviceCheck& operator=(const DeviceCheck&) = delete;
 
   void set_coefficients(const ToleranceCoefficients& coef);  // no graph rebuild needed
+  void set_shape(int shape) { shape_ = shape; }               // index into kShapes, before capture
   void enqueue(const void* a, const void* b, const void* c);  // all kernels, on the stream
   void capture(const void* a, const void* b, const void* c);  // the same, as one CUDA graph
   void launch();                                              // replays the graph
@@ -41,6 +59,7 @@ class DeviceCheck {
   struct Chunk {
     int v0, kt, valid;
     float* r;  // n x kpad
+    double *x_acc, *y_acc;  // n x 16 each, inside the workspace
   };
   template <class T> void enqueue_typed(const T* a, const T* b, const T* c);
   Format format_;
@@ -48,7 +67,10 @@ class DeviceCheck {
   int k_;
   cudaStream_t stream_;
   std::vector<Chunk> chunks_;
-  double *x_acc_ = nullptr, *y_acc_ = nullptr, *mags_ = nullptr, *nb2_ = nullptr;
+  void* workspace_ = nullptr;
+  size_t workspace_bytes_ = 0;
+  int shape_ = -1;  // -1: the format's default
+  double *mags_ = nullptr, *nb2_ = nullptr;
   float* x_ = nullptr;
   int* row_failed_ = nullptr;
   unsigned long long* packed_ = nullptr;  // (ratio f32 bits << 32) | (row k + v), atomicMax

@@ -8,13 +8,14 @@
 extern "C" {
 #endif
 
-#define RACER_FV_ABI_VERSION 1
+#define RACER_FV_ABI_VERSION 2
 
 typedef struct {
   int format;        /* racer::freivalds::Format as int */
   int64_t n;         /* A, B, C are n x n, generated on the device from seed */
   int k;
-  uint64_t seed;     /* data seed; the vectors use seed + 1 */
+  uint64_t seed;        /* data seed */
+  uint64_t vector_seed; /* seed of the random vectors */
   double corrupt_factor; /* > 0: after a first check, add factor * tol_i to C[i, j] and check again */
   int64_t corrupt_row, corrupt_col;
   /* tolerance coefficients (racer::freivalds::ToleranceCoefficients, in order) */

@@ -4,9 +4,11 @@
 //   pass 2 over A and C: Y = A X - C R,  am = |A| xm,  cm = |C| 1,  ||A_i||^2,  ||C_i||^2
 // Each matrix is read once per chunk of up to 16 vectors (one chunk for k <= 16).
 //
-// Mapping: a lane owns kRowsPerLane rows and streams along them 32 bytes at a time (one full
-// sector per lane per load); the 32 lanes of a warp walk the same columns of different rows,
-// so the vector entries they need are the same addresses: one broadcast load serves the warp.
+// Mapping: LPR lanes share kRowsPerLane rows and stream along them 32 bytes each at a time
+// (LPR = 4: one whole 128-byte line per row per load); the 32/LPR lane groups of a warp walk
+// the same columns of different rows, so the vector entries they need are LPR addresses
+// shared by the whole warp (broadcast loads). The LPR partial sums of a row are added by
+// shuffles once per block.
 // Products are summed in f32 over runs of kRun columns (A and C terms: 2 kRun terms per run)
 // and the runs are added into f64 accumulators (tolerance.cpp: gpu_check_arithmetic).
 #include <cuda_bf16.h>
@@ -17,9 +19,11 @@
 namespace racer::freivalds::cuda {
 
 constexpr int kThreads = 128;     // 4 warps
-constexpr int kRowsPerLane = 2;
-constexpr int kRowsPerBlock = 32 * kRowsPerLane * (kThreads / 32);
 constexpr int kRun = 8;           // columns per f32 run
+// Rows per block for ROWS rows per lane.
+// Rows per block for ROWS rows per lane and LPR lanes per row.
+template <int ROWS, int LPR> __host__ __device__ constexpr int rows_per_block() { return 32 / LPR * ROWS * (kThreads / 32); }
+
 
 template <class T> struct Elements;
 template <> struct Elements<float> {
@@ -82,33 +86,42 @@ __device__ inline void load32(const void* p, uint4 (&raw)[2]) {
   raw[1] = __ldcs(q + 1);
 }
 
-template <class T, int KT, bool WITH_C, bool MAGS>
-__global__ void __launch_bounds__(kThreads) skinny_pass(PassArgs<T> p) {
+template <class T, int KT, bool WITH_C, bool MAGS, int kRowsPerLane, bool PREFETCH, int LPR, int MIN_BLOCKS>
+__global__ void __launch_bounds__(kThreads, MIN_BLOCKS) skinny_pass(PassArgs<T> p) {
   constexpr int E = Elements<T>::kPerLoad;
   constexpr int KP = (KT + 3) / 4 * 4;
-  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-  const int64_t row0 = static_cast<int64_t>(blockIdx.x) * kRowsPerBlock + warp * 32 * kRowsPerLane + lane;
+  constexpr int RG = 32 / LPR;  // row groups of a warp: the stride between a lane's rows
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, sub = lane % LPR;
+  const int64_t row0 = static_cast<int64_t>(blockIdx.x) * rows_per_block<kRowsPerLane, LPR>() + warp * RG * kRowsPerLane + lane / LPR;
   const int64_t c_begin = static_cast<int64_t>(blockIdx.y) * p.cols_per_split;
   const int64_t c_end = min(p.cols, c_begin + p.cols_per_split);
   bool live[kRowsPerLane];
 #pragma unroll
-  for (int r = 0; r < kRowsPerLane; ++r) live[r] = row0 + 32 * r < p.rows;
+  for (int r = 0; r < kRowsPerLane; ++r) live[r] = row0 + RG * r < p.rows;
 
   double acc[kRowsPerLane][KT] = {};
   double mag[kRowsPerLane] = {}, sq_m[kRowsPerLane] = {}, mag_c[kRowsPerLane] = {}, sq_c[kRowsPerLane] = {};
-  for (int64_t col = c_begin; col < c_end; col += E) {
+  uint4 next_m[kRowsPerLane][2] = {}, next_c[kRowsPerLane][2] = {};
+  auto issue = [&](int64_t col) {
+#pragma unroll
+    for (int r = 0; r < kRowsPerLane; ++r) {
+      if (live[r] && col < c_end) {
+        load32(p.m + (row0 + RG * r) * p.cols + col, next_m[r]);
+        if constexpr (WITH_C) load32(p.c + (row0 + RG * r) * p.cols + col, next_c[r]);
+      }
+    }
+  };
+  const int64_t c_first = c_begin + sub * E;
+  if constexpr (PREFETCH) issue(c_first);
+  for (int64_t col = c_first; col < c_end; col += E * LPR) {
+    if constexpr (!PREFETCH) issue(col);
     float a[kRowsPerLane][E], cc[kRowsPerLane][E];
 #pragma unroll
     for (int r = 0; r < kRowsPerLane; ++r) {
-      uint4 raw[2] = {};
-      if (live[r]) load32(p.m + (row0 + 32 * r) * p.cols + col, raw);
-      Elements<T>::widen(raw, a[r]);
-      if constexpr (WITH_C) {
-        uint4 rc[2] = {};
-        if (live[r]) load32(p.c + (row0 + 32 * r) * p.cols + col, rc);
-        Elements<T>::widen(rc, cc[r]);
-      }
+      Elements<T>::widen(next_m[r], a[r]);
+      if constexpr (WITH_C) Elements<T>::widen(next_c[r], cc[r]);
     }
+    if constexpr (PREFETCH) issue(col + E * LPR);
 #pragma unroll
     for (int e0 = 0; e0 < E; e0 += kRun) {
       float run[kRowsPerLane][KT] = {};
@@ -161,11 +174,28 @@ __global__ void __launch_bounds__(kThreads) skinny_pass(PassArgs<T> p) {
       }
     }
   }
-  // Each lane owns whole rows: no reduction across lanes, one atomic per value per block.
+  if constexpr (MAGS && !WITH_C) {  // pass 1: ||B||_F^2 as one total (before the row sums below)
+    double s = 0;
+#pragma unroll
+    for (int r = 0; r < kRowsPerLane; ++r) s += sq_m[r];
+    s = warp_sum(s);
+    if (lane == 0) atomicAdd(p.sq_m, s);
+  }
+  // Add the LPR partial sums of each row (all lanes take part), then one atomic per value.
+  auto row_sum = [](double& v) {
+#pragma unroll
+    for (int d = LPR / 2; d >= 1; d >>= 1) v += __shfl_xor_sync(0xffffffffu, v, d);
+  };
 #pragma unroll
   for (int r = 0; r < kRowsPerLane; ++r) {
-    if (live[r]) {
-      const int64_t row = row0 + 32 * r;
+#pragma unroll
+    for (int t = 0; t < KT; ++t) row_sum(acc[r][t]);
+    if constexpr (MAGS) {
+      row_sum(mag[r]);
+      if constexpr (WITH_C) row_sum(sq_m[r]), row_sum(mag_c[r]), row_sum(sq_c[r]);
+    }
+    if (live[r] && sub == 0) {
+      const int64_t row = row0 + RG * r;
 #pragma unroll
       for (int t = 0; t < KT; ++t) atomicAdd(p.out + row * KP + t, acc[r][t]);
       if constexpr (MAGS) {
@@ -177,13 +207,6 @@ __global__ void __launch_bounds__(kThreads) skinny_pass(PassArgs<T> p) {
         }
       }
     }
-  }
-  if constexpr (MAGS && !WITH_C) {  // pass 1: ||B||_F^2 as one total
-    double s = 0;
-#pragma unroll
-    for (int r = 0; r < kRowsPerLane; ++r) s += sq_m[r];
-    s = warp_sum(s);
-    if (lane == 0) atomicAdd(p.sq_m, s);
   }
 }
 

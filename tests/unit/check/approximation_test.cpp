@@ -51,28 +51,32 @@ TEST(Approximation, WrongPolynomialOrStraightFormulaIsNotRead) {
 
 TEST_F(MachineTest, RoundingToAnIntegralValueIsNotTheIdentity) {
   // floor(x) as cvt.rmi.f32.f32 against a plain copy: they differ at any non-integer x.
-  auto body = [](std::string_view op) {
-    return std::string(R"(
-  mul.wide.u32 %rd10, %r0, 4;
-  add.s64 %rd11, %rd0, %rd10;
-  ld.global.f32 %f1, [%rd11];
-  )") + std::string(op) + R"(
-  add.s64 %rd12, %rd1, %rd10;
-  st.global.f32 [%rd12], %f2;
-)";
-  };
   std::string args = R"({ read = "x" }, { write = "out" })";
   std::string t = tensor("x", "[4]", "f32", "input", "range = [-4, 4]") + tensor("out", "[4]", "f32", "empty");
-  auto r = run(kernel("floor_it", 2, body("cvt.rmi.f32.f32 %f2, %f1;")) + kernel("copy_it", 2, body("mov.f32 %f2, %f1;")),
+  auto r = run(unary_kernel("floor_it", "cvt.rmi.f32.f32 %f2, %f1;") + unary_kernel("copy_it", "mov.f32 %f2, %f1;"),
                {.tensors = t, .a = {{"floor_it", args, "[1]", "[4]"}}, .b = {{"copy_it", args, "[1]", "[4]"}}});
   EXPECT_NE(r.verdict, Verdict::Equivalent) << show(r);
   EXPECT_NE(r.reason.find("integral"), std::string::npos) << r.reason;
   // On concrete values it is exact rounding: floor(-2.5) = -3 both ways.
   std::string c = tensor("x", "[4]", "f32", "{ values = [-2.5, 0.5, 3.0, -0.25] }") + tensor("out", "[4]", "f32", "empty");
-  std::string floor_b = body("cvt.rmi.f32.f32 %f2, %f1;");
-  r = run(kernel("floor_it", 2, body("cvt.rmi.f32.f32 %f2, %f1;")) + kernel("floor_again", 2, floor_b),
+  r = run(unary_kernel("floor_it", "cvt.rmi.f32.f32 %f2, %f1;") + unary_kernel("floor_again", "cvt.rmi.f32.f32 %f2, %f1;"),
           {.tensors = c, .a = {{"floor_it", args, "[1]", "[4]"}}, .b = {{"floor_again", args, "[1]", "[4]"}}});
   EXPECT_EQ(r.verdict, Verdict::Equivalent) << show(r);
+}
+
+TEST_F(MachineTest, PowersOfTwoOfInfinitiesFold) {
+  // Masked lanes of a Triton softmax load -inf: ex2(-inf) must be 0, not an unevaluable
+  // exp(-inf * log 2); lg2 of 0 is -inf.
+  std::string args = R"({ read = "x" }, { write = "out" })";
+  std::string t = tensor("x", "[2]", "f32", "{ values = [-inf, 0.0] }") + tensor("out", "[2]", "f32", "empty");
+  std::string ex2 = unary_kernel("ex2_it", "ex2.approx.f32 %f3, %f1;\n  lg2.approx.f32 %f4, %f3;\n  ex2.approx.f32 %f2, %f4;");
+  std::string zero = unary_kernel("zero_it", "mov.f32 %f2, 0f00000000;");
+  auto r = run(ex2 + zero, {.tensors = t, .a = {{"ex2_it", args, "[1]", "[2]"}}, .b = {{"zero_it", args, "[1]", "[2]"}}});
+  // x = -inf: 2^x = 0, log2(0) = -inf, 2^-inf = 0. x = 0: 2^0 = 1, log2(1) = 0, 2^0 = 1.
+  EXPECT_EQ(r.verdict, Verdict::Inequivalent) << show(r);
+  ASSERT_TRUE(r.counterexample.has_value());
+  EXPECT_EQ(r.counterexample->cell, "out[1]");
+  EXPECT_TRUE(r.unknown_cells.empty()) << show(r);
 }
 
 }  // namespace

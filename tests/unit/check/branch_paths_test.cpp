@@ -7,20 +7,7 @@ namespace {
 
 const std::string kArgs = R"({ read = "x" }, { write = "out" })";
 
-// out[i] = f(x[i]) with f's body between LOAD and STORE given by `body` (%f1 in, %f2 out).
-std::string unary(std::string_view name, std::string_view body) {
-  std::string s = R"(
-  mul.wide.u32 %rd10, %r0, 4;
-  add.s64 %rd11, %rd0, %rd10;
-  ld.global.f32 %f1, [%rd11];
-)";
-  s += body;
-  s += R"(
-  add.s64 %rd12, %rd1, %rd10;
-  st.global.f32 [%rd12], %f2;
-)";
-  return kernel(name, 2, s);
-}
+std::string unary(std::string_view name, std::string_view body) { return unary_kernel(name, body); }
 
 // x > 0 ? 2x : 3x, as a branch and as a select.
 const std::string kBranchy = unary("branchy", R"(

@@ -46,6 +46,14 @@ inline std::string kernel(std::string_view name, int ptrs, std::string_view body
   return s;
 }
 
+// out[tid] = f(x[tid]) over f32 tensors: `body` reads %f1 and leaves f's value in %f2.
+inline std::string unary_kernel(std::string_view name, std::string_view body) {
+  std::string s = "  mul.wide.u32 %rd10, %r0, 4;\n  add.s64 %rd11, %rd0, %rd10;\n  ld.global.f32 %f1, [%rd11];\n";
+  s += body;
+  s += "\n  add.s64 %rd12, %rd1, %rd10;\n  st.global.f32 [%rd12], %f2;\n";
+  return kernel(name, 2, s);
+}
+
 // `text` with every occurrence of `from` replaced by `to` (kernel variants); fails the test
 // when `from` does not occur, so a variant cannot silently equal the original.
 inline std::string replace_all(std::string text, std::string_view from, std::string_view to) {

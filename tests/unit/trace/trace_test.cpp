@@ -32,7 +32,7 @@ nlohmann::json measurement(int i) {
           {"verdict", i % 3 ? "pass" : "fail"}, {"seed", i}};
 }
 
-struct Fixture : ::testing::Test {
+struct TraceFile : ::testing::Test {
   TraceTempDir dir;
   std::string key = dir.path("k"), other = dir.path("other"), trace = dir.path("t.jsonl");
   void SetUp() override {
@@ -44,7 +44,7 @@ struct Fixture : ::testing::Test {
   VerifyResult check(bool every = false) { return verify(trace, PublicKey::load(key + ".pub"), {every}); }
 };
 
-TEST_F(Fixture, UntouchedTraceVerifies) {
+TEST_F(TraceFile, UntouchedTraceVerifies) {
   for (bool every : {false, true}) {
     VerifyResult r = check(every);
     EXPECT_TRUE(r.ok) << r.reason;
@@ -53,7 +53,7 @@ TEST_F(Fixture, UntouchedTraceVerifies) {
   }
 }
 
-TEST_F(Fixture, RecordsAreCanonicalAndCarryTheWriterFields) {
+TEST_F(TraceFile, RecordsAreCanonicalAndCarryTheWriterFields) {
   auto lines = read_lines(trace);
   ASSERT_EQ(lines.size(), 6u);
   auto j = nlohmann::json::parse(lines[2]);
@@ -64,7 +64,7 @@ TEST_F(Fixture, RecordsAreCanonicalAndCarryTheWriterFields) {
   EXPECT_EQ(nlohmann::json::parse(lines[0])["prev"], std::string(64, '0'));
 }
 
-TEST_F(Fixture, EditedFieldIsNamedEvenWhenOnlyTheHeadSignatureIsChecked) {
+TEST_F(TraceFile, EditedFieldIsNamedEvenWhenOnlyTheHeadSignatureIsChecked) {
   for (bool every : {false, true}) {
     auto lines = read_lines(trace);
     auto edited = lines;
@@ -79,7 +79,7 @@ TEST_F(Fixture, EditedFieldIsNamedEvenWhenOnlyTheHeadSignatureIsChecked) {
   }
 }
 
-TEST_F(Fixture, EditedLastRecordIsNamed) {
+TEST_F(TraceFile, EditedLastRecordIsNamed) {
   auto lines = read_lines(trace);
   lines[5].replace(lines[5].find("\"seed\":5"), 8, "\"seed\":7");
   write_lines(trace, lines);
@@ -88,7 +88,7 @@ TEST_F(Fixture, EditedLastRecordIsNamed) {
   EXPECT_EQ(r.first_bad_record, 5u);
 }
 
-TEST_F(Fixture, WhitespaceEditIsNotCanonical) {
+TEST_F(TraceFile, WhitespaceEditIsNotCanonical) {
   auto lines = read_lines(trace);
   lines[1].insert(1, " ");
   write_lines(trace, lines);
@@ -98,7 +98,7 @@ TEST_F(Fixture, WhitespaceEditIsNotCanonical) {
   EXPECT_NE(r.reason.find("canonical"), std::string::npos) << r.reason;
 }
 
-TEST_F(Fixture, RemovedRecordIsNamed) {
+TEST_F(TraceFile, RemovedRecordIsNamed) {
   auto lines = read_lines(trace);
   lines.erase(lines.begin() + 3);
   write_lines(trace, lines);
@@ -108,7 +108,7 @@ TEST_F(Fixture, RemovedRecordIsNamed) {
   EXPECT_NE(r.reason.find("removed"), std::string::npos) << r.reason;
 }
 
-TEST_F(Fixture, RemovedFirstRecordIsNamed) {
+TEST_F(TraceFile, RemovedFirstRecordIsNamed) {
   auto lines = read_lines(trace);
   lines.erase(lines.begin());
   write_lines(trace, lines);
@@ -117,7 +117,7 @@ TEST_F(Fixture, RemovedFirstRecordIsNamed) {
   EXPECT_EQ(r.first_bad_record, 0u);
 }
 
-TEST_F(Fixture, ReorderedRecordsAreNamed) {
+TEST_F(TraceFile, ReorderedRecordsAreNamed) {
   auto lines = read_lines(trace);
   std::swap(lines[1], lines[4]);
   write_lines(trace, lines);
@@ -127,7 +127,7 @@ TEST_F(Fixture, ReorderedRecordsAreNamed) {
   EXPECT_NE(r.reason.find("reordered"), std::string::npos) << r.reason;
 }
 
-TEST_F(Fixture, DuplicatedRecordIsNamed) {
+TEST_F(TraceFile, DuplicatedRecordIsNamed) {
   auto lines = read_lines(trace);
   lines.insert(lines.begin() + 3, lines[2]);
   write_lines(trace, lines);
@@ -136,7 +136,7 @@ TEST_F(Fixture, DuplicatedRecordIsNamed) {
   EXPECT_EQ(r.first_bad_record, 3u);
 }
 
-TEST_F(Fixture, RecordResignedByAnotherKeyIsNamed) {
+TEST_F(TraceFile, RecordResignedByAnotherKeyIsNamed) {
   // The forger rewrites the whole trace from record 2 on with a valid chain, under their key.
   auto lines = read_lines(trace);
   std::string forged = dir.path("forged.jsonl");
@@ -160,7 +160,7 @@ TEST_F(Fixture, RecordResignedByAnotherKeyIsNamed) {
   EXPECT_EQ(whole.first_bad_record, 0u);
 }
 
-TEST_F(Fixture, TruncatedLineIsNamed) {
+TEST_F(TraceFile, TruncatedLineIsNamed) {
   std::ifstream in(trace);
   std::stringstream s;
   s << in.rdbuf();
@@ -171,7 +171,7 @@ TEST_F(Fixture, TruncatedLineIsNamed) {
   EXPECT_EQ(r.first_bad_record, 5u);
 }
 
-TEST_F(Fixture, WriterContinuesTheChainAcrossRuns) {
+TEST_F(TraceFile, WriterContinuesTheChainAcrossRuns) {
   {
     Writer w(trace, Signer::load(key));
     EXPECT_EQ(w.records(), 6u);
@@ -182,7 +182,7 @@ TEST_F(Fixture, WriterContinuesTheChainAcrossRuns) {
   EXPECT_EQ(r.records, 7u);
 }
 
-TEST_F(Fixture, WriterRefusesToVouchForAForeignLastRecord) {
+TEST_F(TraceFile, WriterRefusesToVouchForAForeignLastRecord) {
   EXPECT_THROW(Writer(trace, Signer::load(other)), Error);
   auto lines = read_lines(trace);
   lines[5].replace(lines[5].find("\"seed\":5"), 8, "\"seed\":7");
@@ -190,7 +190,7 @@ TEST_F(Fixture, WriterRefusesToVouchForAForeignLastRecord) {
   EXPECT_THROW(Writer(trace, Signer::load(key)), Error);
 }
 
-TEST_F(Fixture, WriterRefusesFloatsAndItsOwnFieldNames) {
+TEST_F(TraceFile, WriterRefusesFloatsAndItsOwnFieldNames) {
   Writer w(dir.path("new.jsonl"), Signer::load(key));
   EXPECT_THROW(w.append({{"residual", 0.5}}), Error);
   EXPECT_THROW(w.append({{"nested", {{"x", {1, 2.5}}}}}), Error);

@@ -1,0 +1,64 @@
+#pragma once
+// State of a CTA's asynchronous operations: cp.async copies in flight (their destination
+// bytes are not to be touched until the issuing thread's wait retires them), and wgmma
+// accumulator registers pending until wgmma.wait_group. Kept apart from Machine so the
+// synchronous core stays as it was.
+#include <cstdint>
+#include <map>
+#include <vector>
+
+#include "exec/value.hpp"
+
+namespace racer::exec {
+
+// One cp.async: the source read when it was issued, landing in shared memory at its wait.
+struct AsyncCopy {
+  struct Part {
+    uint32_t offset;  // from dst
+    uint8_t size;
+    Value value;
+  };
+  uint32_t instr = 0;   // the cp.async, where defects of its landing are reported
+  uint64_t dst = 0;     // shared-space address
+  unsigned size = 0;
+  std::vector<Part> parts;
+  uint32_t group = kUncommitted;
+  static constexpr uint32_t kUncommitted = UINT32_MAX;
+};
+
+struct PendingRegister {
+  uint32_t reg = 0;
+  uint32_t instr = 0;   // the wgmma.mma_async that writes it
+  uint32_t group = AsyncCopy::kUncommitted;
+};
+
+struct ThreadAsync {
+  std::vector<AsyncCopy> copies;
+  uint32_t copy_groups = 0;       // cp.async.commit_group count
+  std::vector<PendingRegister> regs;
+  uint32_t wgmma_groups = 0;      // wgmma.commit_group count
+};
+
+// An mbarrier object in shared memory: the arrivals its current phase still waits for, its
+// transaction count, and the bulk copies that complete it. The copies land (and the phase
+// completes) as late as the program allows: when a thread waits for the phase and every
+// arrival and every expected byte is there, so a thread that reads without waiting meets
+// them in flight.
+struct Mbarrier {
+  uint32_t expected = 0;  // arrivals per phase (mbarrier.init count, less arrive_drop)
+  uint32_t pending = 0;   // arrivals the current phase still needs
+  int64_t tx = 0;         // bytes expected (expect_tx) and not yet landed
+  uint64_t phase = 0;     // completed phases
+  std::vector<AsyncCopy> copies;  // bulk copies in flight that complete_tx on it
+};
+
+struct CtaAsync {
+  std::map<uint32_t, ThreadAsync> threads;  // by thread (linear index in the CTA)
+  std::map<uint64_t, Mbarrier> barriers;    // by shared-memory offset
+  // Per thread: the access sequence number of its last fence.proxy.async (0: none). A
+  // generic-proxy store to shared memory after it is not visible to the async proxy (wgmma).
+  std::map<uint32_t, uint32_t> proxy_fence;
+  ThreadAsync& of(uint32_t thread) { return threads[thread]; }
+};
+
+}  // namespace racer::exec

@@ -1,0 +1,149 @@
+// mbarrier objects and the bulk copies that complete on them (cp.async.bulk ...
+// .mbarrier::complete_tx::bytes). A phase completes when its arrivals are all in and its
+// transaction count is zero. Bulk copies stay in flight until a thread waits for the phase
+// they complete (the latest moment the hardware may land them), so a read that no wait
+// orders after them meets them in flight: a race, and an unknown value.
+//
+// try_wait and test_wait are modelled as waiting until the phase completes (the schedule in
+// which the thread is delayed until then). Code that does other work when a wait fails, rather
+// than retrying, gets this schedule only.
+#include <algorithm>
+
+#include "exec/async_state.hpp"
+#include "exec/machine.hpp"
+#include "exec/refusal.hpp"
+
+namespace racer::exec {
+namespace {
+
+CtaAsync& cta_async(Cta& cta) {
+  if (!cta.async) cta.async = std::make_shared<CtaAsync>();
+  return *cta.async;
+}
+
+}  // namespace
+
+Mbarrier& Machine::mbarrier_at(ExecContext& ctx, uint64_t addr) {
+  Located l = locate(ctx, Space::Shared, addr);
+  if (!l.region || !l.region->contains(l.offset, 8) || l.offset % 8)
+    throw Refusal("mbarrier operation on an address that is not an aligned 8-byte object in shared memory");
+  auto& bars = cta_async(ctx.cta).barriers;
+  auto it = bars.find(l.offset);
+  if (it == bars.end()) throw Refusal("mbarrier operation on an object that mbarrier.init did not initialize");
+  return it->second;
+}
+
+void Machine::mbarrier_init(ExecContext& ctx, uint64_t addr, uint32_t count) {
+  Located l = locate(ctx, Space::Shared, addr);
+  if (!l.region || !l.region->contains(l.offset, 8) || l.offset % 8)
+    throw Refusal("mbarrier.init of an address that is not an aligned 8-byte object in shared memory");
+  if (count == 0) throw Refusal("mbarrier.init with a count of 0");
+  auto& bars = cta_async(ctx.cta).barriers;
+  auto it = bars.find(l.offset);
+  if (it != bars.end() && !it->second.copies.empty()) throw Refusal("mbarrier.init of a barrier with bulk copies in flight");
+  Mbarrier b;
+  b.expected = b.pending = count;
+  bars[l.offset] = std::move(b);
+}
+
+void Machine::mbarrier_inval(ExecContext& ctx, uint64_t addr) {
+  Mbarrier& b = mbarrier_at(ctx, addr);
+  if (!b.copies.empty()) throw Refusal("mbarrier.inval of a barrier with bulk copies in flight");
+  Located l = locate(ctx, Space::Shared, addr);
+  ctx.cta.async->barriers.erase(l.offset);
+}
+
+uint64_t Machine::mbarrier_arrive(ExecContext& ctx, uint64_t addr, uint32_t count, uint32_t tx, bool drop) {
+  Mbarrier& b = mbarrier_at(ctx, addr);
+  b.tx += tx;
+  if (count > b.pending) throw Refusal("mbarrier.arrive with more arrivals than the phase still expects");
+  uint64_t token = b.phase;
+  b.pending -= count;
+  if (drop) {
+    if (b.expected < count) throw Refusal("mbarrier.arrive_drop below zero expected arrivals");
+    b.expected -= count;
+  }
+  // A phase with nothing in flight completes at its last arrival.
+  if (b.pending == 0 && b.copies.empty() && b.tx == 0) complete_phase(ctx.cta, b);
+  return token;
+}
+
+void Machine::mbarrier_expect_tx(ExecContext& ctx, uint64_t addr, uint32_t tx) { mbarrier_at(ctx, addr).tx += tx; }
+
+// Lands the phase's copies and completes it, if every arrival and every expected byte is in.
+bool Machine::complete_phase(Cta& cta, Mbarrier& b) {
+  if (b.pending != 0) return false;
+  int64_t bytes = 0;
+  for (const AsyncCopy& c : b.copies) bytes += c.size;
+  if (bytes != b.tx) return false;
+  Region& shared = *cta.shared;
+  for (const AsyncCopy& c : b.copies) {
+    uint64_t off = c.dst - shared.base;
+    for (unsigned k = 0; k < c.size; ++k) {
+      --shared.in_flight[off + k];
+      shared.track[off + k] = ByteTrack{};  // ordered by the mbarrier, which epochs do not see
+    }
+    for (const AsyncCopy::Part& p : c.parts) write_bytes(shared, off + p.offset, p.size, p.value);
+  }
+  b.copies.clear();
+  b.tx = 0;
+  ++b.phase;
+  b.pending = b.expected;
+  return true;
+}
+
+bool Machine::mbarrier_wait(ExecContext& ctx, uint64_t addr, bool parity, uint64_t value) {
+  Mbarrier& b = mbarrier_at(ctx, addr);
+  Located l = locate(ctx, Space::Shared, addr);
+  // Parity: the phase of that parity is the current one (incomplete) or the one before
+  // (complete). Token: the phase an arrive returned, complete once the count moved past it.
+  bool current = parity ? (b.phase & 1) == (value & 1) : b.phase == value;
+  if (!parity && value > b.phase) throw Refusal("mbarrier wait on a state token from a later phase");
+  if (!current || complete_phase(ctx.cta, b)) return true;
+  ctx.th.wait = Wait::Mbarrier;
+  ctx.th.wait_instr = ctx.th.pc - 1;
+  ctx.th.mbar = l.offset;
+  ctx.th.mbar_value = parity ? (value & 1) : value;
+  ctx.th.mbar_parity = parity;
+  return false;
+}
+
+bool Machine::resolve_mbarrier_waits(Cta& cta, const ptx::Function& fn) {
+  bool released = false;
+  for (Thread& th : cta.threads) {
+    if (th.wait != Wait::Mbarrier) continue;
+    auto it = cta.async->barriers.find(th.mbar);
+    if (it == cta.async->barriers.end()) continue;
+    Mbarrier& b = it->second;
+    bool current = th.mbar_parity ? (b.phase & 1) == th.mbar_value : b.phase == th.mbar_value;
+    if (current && !complete_phase(cta, b)) continue;
+    ExecContext ctx{*this, cta, th, *launch_->module, fn, dom_};
+    const ptx::Operand& d = fn.instrs[th.wait_instr].operands[0];
+    ctx.set(d.kind == ptx::Operand::Kind::Pair ? d.elems[0] : d, Value::of_bits(1));
+    th.wait = Wait::None;
+    released = true;
+  }
+  return released;
+}
+
+void Machine::bulk_copy(ExecContext& ctx, const ptx::Instr& ins, uint64_t dst, uint64_t src, unsigned size, uint64_t mbar) {
+  if (size == 0 || size % 16) refuse(ctx, ins, "cp.async.bulk of a size that is not a nonzero multiple of 16 bytes");
+  Mbarrier& b = mbarrier_at(ctx, mbar);
+  AsyncCopy copy = read_source(ctx, ins, dst, src, size, size);
+  Located d = locate(ctx, Space::Shared, dst);
+  uint64_t off = d.region ? d.offset - d.region->base : 0;
+  if (!d.region || !d.region->contains(d.offset, size)) {
+    defect(DefectKind::OobWrite, SiteRef{&ctx, &ins}, [&] { return describe(d.region, d.offset, off, size); });
+    return;
+  }
+  if (d.offset % 16) {
+    defect(DefectKind::Misaligned, SiteRef{&ctx, &ins}, [&] { return describe(d.region, d.offset, off, size); });
+    refuse(ctx, ins, "cp.async.bulk destination not 16-byte aligned");
+  }
+  if (!d.region->in_flight.empty() && in_flight(*d.region, off, size)) in_flight_access(ctx, ins, *d.region, off, size, true, ptx::Type::B8);
+  if (d.region->in_flight.empty()) d.region->in_flight.assign(d.region->size, 0);
+  for (unsigned k = 0; k < size; ++k) ++d.region->in_flight[off + k];
+  b.copies.push_back(std::move(copy));
+}
+
+}  // namespace racer::exec

@@ -1,0 +1,100 @@
+// ldmatrix / stmatrix .m8n8 .x1/.x2/.x4 .b16 (optionally .trans): warp-wide moves of 8x8
+// tiles of 16-bit elements between shared memory and fragment registers. Lane 8*i + r gives
+// the address of row r of tile i; lane L holds, in register i, the elements (L/4, 2*(L%4))
+// and (L/4, 2*(L%4)+1) of tile i, or with .trans those of the transposed tile.
+#include "exec/packed.hpp"
+#include "sem/fragment.hpp"
+#include "sem/semantics.hpp"
+
+namespace racer::sem {
+namespace {
+
+using exec::Cta;
+using exec::Machine;
+using exec::Thread;
+
+unsigned tile_count(const Instr& i) {
+  if (!i.has(Mod::Num)) throw exec::Refusal("ldmatrix/stmatrix without .x1/.x2/.x4");
+  std::string_view n = ptx::mod_values(Mod::Num)[i.mod(Mod::Num)];
+  return n == "x1" ? 1 : n == "x2" ? 2 : 4;
+}
+
+void check_form(const Instr& i) {
+  if (i.has(Mod::Shape) && !(i.shape.m == 8 && i.shape.n == 8)) throw exec::Refusal("ldmatrix/stmatrix shapes other than .m8n8 are not modelled");
+  if (ptx::type_bits(i.type()) != 16) throw exec::Refusal("ldmatrix/stmatrix of elements other than .b16 are not modelled");
+}
+
+// The two elements lane `lane` holds of an 8x8 tile, as (row, col) pairs.
+void held(unsigned lane, bool trans, unsigned out[2][2]) {
+  for (unsigned h = 0; h < 2; ++h) {
+    unsigned r = lane / 4, col = 2 * (lane % 4) + h;
+    out[h][0] = trans ? col : r;
+    out[h][1] = trans ? r : col;
+  }
+}
+
+void step(ExecContext& c, const Instr& i) {
+  check_form(i);
+  tile_count(i);
+  arrive_warp(c);
+  if (c.th.member_mask != 0xFFFFFFFFu) throw exec::Refusal("ldmatrix/stmatrix in a warp of fewer than 32 threads");
+}
+
+void ldmatrix(Machine& m, Cta& cta, const ptx::Function& fn, const Instr& i, std::span<Thread* const> lanes) {
+  unsigned n = tile_count(i);
+  bool trans = i.has(Mod::Trans);
+  exec::Space sp = space_of(i);
+  std::vector<Value> tiles(n * 64);
+  for (unsigned t = 0; t < n; ++t)
+    for (unsigned r = 0; r < 8; ++r) {
+      Thread& th = *lanes[8 * t + r];
+      ExecContext lc = lane_context(m, cta, fn, th);
+      uint64_t row = lc.address(i.operands[1]);
+      for (unsigned col = 0; col < 8; ++col) tiles[t * 64 + r * 8 + col] = m.load(lc, i, sp, row + 2 * col, 2, Type::B16);
+    }
+  for (Thread* th : lanes) {
+    ExecContext lc = lane_context(m, cta, fn, *th);
+    const ptx::Operand& d = i.operands[0];
+    if (fragment_registers(d) != n) throw exec::Refusal("ldmatrix destination has the wrong number of registers");
+    unsigned pos[2][2];
+    held(th->lane, trans, pos);
+    for (unsigned t = 0; t < n; ++t) {
+      Value lo = tiles[t * 64 + pos[0][0] * 8 + pos[0][1]], hi = tiles[t * 64 + pos[1][0] * 8 + pos[1][1]];
+      lc.set(d.kind == ptx::Operand::Kind::Vector ? d.elems[t] : d, exec::pack_halves(lo, hi));
+    }
+  }
+}
+
+void stmatrix(Machine& m, Cta& cta, const ptx::Function& fn, const Instr& i, std::span<Thread* const> lanes) {
+  unsigned n = tile_count(i);
+  bool trans = i.has(Mod::Trans);
+  exec::Space sp = space_of(i);
+  std::vector<Value> tiles(n * 64);
+  for (Thread* th : lanes) {
+    ExecContext lc = lane_context(m, cta, fn, *th);
+    auto f = read_fragment(lc, i.operands[1], Type::B16);
+    if (f.size() != 2 * n) throw exec::Refusal("stmatrix source has the wrong number of registers");
+    unsigned pos[2][2];
+    held(th->lane, trans, pos);
+    for (unsigned t = 0; t < n; ++t)
+      for (unsigned h = 0; h < 2; ++h) tiles[t * 64 + pos[h][0] * 8 + pos[h][1]] = f[2 * t + h];
+  }
+  for (unsigned t = 0; t < n; ++t)
+    for (unsigned r = 0; r < 8; ++r) {
+      Thread& th = *lanes[8 * t + r];
+      ExecContext lc = lane_context(m, cta, fn, th);
+      uint64_t row = lc.address(i.operands[0]);
+      for (unsigned col = 0; col < 8; ++col) m.store(lc, i, sp, row + 2 * col, 2, tiles[t * 64 + r * 8 + col], Type::B16);
+    }
+}
+
+}  // namespace
+
+void register_ldmatrix(exec::Semantics& s) {
+  s.step[size_t(ptx::Op::Ldmatrix)] = step;
+  s.collective[size_t(ptx::Op::Ldmatrix)] = ldmatrix;
+  s.step[size_t(ptx::Op::Stmatrix)] = step;
+  s.collective[size_t(ptx::Op::Stmatrix)] = stmatrix;
+}
+
+}  // namespace racer::sem

@@ -1,0 +1,77 @@
+// mbarrier (init, arrive, arrive.expect_tx, arrive_drop, expect_tx, try_wait / test_wait by
+// parity or state token, inval) and cp.async.bulk global -> shared completing on an mbarrier
+// (exec/mbarrier.cpp has the model). Tensor copies (cp.async.bulk.tensor, TMA) are refused:
+// tensor maps are not modelled yet.
+#include "sem/common.hpp"
+#include "sem/semantics.hpp"
+
+namespace racer::sem {
+namespace {
+
+// A shared-space address from an [addr] operand whose space is .shared, .shared::cta,
+// .shared::cluster (a cluster of one CTA: Racer's launches declare no clusters) or generic.
+uint64_t shared_address(ExecContext& c, const Instr& i, const ptx::Operand& op, Mod space = Mod::Space) {
+  uint64_t a = c.address(op);
+  std::string_view n = i.has(space) ? ptx::mod_values(space)[i.mod(space)] : "";
+  if (n.empty()) {
+    if (a < exec::Machine::kSharedWindow || a >= exec::Machine::kSharedWindow + (1ull << 32))
+      throw exec::Refusal("mbarrier or bulk-copy address outside shared memory");
+    return a - exec::Machine::kSharedWindow;
+  }
+  if (n != "shared" && n != "shared::cta" && n != "shared::cluster") throw exec::Refusal("state space ." + std::string(n) + " for an mbarrier or bulk copy");
+  return a;
+}
+
+uint32_t u32(ExecContext& c, const ptx::Operand& op) { return static_cast<uint32_t>(int_operand(c, op, Type::U32)); }
+
+void init(ExecContext& c, const Instr& i) { c.m.mbarrier_init(c, shared_address(c, i, i.operands[0]), u32(c, i.operands[1])); }
+
+void inval(ExecContext& c, const Instr& i) { c.m.mbarrier_inval(c, shared_address(c, i, i.operands[0])); }
+
+void arrive(ExecContext& c, const Instr& i) {
+  if (i.has(Mod::NoComplete)) throw exec::Refusal("mbarrier.arrive.noComplete is not modelled");
+  bool expect_tx = i.has(Mod::ExpectTx);
+  uint32_t extra = i.operands.size() > 2 ? u32(c, i.operands[2]) : (expect_tx ? 0 : 1);
+  uint64_t token = c.m.mbarrier_arrive(c, shared_address(c, i, i.operands[1]), expect_tx ? 1 : extra, expect_tx ? extra : 0,
+                                       i.op == ptx::Op::MbarrierArriveDrop);
+  c.set(i.operands[0], Value::of_bits(token));
+}
+
+void expect_tx(ExecContext& c, const Instr& i) { c.m.mbarrier_expect_tx(c, shared_address(c, i, i.operands[0]), u32(c, i.operands[1])); }
+
+void wait(ExecContext& c, const Instr& i) {
+  bool parity = i.has(Mod::Parity);
+  uint64_t value = int_operand(c, i.operands[2], parity ? Type::U32 : Type::B64);
+  if (c.m.mbarrier_wait(c, shared_address(c, i, i.operands[1]), parity, value)) {
+    const ptx::Operand& d = i.operands[0];
+    c.set(d.kind == ptx::Operand::Kind::Pair ? d.elems[0] : d, Value::of_bits(1));
+  }
+}
+
+void bulk(ExecContext& c, const Instr& i) {
+  std::string_view dst = i.has(Mod::Space) ? ptx::mod_values(Mod::Space)[i.mod(Mod::Space)] : "";
+  std::string_view src = i.has(Mod::Space2) ? ptx::mod_values(Mod::Space2)[i.mod(Mod::Space2)] : "";
+  if (src != "global" || (dst != "shared::cluster" && dst != "shared::cta") || i.operands.size() < 4 || i.has(Mod::Multicast))
+    throw exec::Refusal("cp.async.bulk other than global -> shared completing on an mbarrier is not modelled");
+  uint64_t d = shared_address(c, i, i.operands[0]);
+  uint64_t s = c.address(i.operands[1]);
+  c.m.bulk_copy(c, i, d, s, u32(c, i.operands[2]), shared_address(c, i, i.operands[3]));
+}
+
+}  // namespace
+
+void register_mbarrier(exec::Semantics& s) {
+  s.step[size_t(ptx::Op::MbarrierInit)] = init;
+  s.step[size_t(ptx::Op::MbarrierInval)] = inval;
+  s.step[size_t(ptx::Op::MbarrierArrive)] = arrive;
+  s.step[size_t(ptx::Op::MbarrierArriveDrop)] = arrive;
+  s.step[size_t(ptx::Op::MbarrierExpectTx)] = expect_tx;
+  s.step[size_t(ptx::Op::MbarrierTryWait)] = wait;
+  s.step[size_t(ptx::Op::MbarrierTestWait)] = wait;
+  s.step[size_t(ptx::Op::CpAsyncBulk)] = bulk;
+  s.step[size_t(ptx::Op::CpAsyncBulkTensor)] = [](ExecContext&, const Instr&) {
+    throw exec::Refusal("cp.async.bulk.tensor (TMA) is not modelled yet: tensor maps cannot be declared in an instance");
+  };
+}
+
+}  // namespace racer::sem

@@ -1,0 +1,164 @@
+// The tensor-core and asynchronous-copy instructions in Racer's concrete domain against the
+// same PTX run on an H200 (tests/ptx/tc: kernels, inputs, GPU outputs, how they were made).
+// Every "exact" case must reproduce the GPU's output bytes exactly. "measure" cases use
+// general float inputs, where Racer's concrete model of a tensor-core dot product (the exact
+// sum rounded once) and the hardware's accumulation may part in the last bits: they report
+// the distance and bound it.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+#include "exec/concrete_domain.hpp"
+#include "exec/machine.hpp"
+#include "exec/params.hpp"
+#include "exec/refusal.hpp"
+#include "ptx/parser.hpp"
+#include "sem/semantics.hpp"
+
+namespace racer::check {
+namespace {
+
+struct VectorCase {
+  std::string name, entry, mode;
+  uint32_t block = 32, shared = 0, out_bytes = 0;
+  std::vector<uint8_t> in[3], out;
+  bool has_out = false;
+};
+
+std::vector<uint8_t> unhex(const std::string& s) {
+  std::vector<uint8_t> v;
+  if (s == "-") return v;
+  for (size_t i = 0; i + 1 < s.size(); i += 2) v.push_back(static_cast<uint8_t>(std::stoi(s.substr(i, 2), nullptr, 16)));
+  return v;
+}
+
+const std::string kDir = std::string(RACER_SOURCE_DIR) + "/tests/ptx/tc/";
+
+std::vector<VectorCase> load_vectors() {
+  std::ifstream in(kDir + "vectors.txt");
+  std::vector<VectorCase> out;
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    std::istringstream ls(line);
+    std::string key;
+    ls >> key;
+    if (key == "case") {
+      VectorCase c;
+      ls >> c.name >> c.entry >> c.block >> c.shared >> c.out_bytes >> c.mode;
+      out.push_back(c);
+      continue;
+    }
+    std::string hex;
+    ls >> hex;
+    VectorCase& c = out.back();
+    if (key == "a") c.in[0] = unhex(hex);
+    else if (key == "b") c.in[1] = unhex(hex);
+    else if (key == "c") c.in[2] = unhex(hex);
+    else if (key == "out") c.out = unhex(hex), c.has_out = hex != "-";
+  }
+  return out;
+}
+
+const ptx::ParsedModule& module() {
+  static const ptx::ParsedModule m = ptx::parse_ptx_file(kDir + "kernels.sm90a.ptx");
+  return m;
+}
+
+// Runs one case in the concrete domain; returns the output bytes (defects fail the test).
+std::vector<uint8_t> run_case(const VectorCase& c) {
+  std::vector<exec::TensorSpec> tensors;
+  const char* names[4] = {"a", "b", "c", "out"};
+  for (int t = 0; t < 4; ++t) {
+    exec::TensorSpec s;
+    s.name = names[t];
+    s.elem = ptx::Type::U8;
+    s.init = exec::TensorInit::Bytes;
+    s.bytes = t < 3 ? c.in[t] : std::vector<uint8_t>(c.out_bytes, 0);
+    if (s.bytes.empty()) s.bytes.assign(16, 0);
+    s.shape = {static_cast<int64_t>(s.bytes.size())};
+    s.strides = {1};
+    s.storage_elements = s.bytes.size();
+    tensors.push_back(s);
+  }
+  const ptx::ParsedModule& pm = module();
+  const ptx::Function* fn = pm.module.find_entry(c.entry);
+  EXPECT_NE(fn, nullptr) << c.entry;
+  if (!fn) return {};
+  exec::Session session;
+  exec::ConcreteDomain dom;
+  exec::Machine m(session, 'a', tensors, dom, sem::semantics());
+  exec::LaunchSpec spec;
+  spec.module = &pm.module;
+  spec.source_map = &pm.map;
+  spec.function = static_cast<uint32_t>(fn - pm.module.functions.data());
+  spec.block.x = c.block;
+  spec.dynamic_shared_bytes = c.shared;
+  spec.label = "launch 0 (" + c.entry + ")";
+  spec.access = {exec::TensorAccess::Read, exec::TensorAccess::Read, exec::TensorAccess::Read, exec::TensorAccess::ReadWrite};
+  auto slots = exec::param_layout(*fn);
+  spec.params.assign(exec::param_buffer_size(*fn), 0);
+  for (size_t t = 0; t < 4 && t < slots.size(); ++t) {
+    uint64_t base = m.tensor_base(t);
+    std::memcpy(spec.params.data() + slots[t].offset, &base, 8);
+  }
+  m.launch(spec);
+  for (const exec::Defect& d : m.defects()) ADD_FAILURE() << c.name << ": defect " << exec::defect_kind_name(d.kind) << " at " << d.site.text << " " << d.memory << " " << d.detail;
+  std::vector<uint8_t> out(c.out_bytes);
+  for (uint32_t i = 0; i < c.out_bytes; ++i) out[i] = static_cast<uint8_t>(m.cell(3, i).bits);
+  return out;
+}
+
+float as_f32(const std::vector<uint8_t>& v, size_t i) {
+  float f;
+  std::memcpy(&f, v.data() + 4 * i, 4);
+  return f;
+}
+
+TEST(TensorCoreGpuVectors, ConcreteDomainReproducesTheGpu) {
+  auto cases = load_vectors();
+  ASSERT_GE(cases.size(), 40u) << "tests/ptx/tc/vectors.txt missing or short";
+  size_t compared = 0;
+  for (const VectorCase& c : cases) {
+    SCOPED_TRACE(c.name);
+    std::vector<uint8_t> got;
+    try {
+      got = run_case(c);
+    } catch (const exec::Refusal& r) {
+      ADD_FAILURE() << c.name << " refused: " << r.what();
+      continue;
+    }
+    if (!c.has_out) continue;  // not run on a GPU yet
+    ++compared;
+    ASSERT_EQ(got.size(), c.out.size());
+    if (c.mode == "exact") {
+      size_t differ = 0, first = SIZE_MAX;
+      for (size_t i = 0; i < got.size(); ++i)
+        if (got[i] != c.out[i]) ++differ, first = std::min(first, i);
+      EXPECT_EQ(differ, 0u) << c.name << ": " << differ << " bytes differ from the GPU, first at byte " << first;
+    } else {
+      // f32 outputs from normal(0, 1) inputs: count differing values and the largest
+      // distance in units of the last place of max(|result|, 1) (results that cancel to
+      // near zero are judged at the inputs' scale, not their own).
+      size_t n = got.size() / 4, differ = 0;
+      double worst = 0;
+      for (size_t i = 0; i < n; ++i) {
+        float g = as_f32(got, i), e = as_f32(c.out, i);
+        if (g == e) continue;
+        ++differ;
+        double scale = std::max(std::fabs(double(e)), 1.0);
+        worst = std::max(worst, std::fabs(double(g) - double(e)) / std::ldexp(1.0, std::ilogb(scale) - 23));
+      }
+      std::cout << c.name << ": " << differ << " of " << n << " f32 results differ from the GPU, at most " << worst
+                << " ulp of max(|result|, 1)\n";
+      EXPECT_LE(worst, 4.0) << c.name;
+    }
+  }
+  std::cout << compared << " of " << cases.size() << " cases compared with GPU outputs\n";
+}
+
+}  // namespace
+}  // namespace racer::check
