@@ -129,6 +129,11 @@ class Machine {
   using ConcreteUnknown = std::function<uint64_t(const std::string& name, unsigned size)>;
   void set_concrete_unknowns(ConcreteUnknown f) { concrete_unknown_ = std::move(f); }
   void set_recognizer(RoutineRecognizer* r) { recognizer_ = r; }
+  // For concrete measurement (kernel contracts): the hardware performs the atomics on one
+  // cell in an order nobody promises; this reorders each cell's operands (arrival order by
+  // default) before they are combined, so a runner can try the orders a GPU might pick.
+  using AtomicOrder = std::function<void(std::vector<Value>& operands)>;
+  void set_atomic_order(AtomicOrder f) { atomic_order_ = std::move(f); }
 
   // A cell's final contents, read as the tensor's element type.
   Value cell(size_t tensor, int64_t flat_cell);
@@ -279,6 +284,7 @@ class Machine {
   std::vector<ParamSlot> param_slots_;  // the current launch's parameter layout
   ConcreteUnknown concrete_unknown_;
   RoutineRecognizer* recognizer_ = nullptr;
+  AtomicOrder atomic_order_;
   // The symbol of each input cell, by tensor and cell (0: not made yet); making one names it.
   std::vector<std::vector<uint32_t>> input_symbols_;
   Value input_cell(size_t tensor, int64_t cell);

@@ -9,6 +9,7 @@ void add_ptx_commands(CLI::App& app);
 void add_check_commands(CLI::App& app);
 void add_replay_commands(CLI::App& app);
 void add_explain_commands(CLI::App& app);
+void add_contract_commands(CLI::App& app);
 void add_trace_commands(CLI::App& app);
 void add_freivalds_commands(CLI::App& app);
 void on_selected(CLI::App* sub, std::function<int()> action);

@@ -13,6 +13,7 @@ int main(int argc, char** argv) {
   racer::cli::add_check_commands(app);
   racer::cli::add_replay_commands(app);
   racer::cli::add_explain_commands(app);
+  racer::cli::add_contract_commands(app);
   racer::cli::add_trace_commands(app);
   racer::cli::add_freivalds_commands(app);
   try {
