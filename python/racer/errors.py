@@ -30,7 +30,9 @@ def user_location():
 
 def where(loc):
     file, line = loc
-    return f"{file}:{line}: " if file else ""
+    if not file:
+        return ""
+    return f"{file}:{line}: " if line else f"{file}: "
 
 
 def fail(message, loc=None):

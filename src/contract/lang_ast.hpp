@@ -115,6 +115,11 @@ struct Impl {
   std::optional<Name> role;  // baseline | bad | good | reference
   std::optional<Name> ptx, source;
   std::optional<Name> cuda;  // CUDA C++ compiled to PTX by nvcc at run time (instead of ptx)
+  // Triton: a Python file whose @triton.jit kernels the launches name, compiled at run time
+  // for sm_90 with these options (instead of ptx).
+  std::optional<Name> triton;
+  std::optional<Quantity> warps, stages;
+  std::vector<std::pair<Name, Quantity>> constexprs;
   std::optional<Name> precision;  // the working precision of a reference implementation
   std::vector<LaunchDecl> launches;
   std::vector<std::pair<Name, Name>> declares;  // nan = IEEE_PROPAGATE

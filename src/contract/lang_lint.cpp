@@ -287,9 +287,16 @@ class Linter {
   void impl(const Impl& i) {
     if (!i.role) err(i.name.at, "implementation '" + i.name.text + "' has no 'role' (baseline, bad, good or reference)");
     else if (!among(kRoles, i.role->text)) err(i.role->at, "unknown role '" + i.role->text + "'; expected baseline, bad, good or reference");
-    if (!i.ptx && !i.cuda) err(i.name.at, "implementation '" + i.name.text + "' has neither a 'ptx' nor a 'cuda' file");
-    if (i.ptx && i.cuda) err(i.cuda->at, "implementation '" + i.name.text + "' gives both 'ptx' and 'cuda'; give one");
-    for (const auto* f : {&i.ptx, &i.cuda, &i.source})
+    int kinds = (i.ptx ? 1 : 0) + (i.cuda ? 1 : 0) + (i.triton ? 1 : 0);
+    if (kinds == 0) err(i.name.at, "implementation '" + i.name.text + "' has no 'ptx', 'cuda' or 'triton' file");
+    if (kinds > 1)
+      err((i.triton ? i.triton : i.cuda)->at, "implementation '" + i.name.text + "' gives more than one of 'ptx', 'cuda' and 'triton'; give one");
+    if (!i.triton && (i.warps || i.stages || !i.constexprs.empty()))
+      err(i.name.at, "'warps', 'stages' and 'constexpr' are options of a 'triton' implementation");
+    if (i.warps) count(*i.warps, "the number of warps", 1, 32);
+    if (i.stages) count(*i.stages, "the number of pipeline stages", 1, 8);
+    for (const auto& [k, q] : i.constexprs) value(q, "a constexpr value");
+    for (const auto* f : {&i.ptx, &i.cuda, &i.triton, &i.source})
       if (*f && o_.check_files && !std::filesystem::exists(std::filesystem::path(o_.base_dir) / (*f)->text))
         err((*f)->at, "file '" + (*f)->text + "' does not exist (paths resolve against the contract's directory)");
     if (i.precision) precision(*i.precision);

@@ -255,6 +255,14 @@ void Parser::impl_items(Impl& im) {
     else if (accept_word("ptx")) im.ptx = string("the PTX file as a \"string\"");
     else if (accept_word("source")) im.source = string("the source file as a \"string\"");
     else if (accept_word("cuda")) im.cuda = string("the CUDA C++ file as a \"string\"");
+    else if (accept_word("triton")) im.triton = string("the Triton (Python) file as a \"string\"");
+    else if (accept_word("warps")) im.warps = quantity();
+    else if (accept_word("stages")) im.stages = quantity();
+    else if (accept_word("constexpr")) {
+      Name k = ident("a constexpr parameter name");
+      expect_punct("=", "after the constexpr name");
+      im.constexprs.emplace_back(k, quantity());
+    }
     else if (accept_word("precision")) im.precision = ident("a precision name");
     else if (at_word("launch")) im.launches.push_back(launch());
     else if (accept_word("declares")) {
@@ -262,7 +270,7 @@ void Parser::impl_items(Impl& im) {
       expect_punct("=", "after the policy name");
       im.declares.emplace_back(k, ident("the declared policy"));
     } else {
-      fail(kw, "unknown implementation item '" + kw.text + "'; expected role, ptx, cuda, source, precision, launch or declares");
+      fail(kw, "unknown implementation item '" + kw.text + "'; expected role, ptx, cuda, triton, warps, stages, constexpr, source, precision, launch or declares");
     }
   }
 }

@@ -14,6 +14,7 @@
 #include "expr/substitute.hpp"
 #include "frontend/content_hash.hpp"
 #include "frontend/nvcc.hpp"
+#include "frontend/triton.hpp"
 #include "support/source_text.hpp"
 #include "sem/semantics.hpp"
 #include "support/error.hpp"
@@ -36,6 +37,44 @@ instance::Number number_of(double v) {
   n.text = buf;
   n.value = v;
   return n;
+}
+
+// A Triton launch's kernel, compiled for the types of the launch's arguments: a tensor as a
+// pointer to its element type, a number as i32 when integral, else fp32.
+frontend::CompiledTriton compile_triton_launch(const Contract& c, const Impl& impl, const LaunchDecl& l, const Env& env,
+                                               const std::string& file) {
+  frontend::TritonSource src;
+  src.file = file;
+  src.kernel = l.entry.text;
+  if (impl.warps) src.num_warps = static_cast<int>(as_int(*impl.warps, env, "the number of warps"));
+  if (impl.stages) src.num_stages = static_cast<int>(as_int(*impl.stages, env, "the number of stages"));
+  auto number_text = [](double v) {
+    return v == std::floor(v) && std::fabs(v) < 9.0e15 ? std::to_string(static_cast<int64_t>(v)) : number_of(v).text;
+  };
+  for (const auto& [name, q] : impl.constexprs) {
+    EvalResult r = evaluate(q, env);
+    if (r.error) throw Error(ExitCode::BadInput, "constexpr " + name.text + ": " + r.error->message);
+    src.constexprs.emplace_back(name.text, number_text(r.value));
+  }
+  for (const Arg& a : l.args) {
+    if (a.is_tensor && c.find_tensor(a.tensor.text)) {
+      src.signature.push_back("*" + frontend::triton_type(c.find_tensor(a.tensor.text)->dtype.text));
+      continue;
+    }
+    double v = 0;
+    if (a.is_tensor) {
+      auto it = env.find(a.tensor.text);
+      if (it == env.end()) throw Error(ExitCode::BadInput, "unknown argument '" + a.tensor.text + "'");
+      v = it->second;
+    } else {
+      EvalResult r = evaluate(a.value, env);
+      if (r.error) throw Error(ExitCode::BadInput, "an argument: " + r.error->message);
+      v = r.value;
+    }
+    bool integral = v == std::floor(v) && std::fabs(v) < 2147483648.0;
+    src.signature.push_back(integral ? "i32" : "fp32");
+  }
+  return frontend::compile_triton(src);
 }
 
 }  // namespace
@@ -65,7 +104,10 @@ double bits_to_double(ptx::Type t, uint64_t bits) {
 
 std::string implementation_ptx(const Impl& impl, const std::string& base_dir) {
   if (impl.ptx) return (std::filesystem::path(base_dir) / impl.ptx->text).string();
-  if (!impl.cuda) throw Error(ExitCode::BadInput, "implementation '" + impl.name.text + "' has neither a ptx nor a cuda file");
+  // Triton: its launches compile kernels of one Python file for their own argument types;
+  // that file is what determines the PTX.
+  if (impl.triton) return (std::filesystem::path(base_dir) / impl.triton->text).string();
+  if (!impl.cuda) throw Error(ExitCode::BadInput, "implementation '" + impl.name.text + "' has no ptx, cuda or triton file");
   // CUDA C++: the project's front end (nvcc, cached by content).
   std::filesystem::path file = std::filesystem::path(base_dir) / impl.cuda->text;
   frontend::CudaSource src;
@@ -95,6 +137,13 @@ instance::Instance make_instance(const Contract& c, const Impl& impl, const Env&
     instance::Launch L;
     L.ptx = ptx;
     L.entry = l.entry.text;
+    uint32_t null_args = 0;
+    if (impl.triton) {
+      frontend::CompiledTriton k = compile_triton_launch(c, impl, l, env, ptx);
+      L.ptx = k.ptx_path;
+      L.entry = k.entry;
+      null_args = k.extra_null_params;
+    }
     for (size_t i = 0; i < l.grid.size() && i < 3; ++i) L.grid[i] = static_cast<uint32_t>(as_int(l.grid[i], env, "a grid dimension"));
     for (size_t i = 0; i < l.block.size() && i < 3; ++i) L.block[i] = static_cast<uint32_t>(as_int(l.block[i], env, "a block dimension"));
     if (l.shared) L.shared_bytes = static_cast<uint32_t>(as_int(*l.shared, env, "the shared memory"));
@@ -114,6 +163,7 @@ instance::Instance make_instance(const Contract& c, const Impl& impl, const Env&
       }
       L.args.push_back(std::move(A));
     }
+    for (uint32_t k = 0; k < null_args; ++k) L.args.push_back(instance::Arg{instance::Null{}, {}});
     inst.a.launches.push_back(std::move(L));
   }
   inst.b = inst.a;

@@ -1,7 +1,5 @@
 #include "frontend/nvcc.hpp"
 
-#include <fcntl.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -10,6 +8,7 @@
 #include <sstream>
 
 #include "frontend/content_hash.hpp"
+#include "frontend/process.hpp"
 #include "support/error.hpp"
 
 namespace racer::frontend {
@@ -17,34 +16,10 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string read_all(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+std::string read_all(const fs::path& p) { return read_file(p.string()); }
 
 // Runs argv with stdout and stderr into `log`; returns the exit status (127: not started).
-int run(const std::vector<std::string>& argv, const fs::path& log) {
-  pid_t pid = ::fork();
-  if (pid < 0) throw Error(ExitCode::Internal, "cannot start nvcc: fork failed");
-  if (pid == 0) {
-    int fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    if (fd >= 0) {
-      ::dup2(fd, 1);
-      ::dup2(fd, 2);
-    }
-    std::vector<char*> args;
-    for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-    args.push_back(nullptr);
-    ::execv(args[0], args.data());
-    ::_exit(127);
-  }
-  int status = 0;
-  while (::waitpid(pid, &status, 0) < 0) {
-  }
-  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-}
+int run(const std::vector<std::string>& argv, const fs::path& log) { return run_process(argv, log.string(), log.string()); }
 
 bool executable(const fs::path& p) { return ::access(p.c_str(), X_OK) == 0 && fs::is_regular_file(p); }
 

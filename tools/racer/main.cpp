@@ -5,6 +5,7 @@
 
 #include "support/error.hpp"
 #include "tools/racer/commands.hpp"
+#include "tools/racer/python_bridge.hpp"
 
 int main(int argc, char** argv) {
   CLI::App app{"Racer: symbolic equivalence checking of GPU kernels at the PTX level"};
@@ -22,6 +23,7 @@ int main(int argc, char** argv) {
     int code = app.exit(e);
     return code == 0 ? 0 : static_cast<int>(racer::ExitCode::BadInput);
   }
+  racer::cli::export_python_environment();
   try {
     return racer::cli::run_selected(app);
   } catch (const racer::Error& e) {

@@ -11,6 +11,10 @@ namespace racer::cli {
 // be started (then with exit code 3, after saying why).
 int exec_python(const std::vector<std::string>& args);
 
+// Puts this build's racer package and compiled core on the path of Python processes the CLI
+// starts (the Triton front end of kernel contracts, the Python instances).
+void export_python_environment();
+
 // The python/ directory of the source tree this CLI was built from (RACER_PYTHON_DIR overrides).
 std::string python_dir();
 

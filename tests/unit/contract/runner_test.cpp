@@ -13,6 +13,7 @@
 #include "contract/lang_parser.hpp"
 #include "contract/measure.hpp"
 #include "frontend/nvcc.hpp"
+#include "support/error.hpp"
 
 namespace racer::contract {
 namespace {
@@ -154,6 +155,35 @@ TEST(ContractRunner, CudaSourcesAreCompiledThroughTheFrontEnd) {
   auto f = load_contracts(dir + "/cuda.kc");
   EXPECT_EQ(check(f, "good").verdict, Verdict::Conforming);
   EXPECT_EQ(check(f, "bad").verdict, Verdict::Violation);  // N = 65: the tail is never written
+}
+
+TEST(ContractRunner, TritonKernelsAreCompiledThroughTheFrontEnd) {
+  // contracts/examples/triton.kc binds @triton.jit kernels of contracts/impl/softmax_triton.py:
+  // compiled for sm_90 without a GPU, launched with their constexprs, measured like any other.
+  auto f = load_contracts(std::string(RACER_SOURCE_DIR) + "/contracts/examples/triton.kc");
+  EXPECT_EQ(check(f, "good").verdict, Verdict::Conforming);
+  CheckReport bad = check(f, "bad");
+  ASSERT_EQ(bad.verdict, Verdict::Violation);
+  EXPECT_NE(bad.findings.at(0).observed.find("nan"), std::string::npos) << bad.findings.at(0).observed;
+
+  // A kernel that does not compile: Triton's own message, as bad input.
+  std::string dir = std::string(RACER_BINARY_DIR) + "/contract_runner_test";
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir + "/broken.py") << "import triton\nimport triton.language as tl\n\n@triton.jit\n"
+                                       "def k(x_ptr, y_ptr, N):\n    tl.store(y_ptr + tl.arange(0, 3), tl.load(x_ptr))\n";
+  std::ofstream(dir + "/broken.kc") << "contract C-TST-05 {\n scope elementwise\n param N = 64\n tensor x : f32 [N] input\n"
+                                       " tensor y : f32 [N] output\n pre precision(x) in {FP32}\n post output y satisfies close(y, ref)\n"
+                                       " tolerance exact\n reference algebraic determinism epsilon 0\n measure repeat 2\n violation \"v\"\n"
+                                       " impl good {\n  role good\n  triton \"broken.py\"\n  launch k grid 1 block 128 args (x, y, N)\n }\n}\n";
+  auto g = load_contracts(dir + "/broken.kc");
+  try {
+    check(g, "good");
+    ADD_FAILURE() << "a kernel Triton cannot compile was measured";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ExitCode::BadInput);
+    EXPECT_NE(std::string(e.what()).find("Triton"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("arange"), std::string::npos) << e.what();
+  }
 }
 
 TEST(ContractRunner, GpuBackendExplainsWhyItIsUnavailable) {
