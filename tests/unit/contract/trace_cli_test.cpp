@@ -18,7 +18,8 @@ struct Cli {
   Cli() {
     const char* b = std::getenv("RACER_BIN");
     bin = b ? b : "";
-    dir = (fs::path(RACER_BINARY_DIR) / "contract_trace_test").string();
+    // One directory per test: ctest runs the tests of this file in parallel.
+    dir = (fs::path(RACER_BINARY_DIR) / ("contract_trace_test_" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()))).string();
     fs::remove_all(dir);
     fs::create_directories(dir);
   }
