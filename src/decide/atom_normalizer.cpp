@@ -27,13 +27,63 @@ ExprId AtomNormalizer::tanh_as_exp(ExprId u) {
   return s_.sub(one, s_.div(two, s_.add(e, one)));
 }
 
+// cos(u)^2 = 1 - sin(u)^2: even powers of cos become powers of sin, so that sin^2 + cos^2
+// and its compiled forms meet 1 in the polynomial normal form.
+// u where x = 2u and every coefficient of u is no larger than x's (x = 2y, 2y + 4z, ...).
+std::optional<ExprId> AtomNormalizer::halved(ExprId x) {
+  auto even = [](const mpq_class& q) { return q.get_den() == 1 && mpz_even_p(q.get_num_mpz_t()); };
+  Kind k = s_.kind(x);
+  if (k == Kind::Mul) {
+    if (!even(s_.coef(x)) || s_.coef(x) == 0) return std::nullopt;
+  } else if (k == Kind::Add) {
+    if (!even(s_.coef(x))) return std::nullopt;
+    for (uint32_t i = 0; i < s_.arity(x); ++i)
+      if (!even(s_.weight(x, i))) return std::nullopt;
+  } else {
+    return std::nullopt;
+  }
+  return s_.mul(s_.constant(mpq_class(1, 2)), x);
+}
+
+ExprId AtomNormalizer::cos_squares_as_sin(ExprId product) {
+  if (s_.kind(product) != Kind::Mul) return product;
+  bool any = false;
+  for (uint32_t i = 0; i < s_.arity(product); ++i) {
+    ExprId f = s_.operand(product, i);
+    const mpq_class& w = s_.weight(product, i);
+    if (w.get_den() != 1) return product;
+    any |= s_.kind(f) == Kind::Func && s_.func_kind(f) == expr::FuncKind::Cos && w >= 2;
+  }
+  if (!any) return product;
+  ExprId out = s_.constant(s_.coef(product));
+  for (uint32_t i = 0; i < s_.arity(product); ++i) {
+    ExprId f = s_.operand(product, i);
+    mpz_class w = s_.weight(product, i).get_num();
+    if (s_.kind(f) == Kind::Func && s_.func_kind(f) == expr::FuncKind::Cos && w >= 2) {
+      ExprId sin2 = s_.pow_int(s_.sin(s_.operand(f, 0)), 2);
+      out = s_.mul(out, s_.pow_int(s_.sub(s_.one(), sin2), mpz_class(w / 2)));
+      w %= 2;
+    }
+    out = s_.mul(out, s_.pow_int(f, w));
+  }
+  return out;
+}
+
 ExprId AtomNormalizer::rewrite(ExprId x, std::vector<ExprId>& ops) {
   switch (s_.kind(x)) {
-    case Kind::Add:
-    case Kind::Mul: break;  // structure only: the normal form expands sums and products itself
+    case Kind::Mul: return cos_squares_as_sin(s_.rebuild(x, ops));
+    case Kind::Add: break;  // structure only: the normal form expands sums and products itself
     case Kind::Func:
       for (ExprId& op : ops) op = expand(op);
       if (s_.func_kind(x) == expr::FuncKind::Tanh) return tanh_as_exp(ops[0]);
+      if (s_.func_kind(x) == expr::FuncKind::Cos || s_.func_kind(x) == expr::FuncKind::Sin) {
+        if (auto half = halved(ops[0])) {
+          // cos(2u) = 1 - 2 sin(u)^2, sin(2u) = 2 sin(u) cos(u): the atoms of u alone.
+          ExprId su = s_.sin(*half), two = s_.add(s_.one(), s_.one());
+          if (s_.func_kind(x) == expr::FuncKind::Cos) return s_.sub(s_.one(), s_.mul(two, s_.pow_int(su, 2)));
+          return s_.mul(two, s_.mul(su, s_.cos(*half)));
+        }
+      }
       break;
     case Kind::Min:
     case Kind::Max:

@@ -11,6 +11,7 @@
 // The rewrite preserves the value wherever the original is defined; it may define more
 // (an argument (x^2-1)/(x-1) becomes x+1), which is the cancellation convention of the
 // normal form itself.
+#include <optional>
 #include <unordered_map>
 
 #include "decide/normal_form.hpp"
@@ -28,6 +29,8 @@ class AtomNormalizer {
   expr::ExprId rewrite(expr::ExprId x, std::vector<expr::ExprId>& ops);
   expr::ExprId expand(expr::ExprId x);
   expr::ExprId tanh_as_exp(expr::ExprId u);
+  expr::ExprId cos_squares_as_sin(expr::ExprId product);
+  std::optional<expr::ExprId> halved(expr::ExprId x);
 
   expr::Store& s_;
   PolyLimits limits_;

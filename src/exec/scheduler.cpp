@@ -53,6 +53,10 @@ void Machine::commit_plan(Thread& th, size_t plan, uint32_t instr) {
   }
   th.regs[p.reg] = v;
   th.def_pc[p.reg] = instr;
+  for (const auto& [reg, value] : p.extra) {
+    th.regs[reg] = value;
+    th.def_pc[reg] = instr;
+  }
   for (auto [addr, size] : p.clobber_local)
     if (th.local && th.local->contains(addr, size)) write_bytes(*th.local, addr - th.local->base, size, Value::poison());
   th.plans.erase(th.plans.begin() + static_cast<long>(plan));

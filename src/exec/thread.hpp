@@ -36,6 +36,8 @@ struct AbsorbPlan {
   // Local scratch memory the routine's skipped stores would have written (local-space
   // address, size): at the commit it holds no value a later read may use.
   std::vector<std::pair<uint64_t, unsigned>> clobber_local;
+  // Further results the same routine leaves in place (sin and cos of one range reduction).
+  std::vector<std::pair<uint32_t, Value>> extra;
 };
 
 // A branch on symbolic data, run both ways: the taken path first, then the other, each up

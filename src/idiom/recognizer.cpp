@@ -35,7 +35,7 @@ bool pure(ptx::Op op) {
     case Op::Bfi: case Op::Fma: case Op::Rcp: case Op::Sqrt: case Op::Rsqrt: case Op::Sin: case Op::Cos:
     case Op::Lg2: case Op::Ex2: case Op::Tanh: case Op::Copysign: case Op::Set: case Op::Setp: case Op::Selp:
     case Op::Slct: case Op::And: case Op::Or: case Op::Xor: case Op::Not: case Op::Cnot: case Op::Lop3:
-    case Op::Shf: case Op::Shl: case Op::Shr: case Op::Mov: case Op::Prmt: case Op::Cvt: case Op::Bra:
+    case Op::Shf: case Op::Shl: case Op::Shr: case Op::Mov: case Op::Prmt: case Op::Cvt: case Op::Cvta: case Op::Bra:
       return true;
     default:
       return false;
@@ -109,7 +109,7 @@ void registers_in(const ptx::Operand& op, std::vector<uint32_t>& out) {
 // differs between probes: then it depends on the input (through data or through the path
 // taken) without being the result, and stepping over the routine would lose it.
 bool leaks(const Liveness& live, const std::vector<Run>& runs, const std::vector<size_t>& ends, uint32_t live_at,
-           uint32_t result) {
+           const std::set<uint32_t>& results) {
   std::map<uint32_t, uint64_t> first;
   for (size_t ri = 0; ri < runs.size(); ++ri) {
     std::map<uint32_t, uint64_t> last;
@@ -119,7 +119,7 @@ bool leaks(const Liveness& live, const std::vector<Run>& runs, const std::vector
       for (size_t w = 0; w < ev.writes.size(); ++w) last[ev.writes[w]] = ev.values[w];
     }
     for (auto [r, v] : last) {
-      if (r == result || !live.live_at(live_at, r)) continue;
+      if (results.count(r) || !live.live_at(live_at, r)) continue;
       if (ri == 0) first[r] = v;
       else if (!first.count(r) || first[r] != v) return true;
     }
@@ -169,8 +169,26 @@ bool step_over_untaken(const ptx::Function& fn, uint32_t from, uint32_t to, std:
 // Where a routine's paths merge (erff: the polynomial on one path, 1 - 2^(...) on the other,
 // both into one register), the result is in a register on arrival rather than written by
 // one instruction every probe value executes.
+// The function register y holds at the first visit of m, across the runs, if one fits.
+std::optional<Fit> fit_at_visit(const ptx::Function& fn, const std::vector<Run>& runs, uint32_t m, uint32_t y) {
+  auto yfmt = format_of(fn.regs[y].type);
+  if (!yfmt || fn.regs[y].type == ptx::Type::Pred || ptx::type_bits(fn.regs[y].type) < 32) return std::nullopt;
+  std::vector<Sample> samples;
+  for (const Run& r : runs) {
+    const auto& regs = r.visits.at(m).sample_regs;
+    auto it = std::find_if(regs.begin(), regs.end(), [&](const auto& p) { return p.first == y; });
+    if (it == regs.end()) return std::nullopt;
+    double v = ieee::to_double(*yfmt, it->second);
+    samples.push_back({r.t, static_cast<long double>(v), std::isnan(v)});
+  }
+  return fit_routine(samples);
+}
+
+// `several`: whether a plan may leave more than one result (tried only when no plan with
+// one result exists, so that a routine is read whole rather than by its first pieces).
 std::optional<MathRoutineRecognizer::Plan> merge_commit(const ptx::Function& fn, const Liveness& live,
-                                                        const std::vector<Run>& runs, uint32_t at, bool debug_) {
+                                                        const std::vector<Run>& runs, uint32_t at, bool several,
+                                                        bool debug_) {
   for (uint32_t m : runs[0].order) {
     if (m == at) continue;
     bool everywhere = true;
@@ -178,26 +196,26 @@ std::optional<MathRoutineRecognizer::Plan> merge_commit(const ptx::Function& fn,
     if (!everywhere) continue;
     for (auto [y, bits0] : runs[0].visits.at(m).sample_regs) {
       (void)bits0;
-      auto yfmt = format_of(fn.regs[y].type);
-      if (!yfmt || fn.regs[y].type == ptx::Type::Pred || ptx::type_bits(fn.regs[y].type) < 32) continue;
-      std::vector<Sample> samples;
-      for (const Run& r : runs) {
-        const auto& regs = r.visits.at(m).sample_regs;
-        auto it = std::find_if(regs.begin(), regs.end(), [&](const auto& p) { return p.first == y; });
-        if (it == regs.end()) break;
-        double v = ieee::to_double(*yfmt, it->second);
-        samples.push_back({r.t, static_cast<long double>(v), std::isnan(v)});
-      }
-      if (samples.size() != runs.size()) continue;
-      auto fit = fit_routine(samples);
+      auto fit = fit_at_visit(fn, runs, m, y);
       if (!fit) continue;
       MathRoutineRecognizer::Plan plan;
       plan.fit = *fit;
       plan.commit = m;
       plan.before = true;
       plan.reg = y;
-      std::set<uint32_t> skip{at}, tainted;
+      std::set<uint32_t> skip{at}, tainted, results{y};
       bool alive = false;
+      // Other routine registers still live here must be results too (sinf and cosf sharing
+      // one range reduction): each must hold a family function of the input.
+      auto result = [&](uint32_t w) {
+        if (results.count(w)) return true;
+        if (!several) return false;
+        auto f = fit_at_visit(fn, runs, m, w);
+        if (!f) return false;
+        results.insert(w);
+        plan.extra.emplace_back(w, *f);
+        return true;
+      };
       for (size_t ri = 0; ri < runs.size() && !alive; ++ri) {
         const Run& r = runs[ri];
         for (size_t k = 0; k < r.visits.at(m).events_before; ++k) {
@@ -208,16 +226,16 @@ std::optional<MathRoutineRecognizer::Plan> merge_commit(const ptx::Function& fn,
           for (uint32_t w : ev.writes) {
             if (w == y) continue;
             tainted.insert(w);
-            if (live.live_at(m, w)) alive = true;
+            if (live.live_at(m, w) && !result(w)) alive = true;
           }
         }
       }
       if (alive) continue;
       std::vector<size_t> ends;
       for (const Run& r : runs) ends.push_back(r.visits.at(m).events_before);
-      if (leaks(live, runs, ends, m, y)) continue;
+      if (leaks(live, runs, ends, m, results)) continue;
       plan.fixed_inputs = fixed_inputs_of(runs, ends);
-      tainted.insert(y);
+      tainted.insert(results.begin(), results.end());
       if (!step_over_untaken(fn, at, m, skip, tainted)) continue;
       plan.skip.assign(skip.begin(), skip.end());
       plan.clobber_local = local_stores_of(runs);
@@ -325,6 +343,7 @@ void MathRoutineRecognizer::install(exec::ExecContext& ctx, const Plan& p, uint3
   a.addend_negated = p.addend_negated;
   a.addend_type = p.addend_type;
   a.clobber_local = p.clobber_local;
+  for (const auto& [reg, fit] : p.extra) a.extra.emplace_back(reg, Value::of_expr(build(sym.store(), fit, ctx.th.regs[root].expr())));
   ctx.th.plans.push_back(std::move(a));
   std::string where = ctx.fn.name + ": " + p.fit.describe() + " recognized at PTX instruction " + std::to_string(at);
   exec::Site s = ctx.site(ctx.fn.instrs[p.commit]);
@@ -554,6 +573,7 @@ std::optional<MathRoutineRecognizer::Plan> MathRoutineRecognizer::probe(exec::Ex
       if (debug_) std::fprintf(stderr, "  probe root %s: a step refused\n", fn.regs[root].name.c_str());
       return std::nullopt;
     }
+    if (debug_) std::fprintf(stderr, "  run t=%Lg ends at pc %u after %zu events\n", run.t, pc, run.events.size());
     runs.push_back(std::move(run));
   }
 
@@ -615,7 +635,7 @@ std::optional<MathRoutineRecognizer::Plan> MathRoutineRecognizer::probe(exec::Ex
     std::vector<size_t> ends;
     for (size_t k : commit_index) ends.push_back(k + 1);
     plan.fixed_inputs = fixed_inputs_of(runs, ends);
-    if (leaks(live, runs, ends, e.pc + 1, y)) {
+    if (leaks(live, runs, ends, e.pc + 1, {y})) {
       if (debug_) std::fprintf(stderr, "    result %s: a register left live differs between probes\n", fn.regs[y].name.c_str());
       continue;
     }
@@ -625,7 +645,8 @@ std::optional<MathRoutineRecognizer::Plan> MathRoutineRecognizer::probe(exec::Ex
     plan.clobber_local = local_stores_of(runs);
     return plan;
   }
-  if (auto plan = merge_commit(fn, live, runs, at, debug_)) return plan;
+  if (auto plan = merge_commit(fn, live, runs, at, false, debug_)) return plan;
+  if (auto plan = merge_commit(fn, live, runs, at, true, debug_)) return plan;
   return std::nullopt;
 }
 

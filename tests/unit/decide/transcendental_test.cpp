@@ -77,5 +77,20 @@ TEST_F(DecideTest, LogisticAndHyperbolicFormsMeet) {
   EXPECT_EQ(r.status, CellStatus::Refuted) << r.reason;
 }
 
+TEST_F(DecideTest, PythagoreanAndDoubleAngleIdentitiesAreProved) {
+  // Compiled sinf/cosf pairs share one range reduction and are read as sin and cos; the
+  // normal form knows cos^2 = 1 - sin^2 and the double angle, and still refutes a slip.
+  domains[x] = SymbolDomain{mpq_class(-8), mpq_class(8), Grid::F32};
+  ExprId sx = s.sin(x), cx = s.cos(x);
+  ExprId pyth = s.add(s.pow_int(sx, 2), s.pow_int(cx, 2));
+  EXPECT_EQ(decide(pyth, c(1)).status, CellStatus::Proved);
+  ExprId half_minus_cos2x = s.sub(q(1, 2), s.mul(q(1, 2), s.cos(s.mul(c(2), x))));
+  EXPECT_EQ(decide(half_minus_cos2x, s.pow_int(sx, 2)).status, CellStatus::Proved);
+  EXPECT_EQ(decide(s.sin(s.mul(c(2), x)), s.mul(c(2), s.mul(sx, cx))).status, CellStatus::Proved);
+  // sin^2 - cos^2 is -cos(2x), not cos(2x).
+  CellDecision r = decide(s.sub(s.pow_int(sx, 2), s.pow_int(cx, 2)), s.cos(s.mul(c(2), x)));
+  EXPECT_EQ(r.status, CellStatus::Refuted) << r.reason;
+}
+
 }  // namespace
 }  // namespace racer::decide::test
