@@ -7,40 +7,17 @@
 
 #include "exec/machine.hpp"
 #include "exec/refusal.hpp"
+#include "ptx/effects.hpp"
 #include "ptx/post_dominators.hpp"
 
 namespace racer::exec {
 namespace {
 
-using ptx::Op;
-
 constexpr size_t kMaxNesting = 16;
 
-// Instructions whose only effect is on the thread's registers.
-bool register_only(const ptx::Instr& ins) {
-  switch (ins.op) {
-    case Op::Add: case Op::AddC: case Op::Sub: case Op::SubC: case Op::Mul: case Op::Mad:
-    case Op::MadC: case Op::Mul24: case Op::Mad24: case Op::Sad: case Op::Div: case Op::Rem:
-    case Op::Abs: case Op::Neg: case Op::Min: case Op::Max: case Op::Popc: case Op::Clz:
-    case Op::Bfind: case Op::Fns: case Op::Brev: case Op::Bfe: case Op::Bfi: case Op::Dp4a:
-    case Op::Dp2a: case Op::Fma: case Op::Rcp: case Op::Sqrt: case Op::Rsqrt: case Op::Sin:
-    case Op::Cos: case Op::Lg2: case Op::Ex2: case Op::Tanh: case Op::Copysign: case Op::Testp:
-    case Op::Set: case Op::Setp: case Op::Selp: case Op::Slct: case Op::And: case Op::Or:
-    case Op::Xor: case Op::Not: case Op::Cnot: case Op::Lop3: case Op::Shf: case Op::Shl:
-    case Op::Shr: case Op::Mov: case Op::Prmt: case Op::Cvt: case Op::Cvta: case Op::Bra:
-      return true;
-    case Op::Ld: case Op::Ldu: {
-      // Parameters and constants cannot change and cannot be out of bounds for the
-      // kernel's own parameter list; other loads could report a defect on a path that
-      // never runs.
-      if (!ins.has(ptx::Mod::Space)) return false;
-      std::string_view n = ptx::mod_values(ptx::Mod::Space)[ins.mod(ptx::Mod::Space)];
-      return n == "param" || n == "param::entry";
-    }
-    default:
-      return false;
-  }
-}
+// Instructions whose only effect is on the thread's registers. Parameter loads qualify:
+// other loads could report a defect on a path that never runs.
+bool register_only(const ptx::Instr& ins) { return ptx::register_only_op(ins.op) || ptx::is_param_load(ins); }
 
 std::vector<uint32_t> plan_commits(const std::vector<AbsorbPlan>& plans) {
   std::vector<uint32_t> c;
@@ -79,7 +56,6 @@ std::string Machine::split(ExecContext& ctx, const ptx::Instr& bra, Value guard)
   f.saved_regs = th.regs;
   f.saved_def_pc = th.def_pc;
   f.saved_plans = th.plans;
-  f.saved_plan_commits = plan_commits(th.plans);
   th.paths.push_back(std::move(f));
   th.pc = ctx.fn.labels[bra.operands[0].index].target;
   return {};
@@ -99,7 +75,7 @@ void Machine::reach_join(ExecContext& ctx) {
     if (th.plans[i].before && th.plans[i].commit == f.join) commit_plan(th, i, f.join);
     else ++i;
   }
-  if (plan_commits(th.plans) != f.saved_plan_commits)
+  if (plan_commits(th.plans) != plan_commits(f.saved_plans))
     refuse(ctx, ctx.fn.instrs[f.branch], "a recognized math routine straddles the meeting point of this data-dependent branch");
   if (!f.second) {
     f.taken_regs = std::move(th.regs);

@@ -51,8 +51,7 @@ struct PathFrame {
   bool second = false;  // running the path not taken
   std::vector<Value> saved_regs;
   std::vector<uint32_t> saved_def_pc;
-  std::vector<uint32_t> saved_plan_commits;  // routines pending at the branch
-  std::vector<AbsorbPlan> saved_plans;
+  std::vector<AbsorbPlan> saved_plans;  // routines pending at the branch
   std::vector<Value> taken_regs;  // the registers at the join along the taken path
 };
 

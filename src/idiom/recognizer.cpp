@@ -1,5 +1,6 @@
 #include "idiom/recognizer.hpp"
 #include "idiom/probe_memory.hpp"
+#include "ptx/effects.hpp"
 #include "ptx/post_dominators.hpp"
 
 #include <algorithm>
@@ -24,23 +25,6 @@ constexpr size_t kMaxRoots = 6;
 constexpr size_t kMaxProbeSteps = 800;
 
 enum class State : uint8_t { Fixed, Sample, Opaque };
-
-// Register-only instructions: the probe runs these and stops at anything else.
-bool pure(ptx::Op op) {
-  using ptx::Op;
-  switch (op) {
-    case Op::Add: case Op::AddC: case Op::Sub: case Op::SubC: case Op::Mul: case Op::Mad: case Op::MadC:
-    case Op::Mul24: case Op::Mad24: case Op::Sad: case Op::Div: case Op::Rem: case Op::Abs: case Op::Neg:
-    case Op::Min: case Op::Max: case Op::Popc: case Op::Clz: case Op::Bfind: case Op::Brev: case Op::Bfe:
-    case Op::Bfi: case Op::Fma: case Op::Rcp: case Op::Sqrt: case Op::Rsqrt: case Op::Sin: case Op::Cos:
-    case Op::Lg2: case Op::Ex2: case Op::Tanh: case Op::Copysign: case Op::Set: case Op::Setp: case Op::Selp:
-    case Op::Slct: case Op::And: case Op::Or: case Op::Xor: case Op::Not: case Op::Cnot: case Op::Lop3:
-    case Op::Shf: case Op::Shl: case Op::Shr: case Op::Mov: case Op::Prmt: case Op::Cvt: case Op::Cvta: case Op::Bra:
-      return true;
-    default:
-      return false;
-  }
-}
 
 std::optional<ieee::Format> format_of(ptx::Type t) {
   switch (ptx::type_bits(t)) {
@@ -158,7 +142,7 @@ bool step_over_untaken(const ptx::Function& fn, uint32_t from, uint32_t to, std:
     bool touches = false;
     for (uint32_t r : reads) touches |= tainted.count(r) > 0;
     if (!touches || skip.count(pc)) continue;
-    if (!pure(fn.instrs[pc].op)) return false;
+    if (!ptx::register_only_op(fn.instrs[pc].op)) return false;
     skip.insert(pc);
     writes_of(fn.instrs[pc], writes);
     tainted.insert(writes.begin(), writes.end());
@@ -464,10 +448,9 @@ std::optional<MathRoutineRecognizer::Plan> MathRoutineRecognizer::probe(exec::Ex
         run.order.push_back(pc);
       }
       // Parameter loads read constants of the launch: harmless between a routine's steps.
-      bool param_load = I.op == ptx::Op::Ld && I.has(ptx::Mod::Space) &&
-                        ptx::mod_values(ptx::Mod::Space)[I.mod(ptx::Mod::Space)] == "param";
+      bool param_load = ptx::is_param_load(I);
       bool memory = (I.op == ptx::Op::Ld || I.op == ptx::Op::Ldu || I.op == ptx::Op::St) && !param_load;
-      if (!pure(I.op) && !param_load && !memory) return std::nullopt;
+      if (!ptx::register_only_op(I.op) && !param_load && !memory) return std::nullopt;
       State g = I.has_guard ? state[I.guard] : State::Fixed;
       if (g == State::Opaque) return std::nullopt;
       if (memory) {
