@@ -69,9 +69,41 @@ ExprId AtomNormalizer::cos_squares_as_sin(ExprId product) {
   return out;
 }
 
+// m * (c + w1 t1 + ... + wn tn) = c m + w1 m t1 + ... + wn m tn for a monomial m (finite
+// factors that are not sums, integer powers). Online softmax multiplies a running sum by
+// exp(m_old - m_new); distributed, its terms become the directly summed ones, which the
+// Store's flattened sums then merge, so the two sides of an attention cell mostly meet
+// before any polynomial arithmetic. Exact for finite values, as the guards require.
+ExprId AtomNormalizer::distribute_monomial(ExprId product) {
+  if (s_.kind(product) != Kind::Mul || s_.coef(product) == 0 || !s_.is_finite(product)) return product;
+  std::optional<uint32_t> sum_at;
+  for (uint32_t i = 0; i < s_.arity(product); ++i) {
+    ExprId f = s_.operand(product, i);
+    const mpq_class& w = s_.weight(product, i);
+    if (w.get_den() != 1 || !s_.is_finite(f)) return product;
+    if (s_.kind(f) == Kind::Add) {
+      if (w != 1 || sum_at) return product;
+      sum_at = i;
+    }
+  }
+  if (!sum_at) return product;
+  ExprId sum = s_.operand(product, *sum_at);
+  if (s_.arity(sum) > limits_.max_terms) return product;
+  std::vector<ExprId> factors{s_.constant(s_.coef(product))};
+  for (uint32_t i = 0; i < s_.arity(product); ++i) {
+    if (i != *sum_at) factors.push_back(s_.pow_int(s_.operand(product, i), s_.weight(product, i).get_num()));
+  }
+  ExprId monomial = s_.mul(factors);
+  std::vector<ExprId> terms{s_.mul(s_.constant(s_.coef(sum)), monomial)};
+  for (uint32_t i = 0; i < s_.arity(sum); ++i) {
+    terms.push_back(s_.mul(s_.mul(s_.constant(s_.weight(sum, i)), s_.operand(sum, i)), monomial));
+  }
+  return s_.add(terms);
+}
+
 ExprId AtomNormalizer::rewrite(ExprId x, std::vector<ExprId>& ops) {
   switch (s_.kind(x)) {
-    case Kind::Mul: return cos_squares_as_sin(s_.rebuild(x, ops));
+    case Kind::Mul: return distribute_monomial(cos_squares_as_sin(s_.rebuild(x, ops)));
     case Kind::Add: break;  // structure only: the normal form expands sums and products itself
     case Kind::Func:
       for (ExprId& op : ops) op = expand(op);

@@ -6,7 +6,9 @@
 // normal_form.hpp), after its own atoms were normalized the same way; sums and products are
 // rebuilt over their normalized operands. An argument whose normal form is too large is
 // kept as it is, so the rewrite never fails, it only does less. tanh is rewritten in terms
-// of exp, so that logistic and hyperbolic forms of one function meet.
+// of exp, so that logistic and hyperbolic forms of one function meet. A monomial times one
+// sum is distributed, so that a running sum rescaled by a factor meets the same terms summed
+// directly (online softmax).
 //
 // The rewrite preserves the value wherever the original is defined; it may define more
 // (an argument (x^2-1)/(x-1) becomes x+1), which is the cancellation convention of the
@@ -30,6 +32,7 @@ class AtomNormalizer {
   expr::ExprId expand(expr::ExprId x);
   expr::ExprId tanh_as_exp(expr::ExprId u);
   expr::ExprId cos_squares_as_sin(expr::ExprId product);
+  expr::ExprId distribute_monomial(expr::ExprId product);
   std::optional<expr::ExprId> halved(expr::ExprId x);
 
   expr::Store& s_;

@@ -1,5 +1,7 @@
 #include "decide/frac_arith.hpp"
 
+#include <algorithm>
+
 namespace racer::decide::detail {
 
 namespace {
@@ -35,6 +37,28 @@ void FracArith::check(const Poly& p, const char* what) {
   }
 }
 
+// The context orders terms by total degree first (degrevlex), so the leading term's degree
+// is the polynomial's: one term read instead of FLINT's scan of every exponent vector.
+long FracArith::total_degree(const Poly& p) {
+  if (p.is_zero()) return -1;
+  exps_.resize(size_t(fmpq_mpoly_ctx_nvars(ctx_)));
+  fmpq_mpoly_get_term_exp_ui(exps_.data(), p.get(), 0, ctx_);
+  long d = 0;
+  for (ulong e : exps_) d += long(e);
+  return d;
+}
+
+// Exponents of a one-term polynomial (a monomial times a nonzero rational).
+void FracArith::monomial_exponents(const Poly& p, std::vector<ulong>& out) {
+  out.resize(size_t(fmpq_mpoly_ctx_nvars(ctx_)));
+  fmpq_mpoly_get_term_exp_ui(out.data(), p.get(), 0, ctx_);
+}
+
+void FracArith::set_monomial(Poly& out, const fmpq* coeff, std::vector<ulong>& exps) {
+  fmpq_mpoly_zero(out.get(), ctx_);
+  fmpq_mpoly_set_coeff_fmpq_ui(out.get(), coeff, exps.data(), ctx_);
+}
+
 void FracArith::set_rational(Frac& f, const mpq_class& q) {
   Q c(q);
   fmpq_mpoly_set_fmpq(f.num.get(), c.get(), ctx_);
@@ -51,9 +75,15 @@ void FracArith::copy(Frac& out, const Frac& in) {
   fmpq_mpoly_set(out.den.get(), in.den.get(), ctx_);
 }
 
+// FLINT packs each exponent, and in a degree ordering the total degree too, into a field
+// of `bits` bits whose top bit stays clear: a bound on the degree with no term read.
+long FracArith::degree_bound(const Poly& p) const { return (long(1) << (p.get()->zpoly->bits - 1)) - 1; }
+
 void FracArith::mul(Poly& out, const Poly& a, const Poly& b) {
-  long da = fmpq_mpoly_total_degree_si(a.get(), ctx_);
-  long db = fmpq_mpoly_total_degree_si(b.get(), ctx_);
+  bool may_exceed = a.get()->zpoly->bits >= 32 || b.get()->zpoly->bits >= 32 ||
+                    degree_bound(a) + degree_bound(b) > lim_.max_degree;
+  long da = may_exceed ? total_degree(a) : 0;
+  long db = may_exceed ? total_degree(b) : 0;
   if (da > 0 && db > 0 && da + db > lim_.max_degree) {
     throw TooLarge{"degree " + std::to_string(da + db) + " exceeds the limit " + std::to_string(lim_.max_degree)};
   }
@@ -69,7 +99,7 @@ void FracArith::mul(Poly& out, const Poly& a, const Poly& b) {
 }
 
 void FracArith::pow(Poly& out, const Poly& a, unsigned long e) {
-  long d = fmpq_mpoly_total_degree_si(a.get(), ctx_);
+  long d = total_degree(a);
   if (d > 0 && (e > static_cast<unsigned long>(lim_.max_degree) || d * long(e) > lim_.max_degree)) {
     throw TooLarge{"a power of degree " + std::to_string(d) + "*" + std::to_string(e) + " exceeds the limit"};
   }
@@ -103,6 +133,44 @@ void FracArith::reduce(Frac& f) {
     }
     return;
   }
+  if (f.den.length() == 1) {
+    cancel_monomial(f);
+  } else {
+    cancel_gcd(f);
+  }
+  Q lc;
+  fmpq_mpoly_get_term_coeff_fmpq(lc.get(), f.den.get(), 0, ctx_);
+  if (!fmpq_is_one(lc.get())) {
+    fmpq_mpoly_scalar_div_fmpq(f.num.get(), f.num.get(), lc.get(), ctx_);
+    fmpq_mpoly_scalar_div_fmpq(f.den.get(), f.den.get(), lc.get(), ctx_);
+  }
+}
+
+// gcd(num, c x^e) is x^g with g_v = min(e_v, least exponent of v in num): found term by
+// term in the variables of the denominator, without FLINT's general gcd, which the
+// rescaling factors of online softmax (exp(m)^-1 on every term) would call thousands of
+// times per cell.
+void FracArith::cancel_monomial(Frac& f) {
+  std::vector<ulong>& g = gcd_exps_;
+  monomial_exponents(f.den, g);
+  bool any = false;
+  for (size_t v = 0; v < g.size(); ++v) {
+    for (long i = 0; g[v] != 0 && i < f.num.length(); ++i) {
+      g[v] = std::min<ulong>(g[v], fmpq_mpoly_get_term_var_exp_ui(f.num.get(), i, long(v), ctx_));
+    }
+    any |= g[v] != 0;
+  }
+  if (!any) return;
+  Q one(1);
+  Poly m(ctx_);
+  set_monomial(m, one.get(), g);
+  if (!fmpq_mpoly_divides(f.num.get(), f.num.get(), m.get(), ctx_) ||
+      !fmpq_mpoly_divides(f.den.get(), f.den.get(), m.get(), ctx_)) {
+    throw TooLarge{"an inexact division by a monomial"};
+  }
+}
+
+void FracArith::cancel_gcd(Frac& f) {
   charge(uint64_t(f.num.length()) * uint64_t(f.den.length()), "a gcd");
   Poly g(ctx_);
   if (!fmpq_mpoly_gcd(g.get(), f.num.get(), f.den.get(), ctx_)) throw TooLarge{"a gcd FLINT could not compute"};
@@ -112,12 +180,6 @@ void FracArith::reduce(Frac& f) {
         !fmpq_mpoly_divides(f.den.get(), f.den.get(), g.get(), ctx_)) {
       throw TooLarge{"an inexact division by a gcd"};
     }
-  }
-  Q lc;
-  fmpq_mpoly_get_term_coeff_fmpq(lc.get(), f.den.get(), 0, ctx_);
-  if (!fmpq_is_one(lc.get())) {
-    fmpq_mpoly_scalar_div_fmpq(f.num.get(), f.num.get(), lc.get(), ctx_);
-    fmpq_mpoly_scalar_div_fmpq(f.den.get(), f.den.get(), lc.get(), ctx_);
   }
 }
 
@@ -134,12 +196,32 @@ void FracArith::add_scaled(Frac& acc, const Frac& t, const mpq_class& w) {
     return;
   }
   // Over the least common denominator: den_a * (den_t / g) with g = gcd(den_a, den_t).
-  Poly g(ctx_), da(ctx_), dt(ctx_), left(ctx_), right(ctx_);
-  charge(uint64_t(acc.den.length()) * uint64_t(t.den.length()), "a gcd");
-  if (!fmpq_mpoly_gcd(g.get(), acc.den.get(), t.den.get(), ctx_)) throw TooLarge{"a gcd FLINT could not compute"};
-  if (!fmpq_mpoly_divides(da.get(), acc.den.get(), g.get(), ctx_) ||
-      !fmpq_mpoly_divides(dt.get(), t.den.get(), g.get(), ctx_)) {
-    throw TooLarge{"an inexact division by a gcd"};
+  Poly da(ctx_), dt(ctx_), left(ctx_), right(ctx_);
+  if (acc.den.length() == 1 && t.den.length() == 1) {
+    // Two monomial denominators: their gcd is the monomial of the least exponents.
+    std::vector<ulong>& ea = gcd_exps_;
+    std::vector<ulong> et;
+    monomial_exponents(acc.den, ea);
+    monomial_exponents(t.den, et);
+    std::vector<ulong> ra(ea.size()), rt(ea.size());
+    for (size_t v = 0; v < ea.size(); ++v) {
+      ulong g = std::min(ea[v], et[v]);
+      ra[v] = ea[v] - g;
+      rt[v] = et[v] - g;
+    }
+    Q ca, ct;
+    fmpq_mpoly_get_term_coeff_fmpq(ca.get(), acc.den.get(), 0, ctx_);
+    fmpq_mpoly_get_term_coeff_fmpq(ct.get(), t.den.get(), 0, ctx_);
+    set_monomial(da, ca.get(), ra);
+    set_monomial(dt, ct.get(), rt);
+  } else {
+    Poly g(ctx_);
+    charge(uint64_t(acc.den.length()) * uint64_t(t.den.length()), "a gcd");
+    if (!fmpq_mpoly_gcd(g.get(), acc.den.get(), t.den.get(), ctx_)) throw TooLarge{"a gcd FLINT could not compute"};
+    if (!fmpq_mpoly_divides(da.get(), acc.den.get(), g.get(), ctx_) ||
+        !fmpq_mpoly_divides(dt.get(), t.den.get(), g.get(), ctx_)) {
+      throw TooLarge{"an inexact division by a gcd"};
+    }
   }
   mul(left, acc.num, dt);
   mul(right, scaled, da);

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "decide/normal_form.hpp"
 #include <flint/fmpq_mpoly.h>  // last: flint.h defines a macro named ulong
@@ -63,11 +64,18 @@ class FracArith {
   void mul(Poly& out, const Poly& a, const Poly& b);
   void pow(Poly& out, const Poly& a, unsigned long e);
   void check(const Poly& p, const char* what);
+  long total_degree(const Poly& p);
+  long degree_bound(const Poly& p) const;
+  void monomial_exponents(const Poly& p, std::vector<ulong>& out);
+  void set_monomial(Poly& out, const fmpq* coeff, std::vector<ulong>& exps);
+  void cancel_monomial(Frac& f);
+  void cancel_gcd(Frac& f);
   void charge(uint64_t work, const char* what);
 
   const fmpq_mpoly_ctx_struct* ctx_;
   PolyLimits lim_;
   uint64_t work_ = 0;
+  std::vector<ulong> exps_, gcd_exps_;  // scratch exponent vectors
 };
 
 }  // namespace racer::decide::detail

@@ -158,8 +158,54 @@ ExprId Store::rebuild_add(ExprId sum, std::span<const ExprId> terms) {
   return finish_add(acc);
 }
 
+// sum + x for a finite sum and one finite term that is neither a sum nor a constant: the
+// canonical result is the sum's sorted term list with x merged in at its place, so a dot
+// product accumulated term by term costs a copy per step instead of a sort and rational
+// arithmetic on every term. nullopt where the general path's special forms may apply.
+std::optional<ExprId> Store::add_one_term(ExprId sum, ExprId x) {
+  const detail::Node n = node(sum);
+  if (n.kind != Kind::Add || !(n.flags & kFinite) || !is_finite(x)) return std::nullopt;
+  Kind kx = kind(x);
+  if (kx == Kind::Add || kx == Kind::Const || is_condition(x)) return std::nullopt;
+  uint32_t w = RationalTable::kOne;
+  ExprId term = x;
+  if (kx == Kind::Mul && node(x).a != RationalTable::kOne) {
+    w = node(x).a;
+    if (w == RationalTable::kZero) return std::nullopt;  // a NaN guard, kept by the general path
+    term = unit_part(x);
+  }
+  const uint32_t* slots_begin = pool_.data() + n.off;
+  uint32_t pos = 0;  // first term whose id is not below term's
+  for (uint32_t lo = 0, hi = n.n; lo < hi;) {
+    uint32_t mid = (lo + hi) / 2;
+    if (slots_begin[2 * mid] < term.index) lo = mid + 1; else hi = mid;
+    pos = lo;
+  }
+  std::vector<uint32_t> ops;
+  ops.reserve(2 * size_t(n.n) + 2);
+  ops.insert(ops.end(), slots_begin, slots_begin + 2 * size_t(pos));
+  if (pos < n.n && slots_begin[2 * pos] == term.index) {
+    uint32_t merged = rat_add(pool_[n.off + 2 * pos + 1], w);  // may move rats_, never pool_
+    if (merged == RationalTable::kZero && n.n <= 2) return std::nullopt;  // a lone term or a constant is left
+    if (merged != RationalTable::kZero) {
+      ops.push_back(term.index);
+      ops.push_back(merged);
+    }
+    ops.insert(ops.end(), pool_.data() + n.off + 2 * size_t(pos) + 2, pool_.data() + n.off + 2 * size_t(n.n));
+  } else {
+    ops.push_back(term.index);
+    ops.push_back(w);
+    ops.insert(ops.end(), pool_.data() + n.off + 2 * size_t(pos), pool_.data() + n.off + 2 * size_t(n.n));
+  }
+  ExprId r = intern(Kind::Add, 0, n.a, ops, kFinite);
+  assert(is_canonical(*this, r));
+  return r;
+}
+
 ExprId Store::add(ExprId a, ExprId b) {
   if (is_rational(a) && is_rational(b)) return constant(rational(a) + rational(b));
+  if (std::optional<ExprId> r = add_one_term(a, b)) return *r;
+  if (std::optional<ExprId> r = add_one_term(b, a)) return *r;
   AddAcc acc;
   collect_add(acc, a, RationalTable::kOne);
   collect_add(acc, b, RationalTable::kOne);

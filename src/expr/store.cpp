@@ -30,8 +30,9 @@ std::span<const uint32_t> Store::slots(const Node& n) const {
 }
 
 ExprId Store::intern(Kind kind, uint8_t op, uint32_t a, std::span<const uint32_t> ops, uint8_t flags) {
-  uint64_t h = detail::hash_mix(uint64_t(kind) << 8 | op, a);
-  for (uint32_t v : ops) h = detail::hash_mix(h, v);
+  uint64_t slots_sum = 0;
+  for (size_t i = 0; i < ops.size(); ++i) slots_sum += detail::hash_slot(ops[i], i);
+  uint64_t h = detail::hash_mix(detail::hash_mix(uint64_t(kind) << 8 | op, a), slots_sum);
   uint32_t h32 = static_cast<uint32_t>(detail::hash_finish(h));
   uint32_t n = (kind == Kind::Add || kind == Kind::Mul) ? uint32_t(ops.size() / 2) : uint32_t(ops.size());
 
@@ -63,7 +64,7 @@ ExprId Store::intern(Kind kind, uint8_t op, uint32_t a, std::span<const uint32_t
 }
 
 void Store::grow_table() {
-  std::vector<uint64_t> table(table_.size() * 2, 0);
+  decltype(table_) table(table_.size() * 2, 0);
   size_t mask = table.size() - 1;
   for (uint64_t entry : table_) {
     if (entry == 0) continue;

@@ -31,6 +31,7 @@
 #include <vector>
 
 #include "expr/expr_id.hpp"
+#include "support/huge_page_allocator.hpp"
 #include "expr/node.hpp"
 #include "expr/rational_table.hpp"
 
@@ -167,6 +168,7 @@ class Store {
   void collect_add(AddAcc& acc, ExprId x, uint32_t scale);
   ExprId finish_add(AddAcc& acc);
   ExprId scale_add(ExprId sum, uint32_t k);
+  std::optional<ExprId> add_one_term(ExprId sum, ExprId x);
   ExprId unit_part(ExprId product);
   ExprId rebuild_add(ExprId sum, std::span<const ExprId> terms);
   // build_mul.cpp
@@ -179,11 +181,11 @@ class Store {
   // build_cmp.cpp
   std::optional<bool> decide_cmp(CmpOp op, ExprId a, ExprId b);
 
-  std::vector<detail::Node> nodes_;
-  std::vector<uint32_t> pool_;   // operand slots
+  std::vector<detail::Node, support::HugePageAllocator<detail::Node>> nodes_;
+  std::vector<uint32_t, support::HugePageAllocator<uint32_t>> pool_;  // operand slots
   // Unique table, linear probing: (hash << 32) | (node index + 1), 0 = empty. The hash rides
   // in the slot so that probing and rehashing touch no node.
-  std::vector<uint64_t> table_;
+  std::vector<uint64_t, support::HugePageAllocator<uint64_t>> table_;
   detail::RationalTable rats_;
   std::vector<SymbolInfo> symbols_;
   std::unordered_map<std::string, ExprId> symbol_by_origin_;
