@@ -102,6 +102,7 @@ CheckResult check_instance(const instance::Instance& inst, const CheckOptions& o
   auto domain_of = [&](expr::ExprId sym) { return ex.domain_of(sym); };
   decide::Decider decider(st, domain_of, options.seed);
   bool any_unknown = false, any_refuted = false;
+  std::string stopped;  // why deciding ended before the last cell
   std::vector<size_t> outs = prep.output_tensors();
   try {
     for (size_t oi = 0; oi < outs.size(); ++oi) {
@@ -164,10 +165,7 @@ CheckResult check_instance(const instance::Instance& inst, const CheckOptions& o
       res.outputs.push_back(stats);
     }
   } catch (const exec::LimitReached& l) {
-    res.verdict = Verdict::Unknown;
-    res.reason = std::string("deciding stopped: ") + l.what();
-    collect();
-    return res;
+    stopped = std::string("deciding stopped: ") + l.what();
   } catch (const exec::Refusal& r) {
     res.verdict = Verdict::Refused;
     res.reason = r.what();
@@ -182,7 +180,13 @@ CheckResult check_instance(const instance::Instance& inst, const CheckOptions& o
     res.verdict = Verdict::Unknown;
     res.reason = "a data race makes the outputs depend on the schedule";
   } else if (any_refuted) {
+    // A refuted cell's witness was re-checked from scratch: it settles the verdict whatever
+    // the cells not decided before a limit would have given.
     res.verdict = Verdict::Inequivalent;
+    if (!stopped.empty()) res.reason = stopped + "; a refuted cell settles the verdict";
+  } else if (!stopped.empty()) {
+    res.verdict = Verdict::Unknown;
+    res.reason = stopped;
   } else if (any_unknown) {
     res.verdict = Verdict::Unknown;
     res.reason = "some cells could be neither proved nor refuted";

@@ -25,6 +25,10 @@ constexpr size_t kSymbolsPerBoundary = 3;
 // equal sides it never succeeds: a few points at low precision, fewer at high.
 constexpr size_t kBallPoints = 12;
 constexpr size_t kBallEscalations = 2;
+// Simple values make many symbols equal (ties in every max, equal scores), so a difference
+// that needs one term to dominate, such as a softmax whose maximum lies in one block, never
+// shows there: half of the ball points are kept for the random points.
+constexpr size_t kBallPointsBeforeRandom = kBallPoints / 2;
 
 // Whether exact evaluation can meet irrational values: any function but abs.
 bool has_transcendental(const expr::Store& s, ExprId a, ExprId b) {
@@ -78,6 +82,7 @@ class Search {
       if (try_point(src_.point(i))) return result_;
     }
     if (boundaries()) return result_;
+    ball_cap_ = kBallPoints;
     for (size_t i = simple; i < opt_.points; ++i) {
       ++result_.stats.points;
       if (try_point(src_.point(i))) return result_;
@@ -106,7 +111,7 @@ class Search {
       return true;
     }
     ++result_.stats.not_exact;
-    if (!opt_.balls || !result_.stats.transcendental || ball_points_ == kBallPoints) return false;
+    if (!opt_.balls || !result_.stats.transcendental || ball_points_ >= ball_cap_) return false;
     ++ball_points_;
     ++result_.stats.ball_points;
     size_t levels = 1;
@@ -160,6 +165,7 @@ class Search {
   SearchOptions opt_;
   SearchResult result_;
   size_t ball_points_ = 0, ball_escalations_ = 0;
+  size_t ball_cap_ = kBallPointsBeforeRandom;
   bool screen_ = false;
 };
 
