@@ -2,6 +2,8 @@
 
 #include <vector>
 
+#include "expr/walk.hpp"
+
 namespace racer::decide {
 
 using expr::ExprId;
@@ -129,36 +131,15 @@ ExprId AtomNormalizer::rewrite(ExprId x, std::vector<ExprId>& ops) {
 }
 
 ExprId AtomNormalizer::normalize(ExprId root) {
-  struct Frame {
-    ExprId id;
-    bool expanded;
-  };
-  std::vector<Frame> stack{{root, false}};
   std::vector<ExprId> ops;
-  while (!stack.empty()) {
-    Frame f = stack.back();
-    if (memo_.count(f.id.index)) {
-      stack.pop_back();
-      continue;
-    }
-    uint32_t n = s_.arity(f.id);
-    if (!f.expanded) {
-      stack.back().expanded = true;
-      for (uint32_t i = 0; i < n; ++i) {
-        ExprId c = s_.operand(f.id, i);
-        if (!memo_.count(c.index)) stack.push_back({c, false});
-      }
-      continue;
-    }
-    stack.pop_back();
-    ExprId out = f.id;
-    if (n > 0) {
-      ops.clear();
-      for (uint32_t i = 0; i < n; ++i) ops.push_back(memo_.at(s_.operand(f.id, i).index));
-      out = rewrite(f.id, ops);
-    }
-    memo_.emplace(f.id.index, out);
-  }
+  auto no_leaf = [](ExprId) -> std::optional<ExprId> { return std::nullopt; };
+  expr::fold_post_order(root, memo_, no_leaf, expr::AllOperands{s_}, [&](ExprId x) {
+    uint32_t n = s_.arity(x);
+    if (n == 0) return x;
+    ops.clear();
+    for (uint32_t i = 0; i < n; ++i) ops.push_back(memo_.at(s_.operand(x, i).index));
+    return rewrite(x, ops);
+  });
   return memo_.at(root.index);
 }
 

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "decide/frac_arith.hpp"
+#include "expr/walk.hpp"
 
 namespace racer::decide {
 
@@ -129,27 +130,9 @@ class Builder {
 
  private:
   const Frac& build(ExprId root) {
-    struct Frame {
-      ExprId id;
-      bool expanded;
-    };
-    std::vector<Frame> stack{{root, false}};
-    while (!stack.empty()) {
-      Frame f = stack.back();
-      if (memo_.count(f.id.index)) {
-        stack.pop_back();
-        continue;
-      }
-      if (!f.expanded) {
-        stack.back().expanded = true;
-        for_each_live_operand(s_, f.id, [&](ExprId c) {
-          if (!memo_.count(c.index)) stack.push_back({c, false});
-        });
-        continue;
-      }
-      stack.pop_back();
-      memo_.emplace(f.id.index, compute(f.id));
-    }
+    auto no_leaf = [](ExprId) -> std::optional<std::unique_ptr<Frac>> { return std::nullopt; };
+    auto live = [&](ExprId x, auto push) { for_each_live_operand(s_, x, push); };
+    expr::fold_post_order(root, memo_, no_leaf, live, [&](ExprId x) { return compute(x); });
     return *memo_.at(root.index);
   }
 

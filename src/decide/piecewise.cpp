@@ -2,6 +2,8 @@
 
 #include <unordered_set>
 
+#include "expr/walk.hpp"
+
 namespace racer::decide {
 
 using expr::ExprId;
@@ -20,77 +22,28 @@ bool is_branch_point(const expr::Store& s, ExprId x) {
 ExprId Piecewise::rewrite(ExprId root, const expr::Substitution& map, bool branch_keys_only) {
   if (map.empty()) return root;
   std::unordered_map<uint32_t, ExprId> done;
-  struct Frame {
-    ExprId id;
-    bool expanded;
-  };
   auto lookup = [&](ExprId x) {
     auto it = map.find(x);
     return it == map.end() ? x : it->second;
   };
-  std::vector<Frame> stack{{root, false}};
-  std::vector<ExprId> ops;
-  while (!stack.empty()) {
-    Frame f = stack.back();
-    if (done.count(f.id.index)) {
-      stack.pop_back();
-      continue;
-    }
-    if (auto it = map.find(f.id); it != map.end()) {
-      done.emplace(f.id.index, it->second);
-      stack.pop_back();
-      continue;
-    }
-    uint32_t n = s_.arity(f.id);
-    if (n == 0 || (branch_keys_only && !has_branch(f.id))) {
-      done.emplace(f.id.index, f.id);
-      stack.pop_back();
-      continue;
-    }
-    if (!f.expanded) {
-      stack.back().expanded = true;
-      for (uint32_t i = 0; i < n; ++i) {
-        ExprId c = s_.operand(f.id, i);
-        if (!done.count(c.index)) stack.push_back({c, false});
-      }
-      continue;
-    }
-    stack.pop_back();
-    ops.clear();
-    for (uint32_t i = 0; i < n; ++i) ops.push_back(done.at(s_.operand(f.id, i).index));
-    done.emplace(f.id.index, lookup(s_.rebuild(f.id, ops)));
-  }
+  auto leaf = [&](ExprId x) -> std::optional<ExprId> {
+    if (auto it = map.find(x); it != map.end()) return it->second;
+    if (s_.arity(x) == 0 || (branch_keys_only && !has_branch(x))) return x;
+    return std::nullopt;
+  };
+  expr::fold_post_order(root, done, leaf, expr::AllOperands{s_},
+                        [&](ExprId x) { return lookup(expr::rebuild_over(s_, x, done)); });
   work_ += done.size();
   return done.at(root.index);
 }
 
 bool Piecewise::has_branch(ExprId root) {
-  if (auto it = has_branch_.find(root.index); it != has_branch_.end()) return it->second;
-  struct Frame {
-    ExprId id;
-    bool expanded;
-  };
-  std::vector<Frame> stack{{root, false}};
-  while (!stack.empty()) {
-    Frame f = stack.back();
-    if (has_branch_.count(f.id.index)) {
-      stack.pop_back();
-      continue;
-    }
-    uint32_t n = s_.arity(f.id);
-    if (!f.expanded) {
-      stack.back().expanded = true;
-      for (uint32_t i = 0; i < n; ++i) {
-        ExprId c = s_.operand(f.id, i);
-        if (!has_branch_.count(c.index)) stack.push_back({c, false});
-      }
-      continue;
-    }
-    stack.pop_back();
-    bool h = is_branch_point(s_, f.id);
-    for (uint32_t i = 0; i < n && !h; ++i) h = has_branch_.at(s_.operand(f.id, i).index);
-    has_branch_.emplace(f.id.index, h);
-  }
+  auto no_leaf = [](ExprId) -> std::optional<bool> { return std::nullopt; };
+  expr::fold_post_order(root, has_branch_, no_leaf, expr::AllOperands{s_}, [&](ExprId x) {
+    bool h = is_branch_point(s_, x);
+    for (uint32_t i = 0; i < s_.arity(x) && !h; ++i) h = has_branch_.at(s_.operand(x, i).index);
+    return h;
+  });
   return has_branch_.at(root.index);
 }
 

@@ -9,6 +9,7 @@
 #include "decide/ball_eval.hpp"
 #include "decide/grid.hpp"
 #include "expr/eval.hpp"
+#include "expr/walk.hpp"
 
 namespace racer::decide {
 
@@ -51,30 +52,16 @@ class Encoder {
   }
 
   const Enc& encode(ExprId root) {
-    struct Frame {
-      ExprId id;
-      bool expanded;
+    auto no_leaf = [](ExprId) -> std::optional<Enc> { return std::nullopt; };
+    auto defined = [&](ExprId x, auto push) {
+      for (uint32_t i = 0; i < s_.arity(x); ++i) {
+        if (!s_.is_undefined(s_.operand(x, i))) push(s_.operand(x, i));
+      }
     };
-    std::vector<Frame> stack{{root, false}};
-    while (!stack.empty()) {
-      Frame f = stack.back();
-      if (enc_.count(f.id.index)) {
-        stack.pop_back();
-        continue;
-      }
-      uint32_t n = s_.arity(f.id);
-      if (!f.expanded) {
-        stack.back().expanded = true;
-        for (uint32_t i = 0; i < n; ++i) {
-          ExprId c = s_.operand(f.id, i);
-          if (!enc_.count(c.index) && !s_.is_undefined(c)) stack.push_back({c, false});
-        }
-        continue;
-      }
-      stack.pop_back();
+    expr::fold_post_order(root, enc_, no_leaf, defined, [&](ExprId x) {
       if (enc_.size() > opt_.max_nodes) throw NotEncodable{"more than " + std::to_string(opt_.max_nodes) + " nodes"};
-      enc_.emplace(f.id.index, node(f.id));
-    }
+      return node(x);
+    });
     return enc_.at(root.index);
   }
 

@@ -3,42 +3,18 @@
 #include <algorithm>
 #include <unordered_set>
 
+#include "expr/walk.hpp"
+
 namespace racer::expr {
 
 ExprId substitute(Store& s, ExprId x, const Substitution& map) {
   if (map.empty()) return x;
   std::unordered_map<uint32_t, ExprId> done;
-  struct Frame {
-    ExprId id;
-    bool expanded;
+  auto mapped = [&](ExprId y) -> std::optional<ExprId> {
+    auto it = map.find(y);
+    return it == map.end() ? std::nullopt : std::optional<ExprId>(it->second);
   };
-  std::vector<Frame> stack{{x, false}};
-  std::vector<ExprId> ops;
-  while (!stack.empty()) {
-    Frame f = stack.back();
-    if (done.count(f.id.index)) {
-      stack.pop_back();
-      continue;
-    }
-    if (auto it = map.find(f.id); it != map.end()) {
-      done.emplace(f.id.index, it->second);
-      stack.pop_back();
-      continue;
-    }
-    uint32_t n = s.arity(f.id);
-    if (!f.expanded) {
-      stack.back().expanded = true;
-      for (uint32_t i = 0; i < n; ++i) {
-        ExprId c = s.operand(f.id, i);
-        if (!done.count(c.index)) stack.push_back({c, false});
-      }
-      continue;
-    }
-    stack.pop_back();
-    ops.clear();
-    for (uint32_t i = 0; i < n; ++i) ops.push_back(done.at(s.operand(f.id, i).index));
-    done.emplace(f.id.index, n == 0 ? f.id : s.rebuild(f.id, ops));
-  }
+  fold_post_order(x, done, mapped, AllOperands{s}, [&](ExprId y) { return rebuild_over(s, y, done); });
   return done.at(x.index);
 }
 
