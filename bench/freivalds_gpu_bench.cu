@@ -56,7 +56,7 @@ struct Timer {
 };
 
 Tolerance tolerance_for(Format f, int64_t n, int k, ErrorModel m) {
-  return derive_tolerance({f, n, n, n, k, m, 0x1p-40, gpu_check_arithmetic()});
+  return derive_tolerance({f, n, n, n, k, m, 0x1p-40, gpu_check_arithmetic(f)});
 }
 
 // The paper's method for comparison: three skinny GEMMs (X = B R, Y = A X, Y -= C R) through
