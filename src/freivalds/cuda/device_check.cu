@@ -69,18 +69,18 @@ struct ChunkPasses {
 
 constexpr int kMaxTileRows = 128, kMaxBlockCols = 256;
 
-// Tiles of 128 rows (64 at small n) and blocks of 256 columns (fewer at small n); column
+// Tiles of 128 rows (down to 16 lane groups' rows at small n) and blocks of 256 columns (fewer at small n); column
 // splits chosen for about ctas_per_sm CTAs a multiprocessor.
 struct TilePlan {
   int tile_rows, block_cols;
   int64_t cols_per_split;
   unsigned tiles, splits;
 };
-TilePlan plan_tiles(int64_t n, int unit, int ctas_per_sm) {
+TilePlan plan_tiles(int64_t n, int unit, int min_tile_rows, int ctas_per_sm) {
   const int64_t want = static_cast<int64_t>(ctas_per_sm) * multiprocessors();
   auto ctas = [n](int tr, int bc) { return ((n + tr - 1) / tr) * ((n + bc - 1) / bc); };
   TilePlan t{kMaxTileRows, kMaxBlockCols, 0, 0, 0};
-  while (t.tile_rows > 64 && ctas(t.tile_rows, t.block_cols) < want) t.tile_rows /= 2;
+  while (t.tile_rows > min_tile_rows && ctas(t.tile_rows, t.block_cols) < want) t.tile_rows /= 2;
   // Blocks of 128 columns at least: 4 (f32) or 2 (16-bit) loads a row group, and each CTA's
   // atomics (one per row value) stay a small fraction of its loads.
   while (t.block_cols > 128 && t.block_cols > unit && ctas(t.tile_rows, t.block_cols) < want) t.block_cols /= 2;
@@ -93,24 +93,39 @@ TilePlan plan_tiles(int64_t n, int unit, int ctas_per_sm) {
   return t;
 }
 
-template <class T, int KT, bool WITH_C, bool MAGS>
+template <class T, int KT, bool WITH_C, bool MAGS, int ROWS>
 void launch_tiled_pass(const TileArgs<T>& args, const TilePlan& plan, cudaStream_t s) {
-  const size_t bytes = tiled_smem_bytes<T, KT, WITH_C, MAGS>(args.tile_rows, args.block_cols);
-  tiled_pass<T, KT, WITH_C, MAGS><<<dim3(plan.tiles, plan.splits), kTileThreads, bytes, s>>>(args);
+  const size_t bytes = tiled_smem_bytes<T, KT, WITH_C, MAGS, ROWS>(args.tile_rows, args.block_cols);
+  tiled_pass<T, KT, WITH_C, MAGS, ROWS><<<dim3(plan.tiles, plan.splits), kTileThreads, bytes, s>>>(args);
+}
+
+// The tiled shapes' rows a lane group this build has: the bench compares 2 and 4, the
+// library builds only its default shape's.
+template <class T> constexpr int default_tile_rows() {
+  return kShapes[std::is_same_v<T, float> ? kDefaultShapeF32 : kDefaultShape16].rows_per_lane;
 }
 
 // Shared memory above 48 KB must be asked for per kernel, and not while a graph is captured:
 // done once for the largest tile, when the check is built.
-template <class T, int KT, bool WITH_C, bool MAGS>
+template <class T, int KT, bool WITH_C, bool MAGS, int ROWS>
 void allow_tiled_smem() {
-  const size_t bytes = tiled_smem_bytes<T, KT, WITH_C, MAGS>(kMaxTileRows, kMaxBlockCols);
-  cuda_check(cudaFuncSetAttribute(tiled_pass<T, KT, WITH_C, MAGS>, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)),
+  const size_t bytes = tiled_smem_bytes<T, KT, WITH_C, MAGS, ROWS>(kMaxTileRows, kMaxBlockCols);
+  cuda_check(cudaFuncSetAttribute(tiled_pass<T, KT, WITH_C, MAGS, ROWS>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                  static_cast<int>(bytes)),
              "cudaFuncSetAttribute(shared memory)");
+}
+template <class T, int KT, int ROWS>
+void allow_tiled_smem_rows() {
+  allow_tiled_smem<T, KT, false, false, ROWS>(), allow_tiled_smem<T, KT, false, true, ROWS>();
+  allow_tiled_smem<T, KT, true, false, ROWS>(), allow_tiled_smem<T, KT, true, true, ROWS>();
 }
 template <class T, int KT>
 void allow_tiled_smem_all() {
-  allow_tiled_smem<T, KT, false, false>(), allow_tiled_smem<T, KT, false, true>();
-  allow_tiled_smem<T, KT, true, false>(), allow_tiled_smem<T, KT, true, true>();
+#ifdef RACER_FV_ALL_SHAPES
+  allow_tiled_smem_rows<T, KT, 2>(), allow_tiled_smem_rows<T, KT, 4>();
+#else
+  allow_tiled_smem_rows<T, KT, default_tile_rows<T>()>();
+#endif
 }
 template <class T>
 void allow_tiled_smem_for(int kt) {
@@ -122,19 +137,19 @@ void allow_tiled_smem_for(int kt) {
   }
 }
 
-template <class T, int KT>
+template <class T, int KT, int ROWS>
 void launch_tiled(const ChunkPasses<T>& q, int ctas_per_sm, cudaStream_t s) {
-  constexpr int KP = (KT + 3) / 4 * 4;
   const int64_t n = q.n;
-  const TilePlan plan = plan_tiles(n, kGroupLanes * Load16<T>::kCount, ctas_per_sm);
-  TileArgs<T> p1{q.b, nullptr, n, n, q.r, nullptr, nullptr, KP, plan.cols_per_split, plan.block_cols, plan.tile_rows,
+  // Pass 1's items are two loads wide: blocks are multiples of that.
+  const TilePlan plan = plan_tiles(n, kGroupLanes * Load16<T>::kCount * 2, kLaneGroups * ROWS, ctas_per_sm);
+  TileArgs<T> p1{q.b, nullptr, n, n, q.r, nullptr, nullptr, plan.cols_per_split, plan.block_cols, plan.tile_rows,
                  q.x_acc, q.mags + 4 * n, q.nb2, nullptr, nullptr};
-  if (q.with_mags) launch_tiled_pass<T, KT, false, true>(p1, plan, s);
-  else launch_tiled_pass<T, KT, false, false>(p1, plan, s);
-  TileArgs<T> p2{q.a, q.c, n, n, q.r, q.x_acc, q.mags + 4 * n, KP, plan.cols_per_split, plan.block_cols, plan.tile_rows,
+  if (q.with_mags) launch_tiled_pass<T, KT, false, true, ROWS>(p1, plan, s);
+  else launch_tiled_pass<T, KT, false, false, ROWS>(p1, plan, s);
+  TileArgs<T> p2{q.a, q.c, n, n, q.r, q.x_acc, q.mags + 4 * n, plan.cols_per_split, plan.block_cols, plan.tile_rows,
                  q.y_acc, q.mags, q.mags + n, q.mags + 2 * n, q.mags + 3 * n};
-  if (q.with_mags) launch_tiled_pass<T, KT, true, true>(p2, plan, s);
-  else launch_tiled_pass<T, KT, true, false>(p2, plan, s);
+  if (q.with_mags) launch_tiled_pass<T, KT, true, true, ROWS>(p2, plan, s);
+  else launch_tiled_pass<T, KT, true, false, ROWS>(p2, plan, s);
 }
 
 #ifdef RACER_FV_ALL_SHAPES  // the bench compares the older row-per-lane shapes; the library builds only the tiled one
@@ -186,11 +201,15 @@ void launch_row_lane_shape(int shape, const ChunkPasses<T>& q, cudaStream_t s) {
 
 template <class T, int KT>
 void launch_shape(int shape, const ChunkPasses<T>& q, cudaStream_t s) {
-  if (kShapes[shape].tiled) return launch_tiled<T, KT>(q, kShapes[shape].ctas_per_sm, s);
+  const Shape& sh = kShapes[shape];
 #ifdef RACER_FV_ALL_SHAPES
+  if (sh.tiled && sh.rows_per_lane == 2) return launch_tiled<T, KT, 2>(q, sh.ctas_per_sm, s);
+  if (sh.tiled) return launch_tiled<T, KT, 4>(q, sh.ctas_per_sm, s);
   launch_row_lane_shape<T, KT>(shape, q, s);
 #else
-  throw std::runtime_error("kernel shape " + std::to_string(shape) + " is built only into the bench");
+  if (!sh.tiled || sh.rows_per_lane != default_tile_rows<T>())
+    throw std::runtime_error("kernel shape " + std::to_string(shape) + " is built only into the bench");
+  launch_tiled<T, KT, default_tile_rows<T>()>(q, sh.ctas_per_sm, s);
 #endif
 }
 

@@ -12,7 +12,8 @@
 namespace racer::freivalds::cuda {
 
 // Kernel shapes measured against each other by the GPU bench. Tiled shapes (tiled_kernels.cuh,
-// the library's) differ in how many CTAs a multiprocessor is given work for (column splits);
+// the library's) differ in rows a lane group (rows_per_lane) and how many CTAs a
+// multiprocessor is given work for (column splits);
 // the older row-per-lane shapes (skinny_kernels.cuh, built only into the bench) in rows per
 // lane (vector loads shared by more rows, more registers), whether the next 32-byte loads are
 // issued before the current ones are used, lanes per row and a register cap.
@@ -26,13 +27,13 @@ struct Shape {
 };
 constexpr Shape kShapes[] = {{2, false, 1, 1, false, 0}, {2, true, 1, 1, false, 0}, {2, false, 4, 1, false, 0},
                              {1, false, 4, 1, false, 0}, {2, false, 8, 1, false, 0}, {2, false, 2, 1, false, 0},
-                             {2, false, 2, 4, false, 0}, {1, false, 2, 6, false, 0}, {0, false, 0, 0, true, 4},
-                             {0, false, 0, 0, true, 8},  {0, false, 0, 0, true, 16}};
-constexpr int kShapeCount = 11;
+                             {2, false, 2, 4, false, 0}, {1, false, 2, 6, false, 0}, {4, false, 8, 0, true, 8},
+                             {4, false, 8, 0, true, 16}, {2, false, 8, 0, true, 8},  {2, false, 8, 0, true, 16}};
+constexpr int kShapeCount = 12;
 // Indices into kShapes: the shapes used unless set_shape picks another, for 4-byte and for
 // 2-byte elements (bench/freivalds/RESULTS.md, run6).
-constexpr int kDefaultShapeF32 = 9;
-constexpr int kDefaultShape16 = 9;
+constexpr int kDefaultShapeF32 = 10;
+constexpr int kDefaultShape16 = 10;
 static_assert(kShapes[kDefaultShapeF32].tiled && kShapes[kDefaultShape16].tiled, "the library builds only tiled shapes");
 
 struct DeviceVerdict {
