@@ -67,19 +67,19 @@ struct ChunkPasses {
   bool with_mags;
 };
 
-constexpr int kMaxTileRows = 128, kMaxBlockCols = 256;
+constexpr int kMaxTileRows = 128, kMaxBlockCols = 512;
 
-// Tiles of 128 rows (down to 16 lane groups' rows at small n) and blocks of 256 columns (fewer at small n); column
-// splits chosen for about ctas_per_sm CTAs a multiprocessor.
+// Tiles of 128 rows (down to 16 lane groups' rows at small n) and blocks of the shape's
+// columns (fewer at small n); column splits chosen for about ctas_per_sm CTAs a multiprocessor.
 struct TilePlan {
   int tile_rows, block_cols;
   int64_t cols_per_split;
   unsigned tiles, splits;
 };
-TilePlan plan_tiles(int64_t n, int unit, int min_tile_rows, int ctas_per_sm) {
-  const int64_t want = static_cast<int64_t>(ctas_per_sm) * multiprocessors();
+TilePlan plan_tiles(int64_t n, int unit, int min_tile_rows, const Shape& shape) {
+  const int64_t want = static_cast<int64_t>(shape.ctas_per_sm) * multiprocessors();
   auto ctas = [n](int tr, int bc) { return ((n + tr - 1) / tr) * ((n + bc - 1) / bc); };
-  TilePlan t{kMaxTileRows, kMaxBlockCols, 0, 0, 0};
+  TilePlan t{kMaxTileRows, shape.block_cols, 0, 0, 0};
   while (t.tile_rows > min_tile_rows && ctas(t.tile_rows, t.block_cols) < want) t.tile_rows /= 2;
   // Blocks of 128 columns at least: 4 (f32) or 2 (16-bit) loads a row group, and each CTA's
   // atomics (one per row value) stay a small fraction of its loads.
@@ -138,10 +138,10 @@ void allow_tiled_smem_for(int kt) {
 }
 
 template <class T, int KT, int ROWS>
-void launch_tiled(const ChunkPasses<T>& q, int ctas_per_sm, cudaStream_t s) {
+void launch_tiled(const ChunkPasses<T>& q, const Shape& shape, cudaStream_t s) {
   const int64_t n = q.n;
   // Pass 1's items are two loads wide: blocks are multiples of that.
-  const TilePlan plan = plan_tiles(n, kGroupLanes * Load16<T>::kCount * 2, kLaneGroups * ROWS, ctas_per_sm);
+  const TilePlan plan = plan_tiles(n, kGroupLanes * Load16<T>::kCount * 2, kLaneGroups * ROWS, shape);
   TileArgs<T> p1{q.b, nullptr, n, n, q.r, nullptr, nullptr, plan.cols_per_split, plan.block_cols, plan.tile_rows,
                  q.x_acc, q.mags + 4 * n, q.nb2, nullptr, nullptr};
   if (q.with_mags) launch_tiled_pass<T, KT, false, true, ROWS>(p1, plan, s);
@@ -203,13 +203,13 @@ template <class T, int KT>
 void launch_shape(int shape, const ChunkPasses<T>& q, cudaStream_t s) {
   const Shape& sh = kShapes[shape];
 #ifdef RACER_FV_ALL_SHAPES
-  if (sh.tiled && sh.rows_per_lane == 2) return launch_tiled<T, KT, 2>(q, sh.ctas_per_sm, s);
-  if (sh.tiled) return launch_tiled<T, KT, 4>(q, sh.ctas_per_sm, s);
+  if (sh.tiled && sh.rows_per_lane == 2) return launch_tiled<T, KT, 2>(q, sh, s);
+  if (sh.tiled) return launch_tiled<T, KT, 4>(q, sh, s);
   launch_row_lane_shape<T, KT>(shape, q, s);
 #else
   if (!sh.tiled || sh.rows_per_lane != default_tile_rows<T>())
     throw std::runtime_error("kernel shape " + std::to_string(shape) + " is built only into the bench");
-  launch_tiled<T, KT, default_tile_rows<T>()>(q, sh.ctas_per_sm, s);
+  launch_tiled<T, KT, default_tile_rows<T>()>(q, sh, s);
 #endif
 }
 
@@ -322,6 +322,11 @@ void DeviceCheck::capture(const void* a, const void* b, const void* c) {
   enqueue(a, b, c);
   cuda_check(cudaStreamEndCapture(stream_, &graph_), "cudaStreamEndCapture");
   cuda_check(cudaGraphInstantiate(&exec_, graph_, 0), "cudaGraphInstantiate");
+}
+
+void DeviceCheck::set_shape(int shape) {
+  if (shape < -1 || shape >= kShapeCount) throw std::runtime_error("no kernel shape " + std::to_string(shape));
+  shape_ = shape;
 }
 
 void DeviceCheck::launch() { cuda_check(cudaGraphLaunch(exec_, stream_), "cudaGraphLaunch"); }

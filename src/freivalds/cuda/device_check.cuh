@@ -24,15 +24,20 @@ struct Shape {
   int min_blocks;  // __launch_bounds__ minimum blocks per multiprocessor (caps registers)
   bool tiled;
   int ctas_per_sm;  // tiled: column splits are chosen to give about this many CTAs a multiprocessor
+  int block_cols;   // tiled: columns whose vectors a CTA stages at once (fewer at small n)
 };
-constexpr Shape kShapes[] = {{2, false, 1, 1, false, 0}, {2, true, 1, 1, false, 0}, {2, false, 4, 1, false, 0},
-                             {1, false, 4, 1, false, 0}, {2, false, 8, 1, false, 0}, {2, false, 2, 1, false, 0},
-                             {2, false, 2, 4, false, 0}, {1, false, 2, 6, false, 0}, {4, false, 8, 0, true, 8},
-                             {4, false, 8, 0, true, 16}, {2, false, 8, 0, true, 8},  {2, false, 8, 0, true, 16}};
-constexpr int kShapeCount = 12;
+constexpr Shape kShapes[] = {
+    {2, false, 1, 1, false, 0, 0},   {2, true, 1, 1, false, 0, 0},   {2, false, 4, 1, false, 0, 0},
+    {1, false, 4, 1, false, 0, 0},   {2, false, 8, 1, false, 0, 0},   {2, false, 2, 1, false, 0, 0},
+    {2, false, 2, 4, false, 0, 0},   {1, false, 2, 6, false, 0, 0},   {4, false, 8, 0, true, 8, 256},
+    {4, false, 8, 0, true, 16, 256}, {2, false, 8, 0, true, 8, 256},  {2, false, 8, 0, true, 16, 256},
+    {4, false, 8, 0, true, 8, 512},  {4, false, 8, 0, true, 4, 256},  {2, false, 8, 0, true, 8, 128},
+    {2, false, 8, 0, true, 16, 128}};
+constexpr int kShapeCount = 16;
+constexpr int kFirstTiledShape = 8;
 // Indices into kShapes: the shapes used unless set_shape picks another, for 4-byte and for
 // 2-byte elements (bench/freivalds/RESULTS.md, run6).
-constexpr int kDefaultShapeF32 = 10;
+constexpr int kDefaultShapeF32 = 8;
 constexpr int kDefaultShape16 = 10;
 static_assert(kShapes[kDefaultShapeF32].tiled && kShapes[kDefaultShape16].tiled, "the library builds only tiled shapes");
 
@@ -56,7 +61,7 @@ class DeviceCheck {
   DeviceCheck& operator=(const DeviceCheck&) = delete;
 
   void set_coefficients(const ToleranceCoefficients& coef);  // no graph rebuild needed
-  void set_shape(int shape) { shape_ = shape; }               // index into kShapes, before capture
+  void set_shape(int shape);                                  // index into kShapes, before capture
   void enqueue(const void* a, const void* b, const void* c);  // all kernels, on the stream
   void capture(const void* a, const void* b, const void* c);  // the same, as one CUDA graph
   void launch();                                              // replays the graph
