@@ -38,7 +38,7 @@ constexpr int kFirstTiledShape = 8;
 // Indices into kShapes: the shapes used unless set_shape picks another, for 4-byte and for
 // 2-byte elements (bench/freivalds/RESULTS.md, run6).
 constexpr int kDefaultShapeF32 = 8;
-constexpr int kDefaultShape16 = 10;
+constexpr int kDefaultShape16 = 15;
 static_assert(kShapes[kDefaultShapeF32].tiled && kShapes[kDefaultShape16].tiled, "the library builds only tiled shapes");
 
 struct DeviceVerdict {
