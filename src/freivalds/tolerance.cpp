@@ -32,6 +32,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "freivalds/gpu_arithmetic.hpp"
 #include "support/error.hpp"
 
 namespace racer::freivalds {
@@ -48,15 +49,16 @@ CheckArithmetic cpu_check_arithmetic() {
   return {0x1p-53, 1, 0x1p-53, 0.0, "f64 throughout (BLAS dgemm/dgemv)"};
 }
 
-// The tiled CUDA kernels (src/freivalds/cuda/tiled_kernels.cuh): a lane chains one 16-byte
-// load's columns of A and of C in f32 FMAs (4 + 4 terms for 4-byte elements, 8 + 8 for 2-byte),
-// then 8 lanes' chains are added by a 3-level tree, also in f32, before the f64 accumulator:
-// a term is rounded at most L + 3 times in f32 (the +1 of gamma_c covers rounding xm to f32).
+// The tiled CUDA kernels (src/freivalds/cuda/tiled_kernels.cuh, structure in
+// gpu_arithmetic.hpp): a lane chains one 16-byte load's columns of A and of C in f32 FMAs
+// (4 + 4 terms for 4-byte elements, 8 + 8 for 2-byte), then 8 lanes' chains are added by a
+// 3-level tree, also in f32, before the f64 accumulator: a term is rounded at most L + 3 times
+// in f32 (the +1 of gamma_c covers rounding xm to f32).
 CheckArithmetic gpu_check_arithmetic(Format f) {
   if (f == Format::F16 || f == Format::BF16)
-    return {0x1p-24, 16 + 3, 0x1p-53, 0x1p-24,
+    return {0x1p-24, gpu_f32_roundings(2), 0x1p-53, 0x1p-24,
             "f32 FMA chains of 16 terms (8 of A X, 8 of C R) per lane, added over 8 lanes by a 3-level f32 tree, into f64; X = B R stored in f32"};
-  return {0x1p-24, 8 + 3, 0x1p-53, 0x1p-24,
+  return {0x1p-24, gpu_f32_roundings(4), 0x1p-53, 0x1p-24,
           "f32 FMA chains of 8 terms (4 of A X, 4 of C R) per lane, added over 8 lanes by a 3-level f32 tree, into f64; X = B R stored in f32"};
 }
 

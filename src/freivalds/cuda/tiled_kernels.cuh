@@ -22,10 +22,12 @@
 
 #include <cstdint>
 
+#include "freivalds/gpu_arithmetic.hpp"
+
 namespace racer::freivalds::cuda {
 
 constexpr int kTileThreads = 128;
-constexpr int kGroupLanes = 8;                                // lanes along the columns of a row group
+constexpr int kGroupLanes = kGpuTreeLanes;                    // lanes along the columns of a row group
 constexpr int kLaneGroups = kTileThreads / kGroupLanes;       // 16 lane groups a CTA
 
 // Elements in one 16-byte load, widened to f32 (exactly).
@@ -134,6 +136,10 @@ __global__ void __launch_bounds__(kTileThreads) tiled_pass(TileArgs<T> p) {
   constexpr int UNIT = kGroupLanes * E * LOADS;
   constexpr int KP = (KT + 3) / 4 * 4;
   constexpr int R = S::kRows, P = S::kPitch, GS = S::kGroupStride;
+  // The tolerance's model of this kernel's rounding (gpu_arithmetic.hpp): chains of this many
+  // terms, then the 3 tree_level calls below.
+  static_assert((WITH_C ? 2 : LOADS) * E == gpu_chain_terms(sizeof(T)), "chain length differs from the tolerance's model");
+  static_assert(kGpuTreeLevels == 3, "the tree below has 3 levels");
   extern __shared__ __align__(16) unsigned char smem_raw[];
   const int tile_groups = p.tile_rows / R;
   const int vs = vec_stride(p.block_cols);
