@@ -5,7 +5,10 @@
 //   nvcc -std=c++20 -O3 -gencode=arch=compute_90,code=sm_90 -DRACER_FV_ALL_SHAPES -I src bench/freivalds_gpu_bench.cu \
 //     src/freivalds/cuda/device_check.cu src/freivalds/cuda/device_data.cu \
 //     src/freivalds/tolerance.cpp src/freivalds/format.cpp -lcublas -o freivalds_gpu_bench
-// Usage: freivalds_gpu_bench OUT_DIR [--quick]
+// Usage: freivalds_gpu_bench OUT_DIR [--quick | --sweep | --profile]
+//   --sweep: kernel shapes and the overhead table only; --profile: a few plain launches at
+//   n = 8192 for Nsight Compute (FV_PROFILE_SHAPE=i picks kShapes[i], else the library's
+//   default); FV_SWEEP_FROM=i starts the shape sweep at kShapes[i].
 // Writes OUT_DIR/freivalds_gpu.jsonl (one measurement a line, floats as exact hex) and prints
 // Markdown tables.
 #include <algorithm>
