@@ -5,13 +5,17 @@
 //   nvcc -std=c++20 -O3 -gencode=arch=compute_90,code=sm_90 -DRACER_FV_ALL_SHAPES -I src bench/freivalds_gpu_bench.cu \
 //     src/freivalds/cuda/device_check.cu src/freivalds/cuda/device_data.cu \
 //     src/freivalds/tolerance.cpp src/freivalds/format.cpp -lcublas -o freivalds_gpu_bench
-// Usage: freivalds_gpu_bench OUT_DIR [--quick]
+// Usage: freivalds_gpu_bench OUT_DIR [--quick | --sweep | --profile]
+//   --sweep: kernel shapes and the overhead table only; --profile: a few plain launches at
+//   n = 8192 for Nsight Compute (FV_PROFILE_SHAPE=i picks kShapes[i], else the library's
+//   default); FV_SWEEP_FROM=i starts the shape sweep at kShapes[i].
 // Writes OUT_DIR/freivalds_gpu.jsonl (one measurement a line, floats as exact hex) and prints
 // Markdown tables.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <random>
 #include <string>
@@ -56,7 +60,7 @@ struct Timer {
 };
 
 Tolerance tolerance_for(Format f, int64_t n, int k, ErrorModel m) {
-  return derive_tolerance({f, n, n, n, k, m, 0x1p-40, gpu_check_arithmetic()});
+  return derive_tolerance({f, n, n, n, k, m, 0x1p-40, gpu_check_arithmetic(f)});
 }
 
 // The paper's method for comparison: three skinny GEMMs (X = B R, Y = A X, Y -= C R) through
@@ -159,12 +163,19 @@ int shape_for(Format f) { return f == Format::BF16 || f == Format::F16 ? best_sh
 // Times every kernel shape (skinny_kernels.cuh) at k = 10 and keeps, per format, the one with
 // the smallest sum over sizes of its time relative to the fastest shape at that size.
 void shape_sweep(const std::vector<Format>& formats, const std::vector<int64_t>& sizes, cudaStream_t s) {
-  std::printf("\n## Kernel shapes, k = 10: check ms (median of 20), GB/s of A, B, C read (DIFFERS: the shape's residuals disagree with shape 0's)\n\n| format | n |");
-  for (int sh = 0; sh < kShapeCount; ++sh)
-    std::printf(" shape %d (rows/lane %d, prefetch %s, lanes/row %d, min blocks %d) |", sh, kShapes[sh].rows_per_lane,
-                kShapes[sh].prefetch ? "yes" : "no", kShapes[sh].lanes_per_row, kShapes[sh].min_blocks);
+  std::printf("\n## Kernel shapes, k = 10: check ms (median of 20), GB/s of A, B, C read (DIFFERS: the shape's residuals disagree with the first shape's)\n\n| format | n |");
+  // FV_SWEEP_FROM=8 times only the tiled shapes (the row-per-lane ones are in run4 and run6).
+  const char* from_env = std::getenv("FV_SWEEP_FROM");
+  const int first = from_env ? std::atoi(from_env) : 0;
+  for (int sh = first; sh < kShapeCount; ++sh)
+    if (kShapes[sh].tiled)
+      std::printf(" shape %d (tiled: rows/lane group %d, CTAs/SM %d, block columns %d) |", sh, kShapes[sh].rows_per_lane,
+                  kShapes[sh].ctas_per_sm, kShapes[sh].block_cols);
+    else
+      std::printf(" shape %d (rows/lane %d, prefetch %s, lanes/row %d, min blocks %d) |", sh, kShapes[sh].rows_per_lane,
+                  kShapes[sh].prefetch ? "yes" : "no", kShapes[sh].lanes_per_row, kShapes[sh].min_blocks);
   std::printf("\n| --- | --- |");
-  for (int sh = 0; sh < kShapeCount; ++sh) std::printf(" --- |");
+  for (int sh = first; sh < kShapeCount; ++sh) std::printf(" --- |");
   std::printf("\n");
   Timer t;
   for (Format f : formats) {
@@ -181,7 +192,7 @@ void shape_sweep(const std::vector<Format>& formats, const std::vector<int64_t>&
       fill_matrix(f, c, n * n, 5, s);
       double ms[kShapeCount];
       DeviceVerdict seen[kShapeCount];
-      for (int sh = 0; sh < kShapeCount; ++sh) {
+      for (int sh = first; sh < kShapeCount; ++sh) {
         DeviceCheck chk(f, n, 10, 2, tolerance_for(f, n, 10, ErrorModel::WorstCase).coef, s);
         chk.set_shape(sh);
         chk.capture(a, b, c);
@@ -191,12 +202,13 @@ void shape_sweep(const std::vector<Format>& formats, const std::vector<int64_t>&
         ms[sh] = median(v);
         seen[sh] = chk.verdict();  // C is random here: every shape must name the same worst entry
       }
-      double best = *std::min_element(ms, ms + kShapeCount);
+      double best = *std::min_element(ms + first, ms + kShapeCount);
       std::printf("| %s | %lld |", format_name(f), static_cast<long long>(n));
-      for (int sh = 0; sh < kShapeCount; ++sh) {
+      for (int sh = first; sh < kShapeCount; ++sh) {
         score[sh] += ms[sh] / best;
-        bool same = seen[sh].row == seen[0].row && seen[sh].vector == seen[0].vector &&
-                    std::fabs(seen[sh].residual - seen[0].residual) <= 1e-6 * std::fabs(seen[0].residual);
+        const DeviceVerdict& ref = seen[first];  // shape 0 (row per lane) unless the sweep starts later
+        bool same = seen[sh].row == ref.row && seen[sh].vector == ref.vector &&
+                    std::fabs(seen[sh].residual - ref.residual) <= 1e-6 * std::fabs(ref.residual);
         std::printf(" %.4f (%.0f)%s |", ms[sh], 3.0 * n * n * es / ms[sh] / 1e6, same ? "" : " DIFFERS");
         std::fprintf(jsonl, "{\"kind\":\"freivalds_shape\",\"device\":\"%s\",\"format\":\"%s\",\"n\":%lld,\"k\":10,\"shape\":%d,\"check_ms_median\":%s}\n",
                      device_profile.c_str(), format_name(f), static_cast<long long>(n), sh, hex(ms[sh]).c_str());
@@ -204,7 +216,7 @@ void shape_sweep(const std::vector<Format>& formats, const std::vector<int64_t>&
       std::printf("\n");
       std::fflush(stdout);
     }
-    int best_sh = static_cast<int>(std::min_element(score, score + kShapeCount) - score);
+    int best_sh = static_cast<int>(std::min_element(score + first, score + kShapeCount) - score);
     best_shape[f == Format::BF16 || f == Format::F16 ? 1 : 0] = best_sh;
     for (void* p : {a, b, c}) cudaFree(p);
   }
@@ -346,13 +358,14 @@ int main(int argc, char** argv) {
   cublasCreate(&h);
   cublasSetStream(h, s);
   try {
-    if (profile) {  // a few plain launches of the default shape for Nsight Compute (bf16, f32 at n = 8192)
+    if (profile) {  // a few plain launches for Nsight Compute (bf16, f32 at n = 8192)
       for (Format f : {Format::BF16, Format::F32}) {
         const int64_t n = 8192;
         void *a, *b, *c;
         for (void** p : {&a, &b, &c}) cuda_check(cudaMalloc(p, element_size(f) * n * n), "alloc");
         fill_matrix(f, a, n * n, 1, s), fill_matrix(f, b, n * n, 2, s), fill_matrix(f, c, n * n, 3, s);
         DeviceCheck chk(f, n, 10, 2, tolerance_for(f, n, 10, ErrorModel::WorstCase).coef, s);
+        if (const char* sh = std::getenv("FV_PROFILE_SHAPE")) chk.set_shape(std::atoi(sh));  // else the library's default
         for (int i = 0; i < 3; ++i) chk.enqueue(a, b, c);
         chk.verdict();
         for (void* p : {a, b, c}) cudaFree(p);

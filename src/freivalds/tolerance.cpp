@@ -16,8 +16,10 @@
 //    over a field: with a tolerance it does not hold; a corruption of size c times the
 //    tolerance in one element is missed by one vector with probability about 1/c, none
 //    below c = 1: the detection floor.)
-// 3. The check's own rounding. Dot products are accumulated as runs of L terms with u_inner,
-//    added into an accumulator with u_outer: relative error gamma_c = gamma_{L+1}(u_inner) +
+// 3. The check's own rounding. Dot products are accumulated as runs in which a term is
+//    rounded at most L times with u_inner (a chain of FMAs, or chains then a tree of additions:
+//    L = chain length + tree depth), added into an accumulator with u_outer: relative error
+//    gamma_c = gamma_{L+1}(u_inner) +
 //    gamma_{n+p}(u_outer)(1 + gamma_{L+1}(u_inner)) of the sum of |terms|. X = fl(B R) (stored
 //    with u_x) is off by at most gamma_x (|B| 1) with gamma_x = gamma_c + u_x (1 + gamma_c),
 //    since |R| <= 1; then Y = A X - C R (n + p terms) is off by at most
@@ -30,6 +32,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "freivalds/gpu_arithmetic.hpp"
 #include "support/error.hpp"
 
 namespace racer::freivalds {
@@ -46,8 +49,17 @@ CheckArithmetic cpu_check_arithmetic() {
   return {0x1p-53, 1, 0x1p-53, 0.0, "f64 throughout (BLAS dgemm/dgemv)"};
 }
 
-CheckArithmetic gpu_check_arithmetic() {
-  return {0x1p-24, 16, 0x1p-53, 0x1p-24, "f32 FMA runs of 16 terms (8 of A X, 8 of C R) added into f64; X = B R stored in f32"};
+// The tiled CUDA kernels (src/freivalds/cuda/tiled_kernels.cuh, structure in
+// gpu_arithmetic.hpp): a lane chains one 16-byte load's columns of A and of C in f32 FMAs
+// (4 + 4 terms for 4-byte elements, 8 + 8 for 2-byte), then 8 lanes' chains are added by a
+// 3-level tree, also in f32, before the f64 accumulator: a term is rounded at most L + 3 times
+// in f32 (the +1 of gamma_c covers rounding xm to f32).
+CheckArithmetic gpu_check_arithmetic(Format f) {
+  if (f == Format::F16 || f == Format::BF16)
+    return {0x1p-24, gpu_f32_roundings(2), 0x1p-53, 0x1p-24,
+            "f32 FMA chains of 16 terms (8 of A X, 8 of C R) per lane, added over 8 lanes by a 3-level f32 tree, into f64; X = B R stored in f32"};
+  return {0x1p-24, gpu_f32_roundings(4), 0x1p-53, 0x1p-24,
+          "f32 FMA chains of 8 terms (4 of A X, 4 of C R) per lane, added over 8 lanes by a 3-level f32 tree, into f64; X = B R stored in f32"};
 }
 
 double gamma_n(double n, double u) {

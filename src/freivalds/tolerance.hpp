@@ -20,13 +20,13 @@ const char* error_model_name(ErrorModel m);
 // The arithmetic of the check itself (not of the product it checks).
 struct CheckArithmetic {
   double u_inner;    // unit roundoff of the inner runs of each dot product
-  int inner_len;     // terms per inner run (then added into the outer accumulator)
+  int inner_len;     // most roundings of a term in an inner run (chain length + tree depth), then the outer accumulator
   double u_outer;    // unit roundoff of the outer accumulator
   double u_x_store;  // rounding of the stored skinny product X = B R (0 if kept exactly)
   const char* description;
 };
 CheckArithmetic cpu_check_arithmetic();  // f64 throughout (BLAS dgemm)
-CheckArithmetic gpu_check_arithmetic();  // f32 runs of 8 FMAs into f64, X stored in f32
+CheckArithmetic gpu_check_arithmetic(Format f);  // the CUDA kernels': f32 chains and a tree into f64, X in f32
 
 struct ToleranceInputs {
   Format format;

@@ -95,7 +95,7 @@ int run_float(const FreivaldsArgs& a, std::optional<trace::Writer>& w) {
   const int64_t row = a.n / 3, col = a.n / 2;
   if (a.gpu) {
     fv::GpuPlugin plugin = fv::load_gpu_plugin();
-    fv::Tolerance t = fv::derive_tolerance({format, a.n, a.n, a.n, a.k, o.model, o.false_alarm, fv::gpu_check_arithmetic()});
+    fv::Tolerance t = fv::derive_tolerance({format, a.n, a.n, a.n, a.k, o.model, o.false_alarm, fv::gpu_check_arithmetic(format)});
     racer_fv_request q{static_cast<int>(format), a.n, a.k, a.seed, a.vector_seed, a.self_test ? a.corrupt_factor : 0.0, row, col,
                        {t.coef.lambda_r, t.coef.eps_acc, t.coef.u_out_rel, t.coef.d_am, t.coef.d_cm, t.coef.slack}};
     racer_fv_response good{}, bad{};

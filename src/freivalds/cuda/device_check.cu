@@ -5,6 +5,7 @@
 
 #include "freivalds/cuda/device_check.cuh"
 #include "freivalds/cuda/skinny_kernels.cuh"
+#include "freivalds/cuda/tiled_kernels.cuh"
 #include "freivalds/random_vectors.hpp"
 
 namespace racer::freivalds::cuda {
@@ -19,11 +20,6 @@ __global__ void fill_vectors(float* r, int64_t rows, int kpad, int v0, int valid
   int64_t j = i / kpad;
   int t = static_cast<int>(i % kpad);
   r[i] = t < valid ? random_entry(seed, static_cast<uint64_t>(j) * k + v0 + t) : 0.0f;
-}
-
-__global__ void narrow(const double* in, float* out, int64_t count) {
-  int64_t i = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x;
-  if (i < count) out[i] = static_cast<float>(in[i]);
 }
 
 // mags layout: [am | sq_a | cm | sq_c], n each.
@@ -53,58 +49,179 @@ __global__ void judge_chunk(const double* y, int kpad, int v0, int valid, int k,
   if ((threadIdx.x & 31) == 0) atomicMax(packed, best);
 }
 
+int multiprocessors() {
+  int device = 0, sms = 132;
+  cudaGetDevice(&device);
+  cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
+  return sms;
+}
+
+// Everything one chunk's two passes need besides the kernel shape.
+template <class T>
+struct ChunkPasses {
+  const T *a, *b, *c;
+  int64_t n;
+  const float* r;
+  float* x;  // the row-per-lane shapes' X in f32 (the tiled pass 2 rounds x_acc as it stages it)
+  double *x_acc, *y_acc, *mags, *nb2;
+  bool with_mags;
+};
+
+constexpr int kMaxTileRows = 128, kMaxBlockCols = 512;
+
+// Tiles of 128 rows (down to 16 lane groups' rows at small n) and blocks of the shape's
+// columns (fewer at small n); column splits chosen for about ctas_per_sm CTAs a multiprocessor.
+struct TilePlan {
+  int tile_rows, block_cols;
+  int64_t cols_per_split;
+  unsigned tiles, splits;
+};
+TilePlan plan_tiles(int64_t n, int unit, int min_tile_rows, const Shape& shape) {
+  const int64_t want = static_cast<int64_t>(shape.ctas_per_sm) * multiprocessors();
+  auto ctas = [n](int tr, int bc) { return ((n + tr - 1) / tr) * ((n + bc - 1) / bc); };
+  TilePlan t{kMaxTileRows, shape.block_cols, 0, 0, 0};
+  while (t.tile_rows > min_tile_rows && ctas(t.tile_rows, t.block_cols) < want) t.tile_rows /= 2;
+  // Blocks of 128 columns at least: 4 (f32) or 2 (16-bit) loads a row group, and each CTA's
+  // atomics (one per row value) stay a small fraction of its loads.
+  while (t.block_cols > 128 && t.block_cols > unit && ctas(t.tile_rows, t.block_cols) < want) t.block_cols /= 2;
+  const int64_t tiles = (n + t.tile_rows - 1) / t.tile_rows, blocks = (n + t.block_cols - 1) / t.block_cols;
+  int64_t splits = (want + tiles - 1) / tiles;
+  splits = splits < 1 ? 1 : splits > blocks ? blocks : splits;
+  t.cols_per_split = ((n + splits - 1) / splits + t.block_cols - 1) / t.block_cols * t.block_cols;
+  t.tiles = static_cast<unsigned>(tiles);
+  t.splits = static_cast<unsigned>((n + t.cols_per_split - 1) / t.cols_per_split);
+  return t;
+}
+
+template <class T, int KT, bool WITH_C, bool MAGS, int ROWS>
+void launch_tiled_pass(const TileArgs<T>& args, const TilePlan& plan, cudaStream_t s) {
+  const size_t bytes = tiled_smem_bytes<T, KT, WITH_C, MAGS, ROWS>(args.tile_rows, args.block_cols);
+  tiled_pass<T, KT, WITH_C, MAGS, ROWS><<<dim3(plan.tiles, plan.splits), kTileThreads, bytes, s>>>(args);
+}
+
+// The tiled shapes' rows a lane group this build has: the bench compares 2 and 4, the
+// library builds only its default shape's.
+template <class T> constexpr int default_tile_rows() {
+  return kShapes[std::is_same_v<T, float> ? kDefaultShapeF32 : kDefaultShape16].rows_per_lane;
+}
+
+// Shared memory above 48 KB must be asked for per kernel, and not while a graph is captured:
+// done once for the largest tile, when the check is built.
+template <class T, int KT, bool WITH_C, bool MAGS, int ROWS>
+void allow_tiled_smem() {
+  const size_t bytes = tiled_smem_bytes<T, KT, WITH_C, MAGS, ROWS>(kMaxTileRows, kMaxBlockCols);
+  cuda_check(cudaFuncSetAttribute(tiled_pass<T, KT, WITH_C, MAGS, ROWS>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                  static_cast<int>(bytes)),
+             "cudaFuncSetAttribute(shared memory)");
+}
+template <class T, int KT, int ROWS>
+void allow_tiled_smem_rows() {
+  allow_tiled_smem<T, KT, false, false, ROWS>(), allow_tiled_smem<T, KT, false, true, ROWS>();
+  allow_tiled_smem<T, KT, true, false, ROWS>(), allow_tiled_smem<T, KT, true, true, ROWS>();
+}
+template <class T, int KT>
+void allow_tiled_smem_all() {
+#ifdef RACER_FV_ALL_SHAPES
+  allow_tiled_smem_rows<T, KT, 2>(), allow_tiled_smem_rows<T, KT, 4>();
+#else
+  allow_tiled_smem_rows<T, KT, default_tile_rows<T>()>();
+#endif
+}
+template <class T>
+void allow_tiled_smem_for(int kt) {
+  switch (kt) {
+    case 4: return allow_tiled_smem_all<T, 4>();
+    case 8: return allow_tiled_smem_all<T, 8>();
+    case 10: return allow_tiled_smem_all<T, 10>();
+    default: return allow_tiled_smem_all<T, 16>();
+  }
+}
+
+template <class T, int KT, int ROWS>
+void launch_tiled(const ChunkPasses<T>& q, const Shape& shape, cudaStream_t s) {
+  const int64_t n = q.n;
+  // Pass 1's items are two loads wide: blocks are multiples of that.
+  const TilePlan plan = plan_tiles(n, kGroupLanes * Load16<T>::kCount * 2, kLaneGroups * ROWS, shape);
+  TileArgs<T> p1{q.b, nullptr, n, n, q.r, nullptr, nullptr, plan.cols_per_split, plan.block_cols, plan.tile_rows,
+                 q.x_acc, q.mags + 4 * n, q.nb2, nullptr, nullptr};
+  if (q.with_mags) launch_tiled_pass<T, KT, false, true, ROWS>(p1, plan, s);
+  else launch_tiled_pass<T, KT, false, false, ROWS>(p1, plan, s);
+  TileArgs<T> p2{q.a, q.c, n, n, q.r, q.x_acc, q.mags + 4 * n, plan.cols_per_split, plan.block_cols, plan.tile_rows,
+                 q.y_acc, q.mags, q.mags + n, q.mags + 2 * n, q.mags + 3 * n};
+  if (q.with_mags) launch_tiled_pass<T, KT, true, true, ROWS>(p2, plan, s);
+  else launch_tiled_pass<T, KT, true, false, ROWS>(p2, plan, s);
+}
+
+#ifdef RACER_FV_ALL_SHAPES  // the bench compares the older row-per-lane shapes; the library builds only the tiled one
+__global__ void narrow(const double* in, float* out, int64_t count) {
+  int64_t i = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x;
+  if (i < count) out[i] = static_cast<float>(in[i]);
+}
+
+int row_lane_splits(int64_t n, int elements_per_load) {
+  int64_t row_blocks = (n + rows_per_block<2, 1>() - 1) / rows_per_block<2, 1>();
+  int64_t want = (16 * multiprocessors() + row_blocks - 1) / row_blocks;  // many short blocks: a small last wave
+  int64_t most = n / (4 * elements_per_load);                              // at least 4 loads per lane
+  int64_t s = want < most ? want : most;
+  return static_cast<int>(s < 1 ? 1 : s);
+}
+
 template <class T, int KT, int ROWS, bool PREFETCH, int LPR, int MINB = 1>
-void launch_passes(const T* a, const T* b, const T* c, int64_t n, const float* r, float* x, double* x_acc, double* y_acc,
-                   double* mags, double* nb2, bool with_mags, int splits, cudaStream_t s) {
+void launch_row_lane(const ChunkPasses<T>& q, cudaStream_t s) {
   constexpr int KP = (KT + 3) / 4 * 4;
   constexpr int E = Elements<T>::kPerLoad;
+  const int64_t n = q.n;
+  const int splits = row_lane_splits(n, E);
   const int64_t per_split = ((n + splits - 1) / splits + E - 1) / E * E;
   dim3 block(kThreads);
   dim3 grid(static_cast<unsigned>((n + rows_per_block<ROWS, LPR>() - 1) / rows_per_block<ROWS, LPR>()), static_cast<unsigned>(splits));
-  PassArgs<T> p1{b, nullptr, n, n, r, nullptr, nullptr, per_split, x_acc, mags + 4 * n, nb2, nullptr, nullptr};
-  if (with_mags) skinny_pass<T, KT, false, true, ROWS, PREFETCH, LPR, MINB><<<grid, block, 0, s>>>(p1);
+  PassArgs<T> p1{q.b, nullptr, n, n, q.r, nullptr, nullptr, per_split, q.x_acc, q.mags + 4 * n, q.nb2, nullptr, nullptr};
+  if (q.with_mags) skinny_pass<T, KT, false, true, ROWS, PREFETCH, LPR, MINB><<<grid, block, 0, s>>>(p1);
   else skinny_pass<T, KT, false, false, ROWS, PREFETCH, LPR, MINB><<<grid, block, 0, s>>>(p1);
-  narrow<<<static_cast<unsigned>((n * KP + 255) / 256), 256, 0, s>>>(x_acc, x, n * KP);
-  PassArgs<T> p2{a, c, n, n, x, r, mags + 4 * n, per_split, y_acc, mags, mags + n, mags + 2 * n, mags + 3 * n};
-  if (with_mags) skinny_pass<T, KT, true, true, ROWS, PREFETCH, LPR, MINB><<<grid, block, 0, s>>>(p2);
+  narrow<<<static_cast<unsigned>((n * KP + 255) / 256), 256, 0, s>>>(q.x_acc, q.x, n * KP);
+  PassArgs<T> p2{q.a, q.c, n, n, q.x, q.r, q.mags + 4 * n, per_split, q.y_acc, q.mags, q.mags + n, q.mags + 2 * n, q.mags + 3 * n};
+  if (q.with_mags) skinny_pass<T, KT, true, true, ROWS, PREFETCH, LPR, MINB><<<grid, block, 0, s>>>(p2);
   else skinny_pass<T, KT, true, false, ROWS, PREFETCH, LPR, MINB><<<grid, block, 0, s>>>(p2);
 }
 
-#ifdef RACER_FV_ALL_SHAPES
 template <class T, int KT>
-void by_shape(int shape, const T* a, const T* b, const T* c, int64_t n, const float* r, float* x, double* x_acc,
-              double* y_acc, double* mags, double* nb2, bool with_mags, int splits, cudaStream_t s) {
+void launch_row_lane_shape(int shape, const ChunkPasses<T>& q, cudaStream_t s) {
   switch (shape) {
-    case 0: return launch_passes<T, KT, 2, false, 1>(a, b, c, n, r, x, x_acc, y_acc, mags, nb2, with_mags, splits, s);
-    case 1: return launch_passes<T, KT, 2, true, 1>(a, b, c, n, r, x, x_acc, y_acc, mags, nb2, with_mags, splits, s);
-    case 2: return launch_passes<T, KT, 2, false, 4>(a, b, c, n, r, x, x_acc, y_acc, mags, nb2, with_mags, splits, s);
-    case 3: return launch_passes<T, KT, 1, false, 4>(a, b, c, n, r, x, x_acc, y_acc, mags, nb2, with_mags, splits, s);
-    case 4: return launch_passes<T, KT, 2, false, 8>(a, b, c, n, r, x, x_acc, y_acc, mags, nb2, with_mags, splits, s);
-    case 5: return launch_passes<T, KT, 2, false, 2>(a, b, c, n, r, x, x_acc, y_acc, mags, nb2, with_mags, splits, s);
-    case 6: return launch_passes<T, KT, 2, false, 2, 4>(a, b, c, n, r, x, x_acc, y_acc, mags, nb2, with_mags, splits, s);
-    default: return launch_passes<T, KT, 1, false, 2, 6>(a, b, c, n, r, x, x_acc, y_acc, mags, nb2, with_mags, splits, s);
+    case 0: return launch_row_lane<T, KT, 2, false, 1>(q, s);
+    case 1: return launch_row_lane<T, KT, 2, true, 1>(q, s);
+    case 2: return launch_row_lane<T, KT, 2, false, 4>(q, s);
+    case 3: return launch_row_lane<T, KT, 1, false, 4>(q, s);
+    case 4: return launch_row_lane<T, KT, 2, false, 8>(q, s);
+    case 5: return launch_row_lane<T, KT, 2, false, 2>(q, s);
+    case 6: return launch_row_lane<T, KT, 2, false, 2, 4>(q, s);
+    default: return launch_row_lane<T, KT, 1, false, 2, 6>(q, s);
   }
 }
 #endif
 
+template <class T, int KT>
+void launch_shape(int shape, const ChunkPasses<T>& q, cudaStream_t s) {
+  const Shape& sh = kShapes[shape];
+#ifdef RACER_FV_ALL_SHAPES
+  if (sh.tiled && sh.rows_per_lane == 2) return launch_tiled<T, KT, 2>(q, sh, s);
+  if (sh.tiled) return launch_tiled<T, KT, 4>(q, sh, s);
+  launch_row_lane_shape<T, KT>(shape, q, s);
+#else
+  if (!sh.tiled || sh.rows_per_lane != default_tile_rows<T>())
+    throw std::runtime_error("kernel shape " + std::to_string(shape) + " is built only into the bench");
+  launch_tiled<T, KT, default_tile_rows<T>()>(q, sh, s);
+#endif
+}
+
 // Every shape for k = 10 (the bench's overhead k); the default shape for the other chunk sizes.
 template <class T>
-void dispatch(int shape, int kt, const T* a, const T* b, const T* c, int64_t n, const float* r, float* x, double* x_acc,
-              double* y_acc, double* mags, double* nb2, bool with_mags, int splits, cudaStream_t s) {
-  constexpr int d = std::is_same_v<T, float> ? kDefaultShapeF32 : kDefaultShape16;
-  constexpr bool dp = kShapes[d].prefetch;
-  constexpr int dr = kShapes[d].rows_per_lane;
-  constexpr int dl = kShapes[d].lanes_per_row;
-  constexpr int dm = kShapes[d].min_blocks;
+void dispatch(int shape, int kt, const ChunkPasses<T>& q, cudaStream_t s) {
+  const int d = std::is_same_v<T, float> ? kDefaultShapeF32 : kDefaultShape16;
   switch (kt) {
-    case 4: return launch_passes<T, 4, dr, dp, dl, dm>(a, b, c, n, r, x, x_acc, y_acc, mags, nb2, with_mags, splits, s);
-    case 8: return launch_passes<T, 8, dr, dp, dl, dm>(a, b, c, n, r, x, x_acc, y_acc, mags, nb2, with_mags, splits, s);
-#ifdef RACER_FV_ALL_SHAPES  // the bench compares shapes; the library builds only the default one
-    case 10: return by_shape<T, 10>(shape < 0 ? d : shape, a, b, c, n, r, x, x_acc, y_acc, mags, nb2, with_mags, splits, s);
-#else
-    case 10: return launch_passes<T, 10, dr, dp, dl, dm>(a, b, c, n, r, x, x_acc, y_acc, mags, nb2, with_mags, splits, s);
-#endif
-    default: return launch_passes<T, 16, dr, dp, dl, dm>(a, b, c, n, r, x, x_acc, y_acc, mags, nb2, with_mags, splits, s);
+    case 4: return launch_shape<T, 4>(d, q, s);
+    case 8: return launch_shape<T, 8>(d, q, s);
+    case 10: return launch_shape<T, 10>(shape < 0 ? d : shape, q, s);
+    default: return launch_shape<T, 16>(d, q, s);
   }
 }
 
@@ -130,6 +247,11 @@ DeviceCheck::DeviceCheck(Format format, int64_t n, int k, uint64_t vector_seed, 
     cuda_check(cudaMalloc(&ch.r, sizeof(float) * n * padded(kt)), "cudaMalloc(R)");
     fill_vectors<<<static_cast<unsigned>((n * padded(kt) + 255) / 256), 256, 0, stream>>>(ch.r, n, padded(kt), v0, valid, k, vector_seed);
     chunks_.push_back(ch);
+    switch (format) {
+      case Format::BF16: allow_tiled_smem_for<__nv_bfloat16>(kt); break;
+      case Format::F16: allow_tiled_smem_for<__half>(kt); break;
+      default: allow_tiled_smem_for<float>(kt);
+    }
     v0 += valid;
   }
   // One workspace, zeroed by one memset per check: magnitudes (5 n), ||B||_F^2, the packed
@@ -150,7 +272,9 @@ DeviceCheck::DeviceCheck(Format format, int64_t n, int k, uint64_t vector_seed, 
     chunks_[i].x_acc = acc + i * chunk_doubles;
     chunks_[i].y_acc = chunks_[i].x_acc + static_cast<size_t>(n) * 16;
   }
+#ifdef RACER_FV_ALL_SHAPES  // X in f32 for the row-per-lane shapes
   cuda_check(cudaMalloc(&x_, sizeof(float) * n * 16), "cudaMalloc");
+#endif
   cuda_check(cudaMalloc(&coef_, sizeof(ToleranceCoefficients)), "cudaMalloc");
   set_coefficients(coef);
   cuda_check(cudaStreamSynchronize(stream), "vector generation");
@@ -169,25 +293,12 @@ void DeviceCheck::set_coefficients(const ToleranceCoefficients& coef) {
   cuda_check(cudaStreamSynchronize(stream_), "copy coefficients");
 }
 
-int DeviceCheck::splits_for(int64_t rows, int elements_per_load) const {
-  int device = 0, sms = 132;
-  cudaGetDevice(&device);
-  cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
-  int64_t row_blocks = (rows + rows_per_block<2, 1>() - 1) / rows_per_block<2, 1>();
-  int64_t want = (16 * sms + row_blocks - 1) / row_blocks;  // many short blocks: a small last wave
-  int64_t most = n_ / (4 * elements_per_load);                   // at least 4 loads per lane
-  int64_t s = want < most ? want : most;
-  return static_cast<int>(s < 1 ? 1 : s);
-}
-
 template <class T>
 void DeviceCheck::enqueue_typed(const T* a, const T* b, const T* c) {
-  const int e = Elements<T>::kPerLoad;
-  const int splits = splits_for(n_, e);
   cudaMemsetAsync(workspace_, 0, workspace_bytes_, stream_);
   bool first = true;
   for (const Chunk& ch : chunks_) {
-    dispatch<T>(shape_, ch.kt, a, b, c, n_, ch.r, x_, ch.x_acc, ch.y_acc, mags_, nb2_, first, splits, stream_);
+    dispatch<T>(shape_, ch.kt, ChunkPasses<T>{a, b, c, n_, ch.r, x_, ch.x_acc, ch.y_acc, mags_, nb2_, first}, stream_);
     judge_chunk<<<static_cast<unsigned>((n_ + 255) / 256), 256, 0, stream_>>>(
         ch.y_acc, padded(ch.kt), ch.v0, ch.valid, k_, n_, mags_, nb2_, coef_, row_failed_, packed_, failing_);
     first = false;
@@ -211,6 +322,11 @@ void DeviceCheck::capture(const void* a, const void* b, const void* c) {
   enqueue(a, b, c);
   cuda_check(cudaStreamEndCapture(stream_, &graph_), "cudaStreamEndCapture");
   cuda_check(cudaGraphInstantiate(&exec_, graph_, 0), "cudaGraphInstantiate");
+}
+
+void DeviceCheck::set_shape(int shape) {
+  if (shape < -1 || shape >= kShapeCount) throw std::runtime_error("no kernel shape " + std::to_string(shape));
+  shape_ = shape;
 }
 
 void DeviceCheck::launch() { cuda_check(cudaGraphLaunch(exec_, stream_), "cudaGraphLaunch"); }

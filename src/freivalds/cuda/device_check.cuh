@@ -11,22 +11,35 @@
 
 namespace racer::freivalds::cuda {
 
-// Kernel shapes measured against each other by the GPU bench: rows per lane (vector loads
-// shared by more rows, more registers) and whether the next 32-byte loads are issued before
-// the current ones are used (more bytes in flight, more registers).
+// Kernel shapes measured against each other by the GPU bench. Tiled shapes (tiled_kernels.cuh,
+// the library's) differ in rows a lane group (rows_per_lane) and how many CTAs a
+// multiprocessor is given work for (column splits);
+// the older row-per-lane shapes (skinny_kernels.cuh, built only into the bench) in rows per
+// lane (vector loads shared by more rows, more registers), whether the next 32-byte loads are
+// issued before the current ones are used, lanes per row and a register cap.
 struct Shape {
   int rows_per_lane;
   bool prefetch;
   int lanes_per_row;
   int min_blocks;  // __launch_bounds__ minimum blocks per multiprocessor (caps registers)
+  bool tiled;
+  int ctas_per_sm;  // tiled: column splits are chosen to give about this many CTAs a multiprocessor
+  int block_cols;   // tiled: columns whose vectors a CTA stages at once (fewer at small n)
 };
-constexpr Shape kShapes[] = {{2, false, 1, 1}, {2, true, 1, 1}, {2, false, 4, 1}, {1, false, 4, 1},
-                             {2, false, 8, 1}, {2, false, 2, 1}, {2, false, 2, 4}, {1, false, 2, 6}};
-constexpr int kShapeCount = 8;
-// Indices into kShapes: the shapes used unless set_shape picks another, the fastest on the
-// H200 for 4-byte and for 2-byte elements (bench/freivalds/RESULTS.md, run4).
-constexpr int kDefaultShapeF32 = 5;
-constexpr int kDefaultShape16 = 1;
+constexpr Shape kShapes[] = {
+    {2, false, 1, 1, false, 0, 0},   {2, true, 1, 1, false, 0, 0},   {2, false, 4, 1, false, 0, 0},
+    {1, false, 4, 1, false, 0, 0},   {2, false, 8, 1, false, 0, 0},   {2, false, 2, 1, false, 0, 0},
+    {2, false, 2, 4, false, 0, 0},   {1, false, 2, 6, false, 0, 0},   {4, false, 8, 0, true, 8, 256},
+    {4, false, 8, 0, true, 16, 256}, {2, false, 8, 0, true, 8, 256},  {2, false, 8, 0, true, 16, 256},
+    {4, false, 8, 0, true, 8, 512},  {4, false, 8, 0, true, 4, 256},  {2, false, 8, 0, true, 8, 128},
+    {2, false, 8, 0, true, 16, 128}};
+constexpr int kShapeCount = 16;
+constexpr int kFirstTiledShape = 8;
+// Indices into kShapes: the shapes used unless set_shape picks another, for 4-byte and for
+// 2-byte elements (bench/freivalds/RESULTS.md, run6).
+constexpr int kDefaultShapeF32 = 8;
+constexpr int kDefaultShape16 = 15;
+static_assert(kShapes[kDefaultShapeF32].tiled && kShapes[kDefaultShape16].tiled, "the library builds only tiled shapes");
 
 struct DeviceVerdict {
   bool pass;
@@ -48,7 +61,7 @@ class DeviceCheck {
   DeviceCheck& operator=(const DeviceCheck&) = delete;
 
   void set_coefficients(const ToleranceCoefficients& coef);  // no graph rebuild needed
-  void set_shape(int shape) { shape_ = shape; }               // index into kShapes, before capture
+  void set_shape(int shape);                                  // index into kShapes, before capture
   void enqueue(const void* a, const void* b, const void* c);  // all kernels, on the stream
   void capture(const void* a, const void* b, const void* c);  // the same, as one CUDA graph
   void launch();                                              // replays the graph
@@ -79,7 +92,6 @@ class DeviceCheck {
   ToleranceCoefficients host_coef_;
   cudaGraph_t graph_ = nullptr;
   cudaGraphExec_t exec_ = nullptr;
-  int splits_for(int64_t rows, int elements_per_load) const;
 };
 
 }  // namespace racer::freivalds::cuda

@@ -1,4 +1,8 @@
 #pragma once
+// The previous (row-per-lane) kernels, built only into the GPU bench (RACER_FV_ALL_SHAPES) to
+// measure the library's tiled kernels (tiled_kernels.cuh) against them. Their f32 runs of 16
+// terms are within the tiled kernels' bound for 2-byte formats, not for f32 (gamma_12): the
+// bench compares their residuals and times, not their verdicts.
 // The two fused passes of a Freivalds check on the GPU, written for memory bandwidth:
 //   pass 1 over B:       X = B R,  xm = |B| 1,  ||B||_F^2
 //   pass 2 over A and C: Y = A X - C R,  am = |A| xm,  cm = |C| 1,  ||A_i||^2,  ||C_i||^2

@@ -55,11 +55,23 @@ TEST(Tolerance, HoeffdingMultiplierFollowsTheFalseAlarmBound) {
 TEST(Tolerance, CheckArithmeticTermsAreSmallForF64AndLargerForF32Runs) {
   ToleranceInputs in = inputs(Format::F32, 4096);
   Tolerance cpu = derive_tolerance(in);
-  in.arithmetic = gpu_check_arithmetic();
+  in.arithmetic = gpu_check_arithmetic(Format::F32);
   Tolerance gpu = derive_tolerance(in);
   EXPECT_LT(cpu.coef.d_am, 1e-11);
-  EXPECT_GT(gpu.coef.d_am, 2 * 0x1p-24);  // X stored in f32 plus f32 runs
-  EXPECT_LT(gpu.coef.d_am, 40 * 0x1p-24);
+  // The tiled kernels round a term at most 4 + 4 (one 16-byte load of A and of C) + 3 (tree)
+  // times in f32 for 4-byte elements, 8 + 8 + 3 for 2-byte ones; X is stored in f32 (one more
+  // u), and the f64 accumulation adds next to nothing: d_am ~ 2 gamma_{L+1} + u.
+  const double u = 0x1p-24;
+  EXPECT_EQ(gpu_check_arithmetic(Format::F32).inner_len, 11);
+  EXPECT_EQ(gpu_check_arithmetic(Format::TF32).inner_len, 11);
+  EXPECT_EQ(gpu_check_arithmetic(Format::BF16).inner_len, 19);
+  EXPECT_EQ(gpu_check_arithmetic(Format::F16).inner_len, 19);
+  EXPECT_GE(gpu.coef.d_am, 2 * gamma_n(12, u) + u);
+  EXPECT_LT(gpu.coef.d_am, 2 * gamma_n(12, u) + u + 1e-9);
+  EXPECT_GE(gpu.coef.d_cm, gamma_n(12, u));
+  ToleranceInputs in16 = inputs(Format::BF16, 4096);
+  in16.arithmetic = gpu_check_arithmetic(Format::BF16);
+  EXPECT_GE(derive_tolerance(in16).coef.d_am, 2 * gamma_n(20, u) + u);
   EXPECT_GT(gpu.coef.slack, 1);
 }
 

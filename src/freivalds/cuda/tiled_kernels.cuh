@@ -1,0 +1,290 @@
+#pragma once
+// The two passes of a Freivalds check on the GPU, tiled for memory bandwidth (the library's
+// kernel; skinny_kernels.cuh keeps the older row-per-lane shapes for the bench's comparison):
+//   pass 1 over B:       X = B R,  xm = |B| 1,  ||B||_F^2
+//   pass 2 over A and C: Y = A X - C R,  am = |A| xm,  cm = |C| 1,  ||A_i||^2,  ||C_i||^2
+//
+// Mapping: a CTA owns a tile of rows and a split of the columns. Per block of columns it
+// stages the vector entries (X, R, xm) in shared memory once, then its lane groups (8 lanes)
+// stream rows: each lane group holds kRows rows, its 8 lanes load 16 contiguous bytes each
+// of every row (128 bytes a row, whole cache lines; pass 1 two such segments), and all four
+// lane groups of a warp read the same vector entries (one shared-memory wavefront per 16-byte
+// load of the warp). Each lane chains its item's terms in f32 FMAs (one 16-byte load of A and
+// one of C, or two of B), the 8 lanes' chains are added by a 3-level shuffle tree that leaves
+// every lane a slice of the row values, and those go into f64 accumulators in shared memory.
+// Rounding model (tolerance.cpp, gpu_check_arithmetic): each term passes through at most L f32
+// roundings in its chain and 3 in the tree (L = 8 terms for 4-byte elements, 16 for 2-byte),
+// then f64.
+// At the end each CTA adds its rows' values into the outputs (f64 atomics, one per value per
+// column split).
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
+#include <cstdint>
+
+#include "freivalds/gpu_arithmetic.hpp"
+
+namespace racer::freivalds::cuda {
+
+constexpr int kTileThreads = 128;
+constexpr int kGroupLanes = kGpuTreeLanes;                    // lanes along the columns of a row group
+constexpr int kLaneGroups = kTileThreads / kGroupLanes;       // 16 lane groups a CTA
+
+// Elements in one 16-byte load, widened to f32 (exactly).
+template <class T> struct Load16;
+template <> struct Load16<float> {
+  static constexpr int kCount = 4;
+  __device__ static void widen(const uint4& raw, float (&out)[4]) {
+    out[0] = __uint_as_float(raw.x), out[1] = __uint_as_float(raw.y), out[2] = __uint_as_float(raw.z), out[3] = __uint_as_float(raw.w);
+  }
+};
+template <> struct Load16<__nv_bfloat16> {
+  static constexpr int kCount = 8;
+  __device__ static void widen(const uint4& raw, float (&out)[8]) {
+    const uint32_t w[4] = {raw.x, raw.y, raw.z, raw.w};
+#pragma unroll
+    for (int e = 0; e < 4; ++e) out[2 * e] = __uint_as_float(w[e] << 16), out[2 * e + 1] = __uint_as_float(w[e] & 0xffff0000u);
+  }
+};
+template <> struct Load16<__half> {
+  static constexpr int kCount = 8;
+  __device__ static void widen(const uint4& raw, float (&out)[8]) {
+    const uint32_t w[4] = {raw.x, raw.y, raw.z, raw.w};
+#pragma unroll
+    for (int e = 0; e < 4; ++e) {
+      float2 f = __half22float2(*reinterpret_cast<const __half2*>(&w[e]));
+      out[2 * e] = f.x, out[2 * e + 1] = f.y;
+    }
+  }
+};
+
+// Values per row: KT residual entries, then (with magnitudes) mag, sq of the streamed matrix
+// and, in pass 2, mag and sq of C; rounded up to a power of two (kPitch) for the shuffle tree.
+// ROWS: rows of a lane group (halved for 32 values a row): more rows share each vector read,
+// fewer leave registers for more warps.
+template <int KT, bool WITH_C, bool MAGS, int ROWS> struct TileShape {
+  static constexpr int kValues = KT + (MAGS ? (WITH_C ? 4 : 2) : 0);
+  static constexpr int kPitch = kValues <= 4 ? 4 : kValues <= 8 ? 8 : kValues <= 16 ? 16 : 32;
+  static constexpr int kRows = kPitch >= 32 && ROWS > 1 ? ROWS / 2 : ROWS;
+  static constexpr int kV = kRows * kPitch;          // values a lane group reduces at once
+  static constexpr int kSlice = kV / kGroupLanes;    // values each lane keeps after the tree
+  static constexpr int kVecRows = WITH_C ? 2 * KT + (MAGS ? 1 : 0) : KT;  // staged vector rows
+  // 16-byte loads of each row a lane makes per item: pass 1 reads one matrix, so it takes two
+  // (its chains are then as long as pass 2's A + C chains, and its tree costs half per element).
+  static constexpr int kLoads = WITH_C ? 1 : 2;
+  // f64 accumulators of a row group in shared memory, [slice entry][lane]: a warp's 4 groups
+  // touch 4 runs of 64 bytes; a stride of 16 (mod 32) words spreads them over all banks.
+  static constexpr int kGroupStride = kV % 16 == 0 ? kV + 8 : kV;
+  static_assert(kV >= kGroupLanes && kV % kGroupLanes == 0, "the tree needs whole slices");
+};
+
+template <class T>
+struct TileArgs {
+  const T* m;           // rows x cols row-major: B (pass 1) or A (pass 2)
+  const T* c;           // C (pass 2)
+  int64_t rows, cols;   // cols % Load16<T>::kCount == 0
+  const float* r;       // cols x kpad (KT rounded up to 4): the vectors R
+  const double* x;      // pass 2: cols x kpad, X = B R from pass 1 (rounded to f32 as staged)
+  const double* xm;     // pass 2: cols, |B| 1
+  int64_t cols_per_split;  // a multiple of block_cols
+  int block_cols;          // columns whose vectors are staged at once (a multiple of the unit)
+  int tile_rows;           // rows of a CTA (a multiple of kLaneGroups * ROWS)
+  double* out;             // rows x kpad (zeroed before; accumulated with atomics)
+  double* mag;             // rows: am (pass 2) or xm (pass 1)
+  double* sq_m;            // rows: ||A_i||^2 (pass 2); pass 1: ||B||_F^2 at sq_m[0]
+  double* mag_c;           // rows: |C| 1
+  double* sq_c;            // rows: ||C_i||^2
+};
+
+// Staged vector rows are block_cols + 4 floats apart: the staging writes (a column's entries
+// one after another) then fall in different banks.
+inline __host__ __device__ int vec_stride(int block_cols) { return block_cols + 4; }
+
+template <class T, int KT, bool WITH_C, bool MAGS, int ROWS>
+__host__ __device__ constexpr size_t tiled_smem_bytes(int tile_rows, int block_cols) {
+  using S = TileShape<KT, WITH_C, MAGS, ROWS>;
+  return sizeof(double) * (tile_rows / S::kRows) * S::kGroupStride + sizeof(float) * S::kVecRows * vec_stride(block_cols);
+}
+
+// Position of a block's column in the staged vectors. A unit (one item's columns) is LOADS
+// segments of 8 lanes x E columns; lane l's column quads (4 columns, 16 bytes of f32 entries)
+// are numbered Q = segment * E/4 + quad within its load, and quad Q sits at Q * 32 + 4 l, so
+// that a warp's 16-byte reads of one quad are 128 contiguous bytes.
+template <int E, int LOADS> __device__ inline int staged_position(int cb) {
+  constexpr int unit = kGroupLanes * E * LOADS, segment = kGroupLanes * E;
+  const int u = cb / unit, c = cb % unit, j = c / segment, c2 = c % segment;
+  return u * unit + (j * (E / 4) + (c2 % E) / 4) * 32 + c2 / E * 4 + c % 4;
+}
+
+// One level of the shuffle tree: a lane keeps the half of its values selected by its lane bit
+// BIT and adds its partner's copy of that half (compile-time indices keep acc in registers).
+template <int HALF, int BIT, int N>
+__device__ inline void tree_level(float (&acc)[N], int lane) {
+  const bool upper = (lane & BIT) != 0;
+#pragma unroll
+  for (int i = 0; i < HALF; ++i) {
+    const float send = upper ? acc[i] : acc[i + HALF];
+    const float keep = upper ? acc[i + HALF] : acc[i];
+    acc[i] = keep + __shfl_xor_sync(0xffffffffu, send, BIT);
+  }
+}
+
+template <class T, int KT, bool WITH_C, bool MAGS, int ROWS>
+__global__ void __launch_bounds__(kTileThreads) tiled_pass(TileArgs<T> p) {
+  using S = TileShape<KT, WITH_C, MAGS, ROWS>;
+  constexpr int E = Load16<T>::kCount, LOADS = S::kLoads, QUADS = LOADS * E / 4;
+  constexpr int UNIT = kGroupLanes * E * LOADS;
+  constexpr int KP = (KT + 3) / 4 * 4;
+  constexpr int R = S::kRows, P = S::kPitch, GS = S::kGroupStride;
+  // The tolerance's model of this kernel's rounding (gpu_arithmetic.hpp): chains of this many
+  // terms, then the 3 tree_level calls below.
+  static_assert((WITH_C ? 2 : LOADS) * E == gpu_chain_terms(sizeof(T)), "chain length differs from the tolerance's model");
+  static_assert(kGpuTreeLevels == 3, "the tree below has 3 levels");
+  extern __shared__ __align__(16) unsigned char smem_raw[];
+  const int tile_groups = p.tile_rows / R;
+  const int vs = vec_stride(p.block_cols);
+  double* dacc = reinterpret_cast<double*>(smem_raw);            // tile_groups x GS
+  float* vec = reinterpret_cast<float*>(dacc + tile_groups * GS);  // kVecRows x vs
+  const int lane = threadIdx.x & 31, l8 = lane & 7, group = threadIdx.x / kGroupLanes;
+  const int64_t row0 = static_cast<int64_t>(blockIdx.x) * p.tile_rows;
+  const int64_t c_begin = static_cast<int64_t>(blockIdx.y) * p.cols_per_split;
+  const int64_t c_end = min(p.cols, c_begin + p.cols_per_split);
+  for (int i = threadIdx.x; i < tile_groups * GS; i += kTileThreads) dacc[i] = 0;
+  const int my_groups = tile_groups / kLaneGroups;
+
+  for (int64_t b = c_begin; b < c_end; b += p.block_cols) {
+    const int valid = static_cast<int>(min(static_cast<int64_t>(p.block_cols), c_end - b));
+    const int units = (valid + UNIT - 1) / UNIT;
+    __syncthreads();  // the previous block's vectors are no longer read
+    // Stage the block's vector entries (zeros past the last column): consecutive threads read
+    // consecutive entries of the column-major X, R (kpad entries a column).
+    for (int e = threadIdx.x; e < units * UNIT * KP; e += kTileThreads) {
+      const int cb = e / KP, t = e % KP;
+      if (t >= KT) continue;
+      const bool in = cb < valid;
+      const int pos = staged_position<E, LOADS>(cb);
+      const int64_t at = (b + cb) * KP + t;
+      if constexpr (WITH_C) {
+        vec[t * vs + pos] = in ? static_cast<float>(p.x[at]) : 0.0f;
+        vec[(KT + t) * vs + pos] = in ? p.r[at] : 0.0f;
+      } else {
+        vec[t * vs + pos] = in ? p.r[at] : 0.0f;
+      }
+    }
+    if constexpr (WITH_C && MAGS)
+      for (int cb = threadIdx.x; cb < units * UNIT; cb += kTileThreads)
+        vec[2 * KT * vs + staged_position<E, LOADS>(cb)] = cb < valid ? static_cast<float>(p.xm[b + cb]) : 0.0f;
+    __syncthreads();
+
+    const int items = my_groups * units;
+    auto load = [&](int item, uint4 (&m)[R][LOADS], uint4 (&c)[R]) {
+      const int g = group + kLaneGroups * (item / units), u = item % units;
+#pragma unroll
+      for (int r = 0; r < R; ++r) {
+        const int64_t row = row0 + g * R + r;
+#pragma unroll
+        for (int j = 0; j < LOADS; ++j) {
+          const int64_t col = b + u * UNIT + j * kGroupLanes * E + l8 * E;
+          const bool in = item < items && row < p.rows && col < c_end;
+          m[r][j] = in ? __ldcs(reinterpret_cast<const uint4*>(p.m + row * p.cols + col)) : make_uint4(0, 0, 0, 0);
+          if constexpr (WITH_C) c[r] = in ? __ldcs(reinterpret_cast<const uint4*>(p.c + row * p.cols + col)) : make_uint4(0, 0, 0, 0);
+        }
+      }
+    };
+    uint4 cur_m[R][LOADS], cur_c[R];
+    load(0, cur_m, cur_c);
+    for (int item = 0; item < items; ++item) {
+      uint4 next_m[R][LOADS], next_c[R];
+      load(item + 1, next_m, next_c);  // in flight while this item computes
+      const int g = group + kLaneGroups * (item / units), u = item % units;
+      float a[R][LOADS * E], cc[R][E];
+#pragma unroll
+      for (int r = 0; r < R; ++r) {
+#pragma unroll
+        for (int j = 0; j < LOADS; ++j) Load16<T>::widen(cur_m[r][j], *reinterpret_cast<float(*)[E]>(&a[r][j * E]));
+        if constexpr (WITH_C) Load16<T>::widen(cur_c[r], cc[r]);
+      }
+      float acc[S::kV];  // (an `= {}` initialiser becomes a loop over local memory)
+#pragma unroll
+      for (int i = 0; i < S::kV; ++i) acc[i] = 0;
+#pragma unroll
+      for (int q4 = 0; q4 < QUADS; ++q4) {
+        const float* base = vec + u * UNIT + q4 * 32 + l8 * 4;
+#pragma unroll
+        for (int t = 0; t < KT; ++t) {
+          const float4 x = *reinterpret_cast<const float4*>(base + t * vs);
+          const float xs[4] = {x.x, x.y, x.z, x.w};
+#pragma unroll
+          for (int r = 0; r < R; ++r)
+#pragma unroll
+            for (int i = 0; i < 4; ++i) acc[r * P + t] = fmaf(a[r][4 * q4 + i], xs[i], acc[r * P + t]);
+          if constexpr (WITH_C) {
+            const float4 w = *reinterpret_cast<const float4*>(base + (KT + t) * vs);
+            const float ws[4] = {w.x, w.y, w.z, w.w};
+#pragma unroll
+            for (int r = 0; r < R; ++r)
+#pragma unroll
+              for (int i = 0; i < 4; ++i) acc[r * P + t] = fmaf(-cc[r][4 * q4 + i], ws[i], acc[r * P + t]);
+          }
+        }
+        if constexpr (MAGS) {
+          float xms[4] = {1, 1, 1, 1};
+          if constexpr (WITH_C) {
+            const float4 xm = *reinterpret_cast<const float4*>(base + 2 * KT * vs);
+            xms[0] = xm.x, xms[1] = xm.y, xms[2] = xm.z, xms[3] = xm.w;
+          }
+#pragma unroll
+          for (int r = 0; r < R; ++r)
+#pragma unroll
+            for (int i = 0; i < 4; ++i) {
+              const float av = a[r][4 * q4 + i];
+              acc[r * P + KT] = fmaf(fabsf(av), xms[i], acc[r * P + KT]);
+              acc[r * P + KT + 1] = fmaf(av, av, acc[r * P + KT + 1]);
+              if constexpr (WITH_C) {
+                const float cv = cc[r][4 * q4 + i];
+                acc[r * P + KT + 2] += fabsf(cv);
+                acc[r * P + KT + 3] = fmaf(cv, cv, acc[r * P + KT + 3]);
+              }
+            }
+        }
+      }
+      // The 8 lanes' chains, added by a tree (levels over lane bits 4, 2, 1).
+      tree_level<S::kV / 2, 4>(acc, lane);
+      tree_level<S::kV / 4, 2>(acc, lane);
+      tree_level<S::kV / 8, 1>(acc, lane);
+      // Lane l8 now holds values [l8 * kSlice, (l8 + 1) * kSlice) of the group's R x P.
+      double* d = dacc + g * GS + l8;
+#pragma unroll
+      for (int i = 0; i < S::kSlice; ++i) d[i * kGroupLanes] += static_cast<double>(acc[i]);
+#pragma unroll
+      for (int r = 0; r < R; ++r) {
+#pragma unroll
+        for (int j = 0; j < LOADS; ++j) cur_m[r][j] = next_m[r][j];
+        cur_c[r] = next_c[r];
+      }
+    }
+  }
+  __syncthreads();
+  double b_sq = 0;
+  for (int i = threadIdx.x; i < p.tile_rows * S::kValues; i += kTileThreads) {
+    const int rl = i / S::kValues, q = i % S::kValues;
+    const int64_t row = row0 + rl;
+    if (row >= p.rows) continue;
+    const int v = rl % R * P + q;  // index within the row group's R x P values
+    const double val = dacc[rl / R * GS + v % S::kSlice * kGroupLanes + v / S::kSlice];
+    if (q < KT) atomicAdd(p.out + row * KP + q, val);
+    else if (q == KT) atomicAdd(p.mag + row, val);
+    else if (q == KT + 1) {
+      if constexpr (WITH_C) atomicAdd(p.sq_m + row, val);
+      else b_sq += val;
+    } else if (q == KT + 2) atomicAdd(p.mag_c + row, val);
+    else atomicAdd(p.sq_c + row, val);
+  }
+  if constexpr (MAGS && !WITH_C) {  // ||B||_F^2: one atomic a warp
+#pragma unroll
+    for (int d = 16; d > 0; d >>= 1) b_sq += __shfl_down_sync(0xffffffffu, b_sq, d);
+    if (lane == 0) atomicAdd(p.sq_m, b_sq);
+  }
+}
+
+}  // namespace racer::freivalds::cuda
