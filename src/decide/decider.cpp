@@ -6,6 +6,7 @@
 #include "decide/normal_form.hpp"
 #include "decide/refute.hpp"
 #include "expr/substitute.hpp"
+#include "expr/walk.hpp"
 #include "support/error.hpp"
 
 namespace racer::decide {
@@ -13,6 +14,10 @@ namespace racer::decide {
 using expr::ExprId;
 
 namespace {
+
+constexpr size_t kExtraPointsWhenDifferent = 18;
+constexpr size_t kQuickPoints = 3;
+constexpr size_t kLargeCellNodes = 1000;  // a and b counted apart; shared nodes twice
 
 CellDecision proved(const char* step) {
   CellDecision d;
@@ -66,7 +71,7 @@ struct Decider::Impl {
       : store(s), domain_of(std::move(dom)), seed(sd), options(o), normalizer(s, limits_of(o)) {}
 
   // Steps 2 and 3. nullopt when they prove nothing; `note` says what was learned.
-  std::optional<CellDecision> prove(ExprId a, ExprId b, ExprId& d, std::string& note) {
+  std::optional<CellDecision> prove(ExprId a, ExprId b, ExprId& d, std::string& note, bool& differ) {
     if (store.is_condition(a) || store.is_condition(b)) {
       note = "conditions are compared by evaluation only";
       return std::nullopt;
@@ -81,6 +86,7 @@ struct Decider::Impl {
       if (dn == store.zero()) return proved("polynomial normal form");
       FormResult f = normal_form(store, dn, limits_of(options));
       if (f.status == FormStatus::Zero) return proved("polynomial normal form");
+      differ = f.status == FormStatus::NonZero;
       if (note.empty()) note = form_note(f);
     } catch (const Error& e) {
       // The Store refuses constants too large to build; that proves nothing either way.
@@ -111,6 +117,15 @@ struct Decider::Impl {
     return *z3_;
   }
 
+  bool large_cell(ExprId a, ExprId b) {
+    size_t nodes = 0;
+    ExprId roots[] = {a, b};
+    for (ExprId r : roots) {
+      expr::any_node(store, r, [&](ExprId) { return ++nodes > kLargeCellNodes; });
+    }
+    return nodes > kLargeCellNodes;
+  }
+
   // A refutation from step 4, 5 or 6, re-checked from scratch; nullopt if that fails.
   std::optional<CellDecision> refuted(ExprId a, ExprId b, PointSource& src, const Refutation& r,
                                       const std::string& by) {
@@ -127,7 +142,7 @@ struct Decider::Impl {
   }
 
   // Steps 4 to 7.
-  CellDecision refute(ExprId a, ExprId b, ExprId d, const std::string& note) {
+  CellDecision refute(ExprId a, ExprId b, ExprId d, const std::string& note, bool differ) {
     std::vector<ExprId> syms = expr::free_symbols(store, a);
     for (ExprId y : expr::free_symbols(store, b)) syms.push_back(y);
     std::sort(syms.begin(), syms.end());
@@ -149,6 +164,17 @@ struct Decider::Impl {
     std::vector<std::string> notes;
     if (!note.empty()) notes.push_back(note);
 
+    if (differ && large_cell(a, b)) {
+      // A few random points with balls first: where the sides are different functions of
+      // their atoms this usually refutes at once, before the case split rewrites a large DAG
+      // once per piece. Small cells keep the simple points' plainer witnesses.
+      SearchOptions quick{kQuickPoints, 0, options.balls, kQuickPoints, true};
+      SearchResult r = search_refutation(store, a, b, d, src, quick);
+      if (r.refutation) {
+        if (std::optional<CellDecision> rd = refuted(a, b, src, *r.refutation, "")) return *rd;
+      }
+    }
+
     if (options.use_case_split) {
       CaseSplitOptions co = options.case_split;
       co.balls = options.balls;
@@ -169,6 +195,13 @@ struct Decider::Impl {
     }
 
     SearchOptions so{options.points, options.boundary_points, options.balls};
+    if (differ) {
+      // The sides are different functions of their atoms, so some point shows it unless the
+      // atoms' own relations (a max, a comparison) hide it there: worth more random points,
+      // with balls, than a pair that may well be equal.
+      so.points += kExtraPointsWhenDifferent;
+      so.random_ball_points += kExtraPointsWhenDifferent;
+    }
     SearchResult r = search_refutation(store, a, b, d, src, so);
     if (r.refutation) {
       if (std::optional<CellDecision> rd = refuted(a, b, src, *r.refutation, "")) return *rd;
@@ -202,8 +235,9 @@ CellDecision Decider::decide(ExprId a, ExprId b) {
   if (a == b) return proved("identical");
   std::string note;
   ExprId d;  // a - b, when the sides are numbers and the Store could build it
-  if (std::optional<CellDecision> p = impl_->prove(a, b, d, note)) return *p;
-  return impl_->refute(a, b, d, note);
+  bool differ = false;  // the normal form shows the sides are different functions of their atoms
+  if (std::optional<CellDecision> p = impl_->prove(a, b, d, note, differ)) return *p;
+  return impl_->refute(a, b, d, note, differ);
 }
 
 std::string_view status_name(CellStatus s) {

@@ -29,6 +29,7 @@ constexpr size_t kBallEscalations = 2;
 // that needs one term to dominate, such as a softmax whose maximum lies in one block, never
 // shows there: half of the ball points are kept for the random points.
 constexpr size_t kBallPointsBeforeRandom = kBallPoints / 2;
+static_assert(kBallPointsBeforeRandom + SearchOptions{}.random_ball_points == kBallPoints);
 
 // Whether exact evaluation can meet irrational values: any function but abs.
 bool has_transcendental(const expr::Store& s, ExprId a, ExprId b) {
@@ -76,13 +77,21 @@ class Search {
   }
 
   SearchResult run() {
+    if (opt_.random_only) {
+      ball_cap_ = opt_.random_ball_points;
+      for (size_t i = 0; i < opt_.points; ++i) {
+        ++result_.stats.points;
+        if (try_point(src_.point(src_.simple_count() + i))) return result_;
+      }
+      return result_;
+    }
     size_t simple = std::min(src_.simple_count(), opt_.points);
     for (size_t i = 0; i < simple; ++i) {
       ++result_.stats.points;
       if (try_point(src_.point(i))) return result_;
     }
     if (boundaries()) return result_;
-    ball_cap_ = kBallPoints;
+    ball_cap_ = ball_points_ + opt_.random_ball_points;
     for (size_t i = simple; i < opt_.points; ++i) {
       ++result_.stats.points;
       if (try_point(src_.point(i))) return result_;

@@ -17,6 +17,11 @@ struct SearchOptions {
   size_t points = 24;
   size_t boundary_points = 64;
   bool balls = true;
+  // Ball evaluations on the random points (after at most as many on the simple and boundary
+  // points). The decider raises it where the normal form showed the sides differ as functions.
+  size_t random_ball_points = 6;
+  // Random points only (no simple or boundary points): a quick look before costlier steps.
+  bool random_only = false;
 };
 
 struct Refutation {
