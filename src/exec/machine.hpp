@@ -86,6 +86,7 @@ struct PendingAtomic {
 
 struct CtaAsync;
 struct AsyncCopy;
+struct Cluster;
 
 struct Cta {
   std::array<uint32_t, 3> ctaid{};
@@ -97,9 +98,12 @@ struct Cta {
   std::vector<uint16_t> warp_epoch;
   std::map<uint64_t, PendingAtomic> shared_atomics;
   std::shared_ptr<CtaAsync> async;  // created by the first asynchronous operation (exec/async_state.hpp)
+  uint32_t cluster_rank = 0;        // %cluster_ctarank (0 outside clustered launches)
 };
 
-enum class Space : uint8_t { Global, Shared, Local, Param, Const, Generic };
+// SharedCluster: a .shared::cluster address, reaching the shared memory of every CTA of the
+// cluster (exec/cluster.cpp has the address layout).
+enum class Space : uint8_t { Global, Shared, Local, Param, Const, Generic, SharedCluster };
 // The state space a memory instruction names (Generic without one); a Refusal for spaces
 // not modelled.
 Space space_of(const ptx::Instr& ins);
@@ -205,6 +209,21 @@ class Machine {
   // an unknown value (neither the old nor the new one).
   Value pending_register_access(ExecContext& ctx, uint32_t reg, Value v, bool write);
 
+  // --- thread-block clusters (exec/cluster.cpp) ---
+  Value cluster_special(ExecContext& ctx, ptx::SpecialReg sr, uint32_t component);
+  // barrier.cluster.arrive (relaxed: without release semantics) and barrier.cluster.wait.
+  void cluster_arrive(ExecContext& ctx, const ptx::Instr& ins, bool relaxed);
+  void cluster_wait(ExecContext& ctx, const ptx::Instr& ins);
+  // mapa: the .shared::cluster address (generic: its generic address) of the byte at `addr`
+  // of this CTA's shared memory in the CTA of rank `rank`; getctarank: the rank an address names.
+  uint64_t cluster_map_address(ExecContext& ctx, uint64_t addr, uint32_t rank, bool generic);
+  uint32_t cluster_rank_of(ExecContext& ctx, uint64_t addr, bool generic);
+  // mbarrier.arrive on a .shared::cluster address, possibly another CTA's barrier (mapa).
+  uint64_t mbarrier_arrive_cluster(ExecContext& ctx, uint64_t cluster_addr, uint32_t count, uint32_t tx, bool drop);
+  // A .shared::cluster address (or a generic one, less the shared window) as an address of
+  // this CTA's shared memory; a Refusal naming `what` when it lies in another CTA.
+  uint64_t own_shared_address(ExecContext& ctx, uint64_t cluster_addr, const char* what);
+
  private:
   struct Located {
     Region* region;
@@ -222,6 +241,22 @@ class Machine {
   Value combine_atomic(const PendingAtomic& p, Value old);
   const std::vector<int64_t>& cell_map(size_t tensor);
   void run_cta(Cta& cta);
+  void init_cta(Cta& cta, uint32_t x, uint32_t y, uint32_t z, uint64_t shared_size, uint64_t local_bytes);
+  bool run_ready_threads(Cta& cta);                          // true when every thread exited
+  bool release_sync(Cta& cta, const ptx::Function& fn);      // false when nothing can be released
+  [[noreturn]] void stuck(Cta& cta, const ptx::Function& fn);  // says who waits where
+  // Clusters (exec/cluster.cpp).
+  void run_clusters(uint64_t shared_size, uint64_t local_bytes);
+  void run_cluster(std::vector<Cta>& ctas);
+  bool release_cluster_barrier(std::vector<Cta>& ctas, const ptx::Function& fn);
+  // Whether a barrier.cluster phase orders access `a` before the current one by thread `me`
+  // (launch-wide thread numbers).
+  bool cluster_orders(const AccessRecord& a, uint32_t me) const;
+  Located locate_cluster(ExecContext& ctx, uint64_t addr);
+  // The CTA whose memory r is: another CTA of the cluster for its shared memory, else ctx's.
+  Cta& region_cta(ExecContext& ctx, const Region* r);
+  void check_remote_lifetimes();
+  std::unique_ptr<Cluster> cluster_;
   bool absorbed(Thread& th, uint32_t instr);
   void commit_plan(Thread& th, size_t plan, uint32_t instr);
   bool try_recognize(ExecContext& ctx, const ptx::Instr& ins, const std::string& why);

@@ -43,6 +43,8 @@ void Machine::mbarrier_init(ExecContext& ctx, uint64_t addr, uint32_t count) {
   if (it != bars.end() && !it->second.copies.empty()) throw Refusal("mbarrier.init of a barrier with bulk copies in flight");
   Mbarrier b;
   b.expected = b.pending = count;
+  b.init_thread = ctx.cta.linear * static_cast<uint32_t>(ctx.cta.threads.size()) + ctx.th.linear;
+  b.init_seq = ++access_seq_;
   bars[l.offset] = std::move(b);
 }
 

@@ -7,11 +7,11 @@
 namespace racer::sem {
 namespace {
 
-// A shared-space address from an [addr] operand whose space is .shared, .shared::cta,
-// .shared::cluster (a cluster of one CTA: Racer's launches declare no clusters) or generic.
-uint64_t shared_address(ExecContext& c, const Instr& i, const ptx::Operand& op, Mod space = Mod::Space) {
+// The .shared::cluster address (a shared-space address of this CTA, or one mapa made) an
+// [addr] operand whose space is .shared, .shared::cta, .shared::cluster or generic names.
+uint64_t cluster_address(ExecContext& c, const Instr& i, const ptx::Operand& op) {
   uint64_t a = c.address(op);
-  std::string_view n = i.has(space) ? ptx::mod_values(space)[i.mod(space)] : "";
+  std::string_view n = i.has(Mod::Space) ? ptx::mod_values(Mod::Space)[i.mod(Mod::Space)] : "";
   if (n.empty()) {
     if (a < exec::Machine::kSharedWindow || a >= exec::Machine::kSharedWindow + (1ull << 32))
       throw exec::Refusal("mbarrier or bulk-copy address outside shared memory");
@@ -19,6 +19,11 @@ uint64_t shared_address(ExecContext& c, const Instr& i, const ptx::Operand& op, 
   }
   if (n != "shared" && n != "shared::cta" && n != "shared::cluster") throw exec::Refusal("state space ." + std::string(n) + " for an mbarrier or bulk copy");
   return a;
+}
+
+// The same within this CTA's shared memory: another CTA's barrier or buffer is refused.
+uint64_t shared_address(ExecContext& c, const Instr& i, const ptx::Operand& op) {
+  return c.m.own_shared_address(c, cluster_address(c, i, op), "an mbarrier or bulk-copy operand");
 }
 
 uint32_t u32(ExecContext& c, const ptx::Operand& op) { return static_cast<uint32_t>(int_operand(c, op, Type::U32)); }
@@ -31,8 +36,8 @@ void arrive(ExecContext& c, const Instr& i) {
   if (i.has(Mod::NoComplete)) throw exec::Refusal("mbarrier.arrive.noComplete is not modelled");
   bool expect_tx = i.has(Mod::ExpectTx);
   uint32_t extra = i.operands.size() > 2 ? u32(c, i.operands[2]) : (expect_tx ? 0 : 1);
-  uint64_t token = c.m.mbarrier_arrive(c, shared_address(c, i, i.operands[1]), expect_tx ? 1 : extra, expect_tx ? extra : 0,
-                                       i.op == ptx::Op::MbarrierArriveDrop);
+  uint64_t token = c.m.mbarrier_arrive_cluster(c, cluster_address(c, i, i.operands[1]), expect_tx ? 1 : extra,
+                                               expect_tx ? extra : 0, i.op == ptx::Op::MbarrierArriveDrop);
   c.set(i.operands[0], Value::of_bits(token));
 }
 

@@ -16,9 +16,9 @@ uint64_t shared_of(ExecContext& c, const Instr& i, const ptx::Operand& op) {
   if (n.empty()) {
     if (a < exec::Machine::kSharedWindow || a >= exec::Machine::kSharedWindow + (1ull << 32))
       throw exec::Refusal("TMA address outside shared memory");
-    return a - exec::Machine::kSharedWindow;
+    a -= exec::Machine::kSharedWindow;
   }
-  return a;
+  return c.m.own_shared_address(c, a, "a TMA destination or mbarrier");
 }
 
 void tensor_copy(ExecContext& c, const Instr& i) {
