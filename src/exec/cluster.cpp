@@ -246,6 +246,35 @@ uint64_t Machine::own_shared_address(ExecContext& ctx, uint64_t addr, const char
   return addr % kClusterRankStride;
 }
 
+void Machine::bulk_copy_multicast(ExecContext& ctx, const ptx::Instr& ins, const AsyncCopy& copy, uint64_t mbar, uint32_t mask) {
+  const size_t n = cluster_ ? cluster_->ctas.size() : 1;
+  for (uint32_t rank = 0; rank < 16; ++rank) {
+    if (!(mask >> rank & 1)) continue;
+    if (rank >= n) {
+      defect(DefectKind::OobWrite, SiteRef{&ctx, &ins}, [&] {
+        return "the shared memory of cluster rank " + std::to_string(rank) + " (the cluster has " + std::to_string(n) +
+               (n == 1 ? " CTA)" : " CTAs)");
+      }, [] { return std::string("the multicast's CTA mask names a rank outside the cluster"); });
+      continue;
+    }
+    if (rank == ctx.cta.cluster_rank) {
+      bulk_copy_parts(ctx, ins, copy, mbar);
+      continue;
+    }
+    // Another CTA: reached like a remote access (started, alive), its barrier initialized
+    // before this copy by a cluster barrier.
+    Located l = locate_cluster(ctx, (uint64_t{rank} + 1) * kClusterRankStride + mbar);
+    Cta& target = region_cta(ctx, l.region);
+    ExecContext remote{*this, target, ctx.th, ctx.mod, ctx.fn, ctx.dom};
+    Mbarrier& b = mbarrier_at(remote, mbar);
+    const uint32_t me = ctx.cta.linear * cluster_->per_cta + ctx.th.linear;
+    if (!cluster_->ordered(b.init_thread, b.init_seq, me))
+      throw Refusal("multicasts to cluster rank " + std::to_string(rank) +
+                    ", whose mbarrier.init no barrier.cluster orders before this copy");
+    bulk_copy_parts(remote, ins, copy, mbar);
+  }
+}
+
 uint64_t Machine::mbarrier_arrive_cluster(ExecContext& ctx, uint64_t addr, uint32_t count, uint32_t tx, bool drop) {
   Located l = locate_cluster(ctx, addr);
   Cta& target = region_cta(ctx, l.region);

@@ -203,6 +203,8 @@ class Machine {
   bool mbarrier_wait(ExecContext& ctx, uint64_t addr, bool parity, uint64_t value);
   // cp.async.bulk global -> shared completing on the mbarrier at `mbar`.
   void bulk_copy(ExecContext& ctx, const ptx::Instr& ins, uint64_t dst, uint64_t src, unsigned size, uint64_t mbar);
+  // The source of a cp.async.bulk of `size` bytes, read now.
+  AsyncCopy bulk_source(ExecContext& ctx, const ptx::Instr& ins, uint64_t dst, uint64_t src, unsigned size);
   // A bulk copy whose parts the caller read (a TMA box), completing on the mbarrier at `mbar`.
   void bulk_copy_parts(ExecContext& ctx, const ptx::Instr& ins, AsyncCopy copy, uint64_t mbar);
   // A read or write of a pending register by any other instruction: a defect; a read gets
@@ -218,6 +220,9 @@ class Machine {
   // of this CTA's shared memory in the CTA of rank `rank`; getctarank: the rank an address names.
   uint64_t cluster_map_address(ExecContext& ctx, uint64_t addr, uint32_t rank, bool generic);
   uint32_t cluster_rank_of(ExecContext& ctx, uint64_t addr, bool generic);
+  // .multicast::cluster: the copy lands at the same offsets in the shared memory of every CTA
+  // whose rank is set in `mask`, completing on the mbarrier at the same offset in each.
+  void bulk_copy_multicast(ExecContext& ctx, const ptx::Instr& ins, const AsyncCopy& copy, uint64_t mbar, uint32_t mask);
   // mbarrier.arrive on a .shared::cluster address, possibly another CTA's barrier (mapa).
   uint64_t mbarrier_arrive_cluster(ExecContext& ctx, uint64_t cluster_addr, uint32_t count, uint32_t tx, bool drop);
   // A .shared::cluster address (or a generic one, less the shared window) as an address of

@@ -128,10 +128,15 @@ bool Machine::resolve_mbarrier_waits(Cta& cta, const ptx::Function& fn) {
   return released;
 }
 
-void Machine::bulk_copy(ExecContext& ctx, const ptx::Instr& ins, uint64_t dst, uint64_t src, unsigned size, uint64_t mbar) {
+AsyncCopy Machine::bulk_source(ExecContext& ctx, const ptx::Instr& ins, uint64_t dst, uint64_t src, unsigned size) {
   if (size == 0 || size % 16) refuse(ctx, ins, "cp.async.bulk of a size that is not a nonzero multiple of 16 bytes");
+  return read_source(ctx, ins, dst, src, size, size);
+}
+
+void Machine::bulk_copy(ExecContext& ctx, const ptx::Instr& ins, uint64_t dst, uint64_t src, unsigned size, uint64_t mbar) {
+  AsyncCopy copy = bulk_source(ctx, ins, dst, src, size);
   mbarrier_at(ctx, mbar);
-  bulk_copy_parts(ctx, ins, read_source(ctx, ins, dst, src, size, size), mbar);
+  bulk_copy_parts(ctx, ins, std::move(copy), mbar);
 }
 
 void Machine::bulk_copy_parts(ExecContext& ctx, const ptx::Instr& ins, AsyncCopy copy, uint64_t mbar) {

@@ -1,6 +1,7 @@
 // mbarrier (init, arrive, arrive.expect_tx, arrive_drop, expect_tx, try_wait / test_wait by
 // parity or state token, inval) and cp.async.bulk global -> shared completing on an mbarrier
 // (exec/mbarrier.cpp has the model). Tensor copies (TMA) are in tma.cpp.
+#include "exec/async_state.hpp"
 #include "sem/common.hpp"
 #include "sem/semantics.hpp"
 
@@ -55,11 +56,14 @@ void wait(ExecContext& c, const Instr& i) {
 void bulk(ExecContext& c, const Instr& i) {
   std::string_view dst = i.has(Mod::Space) ? ptx::mod_values(Mod::Space)[i.mod(Mod::Space)] : "";
   std::string_view src = i.has(Mod::Space2) ? ptx::mod_values(Mod::Space2)[i.mod(Mod::Space2)] : "";
-  if (src != "global" || (dst != "shared::cluster" && dst != "shared::cta") || i.operands.size() < 4 || i.has(Mod::Multicast))
+  const bool multicast = i.has(Mod::Multicast);
+  if (src != "global" || (dst != "shared::cluster" && dst != "shared::cta") || i.operands.size() < (multicast ? 5u : 4u))
     throw exec::Refusal("cp.async.bulk other than global -> shared completing on an mbarrier is not modelled");
   uint64_t d = shared_address(c, i, i.operands[0]);
   uint64_t s = c.address(i.operands[1]);
-  c.m.bulk_copy(c, i, d, s, u32(c, i.operands[2]), shared_address(c, i, i.operands[3]));
+  if (!multicast) return c.m.bulk_copy(c, i, d, s, u32(c, i.operands[2]), shared_address(c, i, i.operands[3]));
+  c.m.bulk_copy_multicast(c, i, c.m.bulk_source(c, i, d, s, u32(c, i.operands[2])), shared_address(c, i, i.operands[3]),
+                          static_cast<uint32_t>(int_operand(c, i.operands[4], Type::U16)));
 }
 
 }  // namespace

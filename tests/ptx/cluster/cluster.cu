@@ -1,6 +1,7 @@
 // One-feature kernels for thread-block clusters (issue 6), run on an H200 by run_on_gpu.py
 // and in Racer's concrete domain by tests/unit/check/cluster_gpu_vectors_test.cpp.
 // Every kernel takes (const unsigned* in, unsigned* out).
+#include <cuda.h>
 #include <cooperative_groups.h>
 namespace cg = cooperative_groups;
 
@@ -89,4 +90,44 @@ extern "C" __global__ void remote_mbarrier(const unsigned*, unsigned* out) {
     out[(blockIdx.x / cl.num_blocks()) * 32 + threadIdx.x] = done;
   }
   cl.sync();
+}
+
+// TMA multicast: rank 0 copies a 16 x 32 box of a 40 x 72 f16 tensor (a tensor map passed by
+// value) into the shared memory of every CTA in the mask (all ranks, or ranks 0, 1 and 3),
+// each completing on its own mbarrier at the same offset; every receiving CTA writes its
+// shared image (257 words per rank: 256 of box, 1 timeout flag). The edge case's box is
+// partly outside the tensor (zero fill).
+template <bool kAll>
+__device__ void tma_multicast(const CUtensorMap* tm, unsigned* out, int row, int col) {
+  __shared__ __align__(128) unsigned sm[256];
+  __shared__ __align__(8) unsigned long long bar;
+  cg::cluster_group cl = cg::this_cluster();
+  unsigned rank = cl.block_rank(), n = cl.num_blocks(), l = threadIdx.x;
+  unsigned mask = (kAll ? 0xFFFFu : 0xBu) & ((1u << n) - 1);
+  bool mine = mask >> rank & 1;
+  unsigned b = static_cast<unsigned>(__cvta_generic_to_shared(&bar)), s = static_cast<unsigned>(__cvta_generic_to_shared(sm));
+  if (l == 0) asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(b) : "memory");
+  cl.sync();
+  if (l == 0 && mine) asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], 1024;" ::"r"(b) : "memory");
+  if (l == 0 && rank == 0)
+    asm volatile(
+        "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster"
+        " [%0], [%1, {%2, %3}], [%4], %5;" ::"r"(s), "l"(tm), "r"(col), "r"(row), "r"(b), "h"(static_cast<unsigned short>(mask))
+        : "memory");
+  if (mine) {
+    unsigned done = 0, spins = 0;
+    while (!done && spins < (1u << 20)) {
+      asm volatile("{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], 0; selp.u32 %0, 1, 0, p; }"
+                   : "=r"(done) : "r"(b) : "memory");
+      ++spins;
+    }
+    for (unsigned i = l; i < 256; i += 32) out[rank * 257 + i] = sm[i];
+    if (l == 0) out[rank * 257 + 256] = !done;
+  }
+  cl.sync();
+}
+
+extern "C" __global__ void tma_multicast_all(const __grid_constant__ CUtensorMap tm, unsigned* out) { tma_multicast<true>(&tm, out, 8, 16); }
+extern "C" __global__ void tma_multicast_some_edge(const __grid_constant__ CUtensorMap tm, unsigned* out) {
+  tma_multicast<false>(&tm, out, 32, 48);
 }

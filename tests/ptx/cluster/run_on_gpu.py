@@ -22,7 +22,18 @@ CASES = [
     ("dsmem_atomic_c4", "dsmem_atomic", (8, 1, 1), (4, 1, 1), 32, [7], 2 * 4),
     ("dsmem_atomic_c2", "dsmem_atomic", (4, 1, 1), (2, 1, 1), 32, [11], 2 * 4),
     ("remote_mbarrier_c4", "remote_mbarrier", (8, 1, 1), (4, 1, 1), 32, [], 2 * 32 * 4),
+    # TMA multicast: the input is a 40 x 72 f16 tensor behind a tensor map (param 0), box 16 x 32.
+    ("tma_multicast_all_c2", "tma_multicast_all", (2, 1, 1), (2, 1, 1), 32, "f16", 2 * 257 * 4),
+    ("tma_multicast_all_c4", "tma_multicast_all", (4, 1, 1), (4, 1, 1), 32, "f16", 4 * 257 * 4),
+    ("tma_multicast_some_edge_c4", "tma_multicast_some_edge", (4, 1, 1), (4, 1, 1), 32, "f16", 4 * 257 * 4),
 ]
+TMA = (40, 72, 16, 32, 0)  # rows, cols, box rows, box cols, swizzle (CUtensorMapSwizzle)
+
+
+def input_bytes(words):
+    if words == "f16":  # exact small values: (i mod 97) / 4 - 12
+        return struct.pack("<%de" % (TMA[0] * TMA[1]), *[(i % 97) / 4 - 12 for i in range(TMA[0] * TMA[1])])
+    return struct.pack("<%dI" % len(words), *words) if words else b""
 
 cuda = ctypes.CDLL("libcuda.so.1") if __name__ == "__main__" and "--list" not in sys.argv else None
 _u64, _vp, _sz, _u32 = ctypes.c_uint64, ctypes.c_void_p, ctypes.c_size_t, ctypes.c_uint
@@ -70,13 +81,23 @@ def run_one(ptx_path, index):
     check(cuda.cuModuleLoadData(ctypes.byref(mod), ctypes.c_char_p(open(ptx_path, "rb").read() + b"\0")), "cuModuleLoadData")
     fn = ctypes.c_void_p()
     check(cuda.cuModuleGetFunction(ctypes.byref(fn), mod, entry.encode()), "cuModuleGetFunction " + entry)
-    data = struct.pack("<%dI" % len(words), *words) if words else b"\0" * 16
+    data = input_bytes(words) or b"\0" * 16
     inp, out = ctypes.c_uint64(), ctypes.c_uint64()
     check(cuda.cuMemAlloc_v2(ctypes.byref(inp), len(data)), "cuMemAlloc")
     check(cuda.cuMemcpyHtoD_v2(inp, data, len(data)), "cuMemcpyHtoD")
     check(cuda.cuMemAlloc_v2(ctypes.byref(out), out_bytes), "cuMemAlloc")
     check(cuda.cuMemsetD8_v2(out, 0, out_bytes), "cuMemset")
     args = (ctypes.c_void_p * 2)(ctypes.cast(ctypes.byref(inp), ctypes.c_void_p), ctypes.cast(ctypes.byref(out), ctypes.c_void_p))
+    if words == "f16":
+        # The tensor map over the input (CU_TENSOR_MAP_DATA_TYPE_FLOAT16 = 6), dims and box
+        # innermost first, zero fill outside, passed by value as param 0.
+        rows, cols, br, bc, sw = TMA
+        tma_map = ctypes.create_string_buffer(128)
+        dims, strides = (ctypes.c_uint64 * 2)(cols, rows), (ctypes.c_uint64 * 1)(cols * 2)
+        box, estr = (ctypes.c_uint32 * 2)(bc, br), (ctypes.c_uint32 * 2)(1, 1)
+        check(cuda.cuTensorMapEncodeTiled(tma_map, 6, 2, ctypes.c_void_p(inp.value), dims, strides, box, estr, 0, sw, 0, 0),
+              "cuTensorMapEncodeTiled")
+        args[0] = ctypes.cast(tma_map, ctypes.c_void_p)
     if cluster is None:
         check(cuda.cuLaunchKernel(fn, grid[0], grid[1], grid[2], block, 1, 1, 0, None, args, None), "launch " + entry)
     else:
@@ -106,7 +127,9 @@ def main():
         header, hexout = r.stdout.strip().splitlines()[-2:]
         c = cluster or (0, 0, 0)
         lines.append("case %s %s %d %d %d %d %d %d %d %d" % ((name, entry) + tuple(grid) + tuple(c) + (block, out_bytes)))
-        lines.append("in " + (struct.pack("<%dI" % len(words), *words).hex() if words else "-"))
+        lines.append("in " + (input_bytes(words).hex() or "-"))
+        if words == "f16":
+            lines.append("tma %d %d %d %d %d" % TMA)
         lines.append("out " + hexout)
         print("ran", name, flush=True)
     with open(dest, "w") as f:

@@ -1,7 +1,7 @@
 // Thread-block clusters in Racer's concrete domain against the same PTX run on an H200
 // (tests/ptx/cluster: kernels, inputs, GPU outputs, how they were made): the cluster special
 // registers, distributed shared memory (mapa, ld/st/atom on another CTA's shared memory,
-// getctarank), barrier.cluster and mbarrier arrivals from other CTAs. Every case must
+// getctarank), barrier.cluster, mbarrier arrivals from other CTAs and TMA multicast. Every case must
 // reproduce the GPU's output bytes exactly, without a defect.
 #include <gtest/gtest.h>
 
@@ -24,6 +24,10 @@ struct ClusterCase {
   exec::Dim3 grid, cluster;
   uint32_t block = 32, out_bytes = 0;
   std::vector<uint8_t> in, out;
+  // TMA cases: the input is a rows x cols f16 tensor behind the tensor map of param 0.
+  bool tma = false;
+  int64_t rows = 0, cols = 0, box_rows = 0, box_cols = 0;
+  uint32_t swizzle_bytes = 0;
 };
 
 std::vector<uint8_t> unhex(const std::string& s) {
@@ -50,6 +54,14 @@ std::vector<ClusterCase> load_cases() {
       out.push_back(c);
       continue;
     }
+    if (key == "tma") {
+      ClusterCase& c = out.back();
+      int sw = 0;
+      ls >> c.rows >> c.cols >> c.box_rows >> c.box_cols >> sw;
+      c.tma = true;
+      c.swizzle_bytes = sw == 0 ? 0 : 16u << sw;  // CUtensorMapSwizzle: 1 32B, 2 64B, 3 128B
+      continue;
+    }
     ls >> hex;
     if (key == "in") out.back().in = unhex(hex);
     else if (key == "out") out.back().out = unhex(hex);
@@ -74,6 +86,12 @@ std::vector<uint8_t> run_case(const ClusterCase& c) {
     s.shape = {static_cast<int64_t>(s.bytes.size())};
     s.strides = {1};
     s.storage_elements = s.bytes.size();
+    if (t == 0 && c.tma) {
+      s.elem = ptx::Type::F16;
+      s.shape = {c.rows, c.cols};
+      s.strides = {c.cols, 1};
+      s.storage_elements = static_cast<uint64_t>(c.rows * c.cols);
+    }
     tensors.push_back(s);
   }
   const ptx::ParsedModule& pm = module();
@@ -96,10 +114,11 @@ std::vector<uint8_t> run_case(const ClusterCase& c) {
   spec.access = {exec::TensorAccess::Read, exec::TensorAccess::ReadWrite};
   auto slots = exec::param_layout(*fn);
   spec.params.assign(exec::param_buffer_size(*fn), 0);
-  for (size_t t = 0; t < 2; ++t) {
+  for (size_t t = c.tma ? 1 : 0; t < 2; ++t) {
     uint64_t base = m.tensor_base(t);
     std::memcpy(spec.params.data() + slots[t].offset, &base, 8);
   }
+  if (c.tma) spec.tensor_maps.push_back({slots[0].offset, 0, {c.box_rows, c.box_cols}, c.swizzle_bytes});
   m.launch(spec);
   for (const exec::Defect& d : m.defects())
     ADD_FAILURE() << c.name << ": defect " << exec::defect_kind_name(d.kind) << " at " << d.site.text << " " << d.memory << " " << d.detail;
@@ -110,7 +129,7 @@ std::vector<uint8_t> run_case(const ClusterCase& c) {
 
 TEST(ClusterGpuVectors, ConcreteDomainReproducesTheGpu) {
   auto cases = load_cases();
-  ASSERT_EQ(cases.size(), 10u) << "tests/ptx/cluster/vectors.txt missing or short";
+  ASSERT_EQ(cases.size(), 13u) << "tests/ptx/cluster/vectors.txt missing or short";
   for (const ClusterCase& c : cases) {
     SCOPED_TRACE(c.name);
     std::vector<uint8_t> got;

@@ -1,5 +1,7 @@
 // Thread-block cluster kernels of the t_cl_* cases: sums across the CTAs of a cluster through
 // distributed shared memory, and their broken forms. Built by build_cluster_ptx.sh.
+#include <cuda.h>
+#include <cuda_fp16.h>
 #include <cooperative_groups.h>
 namespace cg = cooperative_groups;
 
@@ -67,4 +69,42 @@ K cluster_index_copy_wrong(const float* x, float* out) { cluster_index_copy<fals
 K plain_copy_twice(const float* x, float* out) {
   unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
   out[i] = x[i] * 2.f;
+}
+
+// A 16 x 32 f16 tile loaded once by TMA and multicast to both CTAs of a cluster of 2 (rank 0
+// issues it; each CTA's own mbarrier completes); CTA r writes rows 8r..8r+7 as f32. The broken
+// form reads its shared copy without waiting for its barrier.
+template <bool kWait>
+__device__ void multicast_tile(const CUtensorMap* tm, float* out) {
+  __shared__ __align__(128) __half tile[16 * 32];
+  __shared__ __align__(8) unsigned long long bar;
+  cg::cluster_group cl = cg::this_cluster();
+  unsigned rank = cl.block_rank(), l = threadIdx.x;
+  unsigned b = static_cast<unsigned>(__cvta_generic_to_shared(&bar)), s = static_cast<unsigned>(__cvta_generic_to_shared(tile));
+  if (l == 0) asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(b) : "memory");
+  cl.sync();
+  if (l == 0) asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], 1024;" ::"r"(b) : "memory");
+  if (l == 0 && rank == 0)
+    asm volatile(
+        "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster"
+        " [%0], [%1, {%2, %3}], [%4], %5;" ::"r"(s), "l"(tm), "r"(0), "r"(0), "r"(b), "h"(static_cast<unsigned short>(3))
+        : "memory");
+  if (kWait) {
+    unsigned done = 0;
+    while (!done)
+      asm volatile("{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], 0; selp.u32 %0, 1, 0, p; }"
+                   : "=r"(done) : "r"(b) : "memory");
+  }
+  for (unsigned i = l; i < 8 * 32; i += 32) {
+    unsigned at = rank * 8 * 32 + i;
+    out[at] = __half2float(tile[at]);
+  }
+  cl.sync();
+}
+K multicast_tile_ok(const __grid_constant__ CUtensorMap tm, float* out) { multicast_tile<true>(&tm, out); }
+K multicast_tile_no_wait(const __grid_constant__ CUtensorMap tm, float* out) { multicast_tile<false>(&tm, out); }
+
+// out[i] = float(a[i]) for n cells.
+K half_to_float_copy(const __half* a, float* out, int n) {
+  for (int i = threadIdx.x; i < n; i += blockDim.x) out[i] = __half2float(a[i]);
 }
