@@ -59,6 +59,23 @@ bool Cluster::phase_complete(uint32_t phase) const {
 
 bool Machine::cluster_orders(const AccessRecord& a, uint32_t me) const { return cluster_->ordered(a.thread, a.seq, me); }
 
+bool Machine::synchronized(const AccessRecord& a, uint32_t me) const {
+  if (cluster_ && cluster_orders(a, me)) return true;
+  if (acquired_.empty()) return false;
+  auto it = acquired_.find(me);
+  if (it == acquired_.end()) return false;
+  auto at = it->second.find(a.thread);
+  return at != it->second.end() && a.seq <= at->second;
+}
+
+uint32_t Machine::launch_thread(const ExecContext& ctx) const {
+  const Cta* cta = &ctx.cta;
+  if (cluster_)
+    for (const Cta* c : cluster_->ctas)
+      if (&ctx.th >= c->threads.data() && &ctx.th < c->threads.data() + c->threads.size()) cta = c;
+  return cta->linear * static_cast<uint32_t>(cta->threads.size()) + ctx.th.linear;
+}
+
 Value Machine::cluster_special(ExecContext& ctx, ptx::SpecialReg sr, uint32_t c) {
   const LaunchSpec& l = *launch_;
   const Dim3 shape = cluster_shape(l);
@@ -275,10 +292,11 @@ void Machine::bulk_copy_multicast(ExecContext& ctx, const ptx::Instr& ins, const
   }
 }
 
-uint64_t Machine::mbarrier_arrive_cluster(ExecContext& ctx, uint64_t addr, uint32_t count, uint32_t tx, bool drop) {
+uint64_t Machine::mbarrier_arrive_cluster(ExecContext& ctx, uint64_t addr, uint32_t count, uint32_t tx, bool drop,
+                                          bool release) {
   Located l = locate_cluster(ctx, addr);
   Cta& target = region_cta(ctx, l.region);
-  if (&target == &ctx.cta && l.region == ctx.cta.shared.get()) return mbarrier_arrive(ctx, l.offset, count, tx, drop);
+  if (&target == &ctx.cta && l.region == ctx.cta.shared.get()) return mbarrier_arrive(ctx, l.offset, count, tx, drop, release);
   if (l.region != target.shared.get())
     throw Refusal("mbarrier.arrive on " + l.region->name + ": no such CTA in the cluster");
   ExecContext remote{*this, target, ctx.th, ctx.mod, ctx.fn, ctx.dom};
@@ -287,7 +305,7 @@ uint64_t Machine::mbarrier_arrive_cluster(ExecContext& ctx, uint64_t addr, uint3
   if (!cluster_->ordered(b.init_thread, b.init_seq, me))
     throw Refusal("arrives on an mbarrier of cluster rank " + std::to_string(target.cluster_rank) +
                   " whose mbarrier.init no barrier.cluster orders before this arrive");
-  return mbarrier_arrive(remote, l.offset, count, tx, drop);
+  return mbarrier_arrive(remote, l.offset, count, tx, drop, release);
 }
 
 }  // namespace racer::exec

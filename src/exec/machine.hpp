@@ -87,6 +87,7 @@ struct PendingAtomic {
 struct CtaAsync;
 struct AsyncCopy;
 struct Cluster;
+struct Mbarrier;
 
 struct Cta {
   std::array<uint32_t, 3> ctaid{};
@@ -197,7 +198,9 @@ class Machine {
   void mbarrier_inval(ExecContext& ctx, uint64_t addr);
   // Arrives (count arrivals; drop: also one fewer per later phase) after adding tx expected
   // bytes; returns the state token (the phase arrived at).
-  uint64_t mbarrier_arrive(ExecContext& ctx, uint64_t addr, uint32_t count, uint32_t tx, bool drop);
+  // release: .release semantics (the default), making the thread's earlier accesses visible to
+  // threads whose wait sees the phase complete.
+  uint64_t mbarrier_arrive(ExecContext& ctx, uint64_t addr, uint32_t count, uint32_t tx, bool drop, bool release = true);
   void mbarrier_expect_tx(ExecContext& ctx, uint64_t addr, uint32_t tx);
   // True when the awaited phase has completed; otherwise the thread now waits for it.
   bool mbarrier_wait(ExecContext& ctx, uint64_t addr, bool parity, uint64_t value);
@@ -224,7 +227,8 @@ class Machine {
   // whose rank is set in `mask`, completing on the mbarrier at the same offset in each.
   void bulk_copy_multicast(ExecContext& ctx, const ptx::Instr& ins, const AsyncCopy& copy, uint64_t mbar, uint32_t mask);
   // mbarrier.arrive on a .shared::cluster address, possibly another CTA's barrier (mapa).
-  uint64_t mbarrier_arrive_cluster(ExecContext& ctx, uint64_t cluster_addr, uint32_t count, uint32_t tx, bool drop);
+  uint64_t mbarrier_arrive_cluster(ExecContext& ctx, uint64_t cluster_addr, uint32_t count, uint32_t tx, bool drop,
+                                   bool release = true);
   // A .shared::cluster address (or a generic one, less the shared window) as an address of
   // this CTA's shared memory; a Refusal naming `what` when it lies in another CTA.
   uint64_t own_shared_address(ExecContext& ctx, uint64_t cluster_addr, const char* what);
@@ -257,6 +261,16 @@ class Machine {
   // Whether a barrier.cluster phase orders access `a` before the current one by thread `me`
   // (launch-wide thread numbers).
   bool cluster_orders(const AccessRecord& a, uint32_t me) const;
+  // Whether a synchronization other than the CTA barrier (barrier.cluster, an mbarrier phase
+  // that thread `me` acquired) orders access `a` before what `me` does now.
+  bool synchronized(const AccessRecord& a, uint32_t me) const;
+  // The launch-wide number of ctx's thread (ctx.cta may be another CTA of the cluster).
+  uint32_t launch_thread(const ExecContext& ctx) const;
+  // mbarrier release/acquire (exec/mbarrier.cpp): what each thread acquired by its waits, as
+  // (releasing thread -> access sequence number up to which its accesses are ordered before).
+  std::map<uint32_t, std::map<uint32_t, uint32_t>> acquired_;
+  void acquire(uint32_t me, const Mbarrier& b, int64_t phase);
+  void share_acquired(Cta& cta);  // at a CTA barrier: what one thread acquired, all have
   Located locate_cluster(ExecContext& ctx, uint64_t addr);
   // The CTA whose memory r is: another CTA of the cluster for its shared memory, else ctx's.
   Cta& region_cta(ExecContext& ctx, const Region* r);
@@ -306,7 +320,7 @@ class Machine {
   void finish_async(Cta& cta);  // lands what no wait landed when the CTA ends
   // Releases threads whose mbarrier phase completed (scheduler); false when none can go on.
   bool resolve_mbarrier_waits(Cta& cta, const ptx::Function& fn);
-  struct Mbarrier& mbarrier_at(ExecContext& ctx, uint64_t addr);
+  Mbarrier& mbarrier_at(ExecContext& ctx, uint64_t addr);
   bool complete_phase(Cta& cta, struct Mbarrier& b);
   AsyncCopy read_source(ExecContext& ctx, const ptx::Instr& ins, uint64_t dst, uint64_t src, unsigned size, unsigned src_size);
   Value unknown_value(const std::string& name, const std::string& where, uint64_t off, unsigned size, bool integer);

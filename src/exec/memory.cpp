@@ -234,11 +234,11 @@ void Machine::track(ExecContext& ctx, const ptx::Instr& ins, Region& r, uint64_t
   auto concurrent = [&](const AccessRecord& a) {
     if (!a.valid() || a.thread == cur.thread || a.launch != cur.launch) return false;
     // CTAs of one launch are unordered, but for the cluster barrier between CTAs of a cluster.
-    if (a.thread / per_cta != cur.thread / per_cta) return !(cluster_ && cluster_orders(a, cur.thread));
+    if (a.thread / per_cta != cur.thread / per_cta) return !synchronized(a, cur.thread);
     if (a.epoch != cur.epoch) return false;
     bool same_warp = (a.thread % per_cta) / 32 == (cur.thread % per_cta) / 32;
     if (same_warp && a.warp_epoch != cur.warp_epoch) return false;
-    return !(cluster_ && cluster_orders(a, cur.thread));
+    return !synchronized(a, cur.thread);
   };
   auto other = [&](const AccessRecord& a) {
     uint32_t t = a.thread % per_cta;

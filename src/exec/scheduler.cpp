@@ -245,6 +245,7 @@ bool Machine::release_sync(Cta& cta, const ptx::Function& fn) {
     }
     if (waiting.size() == live && exited == 0) {
       flush_atomics(cta.shared.get(), cta.shared_atomics, &cta);
+      if (!acquired_.empty()) share_acquired(cta);
       cta.epoch = next_epoch_++;
       for (Thread* t : waiting) t->wait = Wait::None;
       return true;

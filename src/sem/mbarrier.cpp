@@ -37,14 +37,19 @@ void arrive(ExecContext& c, const Instr& i) {
   if (i.has(Mod::NoComplete)) throw exec::Refusal("mbarrier.arrive.noComplete is not modelled");
   bool expect_tx = i.has(Mod::ExpectTx);
   uint32_t extra = i.operands.size() > 2 ? u32(c, i.operands[2]) : (expect_tx ? 0 : 1);
+  std::string_view sem = i.has(Mod::Sem) ? ptx::mod_values(Mod::Sem)[i.mod(Mod::Sem)] : "release";
+  if (sem != "release" && sem != "relaxed") throw exec::Refusal("mbarrier.arrive." + std::string(sem) + " is not a PTX form");
   uint64_t token = c.m.mbarrier_arrive_cluster(c, cluster_address(c, i, i.operands[1]), expect_tx ? 1 : extra,
-                                               expect_tx ? extra : 0, i.op == ptx::Op::MbarrierArriveDrop);
+                                               expect_tx ? extra : 0, i.op == ptx::Op::MbarrierArriveDrop, sem == "release");
   c.set(i.operands[0], Value::of_bits(token));
 }
 
 void expect_tx(ExecContext& c, const Instr& i) { c.m.mbarrier_expect_tx(c, shared_address(c, i, i.operands[0]), u32(c, i.operands[1])); }
 
 void wait(ExecContext& c, const Instr& i) {
+  // A relaxed wait acquires nothing; a later fence would, which the model does not follow.
+  if (i.has(Mod::Sem) && ptx::mod_values(Mod::Sem)[i.mod(Mod::Sem)] != "acquire")
+    throw exec::Refusal("an mbarrier wait without .acquire semantics is not modelled");
   bool parity = i.has(Mod::Parity);
   uint64_t value = int_operand(c, i.operands[2], parity ? Type::U32 : Type::B64);
   if (c.m.mbarrier_wait(c, shared_address(c, i, i.operands[1]), parity, value)) {

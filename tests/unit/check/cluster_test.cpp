@@ -148,5 +148,73 @@ TEST_F(ClusterTest, LaunchesContradictingTheEntryAreErrors) {
   }
 }
 
+// Producer and consumer CTAs: rank 1 stores x[32 + t] into rank 0's shared buffer and arrives
+// on rank 0's mbarrier (release); rank 0 waits for the phase (acquire) and copies the buffer
+// out. The mbarrier orders the stores before the reads.
+std::string handoff() {
+  return kernel("handoff", 2, R"(
+  mov.u32 %r13, %cluster_ctarank;
+  mov.u32 %r10, buf;
+  shl.b32 %r11, %r0, 2;
+  add.u32 %r12, %r10, %r11;
+  mov.u32 %r20, bar;
+  setp.eq.u32 %p1, %r0, 0;
+  setp.eq.u32 %p2, %r13, 0;
+  and.pred %p3, %p1, %p2;
+  @%p3 mbarrier.init.shared::cta.b64 [%r20], 32;
+  barrier.cluster.arrive.aligned;
+  barrier.cluster.wait.aligned;
+  @%p2 bra CONSUME;
+  add.u32 %r14, %r0, 32;
+  mul.wide.u32 %rd10, %r14, 4;
+  add.s64 %rd11, %rd0, %rd10;
+  ld.global.f32 %f1, [%rd11];
+  mapa.shared::cluster.u32 %r15, %r12, 0;
+  st.shared::cluster.f32 [%r15], %f1;
+  mapa.shared::cluster.u32 %r21, %r20, 0;
+  mbarrier.arrive.release.cluster.shared::cluster.b64 _, [%r21];
+  bra DONE;
+CONSUME:
+WAIT:
+  mbarrier.try_wait.parity.shared::cta.b64 %p4, [%r20], 0; // WAIT
+  @!%p4 bra WAIT;
+  ld.shared.f32 %f2, [%r12];
+  mul.wide.u32 %rd12, %r0, 4;
+  add.s64 %rd13, %rd1, %rd12;
+  st.global.f32 [%rd13], %f2;
+DONE:
+  barrier.cluster.arrive.aligned;
+  barrier.cluster.wait.aligned;
+)", "  .shared .align 4 .f32 buf[32];\n  .shared .align 8 .b64 bar;\n");
+}
+
+// out[t] = x[32 + t].
+std::string shift_ref() {
+  return kernel("shift", 2, R"(
+  add.u32 %r10, %r0, 32;
+  mul.wide.u32 %rd10, %r10, 4;
+  add.s64 %rd11, %rd0, %rd10;
+  ld.global.f32 %f1, [%rd11];
+  mul.wide.u32 %rd12, %r0, 4;
+  add.s64 %rd13, %rd1, %rd12;
+  st.global.f32 [%rd13], %f1;
+)");
+}
+
+TEST_F(ClusterTest, AnMbarrierPhaseOrdersTheProducersStoresBeforeTheConsumersReads) {
+  const std::string tensors = tensor("x", "[64]", "f32", "input") + tensor("out", "[32]", "f32", "empty");
+  auto r = run(handoff() + shift_ref(), {.tensors = tensors,
+                                          .a = {{.entry = "handoff", .args = kArgs, .grid = "[2]", .cluster = "[2, 1, 1]"}},
+                                          .b = {{.entry = "shift", .args = kArgs}}});
+  EXPECT_EQ(r.verdict, Verdict::Equivalent) << show(r);
+  EXPECT_TRUE(r.defects.empty()) << show(r);
+  // Without the wait nothing orders them: a race.
+  std::string no_wait = replace_all(handoff(), "  mbarrier.try_wait.parity.shared::cta.b64 %p4, [%r20], 0; // WAIT\n  @!%p4 bra WAIT;\n", "");
+  r = run(no_wait + shift_ref(), {.tensors = tensors,
+                                  .a = {{.entry = "handoff", .args = kArgs, .grid = "[2]", .cluster = "[2, 1, 1]"}},
+                                  .b = {{.entry = "shift", .args = kArgs}}});
+  expect_defect(r, DefectKind::Race, "not ordered");
+}
+
 }  // namespace
 }  // namespace racer::check::testing
