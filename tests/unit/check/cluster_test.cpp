@@ -188,31 +188,19 @@ DONE:
 )", "  .shared .align 4 .f32 buf[32];\n  .shared .align 8 .b64 bar;\n");
 }
 
-// out[t] = x[32 + t].
-std::string shift_ref() {
-  return kernel("shift", 2, R"(
-  add.u32 %r10, %r0, 32;
-  mul.wide.u32 %rd10, %r10, 4;
-  add.s64 %rd11, %rd0, %rd10;
-  ld.global.f32 %f1, [%rd11];
-  mul.wide.u32 %rd12, %r0, 4;
-  add.s64 %rd13, %rd1, %rd12;
-  st.global.f32 [%rd13], %f1;
-)");
-}
-
 TEST_F(ClusterTest, AnMbarrierPhaseOrdersTheProducersStoresBeforeTheConsumersReads) {
   const std::string tensors = tensor("x", "[64]", "f32", "input") + tensor("out", "[32]", "f32", "empty");
-  auto r = run(handoff() + shift_ref(), {.tensors = tensors,
-                                          .a = {{.entry = "handoff", .args = kArgs, .grid = "[2]", .cluster = "[2, 1, 1]"}},
-                                          .b = {{.entry = "shift", .args = kArgs}}});
+  // One CTA of swap_ref is out[t] = x[32 + t].
+  auto r = run(handoff() + swap_ref(), {.tensors = tensors,
+                                         .a = {{.entry = "handoff", .args = kArgs, .grid = "[2]", .cluster = "[2, 1, 1]"}},
+                                         .b = {{.entry = "swap", .args = kArgs}}});
   EXPECT_EQ(r.verdict, Verdict::Equivalent) << show(r);
   EXPECT_TRUE(r.defects.empty()) << show(r);
   // Without the wait nothing orders them: a race.
   std::string no_wait = replace_all(handoff(), "  mbarrier.try_wait.parity.shared::cta.b64 %p4, [%r20], 0; // WAIT\n  @!%p4 bra WAIT;\n", "");
-  r = run(no_wait + shift_ref(), {.tensors = tensors,
-                                  .a = {{.entry = "handoff", .args = kArgs, .grid = "[2]", .cluster = "[2, 1, 1]"}},
-                                  .b = {{.entry = "shift", .args = kArgs}}});
+  r = run(no_wait + swap_ref(), {.tensors = tensors,
+                                 .a = {{.entry = "handoff", .args = kArgs, .grid = "[2]", .cluster = "[2, 1, 1]"}},
+                                 .b = {{.entry = "swap", .args = kArgs}}});
   expect_defect(r, DefectKind::Race, "not ordered");
 }
 
