@@ -53,6 +53,16 @@ bool Cluster::ordered(uint32_t t, uint32_t seq, uint32_t reader) const {
   return p < w.arrive_seq.size() && threads[static_cast<size_t>(b)].waits > p;
 }
 
+bool Cluster::init_visible(uint32_t t, uint32_t seq, uint32_t reader) const {
+  if (ordered(t, seq, reader)) return true;
+  int64_t a = index(t), b = index(reader);
+  if (a < 0 || b < 0) return false;
+  const ClusterThread& w = threads[static_cast<size_t>(a)];
+  if (w.init_fence < seq) return false;
+  size_t p = static_cast<size_t>(std::lower_bound(w.arrive_seq.begin(), w.arrive_seq.end(), w.init_fence) - w.arrive_seq.begin());
+  return p < w.arrive_seq.size() && threads[static_cast<size_t>(b)].waits > p;
+}
+
 bool Cluster::phase_complete(uint32_t phase) const {
   return std::all_of(threads.begin(), threads.end(), [&](const ClusterThread& t) { return t.arrive_seq.size() > phase; });
 }
@@ -164,6 +174,11 @@ void Machine::cluster_arrive(ExecContext& ctx, const ptx::Instr& ins, bool relax
     refuse(ctx, ins, "barrier.cluster.arrive a second time without a barrier.cluster.wait between");
   t.arrive_seq.push_back(access_seq_);
   t.relaxed.push_back(relaxed);
+}
+
+void Machine::mbarrier_init_fence(ExecContext& ctx) {
+  if (!cluster_) return;  // a cluster of one: nothing else to see the inits
+  cluster_->threads[size_t{ctx.cta.cluster_rank} * cluster_->per_cta + ctx.th.linear].init_fence = ++access_seq_;
 }
 
 void Machine::cluster_wait(ExecContext& ctx, const ptx::Instr& ins) {
@@ -285,7 +300,7 @@ void Machine::bulk_copy_multicast(ExecContext& ctx, const ptx::Instr& ins, const
     ExecContext remote{*this, target, ctx.th, ctx.mod, ctx.fn, ctx.dom};
     Mbarrier& b = mbarrier_at(remote, mbar);
     const uint32_t me = ctx.cta.linear * cluster_->per_cta + ctx.th.linear;
-    if (!cluster_->ordered(b.init_thread, b.init_seq, me))
+    if (!cluster_->init_visible(b.init_thread, b.init_seq, me))
       throw Refusal("multicasts to cluster rank " + std::to_string(rank) +
                     ", whose mbarrier.init no barrier.cluster orders before this copy");
     bulk_copy_parts(remote, ins, copy, mbar);
@@ -302,7 +317,7 @@ uint64_t Machine::mbarrier_arrive_cluster(ExecContext& ctx, uint64_t addr, uint3
   ExecContext remote{*this, target, ctx.th, ctx.mod, ctx.fn, ctx.dom};
   Mbarrier& b = mbarrier_at(remote, l.offset);
   const uint32_t me = ctx.cta.linear * cluster_->per_cta + ctx.th.linear;
-  if (!cluster_->ordered(b.init_thread, b.init_seq, me))
+  if (!cluster_->init_visible(b.init_thread, b.init_seq, me))
     throw Refusal("arrives on an mbarrier of cluster rank " + std::to_string(target.cluster_rank) +
                   " whose mbarrier.init no barrier.cluster orders before this arrive");
   return mbarrier_arrive(remote, l.offset, count, tx, drop, release);

@@ -33,6 +33,7 @@ struct ClusterThread {
   std::vector<uint32_t> arrive_seq;
   std::vector<bool> relaxed;  // per arrive: .relaxed, no release semantics
   uint32_t waits = 0;         // completed barrier.cluster.wait
+  uint32_t init_fence = 0;    // access sequence number at its last fence.mbarrier_init (0: none)
 };
 
 struct Cluster {
@@ -51,6 +52,10 @@ struct Cluster {
   // Whether thread t's access numbered seq is ordered before what `reader` does now.
   bool ordered(uint32_t t, uint32_t seq, uint32_t reader) const;
   bool phase_complete(uint32_t phase) const;  // every thread arrived for it
+  // Whether thread t's mbarrier.init numbered seq is visible to `reader`: ordered as an access,
+  // or fenced by fence.mbarrier_init and followed by any arrive (a relaxed one too) whose phase
+  // the reader waited for.
+  bool init_visible(uint32_t t, uint32_t seq, uint32_t reader) const;
 };
 
 }  // namespace racer::exec

@@ -219,6 +219,9 @@ class Machine {
   // barrier.cluster.arrive (relaxed: without release semantics) and barrier.cluster.wait.
   void cluster_arrive(ExecContext& ctx, const ptx::Instr& ins, bool relaxed);
   void cluster_wait(ExecContext& ctx, const ptx::Instr& ins);
+  // fence.mbarrier_init: the thread's earlier mbarrier.init become visible to the cluster at
+  // its next barrier.cluster.arrive, even a relaxed one.
+  void mbarrier_init_fence(ExecContext& ctx);
   // mapa: the .shared::cluster address (generic: its generic address) of the byte at `addr`
   // of this CTA's shared memory in the CTA of rank `rank`; getctarank: the rank an address names.
   uint64_t cluster_map_address(ExecContext& ctx, uint64_t addr, uint32_t rank, bool generic);

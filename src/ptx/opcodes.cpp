@@ -116,6 +116,7 @@ const std::vector<Row>& rows() {
       {Op::BarrierClusterWait, {M::Sem, M::Aligned}, 0, 0, ""},
       {Op::Mapa, {M::Space, T}, 1, 1, "d0 m0 su"},
       {Op::Getctarank, {M::Space, T}, 1, 1, "du m0"},
+      {Op::FenceMbarrierInit, {M::Sem, M::Scope}, 0, 0, ""},
       {Op::Membar, {M::Scope}, 0, 0, ""},
       {Op::Fence, {M::Sem, M::Scope}, 0, 0, ""},
       {Op::FenceProxy, {M::ProxyKind, M::Space}, 0, 0, ""},

@@ -1,4 +1,5 @@
-// Thread-block cluster instructions: barrier.cluster.arrive / wait, mapa and getctarank (the
+// Thread-block cluster instructions: barrier.cluster.arrive / wait, fence.mbarrier_init, mapa
+// and getctarank (the
 // model is exec/cluster.cpp). Loads, stores and atomics on .shared::cluster go through the
 // ordinary memory instructions; mbarrier arrivals on another CTA through sem/mbarrier.cpp.
 #include "sem/common.hpp"
@@ -26,6 +27,12 @@ void wait(ExecContext& c, const Instr& i) {
   c.m.cluster_wait(c, i);
 }
 
+void init_fence(ExecContext& c, const Instr& i) {
+  std::string_view sem = i.has(Mod::Sem) ? ptx::mod_values(Mod::Sem)[i.mod(Mod::Sem)] : "release";
+  if (sem != "release") throw exec::Refusal("fence.mbarrier_init." + std::string(sem) + " is not a PTX form");
+  c.m.mbarrier_init_fence(c);
+}
+
 void mapa(ExecContext& c, const Instr& i) {
   check_space(i, "mapa");
   uint64_t a = c.get_bits(i.operands[1], i.type());
@@ -46,6 +53,7 @@ void register_cluster(exec::Semantics& s) {
   s.step[size_t(ptx::Op::BarrierClusterWait)] = wait;
   s.step[size_t(ptx::Op::Mapa)] = mapa;
   s.step[size_t(ptx::Op::Getctarank)] = getctarank;
+  s.step[size_t(ptx::Op::FenceMbarrierInit)] = init_fence;
 }
 
 }  // namespace racer::sem

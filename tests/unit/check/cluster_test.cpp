@@ -204,5 +204,25 @@ TEST_F(ClusterTest, AnMbarrierPhaseOrdersTheProducersStoresBeforeTheConsumersRea
   expect_defect(r, DefectKind::Race, "not ordered");
 }
 
+TEST_F(ClusterTest, AnMbarrierInitIsVisibleToOtherCtasOnlyWhenReleased) {
+  const std::string tensors = tensor("x", "[64]", "f32", "input") + tensor("out", "[32]", "f32", "empty");
+  auto check_handoff = [&](const std::string& kernel_text) {
+    return run(kernel_text + swap_ref(), {.tensors = tensors,
+                                          .a = {{.entry = "handoff", .args = kArgs, .grid = "[2]", .cluster = "[2, 1, 1]"}},
+                                          .b = {{.entry = "swap", .args = kArgs}}});
+  };
+  const std::string first = "  barrier.cluster.arrive.aligned;\n  barrier.cluster.wait.aligned;\n  @%p2 bra CONSUME;";
+  // CUTLASS's form: fence.mbarrier_init, then a relaxed arrive.
+  auto r = check_handoff(replace_all(handoff(), first,
+                                     "  fence.mbarrier_init.release.cluster;\n  barrier.cluster.arrive.relaxed.aligned;\n"
+                                     "  barrier.cluster.wait.aligned;\n  @%p2 bra CONSUME;"));
+  EXPECT_EQ(r.verdict, Verdict::Equivalent) << show(r);
+  // A relaxed arrive alone publishes nothing: the remote arrive is refused.
+  r = check_handoff(replace_all(handoff(), first,
+                                "  barrier.cluster.arrive.relaxed.aligned;\n  barrier.cluster.wait.aligned;\n  @%p2 bra CONSUME;"));
+  EXPECT_EQ(r.verdict, Verdict::Refused) << show(r);
+  EXPECT_NE(r.reason.find("whose mbarrier.init no barrier.cluster orders before this arrive"), std::string::npos) << r.reason;
+}
+
 }  // namespace
 }  // namespace racer::check::testing
