@@ -112,6 +112,12 @@ def run_program(cp, inst, which, host, workdir):
         path = os.path.join(workdir, f"{which}{li}.ptx")
         with open(path, "w") as f:
             f.write(l["ptx_text"])
+        # Fail closed: a launch cupy's plain launch cannot make is refused, not run differently.
+        if l.get("cluster"):
+            raise ReplayError(f"launch {li} of program {which} declares clusters {l['cluster']}: "
+                              "cluster launches are not replayed on the GPU yet")
+        if any("tensor_map" in a for a in l["args"]):
+            raise ReplayError(f"launch {li} of program {which} passes a tensor map: not replayed on the GPU yet")
         kernel = cp.RawModule(path=path).get_function(l["entry"])
         if l["shared_bytes"] > 48 * 1024:
             kernel.max_dynamic_shared_size_bytes = l["shared_bytes"]

@@ -76,6 +76,7 @@ class Case:
                     if id(t) not in self.names:
                         fail(f"a launch of program {which} uses a tensor that is not declared "
                              f"(declared: {', '.join(self.tensors)})", l.loc)
+        self.tensor_maps = self._named_maps()
         self.outputs = []
         for o in outputs:
             n = self.names.get(id(o)) if isinstance(o, Tensor) else o
@@ -106,12 +107,32 @@ class Case:
             fail("the instance declares no tensors", self.loc)
         return named
 
+    def _named_maps(self):
+        """The tensor maps the launches pass, by name: the one given, else tm_<tensor> (made unique)."""
+        maps = {}
+        for l in self.a + self.b:
+            for m in l.tensor_maps():
+                if id(m) in self.names:
+                    continue
+                name = m.name or f"tm_{self.names[id(m.tensor)]}"
+                if name in maps or name in self.tensors:
+                    if m.name:
+                        fail(f"tensor map name '{name}' is used twice (by a tensor or another map)", m.loc)
+                    k = 2
+                    while f"{name}_{k}" in maps or f"{name}_{k}" in self.tensors:
+                        k += 1
+                    name = f"{name}_{k}"
+                maps[name] = m
+                self.names[id(m)] = name
+        return maps
+
     def _line(self, loc):
         return loc[1] if loc and loc[0] and self.source and os.path.realpath(loc[0]) == os.path.realpath(self.source) else None
 
     def description(self):
         return {"name": self.name, "about": self.about, "source": self.source or "", "outputs": self.outputs,
                 "tensors": [t.describe(self._line(t.loc)) for t in self.tensors.values()],
+                "tensor_maps": [m.describe(self.names, self._line(m.loc)) for m in self.tensor_maps.values()],
                 "a": [l.describe(self.names, self._line(l.loc)) for l in self.a],
                 "b": [l.describe(self.names, self._line(l.loc)) for l in self.b]}
 

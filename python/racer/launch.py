@@ -3,16 +3,17 @@ import numbers
 
 from .errors import fail, user_location
 from .kernels import Kernel
-from .tensors import Access, Scalar, Tensor
+from .tensors import Access, Scalar, Tensor, TensorMap
 from .triton_frontend import TritonKernel, is_triton_function
 
 _recording = []  # the launch lists of the programs being recorded, innermost last
 
 
 class Launch:
-    def __init__(self, kernel, grid, block, args, shared_bytes, loc):
+    def __init__(self, kernel, grid, block, args, shared_bytes, loc, cluster=None):
         self.kernel, self.grid, self.block, self.args, self.shared_bytes, self.loc = (
             kernel, grid, block, args, shared_bytes, loc)
+        self.cluster = cluster
 
     def describe(self, names, line):
         args = []
@@ -21,18 +22,25 @@ class Launch:
                 args.append({"tensor": names[id(a.tensor)], "access": a.access, "offset": a.offset})
             elif isinstance(a, Scalar):
                 args.append({"scalar": a.value, "type": a.type})
+            elif isinstance(a, TensorMap):
+                args.append({"tensor_map": names[id(a)]})
             elif a is None:
                 args.append({"null": True})
             else:
                 args.append({"scalar": a})
         j = {"ptx": self.kernel.ptx, "entry": self.kernel.entry, "grid": list(self.grid), "block": list(self.block),
              "shared_bytes": self.shared_bytes, "args": args}
+        if self.cluster is not None:
+            j["cluster"] = list(self.cluster)
         if line:
             j["line"] = line
         return j
 
     def tensors(self):
-        return [a.tensor for a in self.args if isinstance(a, Access)]
+        return [a.tensor for a in self.args if isinstance(a, (Access, TensorMap))]
+
+    def tensor_maps(self):
+        return [a for a in self.args if isinstance(a, TensorMap)]
 
 
 def _dims(d, what, loc, limit):
@@ -52,7 +60,7 @@ def _dims(d, what, loc, limit):
 
 def _arg(a, i, loc):
     from .numbers_text import number_json
-    if isinstance(a, (Access, Scalar)) or a is None:
+    if isinstance(a, (Access, Scalar, TensorMap)) or a is None:
         return a
     if isinstance(a, Tensor):
         n = a.name or "the tensor"
@@ -66,12 +74,15 @@ def _arg(a, i, loc):
                 bits = np.asarray(a).dtype.itemsize * 8
                 return Scalar(a.item() if kind != "f" else a, f"{kind}{bits}")
         return number_json(a, f"argument {i}", loc)
-    fail(f"argument {i} must be racer.read/write/readwrite(tensor), a number or None, not {type(a).__name__}", loc)
+    fail(f"argument {i} must be racer.read/write/readwrite(tensor), racer.tensor_map(...), a number or None, "
+         f"not {type(a).__name__}", loc)
 
 
-def launch(kernel, grid, block=None, args=(), shared_bytes=None, constexprs=None, num_warps=None, num_stages=None):
+def launch(kernel, grid, block=None, args=(), shared_bytes=None, constexprs=None, num_warps=None, num_stages=None,
+           cluster=None):
     """One kernel launch of a program. Inside program_a/program_b (or a racer.program block) it
-    is recorded in that program; it is also returned."""
+    is recorded in that program; it is also returned. cluster=(x, y, z) launches thread-block
+    clusters of that shape (the grid a whole number of them)."""
     loc = user_location()
     if is_triton_function(kernel):
         from .triton_frontend import triton
@@ -92,6 +103,9 @@ def launch(kernel, grid, block=None, args=(), shared_bytes=None, constexprs=None
         if isinstance(a, Access) and t not in ("u64", "s64", "b64"):
             fail(f"argument {i} is tensor {a.tensor.name or ''} but parameter {i} of '{k.entry}' is .{t}, "
                  "not a 64-bit pointer", loc)
+        if isinstance(a, TensorMap) and t != "b8":
+            fail(f"argument {i} is a tensor map but parameter {i} of '{k.entry}' is .{t}, "
+                 "not a 128-byte .b8 array (a CUtensorMap passed by value)", loc)
     grid = _dims(grid, "grid", loc, (2147483647, 65535, 65535))
     if block is None:
         if k.block is None:
@@ -107,7 +121,15 @@ def launch(kernel, grid, block=None, args=(), shared_bytes=None, constexprs=None
         shared_bytes = k.shared_bytes
     if isinstance(shared_bytes, bool) or not isinstance(shared_bytes, numbers.Integral) or not 0 <= shared_bytes <= 232448:
         fail(f"shared_bytes must be an integer from 0 to 232448, not {shared_bytes!r}", loc)
-    out = Launch(k, grid, block, args, int(shared_bytes), loc)
+    if cluster is not None:
+        cluster = _dims(cluster, "cluster", loc, (8, 8, 8))
+        if cluster[0] * cluster[1] * cluster[2] > 8:
+            fail(f"cluster {cluster} has {cluster[0] * cluster[1] * cluster[2]} CTAs; the portable maximum is 8", loc)
+        for i in range(3):
+            if grid[i] % cluster[i]:
+                fail(f"grid {grid} is not a whole number of clusters {cluster}: "
+                     f"dimension {'xyz'[i]} {grid[i]} is not a multiple of {cluster[i]}", loc)
+    out = Launch(k, grid, block, args, int(shared_bytes), loc, cluster)
     if _recording:
         _recording[-1].append(out)
     return out

@@ -175,3 +175,47 @@ class Scalar:
 
 def scalar(value, type):
     return Scalar(value, type)
+
+
+class TensorMap:
+    """A tensor map (CUtensorMap) for TMA copies (cp.async.bulk.tensor), passed by value to a
+    128-byte kernel parameter: the global tensor, the box a copy moves (outermost dimension
+    first, as the tensor's shape) and the shared-memory swizzle. The same as a [tensor_maps]
+    entry of an instance file; the core checks what the driver requires of it."""
+
+    SWIZZLES = ("none", "32B", "64B", "128B")
+
+    def __init__(self, tensor, box, swizzle="none", name=None):
+        from .errors import suggestion
+        self.loc = user_location()
+        if not isinstance(tensor, Tensor):
+            fail(f"racer.tensor_map takes a tensor declared with racer.input/empty/zeros/full/values, "
+                 f"not {type(tensor).__name__}", self.loc)
+        if isinstance(box, numbers.Integral) and not isinstance(box, bool):
+            box = (box,)
+        try:
+            box = tuple(box)
+        except TypeError:
+            fail(f"box must be a tuple of integers (outermost dimension first), not {box!r}", self.loc)
+        for b in box:
+            if isinstance(b, bool) or not isinstance(b, numbers.Integral):
+                fail(f"box {box}: every dimension must be an integer, not {b!r}", self.loc)
+        if swizzle is None:
+            swizzle = "none"
+        if swizzle not in self.SWIZZLES:
+            fail(f"swizzle must be one of none, 32B, 64B, 128B, not {swizzle!r}" + suggestion(str(swizzle), self.SWIZZLES),
+                 self.loc)
+        if name is not None and not isinstance(name, str):
+            fail(f"a tensor map's name must be a string, not {name!r}", self.loc)
+        self.tensor, self.box, self.swizzle, self.name = tensor, tuple(int(b) for b in box), swizzle, name
+
+    def describe(self, names, line):
+        j = {"name": names[id(self)], "tensor": names[id(self.tensor)], "box": list(self.box), "swizzle": self.swizzle}
+        if line:
+            j["line"] = line
+        return j
+
+
+def tensor_map(tensor, box, swizzle="none", name=None):
+    """A tensor map over `tensor` for TMA copies: racer.tensor_map(self.A, box=(16, 32), swizzle="128B")."""
+    return TensorMap(tensor, box, swizzle, name)

@@ -173,6 +173,28 @@ PreparedProgram Prepared::prepare(const instance::Program& p, char which) {
     spec.block = {l.block[0], l.block[1], l.block[2]};
     spec.dynamic_shared_bytes = l.shared_bytes;
     spec.label = std::string("launch ") + std::to_string(li) + " (" + l.entry + ")";
+    // Clusters: the launch's shape, else the entry's .reqnctapercluster (a compile-time shape);
+    // .explicitcluster entries need one.
+    std::array<uint32_t, 3> req_cluster = fn->reqnctapercluster;
+    if (req_cluster[0]) {
+      for (uint32_t& d : req_cluster) d = d ? d : 1;
+      auto dims = [](const std::array<uint32_t, 3>& d) {
+        return "(" + std::to_string(d[0]) + "," + std::to_string(d[1]) + "," + std::to_string(d[2]) + ")";
+      };
+      if (l.cluster && *l.cluster != req_cluster)
+        error_at(diags_, inst_, l.cluster_loc.line ? l.cluster_loc : l.loc,
+                 "entry '" + l.entry + "' requires clusters of " + dims(req_cluster) + " CTAs (.reqnctapercluster), the launch declares " +
+                     dims(*l.cluster));
+      else if (std::string p = instance::cluster_problem(req_cluster, l.grid); !l.cluster && !p.empty())
+        error_at(diags_, inst_, l.loc, "entry '" + l.entry + "' has .reqnctapercluster " + dims(req_cluster) + ": " + p);
+    }
+    if (fn->explicitcluster && !l.cluster && !req_cluster[0])
+      error_at(diags_, inst_, l.loc, "entry '" + l.entry + "' is .explicitcluster: the launch must declare a cluster shape");
+    if (l.cluster || req_cluster[0]) {
+      const std::array<uint32_t, 3>& c = l.cluster ? *l.cluster : req_cluster;
+      spec.clustered = true;
+      spec.cluster = {c[0], c[1], c[2]};
+    }
     if (uint32_t req = fn->thread_count_required(); req && req != spec.block.count())
       error_at(diags_, inst_, l.loc,
                "entry '" + l.entry + "' requires " + std::to_string(req) + " threads per block (.reqntid), the launch has " +

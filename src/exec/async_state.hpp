@@ -50,6 +50,16 @@ struct Mbarrier {
   int64_t tx = 0;         // bytes expected (expect_tx) and not yet landed
   uint64_t phase = 0;     // completed phases
   std::vector<AsyncCopy> copies;  // bulk copies in flight that complete_tx on it
+  // Who initialized it, and when (launch-wide thread, access sequence number): an arrive from
+  // another CTA of the cluster must be ordered after the init by a cluster barrier.
+  uint32_t init_thread = UINT32_MAX;
+  uint32_t init_seq = 0;
+  // Release/acquire: per thread that arrived with release semantics in the current phase, the
+  // access sequence number at its arrive (its accesses up to it are released); per completed
+  // phase, the same accumulated over that phase and all before it. A wait that sees a phase
+  // complete acquires that phase's map.
+  std::map<uint32_t, uint32_t> releases;
+  std::vector<std::map<uint32_t, uint32_t>> released;
 };
 
 struct CtaAsync {

@@ -28,7 +28,8 @@ void Machine::atomic(ExecContext& ctx, const ptx::Instr& ins, Space space, uint6
   if (!l.region->writable)
     defect(DefectKind::AccessViolation, SiteRef{&ctx, &ins}, [&] { return describe(l.region, l.offset, off, size); },
            [] { return std::string("atomically updates a tensor this launch was given only for reading"); });
-  bool shared = l.region == ctx.cta.shared.get();
+  Cta& owner = region_cta(ctx, l.region);  // another CTA's, for distributed shared memory
+  bool shared = l.region == owner.shared.get();
   if (l.region == ctx.th.local) refuse(ctx, ins, "atomic on local memory");
   // An atomic conflicts with unordered plain accesses by other threads, not with atomics.
   uint32_t per_cta = static_cast<uint32_t>(ctx.cta.threads.size());
@@ -38,18 +39,18 @@ void Machine::atomic(ExecContext& ctx, const ptx::Instr& ins, Space space, uint6
     for (const AccessRecord* a : {&b.writer, &b.reader, &b.other_reader}) {
       if (!a->valid() || a->thread == me || a->launch != launch_index_) continue;
       bool other_cta = a->thread / per_cta != ctx.cta.linear;
-      if (other_cta || a->epoch == ctx.cta.epoch) {
+      if ((other_cta || a->epoch == ctx.cta.epoch) && !synchronized(*a, me)) {
         defect(DefectKind::Race, SiteRef{&ctx, &ins}, [&] { return describe(l.region, l.offset, off, size); },
                [] { return std::string("atomic conflicts with a plain access by another thread not ordered by a barrier"); });
         break;
       }
     }
   }
-  auto& pending = shared ? ctx.cta.shared_atomics : global_atomics_;
+  auto& pending = shared ? owner.shared_atomics : global_atomics_;
   uint64_t key = shared ? off : l.region->base + off;
   auto it = pending.find(key);
   if (it == pending.end()) {
-    if (pending_atomic_overlaps(*l.region, off, size, ctx.cta)) refuse(ctx, ins, "overlapping atomics of different widths");
+    if (pending_atomic_overlaps(*l.region, off, size, owner)) refuse(ctx, ins, "overlapping atomics of different widths");
     pending.emplace(key, PendingAtomic{op, t, size, {operand}, ctx.site(ins)});
     return;
   }

@@ -74,13 +74,13 @@ Value ExecContext::get(const ptx::Operand& op, ptx::Type t) {
         case ptx::SpecialReg::LanemaskGe: return Value::of_bits(~((uint64_t{1} << th.lane) - 1) & 0xFFFFFFFFu);
         case ptx::SpecialReg::DynamicSmemSize: return Value::of_bits(l.dynamic_shared_bytes);
         case ptx::SpecialReg::TotalSmemSize: return Value::of_bits(cta.shared->size);
-        case ptx::SpecialReg::ClusterCtaid: return Value::of_bits(0);
-        case ptx::SpecialReg::ClusterNctaid: return Value::of_bits(1);
-        case ptx::SpecialReg::ClusterCtarank: return Value::of_bits(0);
-        case ptx::SpecialReg::ClusterNctarank: return Value::of_bits(1);
-        case ptx::SpecialReg::Clusterid: return Value::of_bits(cta.ctaid[c]);
-        case ptx::SpecialReg::Nclusterid: return pick(l.grid.x, l.grid.y, l.grid.z);
-        case ptx::SpecialReg::IsExplicitCluster: return Value::of_bits(0);
+        case ptx::SpecialReg::ClusterCtaid:
+        case ptx::SpecialReg::ClusterNctaid:
+        case ptx::SpecialReg::ClusterCtarank:
+        case ptx::SpecialReg::ClusterNctarank:
+        case ptx::SpecialReg::Clusterid:
+        case ptx::SpecialReg::Nclusterid:
+        case ptx::SpecialReg::IsExplicitCluster: return m.cluster_special(*this, sr, c);
         default:
           throw Refusal("reads " + std::string(ptx::special_reg_name(sr)) +
                         ", whose value depends on the hardware and the schedule");

@@ -54,6 +54,11 @@ struct LaunchSpec {
   std::vector<uint8_t> params;               // the .param buffer, laid out per the entry's params
   std::vector<TensorAccess> access;          // per tensor: what this launch may do
   std::vector<TensorMapSpec> tensor_maps;    // the tensor-map params, by offset
+  // Thread-block clusters (exec/cluster.cpp): the CTAs of one cluster run together and share
+  // their shared memory. `clustered` when the launch or the entry (.reqnctapercluster,
+  // .explicitcluster) declares a cluster shape; otherwise every CTA is a cluster of one.
+  bool clustered = false;
+  Dim3 cluster;
   std::string label;                         // "launch 1 (kernel_name)" for messages
 };
 

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "exec/cluster.hpp"
 #include "exec/exact_float.hpp"
 #include "exec/refusal.hpp"
 #include "ptx/printer.hpp"
@@ -31,7 +32,7 @@ Machine::Machine(Session& session, char program, const std::vector<TensorSpec>& 
   }
 }
 
-Machine::~Machine() = default;
+Machine::~Machine() = default;  // here, where Cluster is complete
 
 Value Machine::input_cell(size_t tensor, int64_t cell) {
   if (input_symbols_.size() <= tensor) input_symbols_.resize(tensors_.size());
@@ -98,6 +99,36 @@ expr::ExprId Machine::cell_expr(size_t tensor, int64_t flat) {
     return v.expr();
   }
   return exact_constant(st, t.elem == ptx::Type::Pred ? ptx::Type::U8 : t.elem, v.bits);
+}
+
+// A fresh CTA at ctaid (x, y, z): uninitialized shared memory, every thread at the start.
+void Machine::init_cta(Cta& cta, uint32_t x, uint32_t y, uint32_t z, uint64_t shared_size, uint64_t local_bytes) {
+  const LaunchSpec& spec = *launch_;
+  const ptx::Function& fn = spec.module->functions[spec.function];
+  uint64_t threads = spec.block.count();
+  cta.ctaid = {x, y, z};
+  cta.linear = static_cast<uint32_t>((uint64_t{z} * spec.grid.y + y) * spec.grid.x + x);
+  cta.shared = std::make_unique<Region>("shared memory", kSharedBase, shared_size, ByteState::Uninit);
+  cta.epoch = next_epoch_++;
+  cta.warp_epoch.assign((threads + 31) / 32, 0);
+  cta.threads.resize(threads);
+  for (uint64_t t = 0; t < threads; ++t) {
+    Thread& th = cta.threads[t];
+    th.regs.assign(fn.regs.size(), Value{});
+    th.def_pc.assign(fn.regs.size(), UINT32_MAX);
+    th.linear = static_cast<uint32_t>(t);
+    th.tid = {static_cast<uint32_t>(t % spec.block.x), static_cast<uint32_t>(t / spec.block.x % spec.block.y),
+              static_cast<uint32_t>(t / (uint64_t{spec.block.x} * spec.block.y))};
+    th.lane = static_cast<uint32_t>(t % 32);
+    th.warp = static_cast<uint32_t>(t / 32);
+    if (local_bytes) {
+      cta.locals.push_back(std::make_unique<Region>(
+          "local memory of thread (" + std::to_string(th.tid[0]) + "," + std::to_string(th.tid[1]) + "," +
+              std::to_string(th.tid[2]) + ")",
+          kLocalBase, local_bytes, ByteState::Uninit));
+      th.local = cta.locals.back().get();
+    }
+  }
 }
 
 void Machine::launch(const LaunchSpec& spec) {
@@ -170,39 +201,21 @@ void Machine::launch(const LaunchSpec& spec) {
   shared_static_bytes_ = shared_off;
   fn_var_offset_ = std::move(fn_shared_offset);
   uint64_t shared_size = shared_off + spec.dynamic_shared_bytes;
-  uint64_t threads = spec.block.count();
 
-  for (uint32_t z = 0; z < spec.grid.z; ++z)
-    for (uint32_t y = 0; y < spec.grid.y; ++y)
-      for (uint32_t x = 0; x < spec.grid.x; ++x) {
-        Cta cta;
-        cta.ctaid = {x, y, z};
-        cta.linear = static_cast<uint32_t>((uint64_t{z} * spec.grid.y + y) * spec.grid.x + x);
-        cta.shared = std::make_unique<Region>("shared memory", kSharedBase, shared_size, ByteState::Uninit);
-        cta.epoch = next_epoch_++;
-        cta.warp_epoch.assign((threads + 31) / 32, 0);
-        cta.threads.resize(threads);
-        for (uint64_t t = 0; t < threads; ++t) {
-          Thread& th = cta.threads[t];
-          th.regs.assign(fn.regs.size(), Value{});
-          th.def_pc.assign(fn.regs.size(), UINT32_MAX);
-          th.linear = static_cast<uint32_t>(t);
-          th.tid = {static_cast<uint32_t>(t % spec.block.x), static_cast<uint32_t>(t / spec.block.x % spec.block.y),
-                    static_cast<uint32_t>(t / (uint64_t{spec.block.x} * spec.block.y))};
-          th.lane = static_cast<uint32_t>(t % 32);
-          th.warp = static_cast<uint32_t>(t / 32);
-          if (local_off) {
-            cta.locals.push_back(std::make_unique<Region>(
-                "local memory of thread (" + std::to_string(th.tid[0]) + "," + std::to_string(th.tid[1]) + "," +
-                    std::to_string(th.tid[2]) + ")",
-                kLocalBase, local_off, ByteState::Uninit));
-            th.local = cta.locals.back().get();
-          }
+  if (spec.clustered || uses_cluster_instructions(fn)) {
+    run_clusters(shared_size, local_off);
+  } else {
+    for (uint32_t z = 0; z < spec.grid.z; ++z)
+      for (uint32_t y = 0; y < spec.grid.y; ++y)
+        for (uint32_t x = 0; x < spec.grid.x; ++x) {
+          Cta cta;
+          init_cta(cta, x, y, z, shared_size, local_off);
+          run_cta(cta);
         }
-        run_cta(cta);
-      }
+  }
   flush_atomics_global();
   commit_uninit_reads();
+  acquired_.clear();  // thread numbers are per launch
   ++launch_index_;
   launch_ = nullptr;
 }

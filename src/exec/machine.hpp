@@ -86,6 +86,8 @@ struct PendingAtomic {
 
 struct CtaAsync;
 struct AsyncCopy;
+struct Cluster;
+struct Mbarrier;
 
 struct Cta {
   std::array<uint32_t, 3> ctaid{};
@@ -97,9 +99,12 @@ struct Cta {
   std::vector<uint16_t> warp_epoch;
   std::map<uint64_t, PendingAtomic> shared_atomics;
   std::shared_ptr<CtaAsync> async;  // created by the first asynchronous operation (exec/async_state.hpp)
+  uint32_t cluster_rank = 0;        // %cluster_ctarank (0 outside clustered launches)
 };
 
-enum class Space : uint8_t { Global, Shared, Local, Param, Const, Generic };
+// SharedCluster: a .shared::cluster address, reaching the shared memory of every CTA of the
+// cluster (exec/cluster.cpp has the address layout).
+enum class Space : uint8_t { Global, Shared, Local, Param, Const, Generic, SharedCluster };
 // The state space a memory instruction names (Generic without one); a Refusal for spaces
 // not modelled.
 Space space_of(const ptx::Instr& ins);
@@ -193,17 +198,43 @@ class Machine {
   void mbarrier_inval(ExecContext& ctx, uint64_t addr);
   // Arrives (count arrivals; drop: also one fewer per later phase) after adding tx expected
   // bytes; returns the state token (the phase arrived at).
-  uint64_t mbarrier_arrive(ExecContext& ctx, uint64_t addr, uint32_t count, uint32_t tx, bool drop);
+  // release: .release semantics (the default), making the thread's earlier accesses visible to
+  // threads whose wait sees the phase complete.
+  uint64_t mbarrier_arrive(ExecContext& ctx, uint64_t addr, uint32_t count, uint32_t tx, bool drop, bool release = true);
   void mbarrier_expect_tx(ExecContext& ctx, uint64_t addr, uint32_t tx);
   // True when the awaited phase has completed; otherwise the thread now waits for it.
   bool mbarrier_wait(ExecContext& ctx, uint64_t addr, bool parity, uint64_t value);
   // cp.async.bulk global -> shared completing on the mbarrier at `mbar`.
   void bulk_copy(ExecContext& ctx, const ptx::Instr& ins, uint64_t dst, uint64_t src, unsigned size, uint64_t mbar);
+  // The source of a cp.async.bulk of `size` bytes, read now.
+  AsyncCopy bulk_source(ExecContext& ctx, const ptx::Instr& ins, uint64_t dst, uint64_t src, unsigned size);
   // A bulk copy whose parts the caller read (a TMA box), completing on the mbarrier at `mbar`.
   void bulk_copy_parts(ExecContext& ctx, const ptx::Instr& ins, AsyncCopy copy, uint64_t mbar);
   // A read or write of a pending register by any other instruction: a defect; a read gets
   // an unknown value (neither the old nor the new one).
   Value pending_register_access(ExecContext& ctx, uint32_t reg, Value v, bool write);
+
+  // --- thread-block clusters (exec/cluster.cpp) ---
+  Value cluster_special(ExecContext& ctx, ptx::SpecialReg sr, uint32_t component);
+  // barrier.cluster.arrive (relaxed: without release semantics) and barrier.cluster.wait.
+  void cluster_arrive(ExecContext& ctx, const ptx::Instr& ins, bool relaxed);
+  void cluster_wait(ExecContext& ctx, const ptx::Instr& ins);
+  // fence.mbarrier_init: the thread's earlier mbarrier.init become visible to the cluster at
+  // its next barrier.cluster.arrive, even a relaxed one.
+  void mbarrier_init_fence(ExecContext& ctx);
+  // mapa: the .shared::cluster address (generic: its generic address) of the byte at `addr`
+  // of this CTA's shared memory in the CTA of rank `rank`; getctarank: the rank an address names.
+  uint64_t cluster_map_address(ExecContext& ctx, uint64_t addr, uint32_t rank, bool generic);
+  uint32_t cluster_rank_of(ExecContext& ctx, uint64_t addr, bool generic);
+  // .multicast::cluster: the copy lands at the same offsets in the shared memory of every CTA
+  // whose rank is set in `mask`, completing on the mbarrier at the same offset in each.
+  void bulk_copy_multicast(ExecContext& ctx, const ptx::Instr& ins, const AsyncCopy& copy, uint64_t mbar, uint32_t mask);
+  // mbarrier.arrive on a .shared::cluster address, possibly another CTA's barrier (mapa).
+  uint64_t mbarrier_arrive_cluster(ExecContext& ctx, uint64_t cluster_addr, uint32_t count, uint32_t tx, bool drop,
+                                   bool release = true);
+  // A .shared::cluster address (or a generic one, less the shared window) as an address of
+  // this CTA's shared memory; a Refusal naming `what` when it lies in another CTA.
+  uint64_t own_shared_address(ExecContext& ctx, uint64_t cluster_addr, const char* what);
 
  private:
   struct Located {
@@ -222,6 +253,32 @@ class Machine {
   Value combine_atomic(const PendingAtomic& p, Value old);
   const std::vector<int64_t>& cell_map(size_t tensor);
   void run_cta(Cta& cta);
+  void init_cta(Cta& cta, uint32_t x, uint32_t y, uint32_t z, uint64_t shared_size, uint64_t local_bytes);
+  bool run_ready_threads(Cta& cta);                          // true when every thread exited
+  bool release_sync(Cta& cta, const ptx::Function& fn);      // false when nothing can be released
+  [[noreturn]] void stuck(Cta& cta, const ptx::Function& fn);  // says who waits where
+  // Clusters (exec/cluster.cpp).
+  void run_clusters(uint64_t shared_size, uint64_t local_bytes);
+  void run_cluster(std::vector<Cta>& ctas);
+  bool release_cluster_barrier(std::vector<Cta>& ctas, const ptx::Function& fn);
+  // Whether a barrier.cluster phase orders access `a` before the current one by thread `me`
+  // (launch-wide thread numbers).
+  bool cluster_orders(const AccessRecord& a, uint32_t me) const;
+  // Whether a synchronization other than the CTA barrier (barrier.cluster, an mbarrier phase
+  // that thread `me` acquired) orders access `a` before what `me` does now.
+  bool synchronized(const AccessRecord& a, uint32_t me) const;
+  // The launch-wide number of ctx's thread (ctx.cta may be another CTA of the cluster).
+  uint32_t launch_thread(const ExecContext& ctx) const;
+  // mbarrier release/acquire (exec/mbarrier.cpp): what each thread acquired by its waits, as
+  // (releasing thread -> access sequence number up to which its accesses are ordered before).
+  std::map<uint32_t, std::map<uint32_t, uint32_t>> acquired_;
+  void acquire(uint32_t me, const Mbarrier& b, int64_t phase);
+  void share_acquired(Cta& cta);  // at a CTA barrier: what one thread acquired, all have
+  Located locate_cluster(ExecContext& ctx, uint64_t addr);
+  // The CTA whose memory r is: another CTA of the cluster for its shared memory, else ctx's.
+  Cta& region_cta(ExecContext& ctx, const Region* r);
+  void check_remote_lifetimes();
+  std::unique_ptr<Cluster> cluster_;
   bool absorbed(Thread& th, uint32_t instr);
   void commit_plan(Thread& th, size_t plan, uint32_t instr);
   bool try_recognize(ExecContext& ctx, const ptx::Instr& ins, const std::string& why);
@@ -266,7 +323,7 @@ class Machine {
   void finish_async(Cta& cta);  // lands what no wait landed when the CTA ends
   // Releases threads whose mbarrier phase completed (scheduler); false when none can go on.
   bool resolve_mbarrier_waits(Cta& cta, const ptx::Function& fn);
-  struct Mbarrier& mbarrier_at(ExecContext& ctx, uint64_t addr);
+  Mbarrier& mbarrier_at(ExecContext& ctx, uint64_t addr);
   bool complete_phase(Cta& cta, struct Mbarrier& b);
   AsyncCopy read_source(ExecContext& ctx, const ptx::Instr& ins, uint64_t dst, uint64_t src, unsigned size, unsigned src_size);
   Value unknown_value(const std::string& name, const std::string& where, uint64_t off, unsigned size, bool integer);

@@ -4,6 +4,10 @@
 // they complete (the latest moment the hardware may land them), so a read that no wait
 // orders after them meets them in flight: a race, and an unknown value.
 //
+// Arrivals release (by default) the arriving thread's earlier accesses, and a wait that sees
+// the phase complete acquires them: those accesses are ordered before the waiter's later ones
+// (Machine::synchronized), whatever CTA of the cluster either thread is in.
+//
 // try_wait and test_wait are modelled as waiting until the phase completes (the schedule in
 // which the thread is delayed until then). Code that does other work when a wait fails, rather
 // than retrying, gets this schedule only.
@@ -43,6 +47,8 @@ void Machine::mbarrier_init(ExecContext& ctx, uint64_t addr, uint32_t count) {
   if (it != bars.end() && !it->second.copies.empty()) throw Refusal("mbarrier.init of a barrier with bulk copies in flight");
   Mbarrier b;
   b.expected = b.pending = count;
+  b.init_thread = ctx.cta.linear * static_cast<uint32_t>(ctx.cta.threads.size()) + ctx.th.linear;
+  b.init_seq = ++access_seq_;
   bars[l.offset] = std::move(b);
 }
 
@@ -53,10 +59,14 @@ void Machine::mbarrier_inval(ExecContext& ctx, uint64_t addr) {
   ctx.cta.async->barriers.erase(l.offset);
 }
 
-uint64_t Machine::mbarrier_arrive(ExecContext& ctx, uint64_t addr, uint32_t count, uint32_t tx, bool drop) {
+uint64_t Machine::mbarrier_arrive(ExecContext& ctx, uint64_t addr, uint32_t count, uint32_t tx, bool drop, bool release) {
   Mbarrier& b = mbarrier_at(ctx, addr);
   b.tx += tx;
   if (count > b.pending) throw Refusal("mbarrier.arrive with more arrivals than the phase still expects");
+  if (release) {
+    uint32_t& upto = b.releases[launch_thread(ctx)];
+    upto = std::max(upto, access_seq_);
+  }
   uint64_t token = b.phase;
   b.pending -= count;
   if (drop) {
@@ -87,6 +97,10 @@ bool Machine::complete_phase(Cta& cta, Mbarrier& b) {
   }
   b.copies.clear();
   b.tx = 0;
+  std::map<uint32_t, uint32_t> upto = b.released.empty() ? std::map<uint32_t, uint32_t>{} : b.released.back();
+  for (const auto& [thread, seq] : b.releases) upto[thread] = std::max(upto[thread], seq);
+  b.released.push_back(std::move(upto));
+  b.releases.clear();
   ++b.phase;
   b.pending = b.expected;
   return true;
@@ -99,7 +113,11 @@ bool Machine::mbarrier_wait(ExecContext& ctx, uint64_t addr, bool parity, uint64
   // (complete). Token: the phase an arrive returned, complete once the count moved past it.
   bool current = parity ? (b.phase & 1) == (value & 1) : b.phase == value;
   if (!parity && value > b.phase) throw Refusal("mbarrier wait on a state token from a later phase");
-  if (!current || complete_phase(ctx.cta, b)) return true;
+  if (!current || complete_phase(ctx.cta, b)) {
+    // The phase seen complete: the token's, or the latest one of that parity.
+    acquire(launch_thread(ctx), b, parity ? static_cast<int64_t>(b.phase) - 1 : static_cast<int64_t>(value));
+    return true;
+  }
   ctx.th.wait = Wait::Mbarrier;
   ctx.th.wait_instr = ctx.th.pc - 1;
   ctx.th.mbar = l.offset;
@@ -118,6 +136,7 @@ bool Machine::resolve_mbarrier_waits(Cta& cta, const ptx::Function& fn) {
     bool current = th.mbar_parity ? (b.phase & 1) == th.mbar_value : b.phase == th.mbar_value;
     if (current && !complete_phase(cta, b)) continue;
     ExecContext ctx{*this, cta, th, *launch_->module, fn, dom_};
+    acquire(launch_thread(ctx), b, th.mbar_parity ? static_cast<int64_t>(b.phase) - 1 : static_cast<int64_t>(th.mbar_value));
     const ptx::Operand& d = fn.instrs[th.wait_instr].operands[0];
     ctx.set(d.kind == ptx::Operand::Kind::Pair ? d.elems[0] : d, Value::of_bits(1));
     th.wait = Wait::None;
@@ -126,10 +145,35 @@ bool Machine::resolve_mbarrier_waits(Cta& cta, const ptx::Function& fn) {
   return released;
 }
 
-void Machine::bulk_copy(ExecContext& ctx, const ptx::Instr& ins, uint64_t dst, uint64_t src, unsigned size, uint64_t mbar) {
+void Machine::acquire(uint32_t me, const Mbarrier& b, int64_t phase) {
+  if (phase < 0 || static_cast<size_t>(phase) >= b.released.size()) return;
+  const auto& released = b.released[static_cast<size_t>(phase)];
+  if (released.empty()) return;
+  auto& mine = acquired_[me];
+  for (const auto& [thread, seq] : released) mine[thread] = std::max(mine[thread], seq);
+}
+
+void Machine::share_acquired(Cta& cta) {
+  const uint32_t per_cta = static_cast<uint32_t>(cta.threads.size()), first = cta.linear * per_cta;
+  std::map<uint32_t, uint32_t> all;
+  for (auto it = acquired_.lower_bound(first); it != acquired_.end() && it->first < first + per_cta; ++it)
+    for (const auto& [thread, seq] : it->second) all[thread] = std::max(all[thread], seq);
+  if (all.empty()) return;
+  for (uint32_t t = 0; t < per_cta; ++t) {
+    auto& mine = acquired_[first + t];
+    for (const auto& [thread, seq] : all) mine[thread] = std::max(mine[thread], seq);
+  }
+}
+
+AsyncCopy Machine::bulk_source(ExecContext& ctx, const ptx::Instr& ins, uint64_t dst, uint64_t src, unsigned size) {
   if (size == 0 || size % 16) refuse(ctx, ins, "cp.async.bulk of a size that is not a nonzero multiple of 16 bytes");
+  return read_source(ctx, ins, dst, src, size, size);
+}
+
+void Machine::bulk_copy(ExecContext& ctx, const ptx::Instr& ins, uint64_t dst, uint64_t src, unsigned size, uint64_t mbar) {
+  AsyncCopy copy = bulk_source(ctx, ins, dst, src, size);
   mbarrier_at(ctx, mbar);
-  bulk_copy_parts(ctx, ins, read_source(ctx, ins, dst, src, size, size), mbar);
+  bulk_copy_parts(ctx, ins, std::move(copy), mbar);
 }
 
 void Machine::bulk_copy_parts(ExecContext& ctx, const ptx::Instr& ins, AsyncCopy copy, uint64_t mbar) {

@@ -33,6 +33,7 @@ Space space_of(const ptx::Instr& i) {
   std::string_view n = ptx::mod_values(ptx::Mod::Space)[i.mod(ptx::Mod::Space)];
   if (n == "global") return Space::Global;
   if (n == "shared" || n == "shared::cta") return Space::Shared;
+  if (n == "shared::cluster") return Space::SharedCluster;
   if (n == "local") return Space::Local;
   if (n == "param" || n == "param::entry") return Space::Param;
   if (n == "const") return Space::Const;
@@ -62,12 +63,14 @@ std::pair<Region*, uint64_t> Machine::local_bytes(ExecContext& ctx, uint64_t add
 
 Machine::Located Machine::locate(ExecContext& ctx, Space space, uint64_t addr) {
   if (space == Space::Generic) {
-    if (addr >= kSharedWindow && addr < kSharedWindow + (1ull << 32)) space = Space::Shared, addr -= kSharedWindow;
+    // The shared window holds the cluster's shared memory (mapa's generic addresses).
+    if (addr >= kSharedWindow && addr < kSharedWindow + (1ull << 32)) space = Space::SharedCluster, addr -= kSharedWindow;
     else if (addr >= kLocalWindow && addr < kLocalWindow + (1ull << 32)) space = Space::Local, addr -= kLocalWindow;
     else space = Space::Global;
   }
   switch (space) {
     case Space::Shared: return {ctx.cta.shared.get(), addr};
+    case Space::SharedCluster: return locate_cluster(ctx, addr);
     case Space::Local:
       if (!ctx.th.local) return {nullptr, addr};
       return {ctx.th.local, addr};
@@ -230,10 +233,12 @@ void Machine::track(ExecContext& ctx, const ptx::Instr& ins, Region& r, uint64_t
                    static_cast<uint16_t>(launch_index_), ++access_seq_};
   auto concurrent = [&](const AccessRecord& a) {
     if (!a.valid() || a.thread == cur.thread || a.launch != cur.launch) return false;
-    if (a.thread / per_cta != cur.thread / per_cta) return true;  // CTAs of one launch are unordered
+    // CTAs of one launch are unordered, but for the cluster barrier between CTAs of a cluster.
+    if (a.thread / per_cta != cur.thread / per_cta) return !synchronized(a, cur.thread);
     if (a.epoch != cur.epoch) return false;
     bool same_warp = (a.thread % per_cta) / 32 == (cur.thread % per_cta) / 32;
-    return !(same_warp && a.warp_epoch != cur.warp_epoch);
+    if (same_warp && a.warp_epoch != cur.warp_epoch) return false;
+    return !synchronized(a, cur.thread);
   };
   auto other = [&](const AccessRecord& a) {
     uint32_t t = a.thread % per_cta;
@@ -315,13 +320,14 @@ Value Machine::load(ExecContext& ctx, const ptx::Instr& ins, Space space, uint64
   if (l.region->tensor >= 0 && !l.region->readable)
     defect(DefectKind::AccessViolation, SiteRef{&ctx, &ins}, [&] { return describe(l.region, l.offset, off, size); },
            [] { return std::string("reads a tensor this launch was not given for reading"); });
-  if (pending_atomic_overlaps(*l.region, off, size, ctx.cta))
+  Cta& owner = region_cta(ctx, l.region);  // another CTA's, for distributed shared memory
+  if (pending_atomic_overlaps(*l.region, off, size, owner))
     refuse(ctx, ins, "reads " + describe(l.region, l.offset, off, size) + " while atomic updates to it are pending (their order is not established)");
   if (!l.region->in_flight.empty() && in_flight(*l.region, off, size))
     return in_flight_access(ctx, ins, *l.region, off, size, false, t);
   track(ctx, ins, *l.region, off, size, false, {});
   last_uninit_defect_ = 0;
-  Value v = read_bytes(*l.region, off, size, &ctx.cta, SiteRef{&ctx, &ins}, !ptx::is_float(t));
+  Value v = read_bytes(*l.region, off, size, &owner, SiteRef{&ctx, &ins}, !ptx::is_float(t));
   if (l.region->track_races && l.region != ctx.th.local)
     for (unsigned k = 0; k < size; ++k) l.region->track[off + k].uninit_defect = static_cast<uint32_t>(last_uninit_defect_);
   return v;
@@ -343,7 +349,7 @@ void Machine::store(ExecContext& ctx, const ptx::Instr& ins, Space space, uint64
   if (!l.region->writable || (l.region->tensor >= 0 && !l.region->writable))
     defect(DefectKind::AccessViolation, SiteRef{&ctx, &ins}, [&] { return describe(l.region, l.offset, off, size); },
            [&] { return std::string(l.region->tensor >= 0 ? "stores into a tensor this launch was given only for reading" : "stores into read-only memory"); });
-  if (pending_atomic_overlaps(*l.region, off, size, ctx.cta))
+  if (pending_atomic_overlaps(*l.region, off, size, region_cta(ctx, l.region)))
     refuse(ctx, ins, "stores to " + describe(l.region, l.offset, off, size) + " while atomic updates to it are pending");
   if (!l.region->in_flight.empty() && in_flight(*l.region, off, size)) in_flight_access(ctx, ins, *l.region, off, size, true, t);
   track(ctx, ins, *l.region, off, size, true, v);

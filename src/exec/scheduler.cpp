@@ -91,12 +91,11 @@ bool Machine::try_recognize(ExecContext& ctx, const ptx::Instr& ins, const std::
   }
 }
 
-void Machine::run_cta(Cta& cta) {
+bool Machine::run_ready_threads(Cta& cta) {
   const ptx::Module& mod = *launch_->module;
   const ptx::Function& fn = mod.functions[launch_->function];
   const uint64_t step_limit = session_.limits().max_steps;
-  for (;;) {
-    bool progressed = false;
+  {
     for (Thread& th : cta.threads) {
       if (th.exited || th.wait != Wait::None) continue;
       ExecContext ctx{*this, cta, th, mod, fn, dom_};
@@ -112,7 +111,6 @@ void Machine::run_cta(Cta& cta) {
           break;
         }
         const ptx::Instr& ins = fn.instrs[th.pc++];
-        progressed = true;
         if (!th.plans.empty() && absorbed(th, th.pc - 1)) continue;
         if (!th.paths.empty()) check_on_path(ctx, ins);
         if ((++steps_ & 0xFFFF) == 0) {
@@ -148,16 +146,20 @@ void Machine::run_cta(Cta& cta) {
         }
       }
     }
-    bool all_exited = std::all_of(cta.threads.begin(), cta.threads.end(), [](const Thread& t) { return t.exited; });
-    if (all_exited) break;
-    (void)progressed;
-    resolve_sync(cta, fn);  // every live thread now waits at a synchronization point
   }
+  return std::all_of(cta.threads.begin(), cta.threads.end(), [](const Thread& t) { return t.exited; });
+}
+
+void Machine::run_cta(Cta& cta) {
+  const ptx::Function& fn = launch_->module->functions[launch_->function];
+  // Each round ends with every live thread at a synchronization point.
+  while (!run_ready_threads(cta))
+    if (!release_sync(cta, fn)) stuck(cta, fn);
   if (cta.async) finish_async(cta);
   flush_atomics(cta.shared.get(), cta.shared_atomics, &cta);
 }
 
-void Machine::resolve_sync(Cta& cta, const ptx::Function& fn) {
+bool Machine::release_sync(Cta& cta, const ptx::Function& fn) {
   const ptx::Module& mod = *launch_->module;
   bool released = false;
   uint32_t live = 0, exited = 0;
@@ -218,8 +220,8 @@ void Machine::resolve_sync(Cta& cta, const ptx::Function& fn) {
       released = true;
     }
   }
-  if (released) return;
-  if (cta.async && resolve_mbarrier_waits(cta, fn)) return;
+  if (released) return true;
+  if (cta.async && resolve_mbarrier_waits(cta, fn)) return true;
 
   // CTA barriers: every live thread must arrive (or the given count of threads).
   std::map<uint32_t, std::vector<Thread*>> at_barrier;
@@ -243,13 +245,19 @@ void Machine::resolve_sync(Cta& cta, const ptx::Function& fn) {
     }
     if (waiting.size() == live && exited == 0) {
       flush_atomics(cta.shared.get(), cta.shared_atomics, &cta);
+      if (!acquired_.empty()) share_acquired(cta);
       cta.epoch = next_epoch_++;
       for (Thread* t : waiting) t->wait = Wait::None;
-      return;
+      return true;
     }
   }
+  return false;
+}
 
-  // Nobody can go on: say who waits where.
+void Machine::stuck(Cta& cta, const ptx::Function& fn) {
+  const ptx::Module& mod = *launch_->module;
+  uint32_t exited = 0;
+  for (const Thread& t : cta.threads) exited += t.exited;
   for (Thread& t : cta.threads) {
     if (t.exited || t.wait == Wait::None) continue;
     ExecContext ctx{*this, cta, t, mod, fn, dom_};
@@ -261,10 +269,13 @@ void Machine::resolve_sync(Cta& cta, const ptx::Function& fn) {
       reason = "threads of the CTA wait at different barriers or collectives and can never meet";
     else if (t.wait == Wait::Mbarrier)
       reason = "waits for an mbarrier phase that never completes (arrivals or expected bytes missing)";
+    else if (t.wait == Wait::ClusterBarrier)
+      reason = "waits at the cluster barrier, which threads of the cluster never arrive at (they exited or wait elsewhere)";
     else
       reason = "the lanes of this warp collective never all arrive at it";
     refuse(ctx, fn.instrs[t.wait_instr], reason);
   }
+  throw Refusal("no thread of the CTA can go on");  // unreachable: some live thread waits
 }
 
 }  // namespace racer::exec

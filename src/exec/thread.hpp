@@ -16,6 +16,7 @@ enum class Wait : uint8_t {
   CtaBarrier,  // bar.sync / barrier.sync: barrier_id, expected count
   Warp,        // a warp collective (shfl.sync, vote.sync, bar.warp.sync, ...) at wait_instr
   Mbarrier,    // mbarrier.try_wait / test_wait at wait_instr, until the phase completes
+  ClusterBarrier,  // barrier.cluster.wait, until every thread of the cluster arrived (exec/cluster.cpp)
 };
 
 // A recognized math routine being stepped over: the routine's own instructions are

@@ -135,6 +135,24 @@ class Builder {
     return x;
   }
 
+  // {"name", "tensor", "box", "swizzle"?, "line"?}: the same rules as [tensor_maps] in TOML.
+  TensorMap tensor_map(const json& m) {
+    TensorMap x;
+    x.name = m.at("name").get<std::string>();
+    x.loc = where_.at(m);
+    x.tensor = m.at("tensor").get<std::string>();
+    x.box = dims(m, "box");
+    const std::string what = "tensor map '" + x.name + "'";
+    std::string swizzle = m.value("swizzle", "none");
+    if (auto bytes = swizzle_bytes_of(swizzle)) x.swizzle_bytes = *bytes;
+    else error(m, what + ": swizzle must be one of none, 32B, 64B, 128B" + suggestion(swizzle, swizzle_names(), false));
+    const Tensor* t = inst_.find_tensor(x.tensor);
+    if (!t) error(m, what + " names undeclared tensor '" + x.tensor + "'");
+    const Tensor unknown;
+    for (const TensorMapProblem& p : tensor_map_problems(x, t ? *t : unknown)) error(m, what + ": " + p.message);
+    return x;
+  }
+
   Arg arg(const json& launch, const json& a) {
     Arg out;
     out.loc = where_.at(launch);
@@ -146,6 +164,12 @@ class Builder {
       if (acc != "read" && acc != "write" && acc != "readwrite") error(launch, "unknown access '" + acc + "'");
       ref.offset = a.value("offset", int64_t{0});
       if (!inst_.find_tensor(ref.tensor)) error(launch, "argument names undeclared tensor '" + ref.tensor + "'");
+      out.value = std::move(ref);
+    } else if (a.contains("tensor_map")) {
+      TensorMapRef ref{a["tensor_map"].get<std::string>()};
+      bool declared = false;
+      for (const TensorMap& m : inst_.tensor_maps) declared |= m.name == ref.map;
+      if (!declared) error(launch, "argument names undeclared tensor map '" + ref.map + "'");
       out.value = std::move(ref);
     } else if (a.contains("null")) {
       out.value = Null{};
@@ -190,6 +214,12 @@ class Builder {
       };
       fill("grid", x.grid);
       fill("block", x.block);
+      if (l.contains("cluster") && !l["cluster"].is_null()) {
+        std::array<uint32_t, 3> c = {1, 1, 1};
+        fill("cluster", c);
+        x.cluster = c;
+        if (std::string problem = cluster_problem(c, x.grid); !problem.empty()) error(l, problem);
+      }
       if (x.threads_per_block() > 1024) error(l, "block has " + std::to_string(x.threads_per_block()) + " threads; a CTA has at most 1024");
       x.shared_bytes = l.value("shared_bytes", uint32_t{0});
       for (const json& a : l.at("args")) x.args.push_back(arg(l, a));
@@ -227,6 +257,8 @@ Instance instance_from_json(const json& j) {
     inst.source = where.source();
     Builder b(j, inst, diags, where);
     for (const json& t : j.at("tensors")) inst.tensors.push_back(b.tensor(t));
+    if (j.contains("tensor_maps"))
+      for (const json& m : j["tensor_maps"]) inst.tensor_maps.push_back(b.tensor_map(m));
     for (const json& o : j.at("outputs")) {
       std::string name = o.get<std::string>();
       if (!inst.find_tensor(name)) b.error(j, "output '" + name + "' is not a declared tensor");
@@ -264,11 +296,17 @@ json instance_to_json(const Instance& inst) {
     if (t.range) x["range"] = {number_json(t.range->lo), number_json(t.range->hi)};
     j["tensors"].push_back(std::move(x));
   }
+  j["tensor_maps"] = json::array();
+  for (const TensorMap& m : inst.tensor_maps) {
+    std::string swizzle = m.swizzle_bytes ? std::to_string(m.swizzle_bytes) + "B" : "none";
+    j["tensor_maps"].push_back({{"name", m.name}, {"tensor", m.tensor}, {"box", m.box}, {"swizzle", swizzle}});
+  }
   for (const char* key : {"a", "b"}) {
     const Program& p = *key == 'a' ? inst.a : inst.b;
     json launches = json::array();
     for (const Launch& l : p.launches) {
       json x{{"ptx", std::filesystem::absolute(l.ptx).lexically_normal().string()}, {"entry", l.entry}, {"grid", l.grid}, {"block", l.block}, {"shared_bytes", l.shared_bytes}};
+      if (l.cluster) x["cluster"] = *l.cluster;
       x["ptx_text"] = read_text(l.ptx);
       json types = json::array();
       try {
@@ -287,7 +325,9 @@ json instance_to_json(const Instance& inst) {
           json sc{{"scalar", number_json(s->number)}};
           if (s->type) sc["type"] = scalar_type_name(*s->type);
           args.push_back(std::move(sc));
-        } else
+        } else if (auto* m = std::get_if<TensorMapRef>(&a.value))
+          args.push_back({{"tensor_map", m->map}});
+        else
           args.push_back({{"null", true}});
       }
       x["args"] = std::move(args);

@@ -6,7 +6,7 @@
 // {"name", "about", "source": "file.py", "outputs": [...], "output_lines": [...],
 //  "tensors": [{"name", "shape", "dtype", "strides"?, "init": "input"|"empty"|"zeros"|
 //               {"full": NUM}|{"values": [NUM...]}, "range"?: [NUM, NUM], "line"?}],
-//  "a"|"b": [{"ptx", "entry", "grid", "block", "shared_bytes"?, "line"?, "ptx_text"?,
+//  "a"|"b": [{"ptx", "entry", "grid", "block", "cluster"?, "shared_bytes"?, "line"?, "ptx_text"?,
 //             "args": [{"tensor", "access", "offset"?} | {"scalar": NUM, "type"?} | {"null": true}]}]}
 // A NUM is a decimal string ("0.1", "-3", "inf") or a JSON integer.
 #include <string>

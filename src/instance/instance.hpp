@@ -115,6 +115,17 @@ struct TensorMap {
   SourceLoc loc;
 };
 
+// What TMA does not accept in a map over tensor t (cuTensorMapEncodeTiled's rules: box rank
+// and sizes, a contiguous innermost dimension, 16-byte strides and box rows, rows within the
+// swizzle span). `field` is the map's key the problem concerns: "box" or "tensor".
+struct TensorMapProblem {
+  std::string field;
+  std::string message;
+};
+std::vector<TensorMapProblem> tensor_map_problems(const TensorMap& m, const Tensor& t);
+std::span<const std::string_view> swizzle_names();              // "none", "32B", "64B", "128B"
+std::optional<uint32_t> swizzle_bytes_of(std::string_view name);  // 0, 32, 64, 128
+
 struct Arg {
   std::variant<TensorRef, Scalar, Null, TensorMapRef> value;
   SourceLoc loc;
@@ -127,11 +138,14 @@ struct Launch {
   std::array<uint32_t, 3> block = {1, 1, 1};
   uint32_t shared_bytes = 0;  // dynamic shared memory
   std::vector<Arg> args;      // one per .param of the entry, in order
+  // A thread-block cluster shape (CTAs per cluster in x, y, z), when the launch declares one.
+  std::optional<std::array<uint32_t, 3>> cluster;
 
   SourceLoc loc;  // the [[a.launch]] header (or the table)
   SourceLoc ptx_loc;
   SourceLoc entry_loc;
   SourceLoc args_loc;  // the whole args array: where a count mismatch is reported
+  SourceLoc cluster_loc;
 
   uint64_t threads_per_block() const { return uint64_t{block[0]} * block[1] * block[2]; }
   uint64_t block_count() const { return uint64_t{grid[0]} * grid[1] * grid[2]; }
@@ -179,6 +193,10 @@ struct Instance {
 
   const Tensor* find_tensor(std::string_view name) const;
 };
+
+// What is wrong with a launch's cluster shape (CUDA's rules: at most 8 CTAs, the portable
+// limit, and a grid that is a whole number of clusters); "" when nothing is.
+std::string cluster_problem(const std::array<uint32_t, 3>& cluster, const std::array<uint32_t, 3>& grid);
 
 // Reports an error located at `loc` of `inst`, with the caret line when the text is known.
 void report(Diagnostics& diags, const Instance& inst, const SourceLoc& loc, std::string message);

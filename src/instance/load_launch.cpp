@@ -11,6 +11,7 @@ namespace {
 constexpr std::array<int64_t, 3> kMaxGrid = {2147483647, 65535, 65535};
 constexpr std::array<int64_t, 3> kMaxBlock = {1024, 1024, 64};
 constexpr int64_t kMaxThreadsPerBlock = 1024;
+constexpr std::array<int64_t, 3> kMaxCluster = {8, 8, 8};
 constexpr int64_t kMaxDynamicShared = 232448;  // 227 KiB, the sm_90 opt-in maximum
 constexpr std::string_view kAxis[] = {"x", "y", "z"};
 
@@ -147,7 +148,7 @@ Launch load_launch(TomlReader& r, const toml::table& tbl, std::string_view where
                    const std::filesystem::path& base_dir) {
   Launch l;
   l.loc = r.loc(tbl);
-  r.check_keys(tbl, {"ptx", "entry", "grid", "block", "shared_bytes", "args"}, where);
+  r.check_keys(tbl, {"ptx", "entry", "grid", "block", "cluster", "shared_bytes", "args"}, where);
   if (const toml::node* n = r.require(tbl, "ptx", where)) {
     l.ptx_loc = r.loc(*n);
     if (auto s = r.string(*n, "'ptx'")) {
@@ -171,6 +172,11 @@ Launch load_launch(TomlReader& r, const toml::table& tbl, std::string_view where
       r.error(*n, "block has " + std::to_string(l.threads_per_block()) + " threads; a CTA has at most " +
                       std::to_string(kMaxThreadsPerBlock));
   }
+  if (const toml::node* n = tbl.get("cluster")) {
+    l.cluster_loc = r.loc(*n);
+    l.cluster = load_dims(r, *n, "cluster", kMaxCluster);
+    if (std::string p = cluster_problem(*l.cluster, l.grid); !p.empty()) r.error(*n, p);
+  }
   if (const toml::node* n = tbl.get("shared_bytes")) {
     if (auto v = r.integer(*n, "'shared_bytes'")) {
       if (*v < 0) r.error(*n, "'shared_bytes' must not be negative");
@@ -189,6 +195,16 @@ Launch load_launch(TomlReader& r, const toml::table& tbl, std::string_view where
 }
 
 }  // namespace
+
+std::string cluster_problem(const std::array<uint32_t, 3>& cluster, const std::array<uint32_t, 3>& grid) {
+  uint64_t n = uint64_t{cluster[0]} * cluster[1] * cluster[2];
+  if (n > 8) return "a cluster of " + std::to_string(n) + " CTAs exceeds the portable maximum of 8";
+  for (size_t i = 0; i < 3; ++i)
+    if (cluster[i] == 0 || grid[i] % cluster[i] != 0)
+      return "grid " + std::string(kAxis[i]) + " dimension " + std::to_string(grid[i]) + " is not a multiple of the cluster's " +
+             std::to_string(cluster[i]);
+  return "";
+}
 
 Program load_program(TomlReader& r, const toml::node& node, std::string_view name,
                      const std::vector<Tensor>& tensors, const std::filesystem::path& base_dir) {

@@ -26,29 +26,23 @@ std::vector<TensorMap> load_tensor_maps(TomlReader& r, const toml::table& maps, 
         else tensor = &*it;
       }
     }
-    if (const toml::node* n = r.require(*tbl, "box", "tensor map '" + m.name + "'")) {
-      if (const toml::array* a = r.array(*n, "'box'")) {
-        for (const toml::node& e : *a)
-          if (auto v = r.integer(e, "a box dimension")) {
-            if (*v < 1 || *v > 256) r.error(e, "box dimension " + std::to_string(*v) + " must be in 1..256 (a TMA limit)");
-            m.box.push_back(*v);
-          }
-        if (tensor && !tensor->shape.empty() && m.box.size() != tensor->shape.size())
-          r.error(*n, "box has " + std::to_string(m.box.size()) + " dimensions, tensor '" + m.tensor + "' has " +
-                          std::to_string(tensor->shape.size()));
-        if (m.box.empty() || m.box.size() > 5) r.error(*n, "box must have 1 to 5 dimensions");
+    const toml::node* box_node = r.require(*tbl, "box", "tensor map '" + m.name + "'");
+    const toml::array* box = box_node ? r.array(*box_node, "'box'") : nullptr;
+    if (box) {
+      for (const toml::node& e : *box)
+        if (auto v = r.integer(e, "a box dimension")) m.box.push_back(*v);
+    }
+    const toml::node* swizzle_node = tbl->get("swizzle");
+    if (swizzle_node) {
+      if (auto s = r.string(*swizzle_node, "'swizzle'")) {
+        if (auto bytes = swizzle_bytes_of(*s)) m.swizzle_bytes = *bytes;
+        else r.error(*swizzle_node, "swizzle must be one of none, 32B, 64B, 128B" + suggestion(*s, swizzle_names(), false));
       }
     }
-    if (const toml::node* n = tbl->get("swizzle")) {
-      if (auto s = r.string(*n, "'swizzle'")) {
-        static const std::vector<std::string_view> kSwizzles = {"none", "32B", "64B", "128B"};
-        if (*s == "none") m.swizzle_bytes = 0;
-        else if (*s == "32B") m.swizzle_bytes = 32;
-        else if (*s == "64B") m.swizzle_bytes = 64;
-        else if (*s == "128B") m.swizzle_bytes = 128;
-        else r.error(*n, "swizzle must be one of none, 32B, 64B, 128B" + suggestion(*s, kSwizzles, false));
-      }
-    }
+    const Tensor unknown;  // an undeclared tensor (reported above): only the box's own limits apply
+    if (box)
+      for (const TensorMapProblem& p : tensor_map_problems(m, tensor ? *tensor : unknown))
+        r.error(p.field == "tensor" ? *tbl->get("tensor") : *box_node, p.message);
     out.push_back(std::move(m));
   }
   return out;

@@ -42,7 +42,8 @@ namespace racer::ptx {
   X(Ldmatrix, "ldmatrix") X(Stmatrix, "stmatrix") X(Mma, "mma") X(WmmaLoad, "wmma.load")              \
   X(WmmaStore, "wmma.store") X(WmmaMma, "wmma.mma") X(WgmmaFence, "wgmma.fence")                      \
   X(WgmmaCommitGroup, "wgmma.commit_group") X(WgmmaWaitGroup, "wgmma.wait_group")                     \
-  X(WgmmaMmaAsync, "wgmma.mma_async")
+  X(WgmmaMmaAsync, "wgmma.mma_async") X(Mapa, "mapa") X(Getctarank, "getctarank")     \
+  X(FenceMbarrierInit, "fence.mbarrier_init")
 
 enum class Op : uint16_t {
 #define RACER_X(e, s) e,

@@ -274,6 +274,12 @@ void Parser::parse_name_operand(Function& f, const Token& t, Operand& op) {
     }
     fail(t, "undeclared register '" + std::string(t.text) + "'");
   }
+  // A register name need not start with '%' (inline asm declares `.reg .pred p;`).
+  if (auto r = find_reg(t.text)) {
+    op.kind = Operand::Kind::Reg;
+    op.index = *r;
+    return;
+  }
   if (auto sym = find_symbol(f, t.text)) {
     op = *sym;
     return;

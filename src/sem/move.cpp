@@ -80,7 +80,8 @@ void cvta(ExecContext& c, const Instr& i) {
   ptx::Space sp = ptx::Space::Global;
   if (i.has(Mod::Space)) {
     auto name = ptx::mod_values(Mod::Space)[i.mod(Mod::Space)];
-    if (name == "shared" || name == "shared::cta") sp = ptx::Space::Shared;
+    // A generic address in the shared window may name any CTA of the cluster (exec/cluster.hpp).
+    if (name == "shared" || name == "shared::cta" || name == "shared::cluster") sp = ptx::Space::Shared;
     else if (name == "local") sp = ptx::Space::Local;
     else if (name == "param") sp = ptx::Space::Param;
     else if (name != "global") throw exec::Refusal("cvta for ." + std::string(name) + " is not modelled");

@@ -27,6 +27,7 @@ const exec::Semantics& semantics() {
     register_async_copy(t);
     register_mbarrier(t);
     register_tma(t);
+    register_cluster(t);
     return t;
   }();
   return s;

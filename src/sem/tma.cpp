@@ -2,7 +2,8 @@
 // at the given coordinates of the tensor a tensor map (declared in the instance, passed by
 // value) describes, elements outside the tensor zero-filled, laid out row-major in shared
 // memory with the map's swizzle applied to the shared address (the same pattern wgmma's
-// descriptors read).
+// descriptors read). With .multicast::cluster the box lands at the same offset in every CTA
+// of the mask, each completing on its own mbarrier at the same offset.
 #include "exec/async_state.hpp"
 #include "sem/common.hpp"
 #include "sem/semantics.hpp"
@@ -16,17 +17,17 @@ uint64_t shared_of(ExecContext& c, const Instr& i, const ptx::Operand& op) {
   if (n.empty()) {
     if (a < exec::Machine::kSharedWindow || a >= exec::Machine::kSharedWindow + (1ull << 32))
       throw exec::Refusal("TMA address outside shared memory");
-    return a - exec::Machine::kSharedWindow;
+    a -= exec::Machine::kSharedWindow;
   }
-  return a;
+  return c.m.own_shared_address(c, a, "a TMA destination or mbarrier");
 }
 
 void tensor_copy(ExecContext& c, const Instr& i) {
   std::string_view dst = i.has(Mod::Space) ? ptx::mod_values(Mod::Space)[i.mod(Mod::Space)] : "";
   std::string_view src = i.has(Mod::Space2) ? ptx::mod_values(Mod::Space2)[i.mod(Mod::Space2)] : "";
   std::string_view mode = i.has(Mod::LoadMode) ? ptx::mod_values(Mod::LoadMode)[i.mod(Mod::LoadMode)] : "tile";
-  if (src != "global" || (dst != "shared::cluster" && dst != "shared::cta") || mode != "tile" || i.has(Mod::Multicast) ||
-      i.operands.size() < 3)
+  const bool multicast = i.has(Mod::Multicast);
+  if (src != "global" || (dst != "shared::cluster" && dst != "shared::cta") || mode != "tile" || i.operands.size() < (multicast ? 4u : 3u))
     throw exec::Refusal("cp.async.bulk.tensor other than a tile copy global -> shared completing on an mbarrier is not modelled");
   const ptx::Operand& tm = i.operands[1];
   if (tm.kind != ptx::Operand::Kind::Address || tm.elems.size() != 2 || tm.elems[1].kind != ptx::Operand::Kind::Vector)
@@ -72,7 +73,9 @@ void tensor_copy(ExecContext& c, const Instr& i) {
     a ^= ((a >> 7) & row_mask) << 4;
     copy.parts.push_back({static_cast<uint32_t>(a - copy.dst), static_cast<uint8_t>(eb), v});
   }
-  c.m.bulk_copy_parts(c, i, std::move(copy), shared_of(c, i, i.operands[2]));
+  uint64_t mbar = shared_of(c, i, i.operands[2]);
+  if (multicast) c.m.bulk_copy_multicast(c, i, copy, mbar, static_cast<uint32_t>(int_operand(c, i.operands[3], Type::U16)));
+  else c.m.bulk_copy_parts(c, i, std::move(copy), mbar);
 }
 
 }  // namespace

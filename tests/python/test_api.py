@@ -332,7 +332,7 @@ def test_triton_entry_points_and_their_errors():
     raises_at(lambda: racer.triton(scale, BLOCK=64, signature=["*fp32"]).compile(),
               "signature has 1 types but Triton kernel scale has 4 parameters")
     raises_at(lambda: racer.launch(k, grid=2, args=[racer.read(x), racer.write(y), 100, object()]),
-              "argument 3 must be racer.read/write/readwrite(tensor), a number or None")
+              "argument 3 must be racer.read/write/readwrite(tensor), racer.tensor_map(...), a number or None")
     kp = racer.ptx(VEC_ADD_PTX, "vec_add")
     raises_at(lambda: racer.launch(kp, grid=1, block=1, args=[], num_warps=4),
               "constexprs, num_warps and num_stages apply to a triton.jit kernel")

@@ -71,6 +71,7 @@ struct L {
   std::string grid = "[1]";
   std::string block = "[32]";
   unsigned shared = 0;
+  std::string cluster;  // e.g. "[2, 1, 1]"; none when empty
 };
 
 struct Spec {
@@ -108,7 +109,8 @@ class MachineTest : public ::testing::Test {
     auto launches = [&](char p, const std::vector<L>& ls) {
       for (const L& l : ls)
         toml += std::string("\n[[") + p + ".launch]]\nptx = \"k.ptx\"\nentry = \"" + l.entry + "\"\ngrid = " + l.grid +
-                "\nblock = " + l.block + "\nshared_bytes = " + std::to_string(l.shared) + "\nargs = [" + l.args + "]\n";
+                "\nblock = " + l.block + "\nshared_bytes = " + std::to_string(l.shared) + "\nargs = [" + l.args + "]\n" +
+                (l.cluster.empty() ? "" : "cluster = " + l.cluster + "\n");
     };
     launches('a', s.a);
     launches('b', s.b);

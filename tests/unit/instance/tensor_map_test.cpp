@@ -75,5 +75,19 @@ TEST_F(TensorMaps, ErrorsNameTheirPlace) {
   EXPECT_NE(e.find("box has 1 dimensions, tensor 'x' has 2"), std::string::npos) << e;
 }
 
+TEST_F(TensorMaps, MapsTheDriverWouldRejectAreErrorsAtTheirKey) {
+  std::string p = path();
+  // cuTensorMapEncodeTiled's rules: box rows and tensor strides in 16-byte multiples.
+  std::string e = error_of(instance_with(R"(tm = { tensor = "x", box = [4, 4] })", R"({ tensor_map = "tm" })"));
+  EXPECT_NE(e.find(p + ":9:28: error: the box's innermost dimension is 8 bytes; TMA needs a multiple of 16 bytes"),
+            std::string::npos) << e;
+  std::string strided = instance_with(R"(tm = { tensor = "x", box = [4, 16] })", R"({ tensor_map = "tm" })");
+  const std::string plain = "init = \"input\" }";
+  strided.replace(strided.find(plain), plain.size(), "init = \"input\", strides = [20, 1] }");
+  e = error_of(strided);
+  EXPECT_NE(e.find("tensor 'x' has a stride of 40 bytes in dimension 0; a tensor map needs strides that are multiples of 16 bytes"),
+            std::string::npos) << e;
+}
+
 }  // namespace
 }  // namespace racer::instance

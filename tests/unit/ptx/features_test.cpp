@@ -165,3 +165,24 @@ TEST(PtxFeatures, DebugLocationsAreKept) {
 
 }  // namespace
 }  // namespace racer::ptx
+
+namespace racer::ptx {
+namespace {
+
+// Inline asm declares registers without '%' in a nested block; mapa and getctarank (clusters).
+TEST(PtxFeatures, RegistersWithoutPercentAndClusterAddressing) {
+  Module m = parse("\t{ .reg .pred p; mov.pred p, %is_explicit_cluster; selp.u32 %r1, 1, 0, p; }\n"
+                   "\tmapa.shared::cluster.u32 %r2, %r3, %r4;\n\tmapa.u64 %rd1, %rd2, 1;\n"
+                   "\tgetctarank.shared::cluster.u32 %r5, %r2;\n");
+  const Function& f = m.functions.at(0);
+  ASSERT_GE(f.instrs.size(), 5u);
+  EXPECT_EQ(f.instrs[0].op, Op::Mov);
+  EXPECT_EQ(f.instrs[0].operands[0].kind, Operand::Kind::Reg);
+  EXPECT_EQ(f.regs[f.instrs[0].operands[0].index].name, "p");
+  EXPECT_EQ(f.instrs[2].op, Op::Mapa);
+  EXPECT_EQ(f.instrs[3].op, Op::Mapa);
+  EXPECT_EQ(f.instrs[4].op, Op::Getctarank);
+}
+
+}  // namespace
+}  // namespace racer::ptx

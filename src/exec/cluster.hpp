@@ -1,0 +1,61 @@
+#pragma once
+// Thread-block clusters: the CTAs of one cluster run together, each may reach the others'
+// shared memory (.shared::cluster addresses from mapa), and barrier.cluster orders them.
+#include <array>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <vector>
+
+#include "exec/defect.hpp"
+#include "exec/region.hpp"
+#include "ptx/ir.hpp"
+
+namespace racer::exec {
+
+struct Cta;
+
+// .shared::cluster addresses: below kClusterRankStride, an address of the executing CTA's own
+// shared memory (a shared::cta address is a shared::cluster address of its own CTA);
+// (rank + 1) * kClusterRankStride + a, address a of the shared memory of the CTA of that rank
+// (what mapa returns). Generic addresses of both lie in the shared window.
+constexpr uint64_t kClusterRankStride = uint64_t{1} << 24;
+
+// Whether a kernel uses cluster instructions (barrier.cluster, mapa, getctarank, a
+// .shared::cluster space): its launches run cluster by cluster, a CTA being a cluster of one
+// when the launch declares none.
+bool uses_cluster_instructions(const ptx::Function& fn);
+
+// One thread's barrier.cluster history. Arrive p happened after every access numbered up to
+// arrive_seq[p]; an access is ordered before another thread's later access when a release
+// arrive follows it whose phase the other thread has waited for.
+struct ClusterThread {
+  std::vector<uint32_t> arrive_seq;
+  std::vector<bool> relaxed;  // per arrive: .relaxed, no release semantics
+  uint32_t waits = 0;         // completed barrier.cluster.wait
+  uint32_t init_fence = 0;    // access sequence number at its last fence.mbarrier_init (0: none)
+};
+
+struct Cluster {
+  std::vector<Cta*> ctas;  // by rank
+  uint32_t per_cta = 0;    // threads per CTA
+  std::map<uint32_t, uint32_t> rank_of;  // CTA linear index in the launch -> rank
+  std::vector<ClusterThread> threads;    // rank * per_cta + thread
+  // The latest access of each thread at each instruction to another CTA's shared memory
+  // (access sequence number, target rank): it must be ordered before that CTA exits.
+  std::map<std::pair<uint32_t, uint32_t>, std::pair<uint32_t, uint32_t>> remote;  // (instr, thread) ->
+  std::map<uint32_t, Site> remote_site;                                            // instr -> first site
+  std::vector<std::unique_ptr<Region>> beyond;  // empty regions naming ranks outside the cluster
+
+  // The cluster thread of a launch-wide thread number, or -1 outside this cluster.
+  int64_t index(uint32_t launch_thread) const;
+  // Whether thread t's access numbered seq is ordered before what `reader` does now.
+  bool ordered(uint32_t t, uint32_t seq, uint32_t reader) const;
+  bool phase_complete(uint32_t phase) const;  // every thread arrived for it
+  // Whether thread t's mbarrier.init numbered seq is visible to `reader`: ordered as an access,
+  // or fenced by fence.mbarrier_init and followed by any arrive (a relaxed one too) whose phase
+  // the reader waited for.
+  bool init_visible(uint32_t t, uint32_t seq, uint32_t reader) const;
+};
+
+}  // namespace racer::exec
