@@ -7,8 +7,10 @@
 //     src/freivalds/tolerance.cpp src/freivalds/format.cpp -lcublas -o freivalds_gpu_bench
 // Usage: freivalds_gpu_bench OUT_DIR [--quick | --sweep | --profile]
 //   --sweep: kernel shapes and the overhead table only; --profile: a few plain launches at
-//   n = 8192 for Nsight Compute (FV_PROFILE_SHAPE=i picks kShapes[i], else the library's
-//   default); FV_SWEEP_FROM=i starts the shape sweep at kShapes[i].
+//   n = 8192 (FV_PROFILE_N=n: another size) for Nsight Compute (FV_PROFILE_SHAPE=i picks
+//   kShapes[i], else the library's default); FV_SWEEP_FROM=i starts the shape sweep at
+//   kShapes[i]; FV_SWEEP_SIZES=4096,8192 sets the sweep's sizes; FV_TABLE_DEFAULTS=1 times the
+//   overhead tables with the library's default shapes, not the sweep's choice (full run only).
 // Writes OUT_DIR/freivalds_gpu.jsonl (one measurement a line, floats as exact hex) and prints
 // Markdown tables.
 #include <algorithm>
@@ -169,8 +171,8 @@ void shape_sweep(const std::vector<Format>& formats, const std::vector<int64_t>&
   const int first = from_env ? std::atoi(from_env) : 0;
   for (int sh = first; sh < kShapeCount; ++sh)
     if (kShapes[sh].tiled)
-      std::printf(" shape %d (tiled: rows/lane group %d, CTAs/SM %d, block columns %d) |", sh, kShapes[sh].rows_per_lane,
-                  kShapes[sh].ctas_per_sm, kShapes[sh].block_cols);
+      std::printf(" shape %d (tiled: rows/lane group %d, CTAs/SM %d, block columns %d, items in flight %d) |", sh,
+                  kShapes[sh].rows_per_lane, kShapes[sh].ctas_per_sm, kShapes[sh].block_cols, kShapes[sh].items_in_flight);
     else
       std::printf(" shape %d (rows/lane %d, prefetch %s, lanes/row %d, min blocks %d) |", sh, kShapes[sh].rows_per_lane,
                   kShapes[sh].prefetch ? "yes" : "no", kShapes[sh].lanes_per_row, kShapes[sh].min_blocks);
@@ -339,6 +341,50 @@ std::string read_profile() {
 
 }  // namespace
 
+__global__ void empty_kernel() {}
+
+// What a check's graph costs with no work: the same 4 nodes (a memset, then three kernels),
+// empty, replayed like the check's; at n = 4096 this is a visible share of the check's time.
+void graph_floor(cudaStream_t s) {
+  void* w = nullptr;
+  cuda_check(cudaMalloc(&w, 64), "alloc");
+  cudaGraph_t g;
+  cudaGraphExec_t exec;
+  cuda_check(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal), "capture");
+  cudaMemsetAsync(w, 0, 64, s);
+  for (int i = 0; i < 3; ++i) empty_kernel<<<1, 32, 0, s>>>();
+  cuda_check(cudaStreamEndCapture(s, &g), "capture");
+  cuda_check(cudaGraphInstantiate(&exec, g, 0), "instantiate");
+  Timer t;
+  for (int i = 0; i < 3; ++i) cudaGraphLaunch(exec, s);
+  std::vector<double> v;
+  for (int i = 0; i < 50; ++i) v.push_back(t.ms([&] { cudaGraphLaunch(exec, s); }, s));
+  std::printf("\nempty graph of the check's 4 nodes (memset, 3 empty kernels): %.4f ms (median of 50)\n", median(v));
+  std::fprintf(jsonl, "{\"kind\":\"freivalds_empty_graph\",\"device\":\"%s\",\"nodes\":4,\"ms_median\":%s,\"reps\":50}\n",
+               device_profile.c_str(), hex(median(v)).c_str());
+  cudaGraphExecDestroy(exec);
+  cudaGraphDestroy(g);
+  cudaFree(w);
+}
+
+// FV_SWEEP_SIZES=4096,8192 replaces the sweep's sizes.
+std::vector<int64_t> sweep_sizes(std::vector<int64_t> fallback) {
+  const char* env = std::getenv("FV_SWEEP_SIZES");
+  if (!env) return fallback;
+  std::vector<int64_t> sizes;
+  for (const char* p = env; *p;) {
+    char* end = nullptr;
+    const long long v = std::strtoll(p, &end, 10);
+    if (end == p || v < 16 || v % 16 != 0) {
+      std::fprintf(stderr, "FV_SWEEP_SIZES: '%s' is not a comma-separated list of sizes divisible by 16\n", env);
+      std::exit(3);
+    }
+    sizes.push_back(v);
+    p = *end == ',' ? end + 1 : end;
+  }
+  return sizes;
+}
+
 int main(int argc, char** argv) {
   if (argc < 2) {
     std::fprintf(stderr, "usage: freivalds_gpu_bench OUT_DIR [--quick]\n");
@@ -360,7 +406,8 @@ int main(int argc, char** argv) {
   try {
     if (profile) {  // a few plain launches for Nsight Compute (bf16, f32 at n = 8192)
       for (Format f : {Format::BF16, Format::F32}) {
-        const int64_t n = 8192;
+        const char* n_env = std::getenv("FV_PROFILE_N");
+        const int64_t n = n_env ? std::atoll(n_env) : 8192;
         void *a, *b, *c;
         for (void** p : {&a, &b, &c}) cuda_check(cudaMalloc(p, element_size(f) * n * n), "alloc");
         fill_matrix(f, a, n * n, 1, s), fill_matrix(f, b, n * n, 2, s), fill_matrix(f, c, n * n, 3, s);
@@ -373,13 +420,16 @@ int main(int argc, char** argv) {
       return 0;
     }
     if (sweep_only) {
-      shape_sweep({Format::F32, Format::BF16}, {2048, 8192, 32768}, s);
+      graph_floor(s);
+      shape_sweep({Format::F32, Format::BF16}, sweep_sizes({2048, 8192, 32768}), s);
       overhead_table({Format::F32, Format::BF16}, {1024, 2048, 4096, 8192, 16384, 32768}, 10, s, h);
       std::fclose(jsonl);
       return 0;
     }
     std::vector<int64_t> sizes = quick ? std::vector<int64_t>{1024, 2048} : std::vector<int64_t>{1024, 2048, 4096, 8192, 16384, 32768};
-    shape_sweep({Format::F32, Format::BF16}, quick ? std::vector<int64_t>{1024, 2048} : std::vector<int64_t>{2048, 8192, 32768}, s);
+    graph_floor(s);
+    shape_sweep({Format::F32, Format::BF16}, quick ? std::vector<int64_t>{1024, 2048} : sweep_sizes({2048, 8192, 32768}), s);
+    if (std::getenv("FV_TABLE_DEFAULTS")) best_shape[0] = kDefaultShapeF32, best_shape[1] = kDefaultShape16;
     overhead_table({Format::F32, Format::BF16}, sizes, 10, s, h);
     if (!quick) overhead_table({Format::TF32, Format::F16}, {1024, 4096, 16384}, 10, s, h);
     detection({Format::F32, Format::TF32, Format::BF16, Format::F16}, quick ? 1024 : 4096, 40, quick ? 20 : 500,

@@ -5,7 +5,8 @@
 //
 // A lane chains the products of one item in f32 FMAs, starting from 0: one 16-byte load of A
 // and one of C in pass 2, two 16-byte loads of B in pass 1, so 2 x (16 / element size) terms;
-// then the chains of kGpuTreeLanes lanes are added by a tree of kGpuTreeLevels f32 additions,
+// then the chains of kGpuTreeLanes lanes are added by a tree of kGpuTreeLevels f32 additions
+// (by shuffles, or through shared memory in the same pairing: the same sums either way),
 // and the result goes into an f64 accumulator. A term is therefore rounded at most
 // gpu_chain_terms + kGpuTreeLevels times in f32.
 #include "freivalds/hd.hpp"

@@ -85,7 +85,9 @@ TilePlan plan_tiles(int64_t n, int unit, int min_tile_rows, const Shape& shape) 
   // atomics (one per row value) stay a small fraction of its loads.
   while (t.block_cols > 128 && t.block_cols > unit && ctas(t.tile_rows, t.block_cols) < want) t.block_cols /= 2;
   const int64_t tiles = (n + t.tile_rows - 1) / t.tile_rows, blocks = (n + t.block_cols - 1) / t.block_cols;
-  int64_t splits = (want + tiles - 1) / tiles;
+  // Whole waves: as many splits as fit in the CTAs asked for (rounding up left a second, mostly
+  // empty wave, e.g. 640 CTAs for 528 slots at n = 16384, run7).
+  int64_t splits = want / tiles;
   splits = splits < 1 ? 1 : splits > blocks ? blocks : splits;
   t.cols_per_split = ((n + splits - 1) / splits + t.block_cols - 1) / t.block_cols * t.block_cols;
   t.tiles = static_cast<unsigned>(tiles);
@@ -93,38 +95,45 @@ TilePlan plan_tiles(int64_t n, int unit, int min_tile_rows, const Shape& shape) 
   return t;
 }
 
-template <class T, int KT, bool WITH_C, bool MAGS, int ROWS>
+template <class T, int KT, bool WITH_C, bool MAGS, int ROWS, int DEPTH, bool TREE>
 void launch_tiled_pass(const TileArgs<T>& args, const TilePlan& plan, cudaStream_t s) {
-  const size_t bytes = tiled_smem_bytes<T, KT, WITH_C, MAGS, ROWS>(args.tile_rows, args.block_cols);
-  tiled_pass<T, KT, WITH_C, MAGS, ROWS><<<dim3(plan.tiles, plan.splits), kTileThreads, bytes, s>>>(args);
+  const size_t bytes = tiled_smem_bytes<T, KT, WITH_C, MAGS, ROWS, TREE>(args.tile_rows, args.block_cols);
+  tiled_pass<T, KT, WITH_C, MAGS, ROWS, DEPTH, TREE><<<dim3(plan.tiles, plan.splits), kTileThreads, bytes, s>>>(args);
 }
 
-// The tiled shapes' rows a lane group this build has: the bench compares 2 and 4, the
-// library builds only its default shape's.
-template <class T> constexpr int default_tile_rows() {
-  return kShapes[std::is_same_v<T, float> ? kDefaultShapeF32 : kDefaultShape16].rows_per_lane;
+// The tiled shapes' rows a lane group and items in flight this build has: the bench compares
+// rows 2 and 4, 1 and 2 items in flight; the library builds only its default shape's.
+template <class T> constexpr const Shape& default_tiled_shape() {
+  return kShapes[std::is_same_v<T, float> ? kDefaultShapeF32 : kDefaultShape16];
 }
+template <class T> constexpr int default_tile_rows() { return default_tiled_shape<T>().rows_per_lane; }
+template <class T> constexpr int default_depth() { return default_tiled_shape<T>().items_in_flight; }
+template <class T> constexpr bool default_smem_tree() { return default_tiled_shape<T>().smem_tree; }
 
 // Shared memory above 48 KB must be asked for per kernel, and not while a graph is captured:
 // done once for the largest tile, when the check is built.
-template <class T, int KT, bool WITH_C, bool MAGS, int ROWS>
+template <class T, int KT, bool WITH_C, bool MAGS, int ROWS, int DEPTH, bool TREE>
 void allow_tiled_smem() {
-  const size_t bytes = tiled_smem_bytes<T, KT, WITH_C, MAGS, ROWS>(kMaxTileRows, kMaxBlockCols);
-  cuda_check(cudaFuncSetAttribute(tiled_pass<T, KT, WITH_C, MAGS, ROWS>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+  const size_t bytes = tiled_smem_bytes<T, KT, WITH_C, MAGS, ROWS, TREE>(kMaxTileRows, kMaxBlockCols);
+  cuda_check(cudaFuncSetAttribute(tiled_pass<T, KT, WITH_C, MAGS, ROWS, DEPTH, TREE>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                   static_cast<int>(bytes)),
              "cudaFuncSetAttribute(shared memory)");
 }
-template <class T, int KT, int ROWS>
+template <class T, int KT, int ROWS, int DEPTH, bool TREE>
 void allow_tiled_smem_rows() {
-  allow_tiled_smem<T, KT, false, false, ROWS>(), allow_tiled_smem<T, KT, false, true, ROWS>();
-  allow_tiled_smem<T, KT, true, false, ROWS>(), allow_tiled_smem<T, KT, true, true, ROWS>();
+  allow_tiled_smem<T, KT, false, false, ROWS, DEPTH, TREE>(), allow_tiled_smem<T, KT, false, true, ROWS, DEPTH, TREE>();
+  allow_tiled_smem<T, KT, true, false, ROWS, DEPTH, TREE>(), allow_tiled_smem<T, KT, true, true, ROWS, DEPTH, TREE>();
 }
+// The bench's other shapes are built for k = 10 only (dispatch below).
 template <class T, int KT>
 void allow_tiled_smem_all() {
+  allow_tiled_smem_rows<T, KT, default_tile_rows<T>(), default_depth<T>(), default_smem_tree<T>()>();
 #ifdef RACER_FV_ALL_SHAPES
-  allow_tiled_smem_rows<T, KT, 2>(), allow_tiled_smem_rows<T, KT, 4>();
-#else
-  allow_tiled_smem_rows<T, KT, default_tile_rows<T>()>();
+  if constexpr (KT == 10) {
+    allow_tiled_smem_rows<T, KT, 2, 1, false>(), allow_tiled_smem_rows<T, KT, 4, 1, false>();
+    allow_tiled_smem_rows<T, KT, 2, 2, false>(), allow_tiled_smem_rows<T, KT, 4, 2, false>();
+    allow_tiled_smem_rows<T, KT, 2, 1, true>(), allow_tiled_smem_rows<T, KT, 4, 1, true>();
+  }
 #endif
 }
 template <class T>
@@ -137,19 +146,19 @@ void allow_tiled_smem_for(int kt) {
   }
 }
 
-template <class T, int KT, int ROWS>
+template <class T, int KT, int ROWS, int DEPTH, bool TREE>
 void launch_tiled(const ChunkPasses<T>& q, const Shape& shape, cudaStream_t s) {
   const int64_t n = q.n;
   // Pass 1's items are two loads wide: blocks are multiples of that.
   const TilePlan plan = plan_tiles(n, kGroupLanes * Load16<T>::kCount * 2, kLaneGroups * ROWS, shape);
   TileArgs<T> p1{q.b, nullptr, n, n, q.r, nullptr, nullptr, plan.cols_per_split, plan.block_cols, plan.tile_rows,
                  q.x_acc, q.mags + 4 * n, q.nb2, nullptr, nullptr};
-  if (q.with_mags) launch_tiled_pass<T, KT, false, true, ROWS>(p1, plan, s);
-  else launch_tiled_pass<T, KT, false, false, ROWS>(p1, plan, s);
+  if (q.with_mags) launch_tiled_pass<T, KT, false, true, ROWS, DEPTH, TREE>(p1, plan, s);
+  else launch_tiled_pass<T, KT, false, false, ROWS, DEPTH, TREE>(p1, plan, s);
   TileArgs<T> p2{q.a, q.c, n, n, q.r, q.x_acc, q.mags + 4 * n, plan.cols_per_split, plan.block_cols, plan.tile_rows,
                  q.y_acc, q.mags, q.mags + n, q.mags + 2 * n, q.mags + 3 * n};
-  if (q.with_mags) launch_tiled_pass<T, KT, true, true, ROWS>(p2, plan, s);
-  else launch_tiled_pass<T, KT, true, false, ROWS>(p2, plan, s);
+  if (q.with_mags) launch_tiled_pass<T, KT, true, true, ROWS, DEPTH, TREE>(p2, plan, s);
+  else launch_tiled_pass<T, KT, true, false, ROWS, DEPTH, TREE>(p2, plan, s);
 }
 
 #ifdef RACER_FV_ALL_SHAPES  // the bench compares the older row-per-lane shapes; the library builds only the tiled one
@@ -202,15 +211,25 @@ void launch_row_lane_shape(int shape, const ChunkPasses<T>& q, cudaStream_t s) {
 template <class T, int KT>
 void launch_shape(int shape, const ChunkPasses<T>& q, cudaStream_t s) {
   const Shape& sh = kShapes[shape];
+  if (sh.tiled && sh.rows_per_lane == default_tile_rows<T>() && sh.items_in_flight == default_depth<T>() &&
+      sh.smem_tree == default_smem_tree<T>())
+    return launch_tiled<T, KT, default_tile_rows<T>(), default_depth<T>(), default_smem_tree<T>()>(q, sh, s);
 #ifdef RACER_FV_ALL_SHAPES
-  if (sh.tiled && sh.rows_per_lane == 2) return launch_tiled<T, KT, 2>(q, sh, s);
-  if (sh.tiled) return launch_tiled<T, KT, 4>(q, sh, s);
-  launch_row_lane_shape<T, KT>(shape, q, s);
-#else
-  if (!sh.tiled || sh.rows_per_lane != default_tile_rows<T>())
-    throw std::runtime_error("kernel shape " + std::to_string(shape) + " is built only into the bench");
-  launch_tiled<T, KT, default_tile_rows<T>()>(q, sh, s);
+  if constexpr (KT == 10) {
+    if (sh.tiled && sh.smem_tree) {
+      if (sh.rows_per_lane == 2) return launch_tiled<T, KT, 2, 1, true>(q, sh, s);
+      return launch_tiled<T, KT, 4, 1, true>(q, sh, s);
+    }
+    if (sh.tiled && sh.items_in_flight == 2) {
+      if (sh.rows_per_lane == 2) return launch_tiled<T, KT, 2, 2, false>(q, sh, s);
+      return launch_tiled<T, KT, 4, 2, false>(q, sh, s);
+    }
+    if (sh.tiled && sh.rows_per_lane == 2) return launch_tiled<T, KT, 2, 1, false>(q, sh, s);
+    if (sh.tiled) return launch_tiled<T, KT, 4, 1, false>(q, sh, s);
+    return launch_row_lane_shape<T, KT>(shape, q, s);
+  }
 #endif
+  throw std::runtime_error("kernel shape " + std::to_string(shape) + " is built only into the bench, for k = 10");
 }
 
 // Every shape for k = 10 (the bench's overhead k); the default shape for the other chunk sizes.

@@ -25,6 +25,8 @@ struct Shape {
   bool tiled;
   int ctas_per_sm;  // tiled: column splits are chosen to give about this many CTAs a multiprocessor
   int block_cols;   // tiled: columns whose vectors a CTA stages at once (fewer at small n)
+  int items_in_flight = 1;  // tiled: items whose loads are issued before the current one computes
+  bool smem_tree = false;   // tiled: lanes' chains added through shared memory instead of shuffles
 };
 constexpr Shape kShapes[] = {
     {2, false, 1, 1, false, 0, 0},   {2, true, 1, 1, false, 0, 0},   {2, false, 4, 1, false, 0, 0},
@@ -32,13 +34,20 @@ constexpr Shape kShapes[] = {
     {2, false, 2, 4, false, 0, 0},   {1, false, 2, 6, false, 0, 0},   {4, false, 8, 0, true, 8, 256},
     {4, false, 8, 0, true, 16, 256}, {2, false, 8, 0, true, 8, 256},  {2, false, 8, 0, true, 16, 256},
     {4, false, 8, 0, true, 8, 512},  {4, false, 8, 0, true, 4, 256},  {2, false, 8, 0, true, 8, 128},
-    {2, false, 8, 0, true, 16, 128}};
-constexpr int kShapeCount = 16;
+    {2, false, 8, 0, true, 16, 128},
+    // run7: two items in flight, and fewer CTAs
+    {4, false, 8, 0, true, 4, 256, 2}, {4, false, 8, 0, true, 8, 256, 2},   {2, false, 8, 0, true, 8, 256, 2},
+    {2, false, 8, 0, true, 16, 128, 2}, {4, false, 8, 0, true, 4, 512},     {4, false, 8, 0, true, 6, 256},
+    {4, false, 8, 0, true, 6, 256, 2},
+    // run7: the tree through shared memory
+    {4, false, 8, 0, true, 4, 256, 1, true}, {4, false, 8, 0, true, 8, 256, 1, true}, {2, false, 8, 0, true, 8, 256, 1, true},
+    {2, false, 8, 0, true, 16, 128, 1, true}, {4, false, 8, 0, true, 8, 128, 1, true}};
+constexpr int kShapeCount = 28;
 constexpr int kFirstTiledShape = 8;
 // Indices into kShapes: the shapes used unless set_shape picks another, for 4-byte and for
-// 2-byte elements (bench/freivalds/RESULTS.md, run6).
-constexpr int kDefaultShapeF32 = 8;
-constexpr int kDefaultShape16 = 15;
+// 2-byte elements (bench/freivalds/RESULTS.md, run7: the sweep's choice in both of its calls).
+constexpr int kDefaultShapeF32 = 13;
+constexpr int kDefaultShape16 = 14;
 static_assert(kShapes[kDefaultShapeF32].tiled && kShapes[kDefaultShape16].tiled, "the library builds only tiled shapes");
 
 struct DeviceVerdict {

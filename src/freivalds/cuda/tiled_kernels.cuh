@@ -10,8 +10,9 @@
 // of every row (128 bytes a row, whole cache lines; pass 1 two such segments), and all four
 // lane groups of a warp read the same vector entries (one shared-memory wavefront per 16-byte
 // load of the warp). Each lane chains its item's terms in f32 FMAs (one 16-byte load of A and
-// one of C, or two of B), the 8 lanes' chains are added by a 3-level shuffle tree that leaves
-// every lane a slice of the row values, and those go into f64 accumulators in shared memory.
+// one of C, or two of B), the 8 lanes' chains are added by a 3-level tree (shuffles that leave
+// every lane a slice of the row values, or, SMEM_TREE, the same pairs of lanes added through
+// shared memory), and those go into f64 accumulators in shared memory.
 // Rounding model (tolerance.cpp, gpu_check_arithmetic): each term passes through at most L f32
 // roundings in its chain and 3 in the tree (L = 8 terms for 4-byte elements, 16 for 2-byte),
 // then f64.
@@ -59,13 +60,21 @@ template <> struct Load16<__half> {
 };
 
 // Values per row: KT residual entries, then (with magnitudes) mag, sq of the streamed matrix
-// and, in pass 2, mag and sq of C; rounded up to a power of two (kPitch) for the shuffle tree.
-// ROWS: rows of a lane group (halved for 32 values a row): more rows share each vector read,
-// fewer leave registers for more warps.
-template <int KT, bool WITH_C, bool MAGS, int ROWS> struct TileShape {
+// and, in pass 2, mag and sq of C. ROWS: rows of a lane group (halved above 16 values a row):
+// more rows share each vector read, fewer leave registers for more warps. The tree halves the
+// group's kRows x kPitch values three times, so their count must be a multiple of 8: kPitch is
+// the least such row length, not a power of two (k = 10 with magnitudes: 14 values a row, 56
+// for 4 rows, where a pitch of 16 sent 8 unused values through the tree).
+// SMEM_TREE: the 8 lanes' chains are added through shared memory (each lane writes its values,
+// then sums the 8 copies of one quad of them) rather than by shuffles; same pairing, same sums.
+template <int KT, bool WITH_C, bool MAGS, int ROWS, bool SMEM_TREE = false> struct TileShape {
   static constexpr int kValues = KT + (MAGS ? (WITH_C ? 4 : 2) : 0);
-  static constexpr int kPitch = kValues <= 4 ? 4 : kValues <= 8 ? 8 : kValues <= 16 ? 16 : 32;
-  static constexpr int kRows = kPitch >= 32 && ROWS > 1 ? ROWS / 2 : ROWS;
+  static constexpr int kRows = kValues > 16 && ROWS > 1 ? ROWS / 2 : ROWS;
+  static constexpr int kPitch = [] {
+    int p = kValues;
+    while (kRows * p % kGpuTreeLanes != 0) ++p;
+    return p;
+  }();
   static constexpr int kV = kRows * kPitch;          // values a lane group reduces at once
   static constexpr int kSlice = kV / kGroupLanes;    // values each lane keeps after the tree
   static constexpr int kVecRows = WITH_C ? 2 * KT + (MAGS ? 1 : 0) : KT;  // staged vector rows
@@ -73,8 +82,25 @@ template <int KT, bool WITH_C, bool MAGS, int ROWS> struct TileShape {
   // (its chains are then as long as pass 2's A + C chains, and its tree costs half per element).
   static constexpr int kLoads = WITH_C ? 1 : 2;
   // f64 accumulators of a row group in shared memory, [slice entry][lane]: a warp's 4 groups
-  // touch 4 runs of 64 bytes; a stride of 16 (mod 32) words spreads them over all banks.
-  static constexpr int kGroupStride = kV % 16 == 0 ? kV + 8 : kV;
+  // touch 4 runs of 64 bytes; a stride of 16 (mod 32) words (8 mod 16 doubles) spreads them
+  // over all banks.
+  // With SMEM_TREE the values are added kChunkRows rows at a time (at most 32 values, a quad
+  // for each of the 8 lanes), and a chunk's accumulators are 32 doubles: per lane, two pairs,
+  // each pair a 16-byte access, 8 lanes' accesses 128 contiguous bytes.
+  static constexpr int kChunkRows = kPitch <= 16 && kRows % 2 == 0 ? 2 : 1;
+  static constexpr int kChunkValues = kChunkRows * kPitch;
+  static constexpr int kChunkQuads = (kChunkValues + 3) / 4;
+  static_assert(kChunkQuads <= kGroupLanes, "a chunk has a quad a lane at most");
+  static constexpr int kGroupStride = SMEM_TREE ? kRows / kChunkRows * 32 : kV % 16 == 0 ? kV + 8 : kV;
+  static_assert(SMEM_TREE || kGroupStride % 16 == 8, "accumulator stride must be 16 words mod 32");
+  // Shared-memory scratch of the SMEM_TREE reduction: a lane group's 8 quads x 8 lanes.
+  static constexpr int kScratchFloat4s = SMEM_TREE ? kLaneGroups * kGroupLanes * kGroupLanes : 0;
+  // Where value v of a row group (v < kRows * kPitch) is accumulated, within its GS doubles.
+  __host__ __device__ static constexpr int acc_index(int v) {
+    if constexpr (!SMEM_TREE) return v % kSlice * kGroupLanes + v / kSlice;
+    const int c = v / kChunkValues, in = v % kChunkValues, quad = in / 4, e = in % 4;
+    return c * 32 + e / 2 * 16 + quad * 2 + e % 2;
+  }
   static_assert(kV >= kGroupLanes && kV % kGroupLanes == 0, "the tree needs whole slices");
 };
 
@@ -100,10 +126,11 @@ struct TileArgs {
 // one after another) then fall in different banks.
 inline __host__ __device__ int vec_stride(int block_cols) { return block_cols + 4; }
 
-template <class T, int KT, bool WITH_C, bool MAGS, int ROWS>
+template <class T, int KT, bool WITH_C, bool MAGS, int ROWS, bool SMEM_TREE>
 __host__ __device__ constexpr size_t tiled_smem_bytes(int tile_rows, int block_cols) {
-  using S = TileShape<KT, WITH_C, MAGS, ROWS>;
-  return sizeof(double) * (tile_rows / S::kRows) * S::kGroupStride + sizeof(float) * S::kVecRows * vec_stride(block_cols);
+  using S = TileShape<KT, WITH_C, MAGS, ROWS, SMEM_TREE>;
+  return sizeof(double) * (tile_rows / S::kRows) * S::kGroupStride + sizeof(float) * S::kVecRows * vec_stride(block_cols) +
+         16 * S::kScratchFloat4s;
 }
 
 // Position of a block's column in the staged vectors. A unit (one item's columns) is LOADS
@@ -129,15 +156,63 @@ __device__ inline void tree_level(float (&acc)[N], int lane) {
   }
 }
 
-template <class T, int KT, bool WITH_C, bool MAGS, int ROWS>
-__global__ void __launch_bounds__(kTileThreads) tiled_pass(TileArgs<T> p) {
-  using S = TileShape<KT, WITH_C, MAGS, ROWS>;
+// The same sums as the three tree_level calls, through shared memory: per chunk of rows, each
+// lane writes its values as quads (quad q of lane l at slot q * 8 + (l + q) % 8: a lane group's
+// 16-byte writes of one quad, and its reads of one source lane, fall in 8 different 16-byte
+// bank groups), then lane q adds the 8 copies of quad q in the shuffle tree's order (pairs of
+// lanes 4 apart, then 2, then 1) and adds them into its accumulators. 2 x 8 16-byte accesses
+// and 28 additions a quad, against 7/8 of a shuffle, an addition and two selects a value.
+template <class S, int N>
+__device__ inline void add_lanes_via_smem(const float (&acc)[N], float4* scratch, double* dacc_group, int l8) {
+  static_assert(kGpuTreeLanes == 8 && kGpuTreeLevels == 3, "the sums below are a 3-level tree over 8 lanes");
+  constexpr int VC = S::kChunkValues, QC = S::kChunkQuads;
+#pragma unroll
+  for (int c = 0; c < S::kRows / S::kChunkRows; ++c) {
+    __syncwarp();  // the previous chunk's (or item's) reads of the scratch are done
+#pragma unroll
+    for (int q = 0; q < QC; ++q) {
+      float v[4];
+#pragma unroll
+      for (int e = 0; e < 4; ++e) v[e] = 4 * q + e < VC ? acc[c * VC + 4 * q + e] : 0.0f;
+      scratch[q * kGroupLanes + ((l8 + q) & 7)] = make_float4(v[0], v[1], v[2], v[3]);
+    }
+    __syncwarp();
+    if (l8 < QC) {
+      float4 s[kGroupLanes];
+#pragma unroll
+      for (int l = 0; l < kGroupLanes; ++l) s[l] = scratch[l8 * kGroupLanes + ((l + l8) & 7)];
+      float o[4];
+#pragma unroll
+      for (int e = 0; e < 4; ++e) {
+        float x[kGroupLanes];
+#pragma unroll
+        for (int l = 0; l < kGroupLanes; ++l) x[l] = e == 0 ? s[l].x : e == 1 ? s[l].y : e == 2 ? s[l].z : s[l].w;
+        o[e] = ((x[0] + x[4]) + (x[2] + x[6])) + ((x[1] + x[5]) + (x[3] + x[7]));
+      }
+      double2* d = reinterpret_cast<double2*>(dacc_group + c * 32);
+      double2 lo = d[l8], hi = d[kGroupLanes + l8];
+      lo.x += o[0], lo.y += o[1], hi.x += o[2], hi.y += o[3];
+      d[l8] = lo, d[kGroupLanes + l8] = hi;
+    }
+  }
+}
+
+// Registers are capped at 128 a thread (4 CTAs, 16 warps a multiprocessor) except for 4 rows
+// of 2-byte elements, which need about 200: uncapped, the unrolled item loop below took
+// 140-160 for the f32 passes (3 CTAs), capped it spills at most 24 bytes.
+template <class T, int ROWS> constexpr int tiled_min_ctas() { return sizeof(T) == 4 || ROWS <= 2 ? 4 : 1; }
+
+// DEPTH: items whose loads are in flight while one item computes (register buffers rotate
+// through DEPTH + 1 slots, the item loop unrolled by that much, so no buffer is copied).
+template <class T, int KT, bool WITH_C, bool MAGS, int ROWS, int DEPTH, bool SMEM_TREE>
+__global__ void __launch_bounds__(kTileThreads, tiled_min_ctas<T, ROWS>()) tiled_pass(TileArgs<T> p) {
+  using S = TileShape<KT, WITH_C, MAGS, ROWS, SMEM_TREE>;
   constexpr int E = Load16<T>::kCount, LOADS = S::kLoads, QUADS = LOADS * E / 4;
   constexpr int UNIT = kGroupLanes * E * LOADS;
   constexpr int KP = (KT + 3) / 4 * 4;
   constexpr int R = S::kRows, P = S::kPitch, GS = S::kGroupStride;
   // The tolerance's model of this kernel's rounding (gpu_arithmetic.hpp): chains of this many
-  // terms, then the 3 tree_level calls below.
+  // terms, then the 3-level tree below (tree_level calls, or add_lanes_via_smem).
   static_assert((WITH_C ? 2 : LOADS) * E == gpu_chain_terms(sizeof(T)), "chain length differs from the tolerance's model");
   static_assert(kGpuTreeLevels == 3, "the tree below has 3 levels");
   extern __shared__ __align__(16) unsigned char smem_raw[];
@@ -145,6 +220,7 @@ __global__ void __launch_bounds__(kTileThreads) tiled_pass(TileArgs<T> p) {
   const int vs = vec_stride(p.block_cols);
   double* dacc = reinterpret_cast<double*>(smem_raw);            // tile_groups x GS
   float* vec = reinterpret_cast<float*>(dacc + tile_groups * GS);  // kVecRows x vs
+  float4* scratch = reinterpret_cast<float4*>(vec + S::kVecRows * vs);  // SMEM_TREE: 64 float4 a lane group
   const int lane = threadIdx.x & 31, l8 = lane & 7, group = threadIdx.x / kGroupLanes;
   const int64_t row0 = static_cast<int64_t>(blockIdx.x) * p.tile_rows;
   const int64_t c_begin = static_cast<int64_t>(blockIdx.y) * p.cols_per_split;
@@ -191,11 +267,7 @@ __global__ void __launch_bounds__(kTileThreads) tiled_pass(TileArgs<T> p) {
         }
       }
     };
-    uint4 cur_m[R][LOADS], cur_c[R];
-    load(0, cur_m, cur_c);
-    for (int item = 0; item < items; ++item) {
-      uint4 next_m[R][LOADS], next_c[R];
-      load(item + 1, next_m, next_c);  // in flight while this item computes
+    auto compute = [&](int item, const uint4 (&cur_m)[R][LOADS], const uint4 (&cur_c)[R]) {
       const int g = group + kLaneGroups * (item / units), u = item % units;
       float a[R][LOADS * E], cc[R][E];
 #pragma unroll
@@ -248,19 +320,30 @@ __global__ void __launch_bounds__(kTileThreads) tiled_pass(TileArgs<T> p) {
             }
         }
       }
-      // The 8 lanes' chains, added by a tree (levels over lane bits 4, 2, 1).
-      tree_level<S::kV / 2, 4>(acc, lane);
-      tree_level<S::kV / 4, 2>(acc, lane);
-      tree_level<S::kV / 8, 1>(acc, lane);
-      // Lane l8 now holds values [l8 * kSlice, (l8 + 1) * kSlice) of the group's R x P.
-      double* d = dacc + g * GS + l8;
+      if constexpr (SMEM_TREE) {
+        add_lanes_via_smem<S>(acc, scratch + group * kGroupLanes * kGroupLanes, dacc + g * GS, l8);
+      } else {
+        // The 8 lanes' chains, added by a tree (levels over lane bits 4, 2, 1).
+        tree_level<S::kV / 2, 4>(acc, lane);
+        tree_level<S::kV / 4, 2>(acc, lane);
+        tree_level<S::kV / 8, 1>(acc, lane);
+        // Lane l8 now holds values [l8 * kSlice, (l8 + 1) * kSlice) of the group's R x P.
+        double* d = dacc + g * GS + l8;
 #pragma unroll
-      for (int i = 0; i < S::kSlice; ++i) d[i * kGroupLanes] += static_cast<double>(acc[i]);
+        for (int i = 0; i < S::kSlice; ++i) d[i * kGroupLanes] += static_cast<double>(acc[i]);
+      }
+    };
+    constexpr int SLOTS = DEPTH + 1;
+    uint4 buf_m[SLOTS][R][LOADS], buf_c[SLOTS][R];
 #pragma unroll
-      for (int r = 0; r < R; ++r) {
+    for (int d = 0; d < DEPTH; ++d) load(d, buf_m[d], buf_c[d]);
+    for (int item0 = 0; item0 < items; item0 += SLOTS) {
 #pragma unroll
-        for (int j = 0; j < LOADS; ++j) cur_m[r][j] = next_m[r][j];
-        cur_c[r] = next_c[r];
+      for (int slot = 0; slot < SLOTS; ++slot) {
+        const int item = item0 + slot;
+        if (item >= items) break;
+        load(item + DEPTH, buf_m[(slot + DEPTH) % SLOTS], buf_c[(slot + DEPTH) % SLOTS]);  // in flight while this one computes
+        compute(item, buf_m[slot], buf_c[slot]);
       }
     }
   }
@@ -271,7 +354,7 @@ __global__ void __launch_bounds__(kTileThreads) tiled_pass(TileArgs<T> p) {
     const int64_t row = row0 + rl;
     if (row >= p.rows) continue;
     const int v = rl % R * P + q;  // index within the row group's R x P values
-    const double val = dacc[rl / R * GS + v % S::kSlice * kGroupLanes + v / S::kSlice];
+    const double val = dacc[rl / R * GS + S::acc_index(v)];
     if (q < KT) atomicAdd(p.out + row * KP + q, val);
     else if (q == KT) atomicAdd(p.mag + row, val);
     else if (q == KT + 1) {
