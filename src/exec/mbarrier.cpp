@@ -9,8 +9,9 @@
 // (Machine::synchronized), whatever CTA of the cluster either thread is in.
 //
 // try_wait and test_wait are modelled as waiting until the phase completes (the schedule in
-// which the thread is delayed until then). Code that does other work when a wait fails, rather
-// than retrying, gets this schedule only.
+// which the thread is delayed until then). That is faithful only where the program retries a
+// failed wait and does nothing else with its outcome: sem/mbarrier.cpp refuses the others
+// (ptx/wait_loops.hpp).
 #include <algorithm>
 
 #include "exec/async_state.hpp"

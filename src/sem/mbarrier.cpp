@@ -2,6 +2,7 @@
 // parity or state token, inval) and cp.async.bulk global -> shared completing on an mbarrier
 // (exec/mbarrier.cpp has the model). Tensor copies (TMA) are in tma.cpp.
 #include "exec/async_state.hpp"
+#include "ptx/wait_loops.hpp"
 #include "sem/common.hpp"
 #include "sem/semantics.hpp"
 
@@ -50,6 +51,13 @@ void wait(ExecContext& c, const Instr& i) {
   // A relaxed wait acquires nothing; a later fence would, which the model does not follow.
   if (i.has(Mod::Sem) && ptx::mod_values(Mod::Sem)[i.mod(Mod::Sem)] != "acquire")
     throw exec::Refusal("an mbarrier wait without .acquire semantics is not modelled");
+  // The wait runs as the schedule that delays the thread until the phase completes; a program
+  // that acts on "not yet" other than by retrying could tell that schedule from the others.
+  const Instr* first = c.fn.instrs.data();
+  if (&i < first || &i >= first + c.fn.instrs.size())
+    throw exec::Refusal("an mbarrier wait outside its function's instruction list is not modelled");
+  if (std::optional<std::string> why = ptx::wait_outcome_observed(c.fn, static_cast<uint32_t>(&i - first)))
+    throw exec::Refusal("an mbarrier wait whose outcome the program uses other than to retry it: " + *why);
   bool parity = i.has(Mod::Parity);
   uint64_t value = int_operand(c, i.operands[2], parity ? Type::U32 : Type::B64);
   if (c.m.mbarrier_wait(c, shared_address(c, i, i.operands[1]), parity, value)) {

@@ -81,11 +81,10 @@ extern "C" __global__ void remote_mbarrier(const unsigned*, unsigned* out) {
     asm volatile("mbarrier.arrive.release.cluster.shared::cluster.b64 _, [%0], %1;" ::"r"(remote), "r"(rank) : "memory");
   }
   if (rank == 0) {
-    unsigned done = 0, spins = 0;
-    while (!done && spins < 1000000) {
+    unsigned done = 0;
+    while (!done) {
       asm volatile("{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], 0; selp.u32 %0, 1, 0, p; }"
                    : "=r"(done) : "r"(bar_addr) : "memory");
-      ++spins;
     }
     out[(blockIdx.x / cl.num_blocks()) * 32 + threadIdx.x] = done;
   }
@@ -115,11 +114,10 @@ __device__ void tma_multicast(const CUtensorMap* tm, unsigned* out, int row, int
         " [%0], [%1, {%2, %3}], [%4], %5;" ::"r"(s), "l"(tm), "r"(col), "r"(row), "r"(b), "h"(static_cast<unsigned short>(mask))
         : "memory");
   if (mine) {
-    unsigned done = 0, spins = 0;
-    while (!done && spins < (1u << 20)) {
+    unsigned done = 0;
+    while (!done) {
       asm volatile("{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], 0; selp.u32 %0, 1, 0, p; }"
                    : "=r"(done) : "r"(b) : "memory");
-      ++spins;
     }
     for (unsigned i = l; i < 256; i += 32) out[rank * 257 + i] = sm[i];
     if (l == 0) out[rank * 257 + 256] = !done;
