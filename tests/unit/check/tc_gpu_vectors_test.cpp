@@ -17,6 +17,7 @@
 #include "exec/refusal.hpp"
 #include "ptx/parser.hpp"
 #include "sem/semantics.hpp"
+#include "gpu_vector_launch.hpp"
 
 namespace racer::check {
 namespace {
@@ -84,40 +85,24 @@ std::vector<uint8_t> run_case(const VectorCase& c) {
   std::vector<exec::TensorSpec> tensors;
   const char* names[4] = {"a", "b", "c", "out"};
   for (int t = 0; t < 4; ++t) {
-    exec::TensorSpec s;
-    s.name = names[t];
-    s.elem = ptx::Type::U8;
-    s.init = exec::TensorInit::Bytes;
-    s.bytes = t < 3 ? c.in[t] : std::vector<uint8_t>(c.out_bytes, 0);
-    if (s.bytes.empty()) s.bytes.assign(16, 0);
-    s.shape = {static_cast<int64_t>(s.bytes.size())};
-    s.strides = {1};
-    s.storage_elements = s.bytes.size();
-    if (t == 0 && c.tma) {
-      s.elem = ptx::Type::F16;
-      s.shape = {c.rows, c.cols};
-      s.strides = {c.cols, 1};
-      s.storage_elements = static_cast<uint64_t>(c.rows * c.cols);
-    }
+    exec::TensorSpec s = test::byte_tensor(names[t], t < 3 ? c.in[t] : std::vector<uint8_t>(c.out_bytes, 0));
+    if (t == 0 && c.tma) test::as_f16_matrix(s, c.rows, c.cols);
     tensors.push_back(s);
   }
   const ptx::ParsedModule& pm = module();
-  const ptx::Function* fn = pm.module.find_entry(c.entry);
-  EXPECT_NE(fn, nullptr) << c.entry;
-  if (!fn) return {};
+  std::optional<exec::LaunchSpec> launch = test::launch_of(pm, c.entry);
+  if (!launch) return {};
+  const ptx::Function& fn = pm.module.functions[launch->function];
   exec::Session session;
   exec::ConcreteDomain dom;
   exec::Machine m(session, 'a', tensors, dom, sem::semantics());
-  exec::LaunchSpec spec;
-  spec.module = &pm.module;
-  spec.source_map = &pm.map;
-  spec.function = static_cast<uint32_t>(fn - pm.module.functions.data());
+  exec::LaunchSpec spec = *launch;
   spec.block.x = c.block;
   spec.dynamic_shared_bytes = c.shared;
   spec.label = "launch 0 (" + c.entry + ")";
   spec.access = {exec::TensorAccess::Read, exec::TensorAccess::Read, exec::TensorAccess::Read, exec::TensorAccess::ReadWrite};
-  auto slots = exec::param_layout(*fn);
-  spec.params.assign(exec::param_buffer_size(*fn), 0);
+  auto slots = exec::param_layout(fn);
+  spec.params.assign(exec::param_buffer_size(fn), 0);
   for (size_t t = c.tma ? 1 : 0; t < 4 && t < slots.size(); ++t) {
     uint64_t base = m.tensor_base(t);
     std::memcpy(spec.params.data() + slots[t].offset, &base, 8);

@@ -1,0 +1,49 @@
+#pragma once
+// Shared by the GPU-vector tests (tensor cores, clusters): the byte tensors a one-feature
+// kernel reads and writes, and the launch of one of a module's entries.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "exec/launch.hpp"
+#include "exec/machine.hpp"
+#include "ptx/parser.hpp"
+
+namespace racer::check::test {
+
+// Bytes as a flat u8 tensor (16 zero bytes where there are none: a pointer must point somewhere).
+inline exec::TensorSpec byte_tensor(const std::string& name, std::vector<uint8_t> bytes) {
+  exec::TensorSpec s;
+  s.name = name;
+  s.elem = ptx::Type::U8;
+  s.init = exec::TensorInit::Bytes;
+  s.bytes = std::move(bytes);
+  if (s.bytes.empty()) s.bytes.assign(16, 0);
+  s.shape = {static_cast<int64_t>(s.bytes.size())};
+  s.strides = {1};
+  s.storage_elements = s.bytes.size();
+  return s;
+}
+
+// The same bytes read as a rows x cols f16 matrix, the global tensor a TMA map describes.
+inline void as_f16_matrix(exec::TensorSpec& s, int64_t rows, int64_t cols) {
+  s.elem = ptx::Type::F16;
+  s.shape = {rows, cols};
+  s.strides = {cols, 1};
+  s.storage_elements = static_cast<uint64_t>(rows * cols);
+}
+
+// A launch of the entry named `entry`; nullopt (and a test failure) when the module lacks it.
+inline std::optional<exec::LaunchSpec> launch_of(const ptx::ParsedModule& pm, const std::string& entry) {
+  const ptx::Function* fn = pm.module.find_entry(entry);
+  EXPECT_NE(fn, nullptr) << entry;
+  if (!fn) return std::nullopt;
+  exec::LaunchSpec spec;
+  spec.module = &pm.module;
+  spec.source_map = &pm.map;
+  spec.function = static_cast<uint32_t>(fn - pm.module.functions.data());
+  return spec;
+}
+
+}  // namespace racer::check::test
