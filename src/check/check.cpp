@@ -173,26 +173,11 @@ CheckResult check_instance(const instance::Instance& inst, const CheckOptions& o
     return res;
   }
   collect();
-  bool race = false;
-  for (const exec::Defect& d : res.defects) race |= d.kind == exec::DefectKind::Race;
-  if (race) {
-    // The outputs depend on the schedule: no verdict may rest on the order the engine chose.
-    res.verdict = Verdict::Unknown;
-    res.reason = "a data race makes the outputs depend on the schedule";
-  } else if (any_refuted) {
-    // A refuted cell's witness was re-checked from scratch: it settles the verdict whatever
-    // the cells not decided before a limit would have given.
-    res.verdict = Verdict::Inequivalent;
-    if (!stopped.empty()) res.reason = stopped + "; a refuted cell settles the verdict";
-  } else if (!stopped.empty()) {
-    res.verdict = Verdict::Unknown;
-    res.reason = stopped;
-  } else if (any_unknown) {
-    res.verdict = Verdict::Unknown;
-    res.reason = "some cells could be neither proved nor refuted";
-  } else {
-    res.verdict = Verdict::Equivalent;
-  }
+  CellTally tally{false, any_refuted, any_unknown, stopped};
+  for (const exec::Defect& d : res.defects) tally.race |= d.kind == exec::DefectKind::Race;
+  VerdictAndReason v = combine_cells(tally);
+  res.verdict = v.verdict;
+  res.reason = v.reason;
   return res;
 }
 

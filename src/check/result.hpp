@@ -14,6 +14,22 @@ namespace racer::check {
 enum class Verdict : uint8_t { Equivalent, Inequivalent, Unknown, Refused };
 std::string_view verdict_name(Verdict v);  // "equivalent", "inequivalent", "unknown", "refused"
 
+// What the decided cells and the defects add up to.
+struct CellTally {
+  bool race = false;         // a defect of kind race in either program
+  bool any_refuted = false;  // a cell refuted (its witness re-checked from scratch)
+  bool any_unknown = false;  // a cell neither proved nor refuted
+  std::string stopped;       // why deciding ended before the last cell ("" if it did not)
+};
+struct VerdictAndReason {
+  Verdict verdict;
+  std::string reason;
+};
+// A race leaves the outputs to the schedule: Unknown whatever the cells say. Else a refuted
+// cell settles Inequivalent, also when a limit stopped the cells after it. Else a stop or an
+// undecided cell leaves Unknown; only a complete run with every cell proved is Equivalent.
+VerdictAndReason combine_cells(const CellTally& t);
+
 struct OutputStats {
   std::string tensor;
   uint64_t cells = 0, proved = 0, refuted = 0, unknown = 0;

@@ -1,0 +1,16 @@
+#include "check/result.hpp"
+
+namespace racer::check {
+
+VerdictAndReason combine_cells(const CellTally& t) {
+  // No verdict may rest on the order in which the engine happened to run the threads.
+  if (t.race) return {Verdict::Unknown, "a data race makes the outputs depend on the schedule"};
+  if (t.any_refuted) {
+    return {Verdict::Inequivalent, t.stopped.empty() ? "" : t.stopped + "; a refuted cell settles the verdict"};
+  }
+  if (!t.stopped.empty()) return {Verdict::Unknown, t.stopped};
+  if (t.any_unknown) return {Verdict::Unknown, "some cells could be neither proved nor refuted"};
+  return {Verdict::Equivalent, ""};
+}
+
+}  // namespace racer::check
