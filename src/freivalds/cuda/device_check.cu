@@ -26,6 +26,7 @@ __global__ void fill_vectors(float* r, int64_t rows, int kpad, int v0, int valid
 __global__ void judge_chunk(const double* y, int kpad, int v0, int valid, int k, int64_t rows, const double* mags,
                             const double* nb2, const ToleranceCoefficients* coef, int* row_failed,
                             unsigned long long* packed, unsigned long long* failing) {
+  asm volatile("griddepcontrol.wait;" ::: "memory");  // launched as pass 2's dependent (overlap_passes): Y is complete
   int64_t row = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x;
   unsigned long long best = 0;
   if (row < rows) {
@@ -95,10 +96,22 @@ TilePlan plan_tiles(int64_t n, int unit, int min_tile_rows, const Shape& shape) 
   return t;
 }
 
+// dependent: launched as a programmatic dependent of the kernel before it on the stream (it
+// starts as that kernel's CTAs finish and waits in griddepcontrol.wait for its completion).
+template <class... Params, class... Args>
+void launch_kernel(void (*kernel)(Params...), dim3 grid, dim3 block, size_t smem, cudaStream_t s, bool dependent, Args... args) {
+  cudaLaunchAttribute attr{};
+  attr.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  attr.val.programmaticStreamSerializationAllowed = 1;
+  cudaLaunchConfig_t config{grid, block, smem, s, &attr, dependent ? 1u : 0u};
+  cuda_check(cudaLaunchKernelEx(&config, kernel, args...), "cudaLaunchKernelEx");
+}
+
 template <class T, int KT, bool WITH_C, bool MAGS, int ROWS, int DEPTH, bool TREE>
 void launch_tiled_pass(const TileArgs<T>& args, const TilePlan& plan, cudaStream_t s) {
   const size_t bytes = tiled_smem_bytes<T, KT, WITH_C, MAGS, ROWS, TREE>(args.tile_rows, args.block_cols);
-  tiled_pass<T, KT, WITH_C, MAGS, ROWS, DEPTH, TREE><<<dim3(plan.tiles, plan.splits), kTileThreads, bytes, s>>>(args);
+  launch_kernel(tiled_pass<T, KT, WITH_C, MAGS, ROWS, DEPTH, TREE>, dim3(plan.tiles, plan.splits), dim3(kTileThreads), bytes, s,
+         WITH_C && args.overlap, args);
 }
 
 // The tiled shapes' rows a lane group and items in flight this build has: the bench compares
@@ -152,11 +165,11 @@ void launch_tiled(const ChunkPasses<T>& q, const Shape& shape, cudaStream_t s) {
   // Pass 1's items are two loads wide: blocks are multiples of that.
   const TilePlan plan = plan_tiles(n, kGroupLanes * Load16<T>::kCount * 2, kLaneGroups * ROWS, shape);
   TileArgs<T> p1{q.b, nullptr, n, n, q.r, nullptr, nullptr, plan.cols_per_split, plan.block_cols, plan.tile_rows,
-                 q.x_acc, q.mags + 4 * n, q.nb2, nullptr, nullptr};
+                 q.x_acc, q.mags + 4 * n, q.nb2, nullptr, nullptr, shape.overlap_passes};
   if (q.with_mags) launch_tiled_pass<T, KT, false, true, ROWS, DEPTH, TREE>(p1, plan, s);
   else launch_tiled_pass<T, KT, false, false, ROWS, DEPTH, TREE>(p1, plan, s);
   TileArgs<T> p2{q.a, q.c, n, n, q.r, q.x_acc, q.mags + 4 * n, plan.cols_per_split, plan.block_cols, plan.tile_rows,
-                 q.y_acc, q.mags, q.mags + n, q.mags + 2 * n, q.mags + 3 * n};
+                 q.y_acc, q.mags, q.mags + n, q.mags + 2 * n, q.mags + 3 * n, shape.overlap_passes};
   if (q.with_mags) launch_tiled_pass<T, KT, true, true, ROWS, DEPTH, TREE>(p2, plan, s);
   else launch_tiled_pass<T, KT, true, false, ROWS, DEPTH, TREE>(p2, plan, s);
 }
@@ -317,9 +330,12 @@ void DeviceCheck::enqueue_typed(const T* a, const T* b, const T* c) {
   cudaMemsetAsync(workspace_, 0, workspace_bytes_, stream_);
   bool first = true;
   for (const Chunk& ch : chunks_) {
+    // Other chunk sizes than 10 always use the default shape (dispatch).
+    const int shape = shape_ < 0 || ch.kt != 10 ? (std::is_same_v<T, float> ? kDefaultShapeF32 : kDefaultShape16) : shape_;
     dispatch<T>(shape_, ch.kt, ChunkPasses<T>{a, b, c, n_, ch.r, x_, ch.x_acc, ch.y_acc, mags_, nb2_, first}, stream_);
-    judge_chunk<<<static_cast<unsigned>((n_ + 255) / 256), 256, 0, stream_>>>(
-        ch.y_acc, padded(ch.kt), ch.v0, ch.valid, k_, n_, mags_, nb2_, coef_, row_failed_, packed_, failing_);
+    launch_kernel(judge_chunk, dim3(static_cast<unsigned>((n_ + 255) / 256)), dim3(256), 0, stream_, kShapes[shape].overlap_passes,
+           static_cast<const double*>(ch.y_acc), padded(ch.kt), ch.v0, ch.valid, k_, n_, static_cast<const double*>(mags_),
+           static_cast<const double*>(nb2_), static_cast<const ToleranceCoefficients*>(coef_), row_failed_, packed_, failing_);
     first = false;
   }
   cuda_check(cudaGetLastError(), "launching the check kernels");

@@ -120,7 +120,12 @@ struct TileArgs {
   double* sq_m;            // rows: ||A_i||^2 (pass 2); pass 1: ||B||_F^2 at sq_m[0]
   double* mag_c;           // rows: |C| 1
   double* sq_c;            // rows: ||C_i||^2
+  bool overlap;            // pass 2 launched as a programmatic dependent of pass 1 (Shape::overlap_passes)
 };
+
+// Programmatic dependent launch (sm_90): no-ops in a grid not launched as a dependent.
+__device__ inline void let_dependents_launch() { asm volatile("griddepcontrol.launch_dependents;" ::: "memory"); }
+__device__ inline void wait_for_prerequisite_grid() { asm volatile("griddepcontrol.wait;" ::: "memory"); }
 
 // Staged vector rows are block_cols + 4 floats apart: the staging writes (a column's entries
 // one after another) then fall in different banks.
@@ -225,33 +230,15 @@ __global__ void __launch_bounds__(kTileThreads, tiled_min_ctas<T, ROWS>()) tiled
   const int64_t row0 = static_cast<int64_t>(blockIdx.x) * p.tile_rows;
   const int64_t c_begin = static_cast<int64_t>(blockIdx.y) * p.cols_per_split;
   const int64_t c_end = min(p.cols, c_begin + p.cols_per_split);
+  // The next grid (pass 2 after pass 1, the verdict after pass 2) may start as this one's CTAs
+  // finish; it waits for this grid's completion before reading what this grid writes.
+  if (p.overlap) let_dependents_launch();
   for (int i = threadIdx.x; i < tile_groups * GS; i += kTileThreads) dacc[i] = 0;
   const int my_groups = tile_groups / kLaneGroups;
 
   for (int64_t b = c_begin; b < c_end; b += p.block_cols) {
     const int valid = static_cast<int>(min(static_cast<int64_t>(p.block_cols), c_end - b));
     const int units = (valid + UNIT - 1) / UNIT;
-    __syncthreads();  // the previous block's vectors are no longer read
-    // Stage the block's vector entries (zeros past the last column): consecutive threads read
-    // consecutive entries of the column-major X, R (kpad entries a column).
-    for (int e = threadIdx.x; e < units * UNIT * KP; e += kTileThreads) {
-      const int cb = e / KP, t = e % KP;
-      if (t >= KT) continue;
-      const bool in = cb < valid;
-      const int pos = staged_position<E, LOADS>(cb);
-      const int64_t at = (b + cb) * KP + t;
-      if constexpr (WITH_C) {
-        vec[t * vs + pos] = in ? static_cast<float>(p.x[at]) : 0.0f;
-        vec[(KT + t) * vs + pos] = in ? p.r[at] : 0.0f;
-      } else {
-        vec[t * vs + pos] = in ? p.r[at] : 0.0f;
-      }
-    }
-    if constexpr (WITH_C && MAGS)
-      for (int cb = threadIdx.x; cb < units * UNIT; cb += kTileThreads)
-        vec[2 * KT * vs + staged_position<E, LOADS>(cb)] = cb < valid ? static_cast<float>(p.xm[b + cb]) : 0.0f;
-    __syncthreads();
-
     const int items = my_groups * units;
     auto load = [&](int item, uint4 (&m)[R][LOADS], uint4 (&c)[R]) {
       const int g = group + kLaneGroups * (item / units), u = item % units;
@@ -335,8 +322,39 @@ __global__ void __launch_bounds__(kTileThreads, tiled_min_ctas<T, ROWS>()) tiled
     };
     constexpr int SLOTS = DEPTH + 1;
     uint4 buf_m[SLOTS][R][LOADS], buf_c[SLOTS][R];
+    // Overlapped pass 2: the first block's first loads of A and C need nothing from pass 1, so
+    // they are issued before waiting for it (X and xm are read only by the staging below).
+    const bool early = WITH_C && p.overlap && b == c_begin;
+    if (early) {
 #pragma unroll
-    for (int d = 0; d < DEPTH; ++d) load(d, buf_m[d], buf_c[d]);
+      for (int d = 0; d < DEPTH; ++d) load(d, buf_m[d], buf_c[d]);
+      wait_for_prerequisite_grid();
+    }
+    __syncthreads();  // the previous block's vectors are no longer read
+    // Stage the block's vector entries (zeros past the last column): consecutive threads read
+    // consecutive entries of the column-major X, R (kpad entries a column).
+    for (int e = threadIdx.x; e < units * UNIT * KP; e += kTileThreads) {
+      const int cb = e / KP, t = e % KP;
+      if (t >= KT) continue;
+      const bool in = cb < valid;
+      const int pos = staged_position<E, LOADS>(cb);
+      const int64_t at = (b + cb) * KP + t;
+      if constexpr (WITH_C) {
+        vec[t * vs + pos] = in ? static_cast<float>(p.x[at]) : 0.0f;
+        vec[(KT + t) * vs + pos] = in ? p.r[at] : 0.0f;
+      } else {
+        vec[t * vs + pos] = in ? p.r[at] : 0.0f;
+      }
+    }
+    if constexpr (WITH_C && MAGS)
+      for (int cb = threadIdx.x; cb < units * UNIT; cb += kTileThreads)
+        vec[2 * KT * vs + staged_position<E, LOADS>(cb)] = cb < valid ? static_cast<float>(p.xm[b + cb]) : 0.0f;
+    __syncthreads();
+
+    if (!early) {
+#pragma unroll
+      for (int d = 0; d < DEPTH; ++d) load(d, buf_m[d], buf_c[d]);
+    }
     for (int item0 = 0; item0 < items; item0 += SLOTS) {
 #pragma unroll
       for (int slot = 0; slot < SLOTS; ++slot) {
@@ -347,6 +365,8 @@ __global__ void __launch_bounds__(kTileThreads, tiled_min_ctas<T, ROWS>()) tiled
       }
     }
   }
+  // A CTA with no columns never waited; the verdict relies on pass 1 being complete when pass 2 is.
+  if (WITH_C && p.overlap && c_begin >= c_end) wait_for_prerequisite_grid();
   __syncthreads();
   double b_sq = 0;
   for (int i = threadIdx.x; i < p.tile_rows * S::kValues; i += kTileThreads) {
