@@ -25,18 +25,8 @@ struct ClusterCase {
   exec::Dim3 grid, cluster;
   uint32_t block = 32, out_bytes = 0;
   std::vector<uint8_t> in, out;
-  // TMA cases: the input is a rows x cols f16 tensor behind the tensor map of param 0.
-  bool tma = false;
-  int64_t rows = 0, cols = 0, box_rows = 0, box_cols = 0;
-  uint32_t swizzle_bytes = 0;
+  test::TmaInput tma;
 };
-
-std::vector<uint8_t> unhex(const std::string& s) {
-  std::vector<uint8_t> v;
-  if (s == "-") return v;
-  for (size_t i = 0; i + 1 < s.size(); i += 2) v.push_back(static_cast<uint8_t>(std::stoi(s.substr(i, 2), nullptr, 16)));
-  return v;
-}
 
 const std::string kDir = std::string(RACER_SOURCE_DIR) + "/tests/ptx/cluster/";
 
@@ -57,15 +47,12 @@ std::vector<ClusterCase> load_cases() {
     }
     if (key == "tma") {
       ClusterCase& c = out.back();
-      int sw = 0;
-      ls >> c.rows >> c.cols >> c.box_rows >> c.box_cols >> sw;
-      c.tma = true;
-      c.swizzle_bytes = sw == 0 ? 0 : 16u << sw;  // CUtensorMapSwizzle: 1 32B, 2 64B, 3 128B
+      c.tma.read(ls);
       continue;
     }
     ls >> hex;
-    if (key == "in") out.back().in = unhex(hex);
-    else if (key == "out") out.back().out = unhex(hex);
+    if (key == "in") out.back().in = test::unhex(hex);
+    else if (key == "out") out.back().out = test::unhex(hex);
   }
   return out;
 }
@@ -79,7 +66,7 @@ std::vector<uint8_t> run_case(const ClusterCase& c) {
   std::vector<exec::TensorSpec> tensors;
   for (int t = 0; t < 2; ++t) {
     exec::TensorSpec s = test::byte_tensor(t == 0 ? "in" : "out", t == 0 ? c.in : std::vector<uint8_t>(c.out_bytes, 0));
-    if (t == 0 && c.tma) test::as_f16_matrix(s, c.rows, c.cols);
+    if (t == 0 && c.tma.present) test::as_f16_matrix(s, c.tma.rows, c.tma.cols);
     tensors.push_back(s);
   }
   const ptx::ParsedModule& pm = module();
@@ -99,11 +86,11 @@ std::vector<uint8_t> run_case(const ClusterCase& c) {
   spec.access = {exec::TensorAccess::Read, exec::TensorAccess::ReadWrite};
   auto slots = exec::param_layout(fn);
   spec.params.assign(exec::param_buffer_size(fn), 0);
-  for (size_t t = c.tma ? 1 : 0; t < 2; ++t) {
+  for (size_t t = c.tma.present ? 1 : 0; t < 2; ++t) {
     uint64_t base = m.tensor_base(t);
     std::memcpy(spec.params.data() + slots[t].offset, &base, 8);
   }
-  if (c.tma) spec.tensor_maps.push_back({slots[0].offset, 0, {c.box_rows, c.box_cols}, c.swizzle_bytes});
+  if (c.tma.present) spec.tensor_maps.push_back({slots[0].offset, 0, {c.tma.box_rows, c.tma.box_cols}, c.tma.swizzle_bytes});
   m.launch(spec);
   for (const exec::Defect& d : m.defects())
     ADD_FAILURE() << c.name << ": defect " << exec::defect_kind_name(d.kind) << " at " << d.site.text << " " << d.memory << " " << d.detail;

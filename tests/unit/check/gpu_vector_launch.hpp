@@ -3,6 +3,7 @@
 // kernel reads and writes, and the launch of one of a module's entries.
 #include <gtest/gtest.h>
 
+#include <istream>
 #include <string>
 #include <vector>
 
@@ -11,6 +12,29 @@
 #include "ptx/parser.hpp"
 
 namespace racer::check::test {
+
+// Bytes from hex ("-": none).
+inline std::vector<uint8_t> unhex(const std::string& s) {
+  std::vector<uint8_t> v;
+  if (s == "-") return v;
+  for (size_t i = 0; i + 1 < s.size(); i += 2) v.push_back(static_cast<uint8_t>(std::stoi(s.substr(i, 2), nullptr, 16)));
+  return v;
+}
+
+// A TMA case's input: a rows x cols f16 tensor behind the tensor map of parameter 0, read from
+// a vectors file's "tma ROWS COLS BOX_ROWS BOX_COLS SWIZZLE" line.
+struct TmaInput {
+  bool present = false;
+  int64_t rows = 0, cols = 0, box_rows = 0, box_cols = 0;
+  uint32_t swizzle_bytes = 0;
+
+  void read(std::istream& in) {
+    int sw = 0;
+    in >> rows >> cols >> box_rows >> box_cols >> sw;
+    present = true;
+    swizzle_bytes = sw == 0 ? 0 : 16u << sw;  // CUtensorMapSwizzle: 1 32B, 2 64B, 3 128B
+  }
+};
 
 // Bytes as a flat u8 tensor (16 zero bytes where there are none: a pointer must point somewhere).
 inline exec::TensorSpec byte_tensor(const std::string& name, std::vector<uint8_t> bytes) {

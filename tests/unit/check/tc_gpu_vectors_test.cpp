@@ -27,18 +27,8 @@ struct VectorCase {
   uint32_t block = 32, shared = 0, out_bytes = 0;
   std::vector<uint8_t> in[3], out;
   bool has_out = false;
-  // TMA cases: input a is a rows x cols f16 tensor behind the tensor map of param 0.
-  bool tma = false;
-  int64_t rows = 0, cols = 0, box_rows = 0, box_cols = 0;
-  uint32_t swizzle_bytes = 0;
+  test::TmaInput tma;
 };
-
-std::vector<uint8_t> unhex(const std::string& s) {
-  std::vector<uint8_t> v;
-  if (s == "-") return v;
-  for (size_t i = 0; i + 1 < s.size(); i += 2) v.push_back(static_cast<uint8_t>(std::stoi(s.substr(i, 2), nullptr, 16)));
-  return v;
-}
 
 const std::string kDir = std::string(RACER_SOURCE_DIR) + "/tests/ptx/tc/";
 
@@ -59,18 +49,15 @@ std::vector<VectorCase> load_vectors() {
     }
     VectorCase& c = out.back();
     if (key == "tma") {
-      int sw = 0;
-      ls >> c.rows >> c.cols >> c.box_rows >> c.box_cols >> sw;
-      c.tma = true;
-      c.swizzle_bytes = sw == 0 ? 0 : 16u << sw;  // CUtensorMapSwizzle: 1 32B, 2 64B, 3 128B
+      c.tma.read(ls);
       continue;
     }
     std::string hex;
     ls >> hex;
-    if (key == "a") c.in[0] = unhex(hex);
-    else if (key == "b") c.in[1] = unhex(hex);
-    else if (key == "c") c.in[2] = unhex(hex);
-    else if (key == "out") c.out = unhex(hex), c.has_out = hex != "-";
+    if (key == "a") c.in[0] = test::unhex(hex);
+    else if (key == "b") c.in[1] = test::unhex(hex);
+    else if (key == "c") c.in[2] = test::unhex(hex);
+    else if (key == "out") c.out = test::unhex(hex), c.has_out = hex != "-";
   }
   return out;
 }
@@ -86,7 +73,7 @@ std::vector<uint8_t> run_case(const VectorCase& c) {
   const char* names[4] = {"a", "b", "c", "out"};
   for (int t = 0; t < 4; ++t) {
     exec::TensorSpec s = test::byte_tensor(names[t], t < 3 ? c.in[t] : std::vector<uint8_t>(c.out_bytes, 0));
-    if (t == 0 && c.tma) test::as_f16_matrix(s, c.rows, c.cols);
+    if (t == 0 && c.tma.present) test::as_f16_matrix(s, c.tma.rows, c.tma.cols);
     tensors.push_back(s);
   }
   const ptx::ParsedModule& pm = module();
@@ -103,11 +90,11 @@ std::vector<uint8_t> run_case(const VectorCase& c) {
   spec.access = {exec::TensorAccess::Read, exec::TensorAccess::Read, exec::TensorAccess::Read, exec::TensorAccess::ReadWrite};
   auto slots = exec::param_layout(fn);
   spec.params.assign(exec::param_buffer_size(fn), 0);
-  for (size_t t = c.tma ? 1 : 0; t < 4 && t < slots.size(); ++t) {
+  for (size_t t = c.tma.present ? 1 : 0; t < 4 && t < slots.size(); ++t) {
     uint64_t base = m.tensor_base(t);
     std::memcpy(spec.params.data() + slots[t].offset, &base, 8);
   }
-  if (c.tma) spec.tensor_maps.push_back({slots[0].offset, 0, {c.box_rows, c.box_cols}, c.swizzle_bytes});
+  if (c.tma.present) spec.tensor_maps.push_back({slots[0].offset, 0, {c.tma.box_rows, c.tma.box_cols}, c.tma.swizzle_bytes});
   m.launch(spec);
   for (const exec::Defect& d : m.defects()) ADD_FAILURE() << c.name << ": defect " << exec::defect_kind_name(d.kind) << " at " << d.site.text << " " << d.memory << " " << d.detail;
   std::vector<uint8_t> out(c.out_bytes);
