@@ -3,8 +3,10 @@
 #include <map>
 #include <set>
 #include <utility>
+#include <vector>
 
 #include "ptx/effects.hpp"
+#include "ptx/liveness.hpp"
 #include "ptx/modifiers.hpp"
 #include "ptx/opcodes.hpp"
 
@@ -18,22 +20,17 @@ constexpr int kMaxSteps = 64;
 // completed, and when it has.
 using Outcomes = std::pair<int64_t, int64_t>;
 
-void registers_in(const Operand& o, std::set<uint32_t>& out) {
-  if (o.kind == Operand::Kind::Reg) out.insert(o.index);
-  for (const Operand& e : o.elems) registers_in(e, out);
-}
-
+// The registers an instruction reads and writes (operand roles from the opcode table), as sets.
 std::set<uint32_t> sources(const Instr& ins) {
-  std::set<uint32_t> out;
-  if (ins.has_guard) out.insert(ins.guard);
-  for (size_t k = 1; k < ins.operands.size(); ++k) registers_in(ins.operands[k], out);
-  return out;
+  std::vector<uint32_t> regs;
+  reads_of(ins, regs);
+  return {regs.begin(), regs.end()};
 }
 
 std::set<uint32_t> destinations(const Instr& ins) {
-  std::set<uint32_t> out;
-  if (!ins.operands.empty() && ins.op != Op::Bra) registers_in(ins.operands[0], out);
-  return out;
+  std::vector<uint32_t> regs;
+  writes_of(ins, regs);
+  return {regs.begin(), regs.end()};
 }
 
 std::string at(const Function& f, uint32_t i) {
