@@ -37,21 +37,20 @@ void FracArith::check(const Poly& p, const char* what) {
   }
 }
 
+// Exponents of the leading term (of the only one, for a monomial times a nonzero rational).
+void FracArith::leading_exponents(const Poly& p, std::vector<ulong>& out) {
+  out.resize(size_t(fmpq_mpoly_ctx_nvars(ctx_)));
+  fmpq_mpoly_get_term_exp_ui(out.data(), p.get(), 0, ctx_);
+}
+
 // The context orders terms by total degree first (degrevlex), so the leading term's degree
 // is the polynomial's: one term read instead of FLINT's scan of every exponent vector.
 long FracArith::total_degree(const Poly& p) {
   if (p.is_zero()) return -1;
-  exps_.resize(size_t(fmpq_mpoly_ctx_nvars(ctx_)));
-  fmpq_mpoly_get_term_exp_ui(exps_.data(), p.get(), 0, ctx_);
+  leading_exponents(p, exps_);
   long d = 0;
   for (ulong e : exps_) d += long(e);
   return d;
-}
-
-// Exponents of a one-term polynomial (a monomial times a nonzero rational).
-void FracArith::monomial_exponents(const Poly& p, std::vector<ulong>& out) {
-  out.resize(size_t(fmpq_mpoly_ctx_nvars(ctx_)));
-  fmpq_mpoly_get_term_exp_ui(out.data(), p.get(), 0, ctx_);
 }
 
 void FracArith::set_monomial(Poly& out, const fmpq* coeff, std::vector<ulong>& exps) {
@@ -152,7 +151,7 @@ void FracArith::reduce(Frac& f) {
 // times per cell.
 void FracArith::cancel_monomial(Frac& f) {
   std::vector<ulong>& g = gcd_exps_;
-  monomial_exponents(f.den, g);
+  leading_exponents(f.den, g);
   bool any = false;
   for (size_t v = 0; v < g.size(); ++v) {
     for (long i = 0; g[v] != 0 && i < f.num.length(); ++i) {
@@ -201,8 +200,8 @@ void FracArith::add_scaled(Frac& acc, const Frac& t, const mpq_class& w) {
     // Two monomial denominators: their gcd is the monomial of the least exponents.
     std::vector<ulong>& ea = gcd_exps_;
     std::vector<ulong> et;
-    monomial_exponents(acc.den, ea);
-    monomial_exponents(t.den, et);
+    leading_exponents(acc.den, ea);
+    leading_exponents(t.den, et);
     std::vector<ulong> ra(ea.size()), rt(ea.size());
     for (size_t v = 0; v < ea.size(); ++v) {
       ulong g = std::min(ea[v], et[v]);

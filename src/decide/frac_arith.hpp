@@ -66,7 +66,7 @@ class FracArith {
   void check(const Poly& p, const char* what);
   long total_degree(const Poly& p);
   long degree_bound(const Poly& p) const;
-  void monomial_exponents(const Poly& p, std::vector<ulong>& out);
+  void leading_exponents(const Poly& p, std::vector<ulong>& out);
   void set_monomial(Poly& out, const fmpq* coeff, std::vector<ulong>& exps);
   void cancel_monomial(Frac& f);
   void cancel_gcd(Frac& f);
