@@ -44,3 +44,13 @@ def line_of(marker, path):
             if marker in line:
                 return i
     raise AssertionError(f"{marker} not in {path}")
+
+
+def raises_at(fn, *needles):
+    """Calls fn, expecting a RacerError whose message holds every needle; returns the message."""
+    with pytest.raises(racer.RacerError) as e:
+        fn()
+    msg = str(e.value)
+    for n in needles:
+        assert n in msg, f"{n!r} not in {msg!r}"
+    return msg

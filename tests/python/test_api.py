@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import racer
-from conftest import RACER_BIN, needs_nvcc, needs_racer_bin, needs_triton
+from conftest import RACER_BIN, needs_nvcc, needs_racer_bin, needs_triton, raises_at
 from sample_kernels import AXPY, VEC_ADD_PTX
 
 THIS = os.path.abspath(__file__)
@@ -18,15 +18,6 @@ THIS = os.path.abspath(__file__)
 def here():
     """file:line of the caller's line, as errors name it."""
     return f"{THIS}:{inspect.currentframe().f_back.f_lineno}"
-
-
-def raises_at(fn, *needles):
-    with pytest.raises(racer.RacerError) as e:
-        fn()
-    msg = str(e.value)
-    for n in needles:
-        assert n in msg, f"{n!r} not in {msg!r}"
-    return msg
 
 
 # ---- tensors ---------------------------------------------------------------------------------

@@ -1,23 +1,13 @@
 """Thread-block clusters from the Python API: the cluster shape of a launch, and its errors."""
 import os
 
-import pytest
-
 import racer
+from conftest import raises_at
 
 THIS = os.path.abspath(__file__)
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(THIS)))
 CASES_PTX = os.path.join(ROOT, "tests", "cases", "ptx", "cluster.sm90a.ptx")
 VECTORS_PTX = os.path.join(ROOT, "tests", "ptx", "cluster", "cluster.sm90a.ptx")
-
-
-def raises_at(fn, *needles):
-    with pytest.raises(racer.RacerError) as e:
-        fn()
-    msg = str(e.value)
-    for n in needles:
-        assert n in msg, f"{n!r} not in {msg!r}"
-    return msg
 
 
 def _row_sum(entry, cluster=(4, 1, 1)):

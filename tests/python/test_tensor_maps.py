@@ -6,19 +6,11 @@ import os
 import pytest
 
 import racer
+from conftest import raises_at
 
 THIS = os.path.abspath(__file__)
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(THIS)))
 TC_PTX = os.path.join(ROOT, "tests", "cases", "ptx", "tc.sm90a.ptx")
-
-
-def raises_at(fn, *needles):
-    with pytest.raises(racer.RacerError) as e:
-        fn()
-    msg = str(e.value)
-    for n in needles:
-        assert n in msg, f"{n!r} not in {msg!r}"
-    return msg
 
 
 class TmaTile(racer.Instance):
