@@ -107,10 +107,10 @@ void launch_kernel(void (*kernel)(Params...), dim3 grid, dim3 block, size_t smem
   cuda_check(cudaLaunchKernelEx(&config, kernel, args...), "cudaLaunchKernelEx");
 }
 
-template <class T, int KT, bool WITH_C, bool MAGS, int ROWS, int DEPTH, bool TREE>
+template <class T, int KT, bool WITH_C, bool MAGS, int ROWS, int DEPTH, bool TREE, bool ASYNC = false>
 void launch_tiled_pass(const TileArgs<T>& args, const TilePlan& plan, cudaStream_t s) {
-  const size_t bytes = tiled_smem_bytes<T, KT, WITH_C, MAGS, ROWS, TREE>(args.tile_rows, args.block_cols);
-  launch_kernel(tiled_pass<T, KT, WITH_C, MAGS, ROWS, DEPTH, TREE>, dim3(plan.tiles, plan.splits), dim3(kTileThreads), bytes, s,
+  const size_t bytes = tiled_smem_bytes<T, KT, WITH_C, MAGS, ROWS, DEPTH, TREE, ASYNC>(args.tile_rows, args.block_cols);
+  launch_kernel(tiled_pass<T, KT, WITH_C, MAGS, ROWS, DEPTH, TREE, ASYNC>, dim3(plan.tiles, plan.splits), dim3(kTileThreads), bytes, s,
          WITH_C && args.overlap, args);
 }
 
@@ -122,30 +122,33 @@ template <class T> constexpr const Shape& default_tiled_shape() {
 template <class T> constexpr int default_tile_rows() { return default_tiled_shape<T>().rows_per_lane; }
 template <class T> constexpr int default_depth() { return default_tiled_shape<T>().items_in_flight; }
 template <class T> constexpr bool default_smem_tree() { return default_tiled_shape<T>().smem_tree; }
+template <class T> constexpr bool default_async() { return default_tiled_shape<T>().async_copies; }
 
 // Shared memory above 48 KB must be asked for per kernel, and not while a graph is captured:
 // done once for the largest tile, when the check is built.
-template <class T, int KT, bool WITH_C, bool MAGS, int ROWS, int DEPTH, bool TREE>
+template <class T, int KT, bool WITH_C, bool MAGS, int ROWS, int DEPTH, bool TREE, bool ASYNC = false>
 void allow_tiled_smem() {
-  const size_t bytes = tiled_smem_bytes<T, KT, WITH_C, MAGS, ROWS, TREE>(kMaxTileRows, kMaxBlockCols);
-  cuda_check(cudaFuncSetAttribute(tiled_pass<T, KT, WITH_C, MAGS, ROWS, DEPTH, TREE>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+  const size_t bytes = tiled_smem_bytes<T, KT, WITH_C, MAGS, ROWS, DEPTH, TREE, ASYNC>(kMaxTileRows, kMaxBlockCols);
+  cuda_check(cudaFuncSetAttribute(tiled_pass<T, KT, WITH_C, MAGS, ROWS, DEPTH, TREE, ASYNC>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                   static_cast<int>(bytes)),
              "cudaFuncSetAttribute(shared memory)");
 }
-template <class T, int KT, int ROWS, int DEPTH, bool TREE>
+template <class T, int KT, int ROWS, int DEPTH, bool TREE, bool ASYNC = false>
 void allow_tiled_smem_rows() {
-  allow_tiled_smem<T, KT, false, false, ROWS, DEPTH, TREE>(), allow_tiled_smem<T, KT, false, true, ROWS, DEPTH, TREE>();
-  allow_tiled_smem<T, KT, true, false, ROWS, DEPTH, TREE>(), allow_tiled_smem<T, KT, true, true, ROWS, DEPTH, TREE>();
+  allow_tiled_smem<T, KT, false, false, ROWS, DEPTH, TREE, ASYNC>(), allow_tiled_smem<T, KT, false, true, ROWS, DEPTH, TREE, ASYNC>();
+  allow_tiled_smem<T, KT, true, false, ROWS, DEPTH, TREE, ASYNC>(), allow_tiled_smem<T, KT, true, true, ROWS, DEPTH, TREE, ASYNC>();
 }
 // The bench's other shapes are built for k = 10 only (dispatch below).
 template <class T, int KT>
 void allow_tiled_smem_all() {
-  allow_tiled_smem_rows<T, KT, default_tile_rows<T>(), default_depth<T>(), default_smem_tree<T>()>();
+  allow_tiled_smem_rows<T, KT, default_tile_rows<T>(), default_depth<T>(), default_smem_tree<T>(), default_async<T>()>();
 #ifdef RACER_FV_ALL_SHAPES
   if constexpr (KT == 10) {
     allow_tiled_smem_rows<T, KT, 2, 1, false>(), allow_tiled_smem_rows<T, KT, 4, 1, false>();
     allow_tiled_smem_rows<T, KT, 2, 2, false>(), allow_tiled_smem_rows<T, KT, 4, 2, false>();
     allow_tiled_smem_rows<T, KT, 2, 1, true>(), allow_tiled_smem_rows<T, KT, 4, 1, true>();
+    allow_tiled_smem_rows<T, KT, 2, 2, false, true>(), allow_tiled_smem_rows<T, KT, 2, 3, false, true>();
+    allow_tiled_smem_rows<T, KT, 4, 2, false, true>(), allow_tiled_smem_rows<T, KT, 4, 3, false, true>();
   }
 #endif
 }
@@ -159,19 +162,19 @@ void allow_tiled_smem_for(int kt) {
   }
 }
 
-template <class T, int KT, int ROWS, int DEPTH, bool TREE>
+template <class T, int KT, int ROWS, int DEPTH, bool TREE, bool ASYNC = false>
 void launch_tiled(const ChunkPasses<T>& q, const Shape& shape, cudaStream_t s) {
   const int64_t n = q.n;
   // Pass 1's items are two loads wide: blocks are multiples of that.
   const TilePlan plan = plan_tiles(n, kGroupLanes * Load16<T>::kCount * 2, kLaneGroups * ROWS, shape);
   TileArgs<T> p1{q.b, nullptr, n, n, q.r, nullptr, nullptr, plan.cols_per_split, plan.block_cols, plan.tile_rows,
-                 q.x_acc, q.mags + 4 * n, q.nb2, nullptr, nullptr, shape.overlap_passes};
-  if (q.with_mags) launch_tiled_pass<T, KT, false, true, ROWS, DEPTH, TREE>(p1, plan, s);
-  else launch_tiled_pass<T, KT, false, false, ROWS, DEPTH, TREE>(p1, plan, s);
+                 q.x_acc, q.mags + 4 * n, q.nb2, nullptr, nullptr, shape.overlap_passes, shape.early_loads};
+  if (q.with_mags) launch_tiled_pass<T, KT, false, true, ROWS, DEPTH, TREE, ASYNC>(p1, plan, s);
+  else launch_tiled_pass<T, KT, false, false, ROWS, DEPTH, TREE, ASYNC>(p1, plan, s);
   TileArgs<T> p2{q.a, q.c, n, n, q.r, q.x_acc, q.mags + 4 * n, plan.cols_per_split, plan.block_cols, plan.tile_rows,
-                 q.y_acc, q.mags, q.mags + n, q.mags + 2 * n, q.mags + 3 * n, shape.overlap_passes};
-  if (q.with_mags) launch_tiled_pass<T, KT, true, true, ROWS, DEPTH, TREE>(p2, plan, s);
-  else launch_tiled_pass<T, KT, true, false, ROWS, DEPTH, TREE>(p2, plan, s);
+                 q.y_acc, q.mags, q.mags + n, q.mags + 2 * n, q.mags + 3 * n, shape.overlap_passes, shape.early_loads};
+  if (q.with_mags) launch_tiled_pass<T, KT, true, true, ROWS, DEPTH, TREE, ASYNC>(p2, plan, s);
+  else launch_tiled_pass<T, KT, true, false, ROWS, DEPTH, TREE, ASYNC>(p2, plan, s);
 }
 
 #ifdef RACER_FV_ALL_SHAPES  // the bench compares the older row-per-lane shapes; the library builds only the tiled one
@@ -225,10 +228,18 @@ template <class T, int KT>
 void launch_shape(int shape, const ChunkPasses<T>& q, cudaStream_t s) {
   const Shape& sh = kShapes[shape];
   if (sh.tiled && sh.rows_per_lane == default_tile_rows<T>() && sh.items_in_flight == default_depth<T>() &&
-      sh.smem_tree == default_smem_tree<T>())
-    return launch_tiled<T, KT, default_tile_rows<T>(), default_depth<T>(), default_smem_tree<T>()>(q, sh, s);
+      sh.smem_tree == default_smem_tree<T>() && sh.async_copies == default_async<T>())
+    return launch_tiled<T, KT, default_tile_rows<T>(), default_depth<T>(), default_smem_tree<T>(), default_async<T>()>(q, sh, s);
 #ifdef RACER_FV_ALL_SHAPES
   if constexpr (KT == 10) {
+    if (sh.tiled && sh.async_copies) {
+      if (sh.rows_per_lane == 2) {
+        if (sh.items_in_flight == 3) return launch_tiled<T, KT, 2, 3, false, true>(q, sh, s);
+        return launch_tiled<T, KT, 2, 2, false, true>(q, sh, s);
+      }
+      if (sh.items_in_flight == 3) return launch_tiled<T, KT, 4, 3, false, true>(q, sh, s);
+      return launch_tiled<T, KT, 4, 2, false, true>(q, sh, s);
+    }
     if (sh.tiled && sh.smem_tree) {
       if (sh.rows_per_lane == 2) return launch_tiled<T, KT, 2, 1, true>(q, sh, s);
       return launch_tiled<T, KT, 4, 1, true>(q, sh, s);

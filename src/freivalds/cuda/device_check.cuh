@@ -30,6 +30,12 @@ struct Shape {
   // tiled: pass 2 and the verdict are launched as programmatic dependents (PDL), so pass 2's
   // CTAs start as pass 1's finish and load their first rows of A and C before they wait for X.
   bool overlap_passes = false;
+  // tiled: each lane's loads of the next items are cp.async copies into a ring in shared
+  // memory (items_in_flight + 1 items a thread) rather than register buffers.
+  bool async_copies = false;
+  // tiled, register buffers: a block's first item loads are issued before its vectors are
+  // staged (as async_copies and overlap_passes do), so their latency overlaps the staging.
+  bool early_loads = false;
 };
 constexpr Shape kShapes[] = {
     {2, false, 1, 1, false, 0, 0},   {2, true, 1, 1, false, 0, 0},   {2, false, 4, 1, false, 0, 0},
@@ -46,14 +52,23 @@ constexpr Shape kShapes[] = {
     {4, false, 8, 0, true, 4, 256, 1, true}, {4, false, 8, 0, true, 8, 256, 1, true}, {2, false, 8, 0, true, 8, 256, 1, true},
     {2, false, 8, 0, true, 16, 128, 1, true}, {4, false, 8, 0, true, 8, 128, 1, true},
     // run8: shapes 13 and 14 with the passes overlapped
-    {4, false, 8, 0, true, 4, 256, 1, false, true}, {2, false, 8, 0, true, 8, 128, 1, false, true}};
-constexpr int kShapeCount = 30;
+    {4, false, 8, 0, true, 4, 256, 1, false, true}, {2, false, 8, 0, true, 8, 128, 1, false, true},
+    // run9: cp.async copies into a ring in shared memory, 2 or 3 items in flight
+    {4, false, 8, 0, true, 3, 256, 2, false, false, true}, {4, false, 8, 0, true, 3, 128, 2, false, false, true},
+    {4, false, 8, 0, true, 2, 256, 3, false, false, true}, {2, false, 8, 0, true, 4, 128, 2, false, false, true},
+    {2, false, 8, 0, true, 3, 128, 3, false, false, true},
+    // run9: 2 rows of f32 in 80 registers (6 CTAs a multiprocessor)
+    {2, false, 8, 0, true, 6, 128}, {2, false, 8, 0, true, 5, 256},
+    // run9: shapes 13 and 14 with early loads
+    {4, false, 8, 0, true, 4, 256, 1, false, false, false, true}, {2, false, 8, 0, true, 8, 128, 1, false, false, false, true}};
+constexpr int kShapeCount = 39;
 constexpr int kFirstTiledShape = 8;
 // Indices into kShapes: the shapes used unless set_shape picks another, for 4-byte and for
-// 2-byte elements (bench/freivalds/RESULTS.md, run7: the sweep's choice in both of its calls; run8
-// kept them: the overlapped shapes 28/29 are faster at n = 4096 but slower for f32 from 8192).
+// 2-byte elements (bench/freivalds/RESULTS.md: f32 run7's shape 13, the best at n >= 8192 in every
+// sweep since; 2-byte elements run9's shape 33, cp.async copies 2 items ahead, 6-16% faster than
+// shape 14 at n = 4096-16384).
 constexpr int kDefaultShapeF32 = 13;
-constexpr int kDefaultShape16 = 14;
+constexpr int kDefaultShape16 = 33;
 static_assert(kShapes[kDefaultShapeF32].tiled && kShapes[kDefaultShape16].tiled, "the library builds only tiled shapes");
 
 struct DeviceVerdict {

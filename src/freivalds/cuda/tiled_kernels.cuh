@@ -12,7 +12,10 @@
 // load of the warp). Each lane chains its item's terms in f32 FMAs (one 16-byte load of A and
 // one of C, or two of B), the 8 lanes' chains are added by a 3-level tree (shuffles that leave
 // every lane a slice of the row values, or, SMEM_TREE, the same pairs of lanes added through
-// shared memory), and those go into f64 accumulators in shared memory.
+// shared memory), and those go into f64 accumulators in shared memory. A lane's loads of the
+// next items either sit in register buffers or (ASYNC) are cp.async copies into a ring of
+// shared memory, which keeps more bytes in flight without registers; either way the same
+// values reach the same sums.
 // Rounding model (tolerance.cpp, gpu_check_arithmetic): each term passes through at most L f32
 // roundings in its chain and 3 in the tree (L = 8 terms for 4-byte elements, 16 for 2-byte),
 // then f64.
@@ -81,6 +84,7 @@ template <int KT, bool WITH_C, bool MAGS, int ROWS, bool SMEM_TREE = false> stru
   // 16-byte loads of each row a lane makes per item: pass 1 reads one matrix, so it takes two
   // (its chains are then as long as pass 2's A + C chains, and its tree costs half per element).
   static constexpr int kLoads = WITH_C ? 1 : 2;
+  static constexpr int kPieces = kRows * kLoads + (WITH_C ? kRows : 0);  // 16-byte loads a lane makes per item
   // f64 accumulators of a row group in shared memory, [slice entry][lane]: a warp's 4 groups
   // touch 4 runs of 64 bytes; a stride of 16 (mod 32) words (8 mod 16 doubles) spreads them
   // over all banks.
@@ -121,6 +125,7 @@ struct TileArgs {
   double* mag_c;           // rows: |C| 1
   double* sq_c;            // rows: ||C_i||^2
   bool overlap;            // pass 2 launched as a programmatic dependent of pass 1 (Shape::overlap_passes)
+  bool early_loads;        // Shape::early_loads
 };
 
 // Programmatic dependent launch (sm_90): no-ops in a grid not launched as a dependent.
@@ -131,11 +136,13 @@ __device__ inline void wait_for_prerequisite_grid() { asm volatile("griddepcontr
 // one after another) then fall in different banks.
 inline __host__ __device__ int vec_stride(int block_cols) { return block_cols + 4; }
 
-template <class T, int KT, bool WITH_C, bool MAGS, int ROWS, bool SMEM_TREE>
+// ASYNC: a lane's 16-byte pieces of an item are copied into shared memory (cp.async), a ring
+// of DEPTH + 1 items a thread, instead of loaded into registers.
+template <class T, int KT, bool WITH_C, bool MAGS, int ROWS, int DEPTH, bool SMEM_TREE, bool ASYNC>
 __host__ __device__ constexpr size_t tiled_smem_bytes(int tile_rows, int block_cols) {
   using S = TileShape<KT, WITH_C, MAGS, ROWS, SMEM_TREE>;
   return sizeof(double) * (tile_rows / S::kRows) * S::kGroupStride + sizeof(float) * S::kVecRows * vec_stride(block_cols) +
-         16 * S::kScratchFloat4s;
+         16 * S::kScratchFloat4s + (ASYNC ? 16 * (DEPTH + 1) * S::kPieces * kTileThreads : 0);
 }
 
 // Position of a block's column in the staged vectors. A unit (one item's columns) is LOADS
@@ -150,6 +157,8 @@ template <int E, int LOADS> __device__ inline int staged_position(int cb) {
 
 // One level of the shuffle tree: a lane keeps the half of its values selected by its lane bit
 // BIT and adds its partner's copy of that half (compile-time indices keep acc in registers).
+// (Holding swapped rows in the lanes with BIT set, so that no selects are needed, makes a
+// warp's loads span twice the rows: slower for f32, bench/freivalds/RESULTS.md run9.)
 template <int HALF, int BIT, int N>
 __device__ inline void tree_level(float (&acc)[N], int lane) {
   const bool upper = (lane & BIT) != 0;
@@ -204,13 +213,26 @@ __device__ inline void add_lanes_via_smem(const float (&acc)[N], float4* scratch
 
 // Registers are capped at 128 a thread (4 CTAs, 16 warps a multiprocessor) except for 4 rows
 // of 2-byte elements, which need about 200: uncapped, the unrolled item loop below took
-// 140-160 for the f32 passes (3 CTAs), capped it spills at most 24 bytes.
-template <class T, int ROWS> constexpr int tiled_min_ctas() { return sizeof(T) == 4 || ROWS <= 2 ? 4 : 1; }
+// 140-160 for the f32 passes (3 CTAs), capped it spills at most 24 bytes. With ASYNC copies the
+// ring in shared memory allows 3 CTAs of 4 rows (16 KB an item), so 170 registers.
+template <class T, int ROWS, int DEPTH, bool ASYNC> constexpr int tiled_min_ctas() {
+  if (ASYNC) return ROWS <= 2 ? 4 : 3;
+  if (sizeof(T) == 4 && ROWS <= 2 && DEPTH == 1) return 6;  // run9 trial: 85 registers, 24 warps
+  return sizeof(T) == 4 || ROWS <= 2 ? 4 : 1;
+}
+
+// cp.async of 16 bytes (zero-filled where `in` is false: nothing is read from `src` then).
+__device__ inline void copy16_async(uint4* dst, const void* src, bool in) {
+  const unsigned d = static_cast<unsigned>(__cvta_generic_to_shared(dst));
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(d), "l"(src), "r"(in ? 16 : 0) : "memory");
+}
+__device__ inline void commit_async() { asm volatile("cp.async.commit_group;" ::: "memory"); }
+template <int PENDING> __device__ inline void wait_async() { asm volatile("cp.async.wait_group %0;" ::"n"(PENDING) : "memory"); }
 
 // DEPTH: items whose loads are in flight while one item computes (register buffers rotate
 // through DEPTH + 1 slots, the item loop unrolled by that much, so no buffer is copied).
-template <class T, int KT, bool WITH_C, bool MAGS, int ROWS, int DEPTH, bool SMEM_TREE>
-__global__ void __launch_bounds__(kTileThreads, tiled_min_ctas<T, ROWS>()) tiled_pass(TileArgs<T> p) {
+template <class T, int KT, bool WITH_C, bool MAGS, int ROWS, int DEPTH, bool SMEM_TREE, bool ASYNC>
+__global__ void __launch_bounds__(kTileThreads, tiled_min_ctas<T, ROWS, DEPTH, ASYNC>()) tiled_pass(TileArgs<T> p) {
   using S = TileShape<KT, WITH_C, MAGS, ROWS, SMEM_TREE>;
   constexpr int E = Load16<T>::kCount, LOADS = S::kLoads, QUADS = LOADS * E / 4;
   constexpr int UNIT = kGroupLanes * E * LOADS;
@@ -226,6 +248,8 @@ __global__ void __launch_bounds__(kTileThreads, tiled_min_ctas<T, ROWS>()) tiled
   double* dacc = reinterpret_cast<double*>(smem_raw);            // tile_groups x GS
   float* vec = reinterpret_cast<float*>(dacc + tile_groups * GS);  // kVecRows x vs
   float4* scratch = reinterpret_cast<float4*>(vec + S::kVecRows * vs);  // SMEM_TREE: 64 float4 a lane group
+  uint4* ring = reinterpret_cast<uint4*>(scratch + S::kScratchFloat4s);  // ASYNC: [stage][piece][thread]
+  constexpr int RING = DEPTH + 1;
   const int lane = threadIdx.x & 31, l8 = lane & 7, group = threadIdx.x / kGroupLanes;
   const int64_t row0 = static_cast<int64_t>(blockIdx.x) * p.tile_rows;
   const int64_t c_begin = static_cast<int64_t>(blockIdx.y) * p.cols_per_split;
@@ -240,22 +264,55 @@ __global__ void __launch_bounds__(kTileThreads, tiled_min_ctas<T, ROWS>()) tiled
     const int valid = static_cast<int>(min(static_cast<int64_t>(p.block_cols), c_end - b));
     const int units = (valid + UNIT - 1) / UNIT;
     const int items = my_groups * units;
-    auto load = [&](int item, uint4 (&m)[R][LOADS], uint4 (&c)[R]) {
-      const int g = group + kLaneGroups * (item / units), u = item % units;
-#pragma unroll
-      for (int r = 0; r < R; ++r) {
-        const int64_t row = row0 + g * R + r;
-#pragma unroll
-        for (int j = 0; j < LOADS; ++j) {
-          const int64_t col = b + u * UNIT + j * kGroupLanes * E + l8 * E;
-          const bool in = item < items && row < p.rows && col < c_end;
-          m[r][j] = in ? __ldcs(reinterpret_cast<const uint4*>(p.m + row * p.cols + col)) : make_uint4(0, 0, 0, 0);
-          if constexpr (WITH_C) c[r] = in ? __ldcs(reinterpret_cast<const uint4*>(p.c + row * p.cols + col)) : make_uint4(0, 0, 0, 0);
-        }
+    // An item is a lane group's row group (the gi-th of its own) and a unit of the block's
+    // columns; items run unit by unit within a row group. Positions advance by counting, not by
+    // dividing an item index (two integer divisions an item).
+    struct ItemPos {
+      int gi = 0, u = 0;
+      __device__ void next(int units) {
+        if (++u == units) u = 0, ++gi;
       }
     };
-    auto compute = [&](int item, const uint4 (&cur_m)[R][LOADS], const uint4 (&cur_c)[R]) {
-      const int g = group + kLaneGroups * (item / units), u = item % units;
+    // Visits an item's 16-byte pieces: piece(index, element offset, in bounds). Pieces are
+    // numbered r * LOADS + j for the streamed matrix, then R * LOADS + r for C.
+    auto for_pieces = [&](const ItemPos& at, auto&& piece) {
+      const int64_t first_row = row0 + (group + kLaneGroups * at.gi) * R;
+      const int64_t col0 = b + at.u * UNIT + l8 * E;
+      const int64_t offset = first_row * p.cols + col0;  // of the group's first row, this lane's first column
+#pragma unroll
+      for (int r = 0; r < R; ++r) {
+        const bool row_in = at.gi < my_groups && first_row + r < p.rows;
+#pragma unroll
+        for (int j = 0; j < LOADS; ++j) piece(r * LOADS + j, offset + r * p.cols + j * kGroupLanes * E, row_in && col0 + j * kGroupLanes * E < c_end);
+      }
+    };
+    auto load = [&](const ItemPos& at, uint4 (&m)[R][LOADS], uint4 (&c)[R]) {
+      for_pieces(at, [&](int k, int64_t at_load, bool in) {
+        m[k / LOADS][k % LOADS] = in ? __ldcs(reinterpret_cast<const uint4*>(p.m + at_load)) : make_uint4(0, 0, 0, 0);
+        if constexpr (WITH_C) c[k] = in ? __ldcs(reinterpret_cast<const uint4*>(p.c + at_load)) : make_uint4(0, 0, 0, 0);
+      });
+    };
+    // ASYNC: the same pieces copied into ring stage `stage`, one commit group an item (empty
+    // past the last item, so that the group count stays one an item).
+    auto copy = [&](const ItemPos& at, int stage) {
+      uint4* slots = ring + stage * S::kPieces * kTileThreads + threadIdx.x;
+      if (at.gi < my_groups)
+        for_pieces(at, [&](int k, int64_t at_load, bool in) {
+          copy16_async(slots + k * kTileThreads, p.m + (in ? at_load : 0), in);
+          if constexpr (WITH_C) copy16_async(slots + (R * LOADS + k) * kTileThreads, p.c + (in ? at_load : 0), in);
+        });
+      commit_async();
+    };
+    auto fetch = [&](int stage, uint4 (&m)[R][LOADS], uint4 (&c)[R]) {
+      const uint4* slots = ring + stage * S::kPieces * kTileThreads + threadIdx.x;
+#pragma unroll
+      for (int k = 0; k < R * LOADS; ++k) m[k / LOADS][k % LOADS] = slots[k * kTileThreads];
+      if constexpr (WITH_C)
+#pragma unroll
+        for (int r = 0; r < R; ++r) c[r] = slots[(R * LOADS + r) * kTileThreads];
+    };
+    auto compute = [&](const ItemPos& at, const uint4 (&cur_m)[R][LOADS], const uint4 (&cur_c)[R]) {
+      const int g = group + kLaneGroups * at.gi, u = at.u;
       float a[R][LOADS * E], cc[R][E];
 #pragma unroll
       for (int r = 0; r < R; ++r) {
@@ -320,15 +377,24 @@ __global__ void __launch_bounds__(kTileThreads, tiled_min_ctas<T, ROWS>()) tiled
         for (int i = 0; i < S::kSlice; ++i) d[i * kGroupLanes] += static_cast<double>(acc[i]);
       }
     };
-    constexpr int SLOTS = DEPTH + 1;
+    constexpr int SLOTS = ASYNC ? 1 : DEPTH + 1;
     uint4 buf_m[SLOTS][R][LOADS], buf_c[SLOTS][R];
     // Overlapped pass 2: the first block's first loads of A and C need nothing from pass 1, so
     // they are issued before waiting for it (X and xm are read only by the staging below).
-    const bool early = WITH_C && p.overlap && b == c_begin;
-    if (early) {
+    // ASYNC: always; the ring is free (the previous block waited for all its copies).
+    const bool early = ASYNC || p.early_loads || (WITH_C && p.overlap && b == c_begin);
+    ItemPos next_load, next_compute;
+    auto load_ahead = [&] {
 #pragma unroll
-      for (int d = 0; d < DEPTH; ++d) load(d, buf_m[d], buf_c[d]);
-      wait_for_prerequisite_grid();
+      for (int d = 0; d < DEPTH; ++d) {
+        if constexpr (ASYNC) copy(next_load, d);
+        else load(next_load, buf_m[d], buf_c[d]);
+        next_load.next(units);
+      }
+    };
+    if (early) {
+      load_ahead();
+      if (WITH_C && p.overlap && b == c_begin) wait_for_prerequisite_grid();
     }
     __syncthreads();  // the previous block's vectors are no longer read
     // Stage the block's vector entries (zeros past the last column): consecutive threads read
@@ -351,17 +417,32 @@ __global__ void __launch_bounds__(kTileThreads, tiled_min_ctas<T, ROWS>()) tiled
         vec[2 * KT * vs + staged_position<E, LOADS>(cb)] = cb < valid ? static_cast<float>(p.xm[b + cb]) : 0.0f;
     __syncthreads();
 
-    if (!early) {
+    if (!early) load_ahead();
+    if constexpr (ASYNC) {
+      // Item i sits in stage i % RING; its copy goes into the stage read for item i - 1, whose
+      // values that item's computation has consumed.
+      int stage = 0;
+      for (int item = 0; item < items; ++item) {
+        wait_async<DEPTH - 1>();  // this item's group is complete; DEPTH - 1 later ones may not be
+        fetch(stage, buf_m[0], buf_c[0]);
+        copy(next_load, stage == 0 ? RING - 1 : stage - 1);
+        next_load.next(units);
+        compute(next_compute, buf_m[0], buf_c[0]);
+        next_compute.next(units);
+        stage = stage + 1 == RING ? 0 : stage + 1;
+      }
+      wait_async<0>();  // the empty tail copies land before the next block refills the ring
+    } else {
+      for (int item0 = 0; item0 < items; item0 += SLOTS) {
 #pragma unroll
-      for (int d = 0; d < DEPTH; ++d) load(d, buf_m[d], buf_c[d]);
-    }
-    for (int item0 = 0; item0 < items; item0 += SLOTS) {
-#pragma unroll
-      for (int slot = 0; slot < SLOTS; ++slot) {
-        const int item = item0 + slot;
-        if (item >= items) break;
-        load(item + DEPTH, buf_m[(slot + DEPTH) % SLOTS], buf_c[(slot + DEPTH) % SLOTS]);  // in flight while this one computes
-        compute(item, buf_m[slot], buf_c[slot]);
+        for (int slot = 0; slot < SLOTS; ++slot) {
+          const int item = item0 + slot;
+          if (item >= items) break;
+          load(next_load, buf_m[(slot + DEPTH) % SLOTS], buf_c[(slot + DEPTH) % SLOTS]);  // in flight while this one computes
+          next_load.next(units);
+          compute(next_compute, buf_m[slot], buf_c[slot]);
+          next_compute.next(units);
+        }
       }
     }
   }
