@@ -168,11 +168,11 @@ void launch_tiled(const ChunkPasses<T>& q, const Shape& shape, cudaStream_t s) {
   // Pass 1's items are two loads wide: blocks are multiples of that.
   const TilePlan plan = plan_tiles(n, kGroupLanes * Load16<T>::kCount * 2, kLaneGroups * ROWS, shape);
   TileArgs<T> p1{q.b, nullptr, n, n, q.r, nullptr, nullptr, plan.cols_per_split, plan.block_cols, plan.tile_rows,
-                 q.x_acc, q.mags + 4 * n, q.nb2, nullptr, nullptr, shape.overlap_passes, shape.early_loads, shape.prefetch_lines};
+                 q.x_acc, q.mags + 4 * n, q.nb2, nullptr, nullptr, shape.overlap_passes};
   if (q.with_mags) launch_tiled_pass<T, KT, false, true, ROWS, DEPTH, TREE, ASYNC>(p1, plan, s);
   else launch_tiled_pass<T, KT, false, false, ROWS, DEPTH, TREE, ASYNC>(p1, plan, s);
   TileArgs<T> p2{q.a, q.c, n, n, q.r, q.x_acc, q.mags + 4 * n, plan.cols_per_split, plan.block_cols, plan.tile_rows,
-                 q.y_acc, q.mags, q.mags + n, q.mags + 2 * n, q.mags + 3 * n, shape.overlap_passes, shape.early_loads, shape.prefetch_lines};
+                 q.y_acc, q.mags, q.mags + n, q.mags + 2 * n, q.mags + 3 * n, shape.overlap_passes};
   if (q.with_mags) launch_tiled_pass<T, KT, true, true, ROWS, DEPTH, TREE, ASYNC>(p2, plan, s);
   else launch_tiled_pass<T, KT, true, false, ROWS, DEPTH, TREE, ASYNC>(p2, plan, s);
 }

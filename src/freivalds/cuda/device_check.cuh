@@ -33,13 +33,6 @@ struct Shape {
   // tiled: each lane's loads of the next items are cp.async copies into a ring in shared
   // memory (items_in_flight + 1 items a thread) rather than register buffers.
   bool async_copies = false;
-  // tiled, register buffers: a block's first item loads are issued before its vectors are
-  // staged (as async_copies and overlap_passes do), so their latency overlaps the staging.
-  bool early_loads = false;
-  // tiled, register buffers: 1: each item's loads are preceded by L1 prefetches of the same
-  // lines (ptxas issues the loads themselves only once registers free up, about halfway
-  // through the previous item's arithmetic); 2: L2 prefetches one item further ahead.
-  int prefetch_lines = 0;
 };
 constexpr Shape kShapes[] = {
     {2, false, 1, 1, false, 0, 0},   {2, true, 1, 1, false, 0, 0},   {2, false, 4, 1, false, 0, 0},
@@ -62,13 +55,10 @@ constexpr Shape kShapes[] = {
     {4, false, 8, 0, true, 2, 256, 3, false, false, true}, {2, false, 8, 0, true, 4, 128, 2, false, false, true},
     {2, false, 8, 0, true, 3, 128, 3, false, false, true},
     // run9: 2 rows of f32 in 80 registers (6 CTAs a multiprocessor)
-    {2, false, 8, 0, true, 6, 128}, {2, false, 8, 0, true, 5, 256},
-    // run9: shapes 13 and 14 with early loads
-    {4, false, 8, 0, true, 4, 256, 1, false, false, false, true}, {2, false, 8, 0, true, 8, 128, 1, false, false, false, true},
-    // run9: shape 13 with prefetches (L1 of the next item; L2 of the one after)
-    {4, false, 8, 0, true, 4, 256, 1, false, false, false, false, 1}, {4, false, 8, 0, true, 4, 256, 1, false, false, false, false, 2},
-    {2, false, 8, 0, true, 6, 128, 1, false, false, false, false, 1}};
-constexpr int kShapeCount = 42;
+    {2, false, 8, 0, true, 6, 128}, {2, false, 8, 0, true, 5, 256}};
+// (run9 also timed shapes 37-41: loads issued before the vector staging, and line prefetches;
+// both slower, RESULTS.md; their code is in commit e672da3.)
+constexpr int kShapeCount = 37;
 constexpr int kFirstTiledShape = 8;
 // Indices into kShapes: the shapes used unless set_shape picks another, for 4-byte and for
 // 2-byte elements (bench/freivalds/RESULTS.md: f32 run7's shape 13, the best at n >= 8192 in every

@@ -125,8 +125,6 @@ struct TileArgs {
   double* mag_c;           // rows: |C| 1
   double* sq_c;            // rows: ||C_i||^2
   bool overlap;            // pass 2 launched as a programmatic dependent of pass 1 (Shape::overlap_passes)
-  bool early_loads;        // Shape::early_loads
-  int prefetch_lines;      // Shape::prefetch_lines
 };
 
 // Programmatic dependent launch (sm_90): no-ops in a grid not launched as a dependent.
@@ -222,11 +220,6 @@ template <class T, int ROWS, int DEPTH, bool ASYNC> constexpr int tiled_min_ctas
   return sizeof(T) == 4 || ROWS <= 2 ? 4 : 1;
 }
 
-__device__ inline void prefetch_line(const void* at, bool to_l1) {
-  if (to_l1) asm volatile("prefetch.global.L1 [%0];" ::"l"(at));
-  else asm volatile("prefetch.global.L2 [%0];" ::"l"(at));
-}
-
 // cp.async of 16 bytes (zero-filled where `in` is false: nothing is read from `src` then).
 __device__ inline void copy16_async(uint4* dst, const void* src, bool in) {
   const unsigned d = static_cast<unsigned>(__cvta_generic_to_shared(dst));
@@ -291,14 +284,6 @@ __global__ void __launch_bounds__(kTileThreads, tiled_min_ctas<T, ROWS, DEPTH, A
 #pragma unroll
         for (int j = 0; j < LOADS; ++j) piece(r * LOADS + j, offset + r * p.cols + j * kGroupLanes * E, row_in && col0 + j * kGroupLanes * E < c_end);
       }
-    };
-    auto prefetch = [&](const ItemPos& at, bool to_l1) {
-      if (at.gi < my_groups)
-        for_pieces(at, [&](int, int64_t at_load, bool in) {
-          if (!in) return;
-          prefetch_line(p.m + at_load, to_l1);
-          if constexpr (WITH_C) prefetch_line(p.c + at_load, to_l1);
-        });
     };
     auto load = [&](const ItemPos& at, uint4 (&m)[R][LOADS], uint4 (&c)[R]) {
       for_pieces(at, [&](int k, int64_t at_load, bool in) {
@@ -396,7 +381,7 @@ __global__ void __launch_bounds__(kTileThreads, tiled_min_ctas<T, ROWS, DEPTH, A
     // Overlapped pass 2: the first block's first loads of A and C need nothing from pass 1, so
     // they are issued before waiting for it (X and xm are read only by the staging below).
     // ASYNC: always; the ring is free (the previous block waited for all its copies).
-    const bool early = ASYNC || p.early_loads || (WITH_C && p.overlap && b == c_begin);
+    const bool early = ASYNC || (WITH_C && p.overlap && b == c_begin);
     ItemPos next_load, next_compute;
     auto load_ahead = [&] {
 #pragma unroll
@@ -447,15 +432,11 @@ __global__ void __launch_bounds__(kTileThreads, tiled_min_ctas<T, ROWS, DEPTH, A
       }
       wait_async<0>();  // the empty tail copies land before the next block refills the ring
     } else {
-      ItemPos next_prefetch = next_load;
-      next_prefetch.next(units);
       for (int item0 = 0; item0 < items; item0 += SLOTS) {
 #pragma unroll
         for (int slot = 0; slot < SLOTS; ++slot) {
           const int item = item0 + slot;
           if (item >= items) break;
-          if (p.prefetch_lines == 1) prefetch(next_load, true);
-          if (p.prefetch_lines == 2) prefetch(next_prefetch, false), next_prefetch.next(units);
           load(next_load, buf_m[(slot + DEPTH) % SLOTS], buf_c[(slot + DEPTH) % SLOTS]);  // in flight while this one computes
           next_load.next(units);
           compute(next_compute, buf_m[slot], buf_c[slot]);
