@@ -12,17 +12,17 @@ int64_t element(const void* data, bool is_signed, int64_t index) {
   return is_signed ? static_cast<const int8_t*>(data)[index] : static_cast<const uint8_t*>(data)[index];
 }
 
-// sum_l M[row, l] * v[l] mod p for a row of small integers (|M| <= 2^31), in the GPU kernels'
-// default arithmetic: 16-bit parts in exact f64 sums, folded every kF64FoldColumns terms.
+// sum_l M[row, l] * v[l] mod p for a row of small integers (|M| <= 2^31), in the kernels'
+// arithmetic: 21-bit parts in signed 64-bit sums, folded every kFoldColumns terms.
 template <class Get>
 uint64_t dot_mod(Get get, int64_t len, const std::vector<uint64_t>& v, int64_t stride, int64_t offset) {
   uint64_t total = 0;
-  F64Sum sum;
+  SplitSum sum;
   for (int64_t l = 0; l < len; ++l) {
     sum.add(static_cast<int32_t>(get(l)), v[static_cast<size_t>(l * stride + offset)]);
-    if ((l + 1) % kF64FoldColumns == 0) {
+    if ((l + 1) % kFoldColumns == 0) {
       total = mod_add(total, sum.residue());
-      sum = F64Sum{};
+      sum = SplitSum{};
     }
   }
   return mod_add(total, sum.residue());

@@ -93,39 +93,6 @@ struct SplitSum {
   }
 };
 
-// The same sums in f64, for the GPU's f64 pipe (a multiply-add of doubles runs at four times
-// the rate of a 32 x 32 -> 64-bit integer one on an H200): residues are split into four 16-bit
-// parts, and value * part and every partial sum are integers below 2^53 in magnitude, so each
-// multiply-add is exact. Per column one 8-bit term (|a| <= 255) and one int32 term (|c| <= 2^31)
-// add at most (255 + 2^31)(2^16 - 1) in magnitude, so kF64FoldColumns = 64 columns stay below
-// 2^53: 64 (2^31 + 255)(2^16 - 1) < 2^6 2^31 2^16 (1 + 2^-23) < 2^53.
-inline constexpr int kF64PartBits = 16;
-inline constexpr int kF64Parts = 4;  // 4 x 16 >= 61
-inline constexpr int64_t kF64FoldColumns = 64;
-static_assert(static_cast<double>(kF64FoldColumns) * (255.0 + 2147483648.0) * 65535.0 < 9007199254740992.0,
-              "F64Sum's fold interval leaves the integers doubles hold exactly");
-
-RACER_HD double f64_part(uint64_t x, int q) { return static_cast<double>((x >> (kF64PartBits * q)) & 0xffffu); }
-
-struct F64Sum {
-  double d[kF64Parts] = {0, 0, 0, 0};
-  RACER_HD void add(double value, double part0, double part1, double part2, double part3) {
-    d[0] += value * part0, d[1] += value * part1, d[2] += value * part2, d[3] += value * part3;
-  }
-  RACER_HD void sub(double value, double part0, double part1, double part2, double part3) {
-    d[0] -= value * part0, d[1] -= value * part1, d[2] -= value * part2, d[3] -= value * part3;
-  }
-  RACER_HD void add(int32_t value, uint64_t x) {
-    add(static_cast<double>(value), f64_part(x, 0), f64_part(x, 1), f64_part(x, 2), f64_part(x, 3));
-  }
-  // d0 + 2^16 d1 + 2^32 d2 + 2^48 d3 mod p (each d an integer below 2^53: converted exactly).
-  RACER_HD uint64_t residue() const {
-    uint64_t r = 0;
-    for (int q = 0; q < kF64Parts; ++q) r = mod_add(r, mod_shift(signed_residue(static_cast<int64_t>(d[q])), kF64PartBits * q));
-    return r;
-  }
-};
-
 // The random vectors of the exact check: entry (j, v) of the p x k matrix R is drawn from
 // (seed, j k + v), 61 random bits with 2^61 - 1 folded onto 0, so that no residue is drawn
 // with probability above 2^-60. The CPU and the GPU draw the same R.

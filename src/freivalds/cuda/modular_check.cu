@@ -15,52 +15,36 @@ constexpr int kMaxPadded = padded_vectors(kMaxChunk);
 
 unsigned blocks_for(int64_t count, int threads) { return static_cast<unsigned>((count + threads - 1) / threads); }
 
-template <class P, int KT, bool SIGNED, bool WITH_C>
-void launch_pass(const ModPassArgs<P>& args, int splits, cudaStream_t s) {
-  modular_pass<P, KT, SIGNED, WITH_C><<<dim3(blocks_for(args.rows, kModThreads), static_cast<unsigned>(splits)), kModThreads, 0, s>>>(args);
+template <int KT, bool SIGNED, bool WITH_C>
+void launch_pass(const ModPassArgs& args, int splits, cudaStream_t s) {
+  modular_pass<KT, SIGNED, WITH_C><<<dim3(blocks_for(args.rows, kModThreads), static_cast<unsigned>(splits)), kModThreads, 0, s>>>(args);
 }
 
-template <class P, bool WITH_C>
-void launch_pass_kt(int kt, bool is_signed, const ModPassArgs<P>& args, int splits, cudaStream_t s) {
+template <bool SIGNED, bool WITH_C>
+void launch_pass_kt(int kt, const ModPassArgs& args, int splits, cudaStream_t s) {
   switch (kt) {
-    case 4: return is_signed ? launch_pass<P, 4, true, WITH_C>(args, splits, s) : launch_pass<P, 4, false, WITH_C>(args, splits, s);
-    case 8: return is_signed ? launch_pass<P, 8, true, WITH_C>(args, splits, s) : launch_pass<P, 8, false, WITH_C>(args, splits, s);
-    default: return is_signed ? launch_pass<P, 10, true, WITH_C>(args, splits, s) : launch_pass<P, 10, false, WITH_C>(args, splits, s);
+    case 4: return launch_pass<4, SIGNED, WITH_C>(args, splits, s);
+    case 8: return launch_pass<8, SIGNED, WITH_C>(args, splits, s);
+    default: return launch_pass<10, SIGNED, WITH_C>(args, splits, s);
   }
 }
 
 // CTAs of pass 2 (the longer pass) that fit on a multiprocessor at once.
-template <class P>
 int pass2_ctas_per_sm(int kt, bool is_signed) {
   int blocks = 1;
   auto ask = [&](auto kernel) { cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, kModThreads, 0); };
   switch (kt) {
-    case 4: is_signed ? ask(modular_pass<P, 4, true, true>) : ask(modular_pass<P, 4, false, true>); break;
-    case 8: is_signed ? ask(modular_pass<P, 8, true, true>) : ask(modular_pass<P, 8, false, true>); break;
-    default: is_signed ? ask(modular_pass<P, 10, true, true>) : ask(modular_pass<P, 10, false, true>);
+    case 4: is_signed ? ask(modular_pass<4, true, true>) : ask(modular_pass<4, false, true>); break;
+    case 8: is_signed ? ask(modular_pass<8, true, true>) : ask(modular_pass<8, false, true>); break;
+    default: is_signed ? ask(modular_pass<10, true, true>) : ask(modular_pass<10, false, true>);
   }
   return blocks < 1 ? 1 : blocks;
 }
 
-template <class P>
-size_t part_bytes() { return sizeof(typename P::Part) * P::kCount; }
-
 }  // namespace
 
-const char* modular_arith_name(ModularArith a) { return a == ModularArith::F64 ? "f64" : "int64"; }
-
-template <class P>
-void ModularDeviceCheck::fill_vectors(Chunk& ch, uint64_t vector_seed) {
-  const int kp = padded_vectors(ch.kt);
-  cuda_check(cudaMalloc(&ch.r_parts, part_bytes<P>() * n_ * kp), "cudaMalloc(R)");
-  cuda_check(cudaMalloc(&ch.x_parts, part_bytes<P>() * n_ * kp), "cudaMalloc(X)");
-  fill_random_parts<P><<<blocks_for(n_ * kp, 256), 256, 0, stream_>>>(static_cast<typename P::Part*>(ch.r_parts), n_, kp, ch.v0,
-                                                                       ch.valid, k_, vector_seed);
-  cuda_check(cudaGetLastError(), "fill_random_parts");
-}
-
-ModularDeviceCheck::ModularDeviceCheck(bool is_signed, int64_t n, int k, uint64_t vector_seed, ModularArith arith, cudaStream_t stream)
-    : signed_(is_signed), arith_(arith), n_(n), k_(k), stream_(stream) {
+ModularDeviceCheck::ModularDeviceCheck(bool is_signed, int64_t n, int k, uint64_t vector_seed, cudaStream_t stream)
+    : signed_(is_signed), n_(n), k_(k), stream_(stream) {
   if (n % kModStep != 0) throw std::runtime_error("the CUDA exact check needs n divisible by " + std::to_string(kModStep));
   for (int v0 = 0; v0 < k;) {
     const int rem = k - v0;
@@ -72,18 +56,18 @@ ModularDeviceCheck::ModularDeviceCheck(bool is_signed, int64_t n, int k, uint64_
       }
     const int valid = rem < kt ? rem : kt, kp = padded_vectors(kt);
     Chunk ch{v0, kt, valid, nullptr, nullptr, nullptr};
+    cuda_check(cudaMalloc(&ch.r_parts, sizeof(uint32_t) * n * kParts * kp), "cudaMalloc(R)");
+    cuda_check(cudaMalloc(&ch.x_parts, sizeof(uint32_t) * n * kParts * kp), "cudaMalloc(X)");
     cuda_check(cudaMalloc(&ch.y, sizeof(uint64_t) * n * kp), "cudaMalloc(Y)");
-    if (arith == ModularArith::F64) fill_vectors<F64Parts>(ch, vector_seed);
-    else fill_vectors<Int64Parts>(ch, vector_seed);
+    fill_random_parts<<<blocks_for(n * kp, 256), 256, 0, stream>>>(ch.r_parts, n, kp, v0, valid, k, vector_seed);
+    cuda_check(cudaGetLastError(), "fill_random_parts");
     chunks_.push_back(ch);
     v0 += valid;
   }
   // Column splits: one wave of CTAs that fills every multiprocessor (a lane a row leaves few row
   // tiles at small n), whole steps each.
   const int64_t tiles = (n + kModThreads - 1) / kModThreads,
-                want = static_cast<int64_t>(arith == ModularArith::F64 ? pass2_ctas_per_sm<F64Parts>(chunks_.front().kt, is_signed)
-                                                                       : pass2_ctas_per_sm<Int64Parts>(chunks_.front().kt, is_signed)) *
-                       multiprocessors();
+                want = static_cast<int64_t>(pass2_ctas_per_sm(chunks_.front().kt, is_signed)) * multiprocessors();
   int64_t splits = want / tiles;
   splits = splits < 1 ? 1 : splits > n / kModStep ? n / kModStep : splits;
   cols_per_split_ = ((n + splits - 1) / splits + kModStep - 1) / kModStep * kModStep;
@@ -99,24 +83,24 @@ ModularDeviceCheck::~ModularDeviceCheck() {
   if (exec_) cudaGraphExecDestroy(exec_);
   if (graph_) cudaGraphDestroy(graph_);
   for (auto& ch : chunks_)
-    for (void* p : {ch.r_parts, ch.x_parts, static_cast<void*>(ch.y)}) cudaFree(p);
+    for (void* p : {static_cast<void*>(ch.r_parts), static_cast<void*>(ch.x_parts), static_cast<void*>(ch.y)}) cudaFree(p);
   for (void* p : {static_cast<void*>(partial_), flags_, static_cast<void*>(first_bad_)}) cudaFree(p);
 }
 
-template <class P>
 void ModularDeviceCheck::enqueue(const uint8_t* a, const uint8_t* b, const int32_t* c) {
-  using Part = typename P::Part;
   cudaMemsetAsync(flags_, 0, flags_bytes_, stream_);
   cudaMemsetAsync(first_bad_, 0xff, sizeof(unsigned long long), stream_);
   auto* failing = static_cast<unsigned long long*>(flags_);
   auto* row_failed = reinterpret_cast<int*>(failing + 1);
   for (const Chunk& ch : chunks_) {
     const int kp = padded_vectors(ch.kt);
-    auto* r = static_cast<const Part*>(ch.r_parts);
-    auto* x = static_cast<Part*>(ch.x_parts);
-    launch_pass_kt<P, false>(ch.kt, signed_, ModPassArgs<P>{b, nullptr, r, nullptr, n_, n_, cols_per_split_, partial_}, splits_, stream_);
-    sum_splits<P><<<blocks_for(n_ * kp, 256), 256, 0, stream_>>>(partial_, splits_, n_, kp, x);
-    launch_pass_kt<P, true>(ch.kt, signed_, ModPassArgs<P>{a, c, x, r, n_, n_, cols_per_split_, partial_}, splits_, stream_);
+    ModPassArgs p1{b, nullptr, ch.r_parts, nullptr, n_, n_, cols_per_split_, partial_};
+    if (signed_) launch_pass_kt<true, false>(ch.kt, p1, splits_, stream_);
+    else launch_pass_kt<false, false>(ch.kt, p1, splits_, stream_);
+    sum_splits<<<blocks_for(n_ * kp, 256), 256, 0, stream_>>>(partial_, splits_, n_, kp, ch.x_parts);
+    ModPassArgs p2{a, c, ch.x_parts, ch.r_parts, n_, n_, cols_per_split_, partial_};
+    if (signed_) launch_pass_kt<true, true>(ch.kt, p2, splits_, stream_);
+    else launch_pass_kt<false, true>(ch.kt, p2, splits_, stream_);
     judge_modular<<<blocks_for(n_, 256), 256, 0, stream_>>>(partial_, splits_, n_, kp, ch.v0, ch.valid, k_, ch.y, row_failed,
                                                             first_bad_, failing);
   }
@@ -125,8 +109,7 @@ void ModularDeviceCheck::enqueue(const uint8_t* a, const uint8_t* b, const int32
 
 void ModularDeviceCheck::capture(const uint8_t* a, const uint8_t* b, const int32_t* c) {
   cuda_check(cudaStreamBeginCapture(stream_, cudaStreamCaptureModeThreadLocal), "cudaStreamBeginCapture");
-  if (arith_ == ModularArith::F64) enqueue<F64Parts>(a, b, c);
-  else enqueue<Int64Parts>(a, b, c);
+  enqueue(a, b, c);
   cuda_check(cudaStreamEndCapture(stream_, &graph_), "cudaStreamEndCapture");
   cuda_check(cudaGraphInstantiate(&exec_, graph_, 0), "cudaGraphInstantiate");
 }

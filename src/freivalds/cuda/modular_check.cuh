@@ -17,15 +17,10 @@ struct ModularVerdict {
   int64_t failing_rows;
 };
 
-// The kernels' arithmetic (modular_kernels.cuh): exact f64 multiply-adds (the default) or
-// 64-bit integer ones (mod1's, kept for comparison).
-enum class ModularArith { F64, Int64 };
-const char* modular_arith_name(ModularArith a);
-
 class ModularDeviceCheck {
  public:
   // n % 32 == 0. The vectors are modular_random_residue(vector_seed, j k + v), as on the CPU.
-  ModularDeviceCheck(bool is_signed, int64_t n, int k, uint64_t vector_seed, ModularArith arith, cudaStream_t stream);
+  ModularDeviceCheck(bool is_signed, int64_t n, int k, uint64_t vector_seed, cudaStream_t stream);
   ~ModularDeviceCheck();
   ModularDeviceCheck(const ModularDeviceCheck&) = delete;
   ModularDeviceCheck& operator=(const ModularDeviceCheck&) = delete;
@@ -37,13 +32,11 @@ class ModularDeviceCheck {
  private:
   struct Chunk {
     int v0, kt, valid;
-    void *r_parts, *x_parts;  // n x parts x kp each, of the arithmetic's part type
+    uint32_t *r_parts, *x_parts;  // n x 3 x kp each
     uint64_t* y;                  // n x kp
   };
-  template <class P> void enqueue(const uint8_t* a, const uint8_t* b, const int32_t* c);
-  template <class P> void fill_vectors(Chunk& ch, uint64_t vector_seed);
+  void enqueue(const uint8_t* a, const uint8_t* b, const int32_t* c);
   bool signed_;
-  ModularArith arith_;
   int64_t n_;
   int k_;
   cudaStream_t stream_;

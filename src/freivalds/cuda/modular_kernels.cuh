@@ -7,14 +7,16 @@
 //   judge_modular:       Y's partials added; a row passes iff all its entries are 0
 //
 // Mapping: a lane owns a row (a warp 32 rows, a CTA 128) and walks a split of its columns
-// 32 at a time: one 32-byte sector of an 8-bit row (two 16-byte loads) and, in pass 2, the
-// 128-byte line of the int32 row of C over the same columns (eight 16-byte loads). All lanes
+// 16 at a time: 16 bytes of an 8-bit row (the rest of the 32-byte sector is the next load) and,
+// in pass 2, the 64 bytes of the int32 row of C over the same columns (four 16-byte loads). All lanes
 // of a warp are at the same column, so the vector entries they multiply are one address for
-// the whole warp (a broadcast load, held in L1). The sums are one of modular_arith.hpp's, picked
-// by a policy: F64Parts (the default) multiplies value x 16-bit part in exact f64 FMAs into an
-// F64Sum, Int64Parts value x 21-bit part in 32 x 32 -> 64-bit integer multiply-adds into a
-// SplitSum (mod1's kernel, kept to measure against); either is folded into residues before its
-// bound (modular_arith.hpp proves both).
+// the whole warp (a broadcast load, held in L1). Each product value x part (|value| <= 2^31,
+// part < 2^21) is one 32 x 32 -> 64-bit multiply-add into a SplitSum; every kFoldColumns
+// columns the sums are folded into residues (modular_arith.hpp proves the bound).
+// What bounds the speed is, presumably, those vector loads: a warp-uniform 16-byte load still
+// delivers 16 bytes to each of 32 lanes. Measured (bench/freivalds/RESULTS.md, mod2): the
+// same kernels with exact f64 FMAs of 16-bit parts (32 bytes of parts a column-vector against
+// these 12) ran 2x slower although the H200's f64 pipe outruns its 64-bit integer one.
 #include <cstdint>
 
 #include "freivalds/modular_arith.hpp"
@@ -23,50 +25,20 @@ namespace racer::freivalds::cuda {
 
 constexpr int kModThreads = 128;  // rows a CTA
 constexpr int kModStep = 32;      // columns a lane takes per step (n % kModStep == 0)
-constexpr int kModHalfStep = 16;  // columns of one loop iteration (the next 16 bytes of the sector follow)
-
-// The two arithmetics: how a residue is split into parts, the sum they go into, the value
-// type the matrix entries are multiplied as, and the columns between folds.
-struct Int64Parts {
-  using Part = uint32_t;
-  using Sum = SplitSum;
-  using Value = int32_t;
-  static constexpr int kCount = kParts;
-  static constexpr int64_t kFold = kFoldColumns;
-  static constexpr int kMinBlocks = 1;  // 132-156 registers uncapped: 3 CTAs a multiprocessor
-  __host__ __device__ static Part part(uint64_t x, int q) { return residue_part(x, q); }
-  __device__ static Value value(int32_t v) { return v; }
-  template <int KP>
-  __device__ static void add(Sum& s, Value v, const Part (&p)[kCount][KP], int t) { s.add(v, p[0][t], p[1][t], p[2][t]); }
-  template <int KP>
-  __device__ static void sub(Sum& s, Value v, const Part (&p)[kCount][KP], int t) { s.sub(v, p[0][t], p[1][t], p[2][t]); }
-};
-struct F64Parts {
-  using Part = double;
-  using Sum = F64Sum;
-  using Value = double;
-  static constexpr int kCount = kF64Parts;
-  static constexpr int64_t kFold = kF64FoldColumns;
-  static constexpr int kMinBlocks = 3;  // 176 registers uncapped would allow only 2 CTAs
-  __host__ __device__ static Part part(uint64_t x, int q) { return f64_part(x, q); }
-  __device__ static Value value(int32_t v) { return static_cast<double>(v); }
-  template <int KP>
-  __device__ static void add(Sum& s, Value v, const Part (&p)[kCount][KP], int t) { s.add(v, p[0][t], p[1][t], p[2][t], p[3][t]); }
-  template <int KP>
-  __device__ static void sub(Sum& s, Value v, const Part (&p)[kCount][KP], int t) { s.sub(v, p[0][t], p[1][t], p[2][t], p[3][t]); }
-};
-static_assert(kFoldColumns % kModStep == 0 && kF64FoldColumns % kModStep == 0, "folds fall between steps");
+// Columns of one loop iteration: half a step, the other 16 bytes of the sector come next (mod2:
+// 4.97 ms at n = 16384 against 5.83 with whole steps unrolled, fewer registers).
+constexpr int kModHalfStep = 16;
+static_assert(kFoldColumns % kModStep == 0, "folds fall between steps");
 
 // Vector entry (col, v) of a chunk of kp vectors (kp a multiple of 4), as parts: part q at
-// parts[(col * kCount + q) * kp + v], so 16-byte loads read a part of 4 (or 2) vectors.
+// parts[(col * kParts + q) * kp + v], so one 16-byte load reads a part of 4 vectors.
 __host__ __device__ constexpr int padded_vectors(int kt) { return (kt + 3) / 4 * 4; }
 
-template <class P>
 struct ModPassArgs {
-  const uint8_t* m;              // rows x cols: B (pass 1) or A (pass 2)
-  const int32_t* c;              // rows x cols: C (pass 2)
-  const typename P::Part* v;     // parts of the vectors m multiplies: R (pass 1) or X (pass 2)
-  const typename P::Part* w;     // parts of R, which C multiplies (pass 2)
+  const uint8_t* m;   // rows x cols: B (pass 1) or A (pass 2)
+  const int32_t* c;   // rows x cols: C (pass 2)
+  const uint32_t* v;  // parts of the vectors m multiplies: R (pass 1) or X (pass 2)
+  const uint32_t* w;  // parts of R, which C multiplies (pass 2)
   int64_t rows, cols, cols_per_split;
   uint64_t* partial;  // splits x rows x kp residues: this split's share of M V (- C W)
 };
@@ -77,30 +49,32 @@ __device__ __forceinline__ int32_t byte_value(uint32_t word, int e) {
 }
 
 // sum[v] += (or -=) value * entry (col, v) for the KT vectors of a chunk.
-template <class P, int KT, bool SUBTRACT>
-__device__ __forceinline__ void add_column(typename P::Sum (&sum)[KT], typename P::Value value, const typename P::Part* col_parts) {
-  constexpr int KP = padded_vectors(KT), kPerLoad = 16 / sizeof(typename P::Part);
-  typename P::Part part[P::kCount][KP];
+template <int KT, bool SUBTRACT>
+__device__ __forceinline__ void add_column(SplitSum (&sum)[KT], int32_t value, const uint32_t* col_parts) {
+  constexpr int KP = padded_vectors(KT);
+  uint32_t part[kParts][KP];
 #pragma unroll
-  for (int q = 0; q < P::kCount; ++q)
+  for (int q = 0; q < kParts; ++q)
 #pragma unroll
-    for (int g = 0; g < KP / kPerLoad; ++g) {
+    for (int g = 0; g < KP / 4; ++g) {
       const uint4 u = __ldg(reinterpret_cast<const uint4*>(col_parts + q * KP) + g);
-      const auto* e = reinterpret_cast<const typename P::Part*>(&u);
+      const auto* e = reinterpret_cast<const uint32_t*>(&u);
 #pragma unroll
-      for (int i = 0; i < kPerLoad; ++i) part[q][g * kPerLoad + i] = e[i];
+      for (int i = 0; i < 4; ++i) part[q][g * 4 + i] = e[i];
     }
 #pragma unroll
   for (int v = 0; v < KT; ++v) {
-    if (SUBTRACT) P::sub(sum[v], value, part, v);
-    else P::add(sum[v], value, part, v);
+    if (SUBTRACT) sum[v].sub(value, part[0][v], part[1][v], part[2][v]);
+    else sum[v].add(value, part[0][v], part[1][v], part[2][v]);
   }
 }
 
-// rows must be whole: cols % kModStep == 0, and the rows 16-byte aligned.
-template <class P, int KT, bool SIGNED, bool WITH_C>
-__global__ void __launch_bounds__(kModThreads, P::kMinBlocks) modular_pass(ModPassArgs<P> a) {
-  constexpr int KP = padded_vectors(KT), kStride = P::kCount * KP;
+// rows must be whole: cols % kModStep == 0, and the rows 16-byte aligned. The explicit minimum of
+// one CTA a multiprocessor is the build mod2 measured (nvcc allocates registers differently
+// without it; 132-156 registers either way, 3 CTAs a multiprocessor).
+template <int KT, bool SIGNED, bool WITH_C>
+__global__ void __launch_bounds__(kModThreads, 1) modular_pass(ModPassArgs a) {
+  constexpr int KP = padded_vectors(KT), kStride = kParts * KP;
   const int64_t row = blockIdx.x * static_cast<int64_t>(kModThreads) + threadIdx.x;
   if (row >= a.rows) return;
   const int64_t c0 = blockIdx.y * a.cols_per_split;
@@ -110,16 +84,16 @@ __global__ void __launch_bounds__(kModThreads, P::kMinBlocks) modular_pass(ModPa
   uint64_t total[KT];
 #pragma unroll
   for (int v = 0; v < KT; ++v) total[v] = 0;
-  for (int64_t f0 = c0; f0 < c1; f0 += P::kFold) {
-    const int64_t f1 = f0 + P::kFold < c1 ? f0 + P::kFold : c1;
-    typename P::Sum sum[KT];
+  for (int64_t f0 = c0; f0 < c1; f0 += kFoldColumns) {
+    const int64_t f1 = f0 + kFoldColumns < c1 ? f0 + kFoldColumns : c1;
+    SplitSum sum[KT];
 #pragma unroll 1
     for (int64_t col = f0; col < f1; col += kModHalfStep) {
       const uint4 mw = __ldcs(reinterpret_cast<const uint4*>(m_row + col));  // streamed: read once
       const uint32_t words[4] = {mw.x, mw.y, mw.z, mw.w};
 #pragma unroll
       for (int e = 0; e < kModHalfStep; ++e)
-        add_column<P, KT, false>(sum, P::value(byte_value<SIGNED>(words[e / 4], e % 4)), a.v + (col + e) * kStride);
+        add_column<KT, false>(sum, byte_value<SIGNED>(words[e / 4], e % 4), a.v + (col + e) * kStride);
       if constexpr (WITH_C) {
 #pragma unroll
         for (int h = 0; h < kModHalfStep / 4; ++h) {
@@ -127,7 +101,7 @@ __global__ void __launch_bounds__(kModThreads, P::kMinBlocks) modular_pass(ModPa
           const int32_t cv[4] = {static_cast<int32_t>(cw.x), static_cast<int32_t>(cw.y), static_cast<int32_t>(cw.z),
                                  static_cast<int32_t>(cw.w)};
 #pragma unroll
-          for (int t = 0; t < 4; ++t) add_column<P, KT, true>(sum, P::value(cv[t]), a.w + (col + 4 * h + t) * kStride);
+          for (int t = 0; t < 4; ++t) add_column<KT, true>(sum, cv[t], a.w + (col + 4 * h + t) * kStride);
         }
       }
     }
@@ -140,14 +114,13 @@ __global__ void __launch_bounds__(kModThreads, P::kMinBlocks) modular_pass(ModPa
 }
 
 // R's entries for vectors v0 .. v0 + valid - 1 of k, as parts; the padding vectors are 0.
-template <class P>
-__global__ void fill_random_parts(typename P::Part* parts, int64_t rows, int kp, int v0, int valid, int k, uint64_t seed) {
+__global__ void fill_random_parts(uint32_t* parts, int64_t rows, int kp, int v0, int valid, int k, uint64_t seed) {
   const int64_t i = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x;
   if (i >= rows * kp) return;
   const int64_t j = i / kp;
   const int t = static_cast<int>(i % kp);
   const uint64_t x = t < valid ? modular_random_residue(seed, static_cast<uint64_t>(j) * k + v0 + t) : 0;
-  for (int q = 0; q < P::kCount; ++q) parts[(j * P::kCount + q) * kp + t] = P::part(x, q);
+  for (int q = 0; q < kParts; ++q) parts[(j * kParts + q) * kp + t] = residue_part(x, q);
 }
 
 __device__ __forceinline__ uint64_t sum_of_splits(const uint64_t* partial, int splits, int64_t rows, int kp, int64_t row, int t) {
@@ -157,14 +130,13 @@ __device__ __forceinline__ uint64_t sum_of_splits(const uint64_t* partial, int s
 }
 
 // X = the sum of pass 1's splits, stored as parts for pass 2.
-template <class P>
-__global__ void sum_splits(const uint64_t* partial, int splits, int64_t rows, int kp, typename P::Part* parts) {
+__global__ void sum_splits(const uint64_t* partial, int splits, int64_t rows, int kp, uint32_t* parts) {
   const int64_t i = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x;
   if (i >= rows * kp) return;
   const int64_t row = i / kp;
   const int t = static_cast<int>(i % kp);
   const uint64_t x = sum_of_splits(partial, splits, rows, kp, row, t);
-  for (int q = 0; q < P::kCount; ++q) parts[(row * P::kCount + q) * kp + t] = P::part(x, q);
+  for (int q = 0; q < kParts; ++q) parts[(row * kParts + q) * kp + t] = residue_part(x, q);
 }
 
 // Y = the sum of pass 2's splits (kept in y, rows x kp); a nonzero entry fails its row. The

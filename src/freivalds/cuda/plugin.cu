@@ -7,7 +7,6 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <cstdlib>
 #include <cstring>
 #include <exception>
 #include <stdexcept>
@@ -63,22 +62,13 @@ void describe_device(char (&device)[256]) {
   std::snprintf(device, sizeof device, "%s, %d SMs, CUDA driver %d", prop.name, prop.multiProcessorCount, driver);
 }
 
-void fill_modular_response(racer_fv_modular_response* r, const ModularVerdict& v, ModularArith arith, const char* device) {
-  std::snprintf(r->arithmetic, sizeof r->arithmetic, "%s", modular_arith_name(arith));
+void fill_modular_response(racer_fv_modular_response* r, const ModularVerdict& v, const char* device) {
   r->pass = v.pass;
   r->first_bad_row = v.first_bad_row;
   r->first_bad_vector = v.first_bad_vector;
   r->first_bad_residual = v.first_bad_residual;
   r->failing_rows = v.failing_rows;
   std::snprintf(r->device, sizeof r->device, "%s", device);
-}
-
-// RACER_FV_MODULAR_ARITH=int64 picks the 64-bit integer kernels (to measure them); else f64.
-ModularArith modular_arith_from_env() {
-  const char* v = std::getenv("RACER_FV_MODULAR_ARITH");
-  if (!v || !*v || std::strcmp(v, "f64") == 0) return ModularArith::F64;
-  if (std::strcmp(v, "int64") == 0) return ModularArith::Int64;
-  throw std::runtime_error(std::string("RACER_FV_MODULAR_ARITH=") + v + ": expected f64 or int64");
 }
 
 // A stream and a cuBLAS handle on it, released on every path.
@@ -170,18 +160,17 @@ extern "C" int racer_fv_run_modular(const racer_fv_modular_request* q, racer_fv_
     DeviceIntProduct product(q->is_signed != 0, n, q->seed, cs.handle, cs.stream);
     product.multiply();
     const double gemm_ms = timed_median(cs.stream, 3, [&] { product.multiply(); });
-    const ModularArith arith = modular_arith_from_env();
-    ModularDeviceCheck chk(q->is_signed != 0, n, q->k, q->vector_seed, arith, cs.stream);
+    ModularDeviceCheck chk(q->is_signed != 0, n, q->k, q->vector_seed, cs.stream);
     chk.capture(product.a(), product.b(), product.c());
     chk.launch();
     const double check_ms = timed_median(cs.stream, 5, [&] { chk.launch(); });
-    fill_modular_response(good, chk.verdict(), arith, device);
+    fill_modular_response(good, chk.verdict(), device);
     good->check_ms = check_ms;
     good->gemm_ms = gemm_ms;
     if (q->corrupt) {
       product.add_to_c(q->corrupt_row * n + q->corrupt_col, 1);
       chk.launch();
-      fill_modular_response(bad, chk.verdict(), arith, device);
+      fill_modular_response(bad, chk.verdict(), device);
     }
   } catch (const std::exception& e) {
     std::snprintf(good->error, sizeof good->error, "%s", e.what());

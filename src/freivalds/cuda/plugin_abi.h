@@ -52,7 +52,6 @@ typedef struct {
   uint64_t first_bad_residual; /* (A X - C R) mod 2^61 - 1 there */
   int64_t failing_rows;
   double check_ms, gemm_ms;
-  char arithmetic[16]; /* the kernels' sums: "f64" (exact f64 FMAs) or "int64" (RACER_FV_MODULAR_ARITH=int64) */
   char device[256];
   char error[512];   /* non-empty: the request failed (the text says why) */
 } racer_fv_modular_response;
