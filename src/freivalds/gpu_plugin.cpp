@@ -22,8 +22,9 @@ GpuPlugin load_gpu_plugin() {
   }
   auto version = reinterpret_cast<int (*)()>(dlsym(h, "racer_fv_abi_version"));
   auto count = reinterpret_cast<int (*)(char*)>(dlsym(h, "racer_fv_device_count"));
-  GpuPlugin p{reinterpret_cast<decltype(GpuPlugin::run)>(dlsym(h, "racer_fv_run"))};
-  if (!version || !count || !p.run || version() != RACER_FV_ABI_VERSION)
+  GpuPlugin p{reinterpret_cast<decltype(GpuPlugin::run)>(dlsym(h, "racer_fv_run")),
+              reinterpret_cast<decltype(GpuPlugin::run_modular)>(dlsym(h, "racer_fv_run_modular"))};
+  if (!version || !count || !p.run || !p.run_modular || version() != RACER_FV_ABI_VERSION)
     throw Error(ExitCode::BadInput, std::string("--gpu: ") + name + " is from another version of racer");
   char why[256] = {0};
   if (count(why) < 1) throw Error(ExitCode::BadInput, std::string("--gpu: no CUDA device: ") + why);

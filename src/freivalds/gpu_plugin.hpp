@@ -7,6 +7,7 @@ namespace racer::freivalds {
 
 struct GpuPlugin {
   int (*run)(const racer_fv_request*, racer_fv_response*, racer_fv_response*);
+  int (*run_modular)(const racer_fv_modular_request*, racer_fv_modular_response*, racer_fv_modular_response*);
 };
 
 // Looks beside the running executable, then in the library search path (LD_LIBRARY_PATH).

@@ -7,9 +7,9 @@
 // all k with at most 2^-60k. A correct C always passes (no tolerance is involved).
 #include <cstdint>
 
-namespace racer::freivalds {
+#include "freivalds/modular_arith.hpp"
 
-inline constexpr uint64_t kModularPrime = (uint64_t{1} << 61) - 1;
+namespace racer::freivalds {
 
 struct IntProduct {
   int64_t m, n, p;
@@ -24,9 +24,13 @@ struct ModularResult {
   bool pass = false;
   int64_t first_bad_row = -1;  // a row whose residual is nonzero mod p
   int first_bad_vector = -1;
+  uint64_t first_bad_residual = 0;  // (A X - C R) mod p there: identical on the CPU and the GPU
   double miss_log2 = 0;  // log2 of the bound on missing a wrong C: -60 k
 };
 
 ModularResult check_modular(const IntProduct& product, int k, uint64_t seed);
+
+// Refuses (racer::Error, BadInput) what the 2^61 - 1 argument does not cover.
+void check_modular_arguments(int64_t n, int k);
 
 }  // namespace racer::freivalds

@@ -20,4 +20,8 @@ RACER_HD float random_entry(uint64_t seed, uint64_t index) {
   return static_cast<float>(static_cast<int32_t>(bits) * 2 - 0xffffff) * 0x1p-24f;
 }
 
+// The bytes of the synthetic integer products (synthetic.cpp, cuda/device_int_data.cu), read
+// as int8_t or uint8_t.
+RACER_HD uint8_t random_byte(uint64_t seed, uint64_t index) { return static_cast<uint8_t>(splitmix64(splitmix64(seed) ^ index)); }
+
 }  // namespace racer::freivalds

@@ -38,8 +38,8 @@ SyntheticIntProduct make_int_product(bool is_signed, int64_t n, uint64_t seed) {
   const size_t count = static_cast<size_t>(n * n);
   SyntheticIntProduct s{n, is_signed, std::vector<uint8_t>(count), std::vector<uint8_t>(count), std::vector<int32_t>(count, 0)};
   for (size_t i = 0; i < count; ++i) {
-    s.a[i] = static_cast<uint8_t>(splitmix64(splitmix64(seed ^ 0xA) ^ i));
-    s.b[i] = static_cast<uint8_t>(splitmix64(splitmix64(seed ^ 0xB) ^ i));
+    s.a[i] = random_byte(seed ^ 0xA, i);
+    s.b[i] = random_byte(seed ^ 0xB, i);
   }
   auto value = [&](const std::vector<uint8_t>& m, size_t i) -> int32_t {
     return is_signed ? static_cast<int32_t>(static_cast<int8_t>(m[i])) : static_cast<int32_t>(m[i]);

@@ -50,13 +50,6 @@ __global__ void judge_chunk(const double* y, int kpad, int v0, int valid, int k,
   if ((threadIdx.x & 31) == 0) atomicMax(packed, best);
 }
 
-int multiprocessors() {
-  int device = 0, sms = 132;
-  cudaGetDevice(&device);
-  cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
-  return sms;
-}
-
 // Everything one chunk's two passes need besides the kernel shape.
 template <class T>
 struct ChunkPasses {
@@ -272,6 +265,13 @@ void dispatch(int shape, int kt, const ChunkPasses<T>& q, cudaStream_t s) {
 
 void cuda_check(cudaError_t e, const char* what) {
   if (e != cudaSuccess) throw std::runtime_error(std::string(what) + ": " + cudaGetErrorString(e));
+}
+
+int multiprocessors() {
+  int device = 0, sms = 132;
+  cudaGetDevice(&device);
+  cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
+  return sms;
 }
 
 DeviceCheck::DeviceCheck(Format format, int64_t n, int k, uint64_t vector_seed, const ToleranceCoefficients& coef,

@@ -78,6 +78,8 @@ struct DeviceVerdict {
 
 // Throws std::runtime_error naming the CUDA call on any CUDA failure.
 void cuda_check(cudaError_t e, const char* what);
+// Multiprocessors of the current device (for grid sizes).
+int multiprocessors();
 
 class DeviceCheck {
  public:

@@ -5,7 +5,8 @@ find_program(RACER_NVCC nvcc PATHS /usr/local/cuda/bin)
 option(RACER_CUDA_PLUGIN "Build libracer_freivalds_cuda.so when nvcc is found" ON)
 if(RACER_NVCC AND RACER_CUDA_PLUGIN)
   set(fv_cuda_srcs ${CMAKE_SOURCE_DIR}/src/freivalds/cuda/plugin.cu ${CMAKE_SOURCE_DIR}/src/freivalds/cuda/device_check.cu
-      ${CMAKE_SOURCE_DIR}/src/freivalds/cuda/device_data.cu)
+      ${CMAKE_SOURCE_DIR}/src/freivalds/cuda/device_data.cu ${CMAKE_SOURCE_DIR}/src/freivalds/cuda/device_int_data.cu
+      ${CMAKE_SOURCE_DIR}/src/freivalds/cuda/modular_check.cu)
   file(GLOB fv_cuda_headers ${CMAKE_SOURCE_DIR}/src/freivalds/cuda/*.cuh ${CMAKE_SOURCE_DIR}/src/freivalds/*.hpp)
   add_custom_command(OUTPUT ${CMAKE_BINARY_DIR}/libracer_freivalds_cuda.so
     COMMAND ${RACER_NVCC} -std=c++20 -O3 -shared -Xcompiler -fPIC -gencode=arch=compute_90,code=sm_90

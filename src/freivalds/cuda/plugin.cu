@@ -1,7 +1,8 @@
 // libracer_freivalds_cuda.so: the C interface (plugin_abi.h) that `racer freivalds --gpu`
 // loads at run time. It generates the product on the device (the same A and B as the CPU's
 // synthetic.cpp for the same seed), computes C with cuBLAS, times the matmul and the check,
-// and optionally corrupts one element and checks again.
+// and optionally corrupts one element and checks again; likewise the exact check of an
+// int8/uint8 product (cuBLAS int8 GEMM, C + 1 at one element as the corruption).
 #include <cublas_v2.h>
 
 #include <algorithm>
@@ -13,6 +14,8 @@
 
 #include "freivalds/cuda/device_check.cuh"
 #include "freivalds/cuda/device_data.cuh"
+#include "freivalds/cuda/device_int_data.cuh"
+#include "freivalds/cuda/modular_check.cuh"
 #include "freivalds/cuda/plugin_abi.h"
 
 using namespace racer::freivalds;
@@ -51,6 +54,38 @@ void fill_response(racer_fv_response* r, const DeviceVerdict& v, const char* dev
   std::snprintf(r->device, sizeof r->device, "%s", device);
 }
 
+void describe_device(char (&device)[256]) {
+  cudaDeviceProp prop{};
+  cuda_check(cudaGetDeviceProperties(&prop, 0), "cudaGetDeviceProperties");
+  int driver = 0;
+  cudaDriverGetVersion(&driver);
+  std::snprintf(device, sizeof device, "%s, %d SMs, CUDA driver %d", prop.name, prop.multiProcessorCount, driver);
+}
+
+void fill_modular_response(racer_fv_modular_response* r, const ModularVerdict& v, const char* device) {
+  r->pass = v.pass;
+  r->first_bad_row = v.first_bad_row;
+  r->first_bad_vector = v.first_bad_vector;
+  r->first_bad_residual = v.first_bad_residual;
+  r->failing_rows = v.failing_rows;
+  std::snprintf(r->device, sizeof r->device, "%s", device);
+}
+
+// A stream and a cuBLAS handle on it, released on every path.
+struct CublasStream {
+  cudaStream_t stream = nullptr;
+  cublasHandle_t handle = nullptr;
+  CublasStream() {
+    cuda_check(cudaStreamCreate(&stream), "cudaStreamCreate");
+    if (cublasCreate(&handle) != CUBLAS_STATUS_SUCCESS) throw std::runtime_error("cublasCreate failed");
+    cublasSetStream(handle, stream);
+  }
+  ~CublasStream() {
+    if (handle) cublasDestroy(handle);
+    if (stream) cudaStreamDestroy(stream);
+  }
+};
+
 }  // namespace
 
 extern "C" int racer_fv_abi_version(void) { return RACER_FV_ABI_VERSION; }
@@ -75,12 +110,8 @@ extern "C" int racer_fv_run(const racer_fv_request* q, racer_fv_response* good, 
   try {
     const Format f = static_cast<Format>(q->format);
     const int64_t n = q->n;
-    cudaDeviceProp prop{};
-    cuda_check(cudaGetDeviceProperties(&prop, 0), "cudaGetDeviceProperties");
-    int driver = 0;
-    cudaDriverGetVersion(&driver);
     char device[256];
-    std::snprintf(device, sizeof device, "%s, %d SMs, CUDA driver %d", prop.name, prop.multiProcessorCount, driver);
+    describe_device(device);
     cuda_check(cudaStreamCreate(&s), "cudaStreamCreate");
     if (cublasCreate(&h) != CUBLAS_STATUS_SUCCESS) throw std::runtime_error("cublasCreate failed");
     cublasSetStream(h, s);
@@ -114,5 +145,35 @@ extern "C" int racer_fv_run(const racer_fv_request* q, racer_fv_response* good, 
   if (h) cublasDestroy(h);
   for (void* p : {a, b, c}) cudaFree(p);
   if (s) cudaStreamDestroy(s);
+  return good->error[0] ? 1 : 0;
+}
+
+extern "C" int racer_fv_run_modular(const racer_fv_modular_request* q, racer_fv_modular_response* good,
+                                    racer_fv_modular_response* bad) {
+  std::memset(good, 0, sizeof *good);
+  std::memset(bad, 0, sizeof *bad);
+  try {
+    const int64_t n = q->n;
+    char device[256];
+    describe_device(device);
+    CublasStream cs;
+    DeviceIntProduct product(q->is_signed != 0, n, q->seed, cs.handle, cs.stream);
+    product.multiply();
+    const double gemm_ms = timed_median(cs.stream, 3, [&] { product.multiply(); });
+    ModularDeviceCheck chk(q->is_signed != 0, n, q->k, q->vector_seed, cs.stream);
+    chk.capture(product.a(), product.b(), product.c());
+    chk.launch();
+    const double check_ms = timed_median(cs.stream, 5, [&] { chk.launch(); });
+    fill_modular_response(good, chk.verdict(), device);
+    good->check_ms = check_ms;
+    good->gemm_ms = gemm_ms;
+    if (q->corrupt) {
+      product.add_to_c(q->corrupt_row * n + q->corrupt_col, 1);
+      chk.launch();
+      fill_modular_response(bad, chk.verdict(), device);
+    }
+  } catch (const std::exception& e) {
+    std::snprintf(good->error, sizeof good->error, "%s", e.what());
+  }
   return good->error[0] ? 1 : 0;
 }

@@ -67,6 +67,23 @@ TEST_F(FreivaldsCli, GpuWithoutADeviceSaysSo) {
   EXPECT_NE(r.out.find("--gpu: "), std::string::npos) << r.out;
 }
 
+TEST_F(FreivaldsCli, ExactGpuCheckWithoutADeviceSaysWhatIsMissing) {
+  for (std::string f : {"s8", "u8"}) {
+    CliRun r = run("freivalds --gpu --n 64 --k 4 --format " + f + " --self-test");
+    if (r.code == 0) GTEST_SKIP() << "a GPU is present: the exact GPU self-test passed";
+    EXPECT_EQ(r.code, 3) << r.out;
+    EXPECT_NE(r.out.find("--gpu: "), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("CUDA"), std::string::npos) << r.out;  // the backend or the device, not the format
+    EXPECT_EQ(r.out.find("CPU only"), std::string::npos) << r.out;
+  }
+}
+
+TEST_F(FreivaldsCli, ExactSelfTestNamesTheCorruptedRow) {
+  CliRun r = run("freivalds --cpu --n 48 --k 3 --format u8 --vector-seed 9 --self-test");
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find("corrupted FAIL  exact mod 2^61-1, row 16 differs (vector 0, residual "), std::string::npos) << r.out;
+}
+
 TEST_F(FreivaldsCli, MeasurementsAreSignedTraceRecords) {
   ASSERT_EQ(run("trace keygen " + at("k")).code, 0);
   EXPECT_EQ(run("freivalds --n 32 --self-test --trace " + at("t.jsonl")).code, 3);  // --trace needs --key

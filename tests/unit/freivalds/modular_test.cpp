@@ -55,3 +55,30 @@ TEST(Modular, UnsignedOperandsAreReadAsUnsigned) {
 
 }  // namespace
 }  // namespace racer::freivalds
+
+namespace racer::freivalds {
+namespace {
+
+// C + 1 at (i, j) leaves A X - C R = -e_i e_j^T R: row i's residual for vector v is -R[j, v]
+// mod p, the value the GPU reports too. A long rectangular product crosses the fold every
+// kFoldColumns terms with the largest values.
+TEST(Modular, TheResidualOfAnOffByOneIsMinusTheVectorEntry) {
+  const int64_t m = 3, n = 2 * kFoldColumns + 77, p = 5;
+  const int k = 3;
+  std::vector<int8_t> a(m * n, -128), b(n * p, -128);
+  std::vector<int32_t> c(m * p, 0);
+  for (int64_t l = 0; l < n; l += 3) b[l * p] = 127;
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t l = 0; l < n; ++l)
+      for (int64_t j = 0; j < p; ++j) c[i * p + j] += int32_t{a[i * n + l]} * b[l * p + j];
+  EXPECT_TRUE(check_modular({m, n, p, a.data(), true, b.data(), true, c.data()}, k, 11).pass);
+  c[1 * p + 4] += 1;
+  ModularResult r = check_modular({m, n, p, a.data(), true, b.data(), true, c.data()}, k, 11);
+  ASSERT_FALSE(r.pass);
+  EXPECT_EQ(r.first_bad_row, 1);
+  EXPECT_EQ(r.first_bad_vector, 0);
+  EXPECT_EQ(r.first_bad_residual, mod_sub(0, modular_random_residue(11, 4 * k + 0)));
+}
+
+}  // namespace
+}  // namespace racer::freivalds
