@@ -215,7 +215,6 @@ void Machine::launch(const LaunchSpec& spec) {
   }
   flush_atomics_global();
   commit_uninit_reads();
-  acquired_.clear();  // thread numbers are per launch
   ++launch_index_;
   launch_ = nullptr;
 }
