@@ -11,15 +11,7 @@ namespace {
 const std::string kArgs = R"({ read = "x" }, { write = "out" })";
 
 // out[t] = x[t]: the reference for every kernel here.
-std::string copy_ref() {
-  return kernel("copy", 2, R"(
-  mul.wide.u32 %rd10, %r3, 4;
-  add.s64 %rd11, %rd0, %rd10;
-  ld.global.f32 %f1, [%rd11];
-  add.s64 %rd12, %rd1, %rd10;
-  st.global.f32 [%rd12], %f1;
-)");
-}
+std::string copy_ref() { return copy_kernel("copy"); }
 
 // Common prologue: %r11 lane, %r12 warp, %r13 cluster rank, %r16 &buf[lane], %r20 &bar;
 // thread 0 of each CTA initializes bar for 32 arrivals, and a cluster barrier publishes it.
