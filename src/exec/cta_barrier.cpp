@@ -86,10 +86,14 @@ bool Machine::release_cta_barriers(Cta& cta) {
     if (b.waking.empty()) continue;
     if (b.whole_cta) {
       // The common case: a new epoch orders everything before it; clocks only carry what came
-      // from elsewhere (mbarriers, other CTAs), which every thread now has.
+      // from elsewhere (mbarriers, other CTAs), which every thread now has. (`wake` joins every
+      // thread's clock: all of them arrived.) Entries for this CTA's own threads name accesses
+      // before the barrier, which the epoch covers from now on: they go, and clocks stay small.
       flush_atomics(cta.shared.get(), cta.shared_atomics, &cta);
-      if (!b.wake.empty())
-        for (Thread& t : cta.threads) t.hb.join(b.wake);
+      const uint32_t size = static_cast<uint32_t>(cta.threads.size()), first = cta.linear * size;
+      std::erase_if(b.wake.seqs, [&](const auto& e) { return e.first >= first && e.first - first < size; });
+      for (Thread& t : cta.threads)
+        if (!t.hb.empty() || !b.wake.empty()) t.hb = b.wake;
       cta.epoch = next_epoch_++;
     } else {
       for (uint32_t t : b.waking) cta.threads[t].hb.join(b.wake);
