@@ -2,12 +2,13 @@
 // executes bar.sync / bar.arrive; the phase completes at the arrival that reaches its thread
 // count, and the scheduler lets its waiting threads go at the end of the round.
 //
-// What stays unfaithful is refused: a count that is not a multiple of the warp size (sem/),
-// arrivals with different counts in one phase, a thread arriving twice in one phase, an
-// arrival while the waiters of the last phase have not been let go (which arrivals form a
-// phase would then depend on the schedule: the engine runs each thread as far as it can
-// before completing anything, so a schedule that could group arrivals otherwise shows up
-// here), and phases made of parts of warps (hardware counts whole warps).
+// Which arrivals form a phase must not depend on the schedule. Hardware counts arrivals in the
+// order they happen, so the engine's grouping is the only one exactly when every arrival of a
+// phase is ordered (happens-before) after every arrival of the phase before: then no schedule
+// can count it earlier. That is checked at each arrival; a whole-CTA phase at bar.sync passes
+// it trivially (every thread waited there). Also refused, as unfaithful: a count that is not a
+// multiple of the warp size (sem/), arrivals with different counts in one phase, a thread
+// arriving twice in one phase, and phases made of parts of warps (hardware counts whole warps).
 #include <algorithm>
 
 #include "exec/machine.hpp"
@@ -28,10 +29,6 @@ void Machine::cta_barrier_arrive(ExecContext& ctx, uint32_t id, uint32_t count, 
     throw Refusal(barrier_name(id) + " expects " + std::to_string(count) + " threads; the CTA has " + std::to_string(size));
   if (cta.barriers.empty()) cta.barriers.resize(16);
   CtaBarrier& b = cta.barriers.at(id);
-  if (!b.waking.empty())
-    throw Refusal("arrives at " + barrier_name(id) +
-                  " while threads of its completed phase still wait to go on: which arrivals form a phase would depend "
-                  "on the schedule");
   if (b.count != 0 && b.count != count)
     throw Refusal("arrives at " + barrier_name(id) + " with a thread count of " + std::to_string(count) +
                   " while the phase being gathered counts " + std::to_string(b.count) +
@@ -41,17 +38,31 @@ void Machine::cta_barrier_arrive(ExecContext& ctx, uint32_t id, uint32_t count, 
     throw Refusal("arrives at " + barrier_name(id) +
                   " a second time before its phase completes: which phase the arrival counts toward depends on the "
                   "schedule");
+  for (const CtaBarrier::Arrival& p : b.previous)
+    if (p.thread != ctx.th.linear && !ordered_before(p.at, cta, ctx.th))
+      throw Refusal("arrives at " + barrier_name(id) + " unordered with thread " + std::to_string(p.thread) +
+                    "'s arrival in its last phase: which arrivals form a phase would depend on the schedule");
   b.arrived[ctx.th.linear] = 1;
   b.count = count;
-  b.arrivals.push_back({ctx.th.linear, access_seq_, waits});
+  // Numbered like an access: a release of this thread before the arrival has a smaller number,
+  // one after it at least this one.
+  const AccessRecord at{cta.linear * size + ctx.th.linear, cta.epoch, cta.warp_epoch[ctx.th.warp],
+                        static_cast<uint16_t>(launch_index_), ++access_seq_};
+  b.arrivals.push_back({ctx.th.linear, at, waits});
   if (!ctx.th.hb.empty()) b.published.join(ctx.th.hb);
   if (b.arrivals.size() == count) complete_cta_barrier(cta, b, id);
 }
 
 void Machine::complete_cta_barrier(Cta& cta, CtaBarrier& b, uint32_t id) {
   const uint32_t size = static_cast<uint32_t>(cta.threads.size());
-  b.whole_cta = b.count == size && std::all_of(b.arrivals.begin(), b.arrivals.end(), [](const auto& a) { return a.waits; });
-  if (!b.whole_cta) {
+  const bool whole_cta =
+      b.count == size && std::all_of(b.arrivals.begin(), b.arrivals.end(), [](const auto& a) { return a.waits; });
+  if (whole_cta) {
+    // Released into a new epoch by the scheduler; no arrival can come before that.
+    b.whole_cta = true;
+    b.whole_cta_clock = std::move(b.published);
+    b.previous.clear();
+  } else {
     // Hardware counts a warp's arrival as its 32 threads: every participating warp must be whole.
     for (const CtaBarrier::Arrival& a : b.arrivals) {
       const uint32_t first = a.thread / 32 * 32;
@@ -65,12 +76,14 @@ void Machine::complete_cta_barrier(Cta& cta, CtaBarrier& b, uint32_t id) {
                       "): arrivals of parts of warps are not modelled");
       }
     }
-  }
-  b.wake = std::move(b.published);
-  if (!b.whole_cta) {
-    const uint32_t first = cta.linear * size;
-    for (const CtaBarrier::Arrival& a : b.arrivals) b.wake.raise_seq(first + a.thread, a.seq);
-    b.wake.raise_epoch(cta.linear, cta.epoch);
+    // Every arrival's earlier accesses (and what it knew) go to every waiting participant,
+    // which runs nothing until the scheduler lets it go.
+    Clock wake = std::move(b.published);
+    for (const CtaBarrier::Arrival& a : b.arrivals) wake.raise_seq(a.at.thread, a.at.seq);
+    wake.raise_epoch(cta.linear, cta.epoch);
+    for (const CtaBarrier::Arrival& a : b.arrivals)
+      if (a.waits) cta.threads[a.thread].hb.join(wake);
+    b.previous = b.arrivals;
   }
   for (const CtaBarrier::Arrival& a : b.arrivals)
     if (a.waits) b.waking.push_back(a.thread);
@@ -86,21 +99,22 @@ bool Machine::release_cta_barriers(Cta& cta) {
     if (b.waking.empty()) continue;
     if (b.whole_cta) {
       // The common case: a new epoch orders everything before it; clocks only carry what came
-      // from elsewhere (mbarriers, other CTAs), which every thread now has. (`wake` joins every
-      // thread's clock: all of them arrived.) Entries for this CTA's own threads name accesses
-      // before the barrier, which the epoch covers from now on: they go, and clocks stay small.
+      // from elsewhere (mbarriers, other CTAs), which every thread now has (the published clock
+      // joins every thread's: all of them arrived). Entries for this CTA's own threads name
+      // accesses before the barrier, which the epoch covers from now on: they go, and clocks
+      // stay small.
       flush_atomics(cta.shared.get(), cta.shared_atomics, &cta);
+      Clock& all = b.whole_cta_clock;
       const uint32_t size = static_cast<uint32_t>(cta.threads.size()), first = cta.linear * size;
-      std::erase_if(b.wake.seqs, [&](const auto& e) { return e.first >= first && e.first - first < size; });
+      std::erase_if(all.seqs, [&](const auto& e) { return e.first >= first && e.first - first < size; });
       for (Thread& t : cta.threads)
-        if (!t.hb.empty() || !b.wake.empty()) t.hb = b.wake;
+        if (!t.hb.empty() || !all.empty()) t.hb = all;
       cta.epoch = next_epoch_++;
-    } else {
-      for (uint32_t t : b.waking) cta.threads[t].hb.join(b.wake);
+      b.whole_cta = false;
+      all = Clock{};
     }
     for (uint32_t t : b.waking) cta.threads[t].wait = Wait::None;
     b.waking.clear();
-    b.wake = Clock{};
     released = true;
   }
   return released;

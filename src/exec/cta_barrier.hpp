@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "exec/happens_before.hpp"
+#include "exec/region.hpp"
 
 namespace racer::exec {
 
@@ -16,17 +17,22 @@ struct CtaBarrier {
   uint32_t count = 0;  // threads the phase being gathered needs (0: nothing arrived yet)
   struct Arrival {
     uint32_t thread;  // linear in the CTA
-    uint32_t seq;     // its last access number when it arrived
+    AccessRecord at;  // where it stood: its last access number, CTA and warp epochs
     bool waits;       // bar.sync (not bar.arrive)
   };
   std::vector<Arrival> arrivals;
   std::vector<uint8_t> arrived;  // per CTA thread: arrived in this phase
-  Clock published;  // the arrivals' clocks and CTA epochs, joined
-  // A completed phase whose waiting threads the scheduler has not let go yet: they go on with
-  // `wake` joined into their clocks, or into a new epoch when `whole_cta`.
+  Clock published;               // the arrivals' clocks, joined
+  // The arrivals of the last completed phase (empty after a whole-CTA phase): every arrival of
+  // the next phase must be ordered after each of them, or which arrivals form a phase would
+  // depend on the schedule.
+  std::vector<Arrival> previous;
+  // Waiting threads of completed phases the scheduler has not let go yet (their clocks already
+  // joined what the phase published), and whether that phase was the whole CTA at bar.sync,
+  // which goes on into a new barrier epoch with `whole_cta_clock` as every thread's clock.
   std::vector<uint32_t> waking;
-  Clock wake;
   bool whole_cta = false;
+  Clock whole_cta_clock;
 };
 
 }  // namespace racer::exec

@@ -378,6 +378,19 @@ TEST_F(HappensBeforeTest, UnfaithfulNamedBarriersAreRefusedWithTheReason) {
   EXPECT_EQ(r.verdict, Verdict::Refused) << show(r);
   EXPECT_NE(r.reason.find("part of warp"), std::string::npos) << r.reason;
   EXPECT_NE(r.reason.find("barrier.sync"), std::string::npos) << r.reason;
+  // Four warps at a barrier of 64 threads: which two form the first phase depends on the
+  // schedule (the engine's second phase is not ordered after its first).
+  std::string pairs = kernel("pairs", 2, R"(
+  bar.sync 1, 64;
+  mul.wide.u32 %rd10, %r0, 4;
+  add.s64 %rd11, %rd0, %rd10;
+  ld.global.f32 %f1, [%rd11];
+  add.s64 %rd12, %rd1, %rd10;
+  st.global.f32 [%rd12], %f1;
+)");
+  r = check(pairs, "pairs", "[128]", 128);
+  EXPECT_EQ(r.verdict, Verdict::Refused) << show(r);
+  EXPECT_NE(r.reason.find("which arrivals form a phase would depend on the schedule"), std::string::npos) << r.reason;
   // A thread count that is not a multiple of the warp size.
   r = check(replace_all(producer_consumer(), "bar.arrive 1, 128;", "mov.u32 %r30, 100;\n  bar.arrive 1, %r30;"), "prodcons",
             "[128]", 64);
