@@ -2,7 +2,8 @@
 // thread's when a chain of barriers and release/acquire pairs leads from one to the other
 // (bar.sync -> mbarrier, mbarrier -> mbarrier, barrier.cluster -> mbarrier, mbarrier ->
 // barrier.cluster), and named barriers over part of a CTA (bar.arrive / bar.sync with a
-// thread count). Each correct kernel has a broken twin whose chain is cut: a race.
+// thread count, also chained to an mbarrier). Each correct kernel has a broken twin whose
+// chain is cut: a race.
 #include "fixture.hpp"
 
 namespace racer::check::testing {
@@ -355,6 +356,53 @@ DONE:
   auto r = check(replace_all(loop, "  @!%p2 bar.sync 2, 128; // EMPTY_WAIT\n", ""), "pingpong", "[128]", 64);
   EXPECT_EQ(r.verdict, Verdict::Refused) << show(r);
   EXPECT_NE(r.reason.find("a second time before its phase completes"), std::string::npos) << r.reason;
+}
+
+// --- named barrier -> mbarrier: warp 0 stores and bar.arrives; warp 1 bar.syncs and arrives
+// on an mbarrier; warp 2 waits on the mbarrier and reads what warp 0 stored.
+std::string named_then_mbarrier() {
+  return kernel("named_then_mbarrier", 2, R"(
+  and.b32 %r11, %r0, 31;
+  shr.u32 %r12, %r0, 5;
+  mov.u32 %r14, buf;
+  shl.b32 %r15, %r11, 2;
+  add.u32 %r16, %r14, %r15;
+  mov.u32 %r20, bar;
+  setp.eq.u32 %p1, %r0, 0;
+  @%p1 mbarrier.init.shared::cta.b64 [%r20], 32;
+  bar.sync 0;
+  setp.eq.u32 %p2, %r12, 0;
+  @%p2 bra PRODUCE;
+  setp.eq.u32 %p3, %r12, 1;
+  @%p3 bra RELAY;
+WAIT:
+  mbarrier.try_wait.parity.shared::cta.b64 %p4, [%r20], 0;
+  @!%p4 bra WAIT;
+  ld.shared.f32 %f2, [%r16]; // READ
+  mul.wide.u32 %rd12, %r11, 4;
+  add.s64 %rd13, %rd1, %rd12;
+  st.global.f32 [%rd13], %f2;
+  bra DONE;
+PRODUCE:
+  mul.wide.u32 %rd10, %r11, 4;
+  add.s64 %rd11, %rd0, %rd10;
+  ld.global.f32 %f1, [%rd11];
+  st.shared.f32 [%r16], %f1;
+  bar.arrive 1, 64;
+  bra DONE;
+RELAY:
+  bar.sync 1, 64; // RELAY_SYNC
+  mbarrier.arrive.shared::cta.b64 %rd15, [%r20]; // RELAY_ARRIVE
+DONE:
+)", "  .shared .align 4 .f32 buf[32];\n  .shared .align 8 .b64 bar;\n");
+}
+
+TEST_F(HappensBeforeTest, NamedBarrierThenMbarrierOrders) {
+  expect_clean(check(named_then_mbarrier(), "named_then_mbarrier", "[96]", 32));
+  // The relay signals before its bar.sync: the mbarrier carries nothing of warp 0's.
+  std::string broken = replace_all(named_then_mbarrier(), "  bar.sync 1, 64; // RELAY_SYNC\n  mbarrier.arrive.shared::cta.b64 %rd15, [%r20]; // RELAY_ARRIVE\n",
+                                   "  mbarrier.arrive.shared::cta.b64 %rd15, [%r20];\n  bar.sync 1, 64;\n");
+  expect_race_at(check(broken, "named_then_mbarrier", "[96]", 32), "// READ");
 }
 
 TEST_F(HappensBeforeTest, UnfaithfulNamedBarriersAreRefusedWithTheReason) {
