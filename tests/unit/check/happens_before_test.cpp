@@ -14,15 +14,20 @@ const std::string kArgs = R"({ read = "x" }, { write = "out" })";
 // out[t] = x[t]: the reference for every kernel here.
 std::string copy_ref() { return copy_kernel("copy"); }
 
-// Common prologue: %r11 lane, %r12 warp, %r13 cluster rank, %r16 &buf[lane], %r20 &bar;
-// thread 0 of each CTA initializes bar for 32 arrivals, and a cluster barrier publishes it.
-const std::string kClusterPrologue = R"(
+// %r11 lane, %r12 warp, %r16 &buf[lane].
+const std::string kLanes = R"(
   and.b32 %r11, %r0, 31;
   shr.u32 %r12, %r0, 5;
-  mov.u32 %r13, %cluster_ctarank;
   mov.u32 %r14, buf;
   shl.b32 %r15, %r11, 2;
   add.u32 %r16, %r14, %r15;
+
+)";
+
+// Cluster kernels' prologue: kLanes, %r13 cluster rank, %r20 &bar; thread 0 of each CTA
+// initializes bar for 32 arrivals, and a cluster barrier publishes it.
+const std::string kClusterPrologue = kLanes + R"(
+  mov.u32 %r13, %cluster_ctarank;
   mov.u32 %r20, bar;
   setp.eq.u32 %p1, %r0, 0;
   @%p1 mbarrier.init.shared::cta.b64 [%r20], 32;
@@ -41,13 +46,26 @@ const std::string kStage = R"(
   st.shared.f32 [%r16], %f1; // STORE
 )";
 
+// %f2 into out[lane].
+const std::string kWriteOut = R"(
+  mul.wide.u32 %rd12, %r11, 4;
+  add.s64 %rd13, %rd1, %rd12;
+  st.global.f32 [%rd13], %f2;
+)";
+
 // buf[lane] of cluster rank 0 into out[lane].
 const std::string kReadRank0 = R"(
   mapa.shared::cluster.u32 %r22, %r16, 0;
   ld.shared::cluster.f32 %f2, [%r22]; // READ
-  mul.wide.u32 %rd12, %r11, 4;
-  add.s64 %rd13, %rd1, %rd12;
-  st.global.f32 [%rd13], %f2;
+)" + kWriteOut;
+
+// out[tid] = x[tid], after whatever comes before.
+const std::string kCopyByTid = R"(
+  mul.wide.u32 %rd10, %r0, 4;
+  add.s64 %rd11, %rd0, %rd10;
+  ld.global.f32 %f1, [%rd11];
+  add.s64 %rd12, %rd1, %rd10;
+  st.global.f32 [%rd12], %f1;
 )";
 
 class HappensBeforeTest : public MachineTest {
@@ -78,12 +96,7 @@ class HappensBeforeTest : public MachineTest {
 // B; warp 2 waits on B and reads what warp 1 stored. (The relay is warp 0 so that the engine
 // runs its wait before the producer arrives: a wait for the wrong phase then passes at once.)
 std::string relay() {
-  return kernel("relay", 2, R"(
-  and.b32 %r11, %r0, 31;
-  shr.u32 %r12, %r0, 5;
-  mov.u32 %r14, buf;
-  shl.b32 %r15, %r11, 2;
-  add.u32 %r16, %r14, %r15;
+  return kernel("relay", 2, kLanes + R"(
   mov.u32 %r20, bar_a;
   mov.u32 %r21, bar_b;
   setp.eq.u32 %p1, %r0, 0;
@@ -98,15 +111,10 @@ WAIT_B:
   mbarrier.try_wait.parity.shared::cta.b64 %p4, [%r21], 0;
   @!%p4 bra WAIT_B;
   ld.shared.f32 %f2, [%r16]; // READ
-  mul.wide.u32 %rd12, %r11, 4;
-  add.s64 %rd13, %rd1, %rd12;
-  st.global.f32 [%rd13], %f2;
+)" + kWriteOut + R"(
   bra DONE;
 PRODUCE:
-  mul.wide.u32 %rd10, %r11, 4;
-  add.s64 %rd11, %rd0, %rd10;
-  ld.global.f32 %f1, [%rd11];
-  st.shared.f32 [%r16], %f1;
+)" + kStage + R"(
   mbarrier.arrive.shared::cta.b64 %rd14, [%r20];
   bra DONE;
 RELAY:
@@ -361,12 +369,7 @@ DONE:
 // --- named barrier -> mbarrier: warp 0 stores and bar.arrives; warp 1 bar.syncs and arrives
 // on an mbarrier; warp 2 waits on the mbarrier and reads what warp 0 stored.
 std::string named_then_mbarrier() {
-  return kernel("named_then_mbarrier", 2, R"(
-  and.b32 %r11, %r0, 31;
-  shr.u32 %r12, %r0, 5;
-  mov.u32 %r14, buf;
-  shl.b32 %r15, %r11, 2;
-  add.u32 %r16, %r14, %r15;
+  return kernel("named_then_mbarrier", 2, kLanes + R"(
   mov.u32 %r20, bar;
   setp.eq.u32 %p1, %r0, 0;
   @%p1 mbarrier.init.shared::cta.b64 [%r20], 32;
@@ -379,15 +382,10 @@ WAIT:
   mbarrier.try_wait.parity.shared::cta.b64 %p4, [%r20], 0;
   @!%p4 bra WAIT;
   ld.shared.f32 %f2, [%r16]; // READ
-  mul.wide.u32 %rd12, %r11, 4;
-  add.s64 %rd13, %rd1, %rd12;
-  st.global.f32 [%rd13], %f2;
+)" + kWriteOut + R"(
   bra DONE;
 PRODUCE:
-  mul.wide.u32 %rd10, %r11, 4;
-  add.s64 %rd11, %rd0, %rd10;
-  ld.global.f32 %f1, [%rd11];
-  st.shared.f32 [%r16], %f1;
+)" + kStage + R"(
   bar.arrive 1, 64;
   bra DONE;
 RELAY:
@@ -415,27 +413,14 @@ TEST_F(HappensBeforeTest, UnfaithfulNamedBarriersAreRefusedWithTheReason) {
   and.b32 %r11, %r0, 31;
   setp.lt.u32 %p1, %r11, 16;
   @%p1 barrier.sync 1, 32;
-)" + std::string(R"(
-  mul.wide.u32 %rd10, %r0, 4;
-  add.s64 %rd11, %rd0, %rd10;
-  ld.global.f32 %f1, [%rd11];
-  add.s64 %rd12, %rd1, %rd10;
-  st.global.f32 [%rd12], %f1;
-)"));
+)" + kCopyByTid);
   r = check(halves, "halves", "[64]", 64);
   EXPECT_EQ(r.verdict, Verdict::Refused) << show(r);
   EXPECT_NE(r.reason.find("part of warp"), std::string::npos) << r.reason;
   EXPECT_NE(r.reason.find("barrier.sync"), std::string::npos) << r.reason;
   // Four warps at a barrier of 64 threads: which two form the first phase depends on the
   // schedule (the engine's second phase is not ordered after its first).
-  std::string pairs = kernel("pairs", 2, R"(
-  bar.sync 1, 64;
-  mul.wide.u32 %rd10, %r0, 4;
-  add.s64 %rd11, %rd0, %rd10;
-  ld.global.f32 %f1, [%rd11];
-  add.s64 %rd12, %rd1, %rd10;
-  st.global.f32 [%rd12], %f1;
-)");
+  std::string pairs = kernel("pairs", 2, "  bar.sync 1, 64;\n" + kCopyByTid);
   r = check(pairs, "pairs", "[128]", 128);
   EXPECT_EQ(r.verdict, Verdict::Refused) << show(r);
   EXPECT_NE(r.reason.find("which arrivals form a phase would depend on the schedule"), std::string::npos) << r.reason;

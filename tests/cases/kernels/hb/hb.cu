@@ -38,6 +38,24 @@ __device__ void mbar_wait(unsigned long long* b, unsigned parity) {
 __device__ void cluster_arrive() { asm volatile("barrier.cluster.arrive;" ::: "memory"); }
 __device__ void cluster_wait() { asm volatile("barrier.cluster.wait;" ::: "memory"); }
 
+// The cluster kernels' start: a buffer and an mbarrier (32 arrivals) in every CTA, the
+// barrier's init published to the cluster by a cluster barrier.
+struct ClusterStart {
+  float* buf;
+  unsigned long long* bar;
+  unsigned warp, lane, rank;
+  __device__ float read_rank0() const { return cg::this_cluster().map_shared_rank(buf, 0)[lane]; }
+};
+__device__ ClusterStart cluster_start() {
+  __shared__ float buf[32];
+  __shared__ __align__(8) unsigned long long bar;
+  cg::cluster_group cl = cg::this_cluster();
+  unsigned t = threadIdx.x;
+  if (t == 0) mbar_init(&bar, 32);
+  cl.sync();
+  return {buf, &bar, t / 32, t % 32, cl.block_rank()};
+}
+
 }  // namespace
 
 // out[i] = x[i].
@@ -112,21 +130,16 @@ K named_barrier_read_early(const float* x, float* out, int tiles) { pipeline<fal
 // releases only warp 1's own accesses.
 template <bool kSync>
 __device__ void sync_then_signal(const float* x, float* out) {
-  __shared__ float buf[32];
-  __shared__ __align__(8) unsigned long long bar;
-  cg::cluster_group cl = cg::this_cluster();
-  unsigned t = threadIdx.x, warp = t / 32, lane = t % 32, rank = cl.block_rank();
-  if (t == 0) mbar_init(&bar, 32);
-  cl.sync();
-  if (rank == 0) {
-    if (warp == 0) buf[lane] = x[lane];
+  ClusterStart c = cluster_start();
+  if (c.rank == 0) {
+    if (c.warp == 0) c.buf[c.lane] = x[c.lane];
     if (kSync) __syncthreads();
-    if (warp == 1) mbar_arrive_rank(&bar, 1);
-  } else if (warp == 0) {
-    mbar_wait(&bar, 0);
-    out[lane] = cl.map_shared_rank(buf, 0)[lane];
+    if (c.warp == 1) mbar_arrive_rank(c.bar, 1);
+  } else if (c.warp == 0) {
+    mbar_wait(c.bar, 0);
+    out[c.lane] = c.read_rank0();
   }
-  cl.sync();
+  cg::this_cluster().sync();
 }
 K cluster_sync_then_signal(const float* x, float* out) { sync_then_signal<true>(x, out); }
 K cluster_signal_without_sync(const float* x, float* out) { sync_then_signal<false>(x, out); }
@@ -135,25 +148,20 @@ K cluster_signal_without_sync(const float* x, float* out) { sync_then_signal<fal
 // barrier; rank 0's warp 1 waits for it and arrives on rank 1's mbarrier; rank 1's warp 0 waits
 // on that mbarrier (not on the cluster barrier) before it reads rank 0's buffer.
 K cluster_barrier_then_signal(const float* x, float* out) {
-  __shared__ float buf[32];
-  __shared__ __align__(8) unsigned long long bar;
-  cg::cluster_group cl = cg::this_cluster();
-  unsigned t = threadIdx.x, warp = t / 32, lane = t % 32, rank = cl.block_rank();
-  if (t == 0) mbar_init(&bar, 32);
-  cl.sync();
-  if (rank == 0 && warp == 0) buf[lane] = x[lane];
+  ClusterStart c = cluster_start();
+  if (c.rank == 0 && c.warp == 0) c.buf[c.lane] = x[c.lane];
   cluster_arrive();
-  if (rank == 0) {
+  if (c.rank == 0) {
     cluster_wait();
-    if (warp == 1) mbar_arrive_rank(&bar, 1);
+    if (c.warp == 1) mbar_arrive_rank(c.bar, 1);
   } else {
-    if (warp == 0) {
-      mbar_wait(&bar, 0);
-      out[lane] = cl.map_shared_rank(buf, 0)[lane];
+    if (c.warp == 0) {
+      mbar_wait(c.bar, 0);
+      out[c.lane] = c.read_rank0();
     }
     cluster_wait();
   }
-  cl.sync();
+  cg::this_cluster().sync();
 }
 
 // mbarrier -> barrier.cluster: rank 0's warp 1 arrives at the cluster barrier, then stages x
@@ -161,22 +169,17 @@ K cluster_barrier_then_signal(const float* x, float* out) {
 // the cluster barrier; rank 1's warp 0 reads rank 0's buffer after the cluster barrier. The
 // stores follow warp 1's own arrive: only the chain through warp 0 orders them.
 K mbarrier_then_cluster_barrier(const float* x, float* out) {
-  __shared__ float buf[32];
-  __shared__ __align__(8) unsigned long long bar;
-  cg::cluster_group cl = cg::this_cluster();
-  unsigned t = threadIdx.x, warp = t / 32, lane = t % 32, rank = cl.block_rank();
-  if (t == 0) mbar_init(&bar, 32);
-  cl.sync();
-  if (rank == 0 && warp == 1) {
+  ClusterStart c = cluster_start();
+  if (c.rank == 0 && c.warp == 1) {
     cluster_arrive();
-    buf[lane] = x[lane];
-    mbar_arrive(&bar);
+    c.buf[c.lane] = x[c.lane];
+    mbar_arrive(c.bar);
     cluster_wait();
   } else {
-    if (rank == 0) mbar_wait(&bar, 0);
+    if (c.rank == 0) mbar_wait(c.bar, 0);
     cluster_arrive();
     cluster_wait();
-    if (rank == 1 && warp == 0) out[lane] = cl.map_shared_rank(buf, 0)[lane];
+    if (c.rank == 1 && c.warp == 0) out[c.lane] = c.read_rank0();
   }
-  cl.sync();
+  cg::this_cluster().sync();
 }
