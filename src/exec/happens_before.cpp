@@ -60,6 +60,33 @@ void Clock::raise_epoch(uint32_t cta, uint32_t epoch) { raise(epochs, cta, epoch
 uint32_t Clock::seq_of(uint32_t thread) const { return bound_of(seqs, thread); }
 uint32_t Clock::epoch_of(uint32_t cta) const { return bound_of(epochs, cta); }
 
+bool publishes_clocks(const ptx::Function& fn) {
+  for (const ptx::Instr& i : fn.instrs) {
+    switch (i.op) {
+      case ptx::Op::MbarrierArrive:
+      case ptx::Op::MbarrierArriveDrop:
+      case ptx::Op::BarArrive:
+      case ptx::Op::BarrierArrive:
+      case ptx::Op::BarrierClusterArrive: return true;
+      case ptx::Op::BarSync:
+      case ptx::Op::BarrierSync:
+        if (i.operands.size() > 1) return true;
+        break;
+      default: break;
+    }
+  }
+  return false;
+}
+
+void Machine::warp_synchronized(Cta& cta, std::span<Thread* const> lanes) {
+  if (!publishes_clocks_) return;
+  const uint32_t first = cta.linear * static_cast<uint32_t>(cta.threads.size());
+  Clock all;
+  for (const Thread* t : lanes) all.join(t->hb);
+  for (const Thread* t : lanes) all.raise_seq(first + t->linear, access_seq_);
+  for (Thread* t : lanes) t->hb = all;  // `all` joins every lane's clock
+}
+
 const Cta& Machine::home_cta(const ExecContext& ctx) const {
   if (cluster_)
     for (const Cta* c : cluster_->ctas)

@@ -15,6 +15,8 @@
 #include <utility>
 #include <vector>
 
+#include "ptx/ir.hpp"
+
 namespace racer::exec {
 
 struct Clock {
@@ -38,5 +40,9 @@ struct Clock {
     return seq <= seq_of(thread) || epoch < epoch_of(cta);
   }
 };
+
+// Whether a kernel has a synchronization that publishes or reads clocks beyond CTA-wide
+// barriers (exec/happens_before.cpp).
+bool publishes_clocks(const ptx::Function& fn);
 
 }  // namespace racer::exec

@@ -181,6 +181,9 @@ class Machine {
   // bar.sync / barrier.sync (waits: the caller has set the thread waiting) and bar.arrive at
   // barrier `id` of ctx's CTA; count 0: every thread of the CTA (exec/cta_barrier.cpp).
   void cta_barrier_arrive(ExecContext& ctx, uint32_t id, uint32_t count, bool waits);
+  // bar.warp.sync over a whole warp (the warp epoch already moved on): what one lane knew, and
+  // every lane's accesses so far, every lane now knows, for what its later releases publish.
+  void warp_synchronized(Cta& cta, std::span<Thread* const> lanes);
 
   // --- asynchronous operations (exec/async_copy.cpp, exec/async_registers.cpp) ---
   // cp.async: reads the source now; the destination's bytes are in flight until a wait of
@@ -280,6 +283,9 @@ class Machine {
   // What a releasing operation of ctx's thread publishes: its clock, its own accesses so far
   // and its CTA's earlier epochs.
   Clock release_clock(const ExecContext& ctx) const;
+  // Whether the current launch's kernel has a synchronization that publishes clocks (mbarrier
+  // arrive, bar.arrive or a counted bar.sync, barrier.cluster): without one, none is ever read.
+  bool publishes_clocks_ = false;
   // An mbarrier wait that saw `phase` complete joins what its arrivals released (exec/mbarrier.cpp).
   void acquire(Thread& th, const Mbarrier& b, int64_t phase);
   // Whether b's mbarrier.init is visible to ctx's thread, an arrive or copy from another CTA.

@@ -403,6 +403,38 @@ TEST_F(HappensBeforeTest, NamedBarrierThenMbarrierOrders) {
   expect_race_at(check(broken, "named_then_mbarrier", "[96]", 32), "// READ");
 }
 
+// --- bar.warp.sync -> mbarrier: every lane of warp 0 stores, the warp synchronizes, and lane
+// 0 alone arrives on an mbarrier of one arrival; warp 1 waits on it and reads every lane's store.
+std::string elected_signal() {
+  return kernel("elected_signal", 2, kLanes + R"(
+  mov.u32 %r20, bar;
+  setp.eq.u32 %p1, %r0, 0;
+  @%p1 mbarrier.init.shared::cta.b64 [%r20], 1;
+  bar.sync 0;
+  setp.eq.u32 %p2, %r12, 0;
+  @%p2 bra PRODUCE;
+WAIT:
+  mbarrier.try_wait.parity.shared::cta.b64 %p4, [%r20], 0;
+  @!%p4 bra WAIT;
+  ld.shared.f32 %f2, [%r16]; // READ
+)" + kWriteOut + R"(
+  bra DONE;
+PRODUCE:
+)" + kStage + R"(
+  bar.warp.sync -1; // WARP_SYNC
+  setp.eq.u32 %p3, %r11, 0;
+  @%p3 mbarrier.arrive.shared::cta.b64 %rd15, [%r20];
+DONE:
+)", "  .shared .align 4 .f32 buf[32];\n  .shared .align 8 .b64 bar;\n");
+}
+
+TEST_F(HappensBeforeTest, WarpSyncThenAnElectedLanesArriveOrdersTheWholeWarp) {
+  expect_clean(check(elected_signal(), "elected_signal", "[64]", 32));
+  // Without the warp sync the arrive releases lane 0's store only.
+  auto r = check(replace_all(elected_signal(), "  bar.warp.sync -1; // WARP_SYNC\n", ""), "elected_signal", "[64]", 32);
+  expect_race_at(r, "// READ");
+}
+
 TEST_F(HappensBeforeTest, UnfaithfulNamedBarriersAreRefusedWithTheReason) {
   // Different counts in one phase.
   auto r = check(replace_all(producer_consumer(), "bar.sync 1, 128;", "bar.sync 1, 96;"), "prodcons", "[128]", 64);
