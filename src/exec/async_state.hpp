@@ -7,6 +7,7 @@
 #include <map>
 #include <vector>
 
+#include "exec/happens_before.hpp"
 #include "exec/value.hpp"
 
 namespace racer::exec {
@@ -54,12 +55,11 @@ struct Mbarrier {
   // another CTA of the cluster must be ordered after the init by a cluster barrier.
   uint32_t init_thread = UINT32_MAX;
   uint32_t init_seq = 0;
-  // Release/acquire: per thread that arrived with release semantics in the current phase, the
-  // access sequence number at its arrive (its accesses up to it are released); per completed
-  // phase, the same accumulated over that phase and all before it. A wait that sees a phase
-  // complete acquires that phase's map.
-  std::map<uint32_t, uint32_t> releases;
-  std::vector<std::map<uint32_t, uint32_t>> released;
+  // Release/acquire: what the current phase's release arrivals published (their clocks,
+  // Machine::release_clock, joined); per completed phase, the same accumulated over that phase
+  // and all before it. A wait that sees a phase complete joins that phase's clock.
+  Clock releasing;
+  std::vector<Clock> released;
 };
 
 struct CtaAsync {

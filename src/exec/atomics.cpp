@@ -38,8 +38,7 @@ void Machine::atomic(ExecContext& ctx, const ptx::Instr& ins, Space space, uint6
     const ByteTrack& b = l.region->track[off + k];
     for (const AccessRecord* a : {&b.writer, &b.reader, &b.other_reader}) {
       if (!a->valid() || a->thread == me || a->launch != launch_index_) continue;
-      bool other_cta = a->thread / per_cta != ctx.cta.linear;
-      if ((other_cta || a->epoch == ctx.cta.epoch) && !synchronized(*a, me)) {
+      if (!ordered_before(*a, ctx.cta, ctx.th)) {
         defect(DefectKind::Race, SiteRef{&ctx, &ins}, [&] { return describe(l.region, l.offset, off, size); },
                [] { return std::string("atomic conflicts with a plain access by another thread not ordered by a barrier"); });
         break;

@@ -1,10 +1,11 @@
 // Thread-block clusters. The CTAs of a cluster are created together and stepped in rounds:
 // every ready thread of every CTA runs to its next synchronization point, then whatever can be
 // released is (warp collectives, mbarrier phases and CTA barriers per CTA, then the cluster
-// barrier). Ordering between CTAs comes only from barrier.cluster: an access is ordered before
-// another thread's when a release arrive of its thread follows it and the other thread has
-// waited for that phase (Cluster::ordered), which does not depend on the order the engine ran
-// the CTAs in. Accesses to another CTA's shared memory must also be ordered after that CTA
+// barrier). Ordering between CTAs comes from barrier.cluster (an access is ordered before
+// another thread's when a release arrive of its thread follows it and the other thread knows
+// that phase complete, Cluster::ordered) and from mbarriers, chained through the threads'
+// clocks (exec/happens_before.hpp); neither depends on the order the engine ran the CTAs in.
+// Accesses to another CTA's shared memory must also be ordered after that CTA
 // started (a completed cluster barrier) and before it exits (a cluster barrier it waits at);
 // otherwise they are races with its lifetime.
 #include "exec/cluster.hpp"
@@ -43,47 +44,33 @@ int64_t Cluster::index(uint32_t launch_thread) const {
   return int64_t{it->second} * per_cta + launch_thread % per_cta;
 }
 
-bool Cluster::ordered(uint32_t t, uint32_t seq, uint32_t reader) const {
-  int64_t a = index(t), b = index(reader);
-  if (a < 0 || b < 0) return false;
+bool Cluster::ordered(uint32_t t, uint32_t seq, uint32_t phases) const {
+  int64_t a = index(t);
+  if (a < 0) return false;
   const ClusterThread& w = threads[static_cast<size_t>(a)];
   // The first arrive after the access, then the first of those with release semantics.
   size_t p = static_cast<size_t>(std::lower_bound(w.arrive_seq.begin(), w.arrive_seq.end(), seq) - w.arrive_seq.begin());
   while (p < w.relaxed.size() && w.relaxed[p]) ++p;
-  return p < w.arrive_seq.size() && threads[static_cast<size_t>(b)].waits > p;
+  return p < w.arrive_seq.size() && phases > p;
 }
 
-bool Cluster::init_visible(uint32_t t, uint32_t seq, uint32_t reader) const {
-  if (ordered(t, seq, reader)) return true;
-  int64_t a = index(t), b = index(reader);
-  if (a < 0 || b < 0) return false;
+bool Cluster::init_visible(uint32_t t, uint32_t seq, uint32_t phases) const {
+  if (ordered(t, seq, phases)) return true;
+  int64_t a = index(t);
+  if (a < 0) return false;
   const ClusterThread& w = threads[static_cast<size_t>(a)];
   if (w.init_fence < seq) return false;
   size_t p = static_cast<size_t>(std::lower_bound(w.arrive_seq.begin(), w.arrive_seq.end(), w.init_fence) - w.arrive_seq.begin());
-  return p < w.arrive_seq.size() && threads[static_cast<size_t>(b)].waits > p;
+  return p < w.arrive_seq.size() && phases > p;
 }
 
 bool Cluster::phase_complete(uint32_t phase) const {
   return std::all_of(threads.begin(), threads.end(), [&](const ClusterThread& t) { return t.arrive_seq.size() > phase; });
 }
 
-bool Machine::cluster_orders(const AccessRecord& a, uint32_t me) const { return cluster_->ordered(a.thread, a.seq, me); }
-
-bool Machine::synchronized(const AccessRecord& a, uint32_t me) const {
-  if (cluster_ && cluster_orders(a, me)) return true;
-  if (acquired_.empty()) return false;
-  auto it = acquired_.find(me);
-  if (it == acquired_.end()) return false;
-  auto at = it->second.find(a.thread);
-  return at != it->second.end() && a.seq <= at->second;
-}
-
-uint32_t Machine::launch_thread(const ExecContext& ctx) const {
-  const Cta* cta = &ctx.cta;
-  if (cluster_)
-    for (const Cta* c : cluster_->ctas)
-      if (&ctx.th >= c->threads.data() && &ctx.th < c->threads.data() + c->threads.size()) cta = c;
-  return cta->linear * static_cast<uint32_t>(cta->threads.size()) + ctx.th.linear;
+bool Machine::init_visible(const ExecContext& ctx, const Mbarrier& b) const {
+  return ctx.th.hb.seq_of(b.init_thread) >= b.init_seq ||
+         cluster_->init_visible(b.init_thread, b.init_seq, ctx.th.hb.cluster_phases);
 }
 
 Value Machine::cluster_special(ExecContext& ctx, ptx::SpecialReg sr, uint32_t c) {
@@ -161,7 +148,9 @@ bool Machine::release_cluster_barrier(std::vector<Cta>& ctas, const ptx::Functio
       if (!cl.phase_complete(ct.waits)) continue;
       if (!released)  // atomics pending before the barrier take effect at it, as at a CTA barrier
         for (Cta& o : ctas) flush_atomics(o.shared.get(), o.shared_atomics, &o);
+      if (ct.waits < cl.phase_clocks.size()) t.hb.join(cl.phase_clocks[ct.waits]);
       ++ct.waits;
+      t.hb.cluster_phases = std::max(t.hb.cluster_phases, ct.waits);
       t.wait = Wait::None;
       released = true;
     }
@@ -172,6 +161,14 @@ void Machine::cluster_arrive(ExecContext& ctx, const ptx::Instr& ins, bool relax
   ClusterThread& t = cluster_->threads[size_t{ctx.cta.cluster_rank} * cluster_->per_cta + ctx.th.linear];
   if (t.arrive_seq.size() > t.waits)
     refuse(ctx, ins, "barrier.cluster.arrive a second time without a barrier.cluster.wait between");
+  if (!relaxed) {
+    // Its own accesses are ordered through arrive_seq; what else is ordered before it goes with
+    // the phase.
+    Clock published = ctx.th.hb;
+    published.raise_epoch(ctx.cta.linear, ctx.cta.epoch);
+    if (cluster_->phase_clocks.size() <= t.arrive_seq.size()) cluster_->phase_clocks.resize(t.arrive_seq.size() + 1);
+    cluster_->phase_clocks[t.arrive_seq.size()].join(published);
+  }
   t.arrive_seq.push_back(access_seq_);
   t.relaxed.push_back(relaxed);
 }
@@ -211,14 +208,14 @@ Machine::Located Machine::locate_cluster(ExecContext& ctx, uint64_t addr) {
     const uint32_t instr = ctx.th.pc - 1;
     const ptx::Instr& ins = ctx.fn.instrs[instr];
     const uint32_t me = ctx.cta.linear * cluster_->per_cta + ctx.th.linear;
-    const ClusterThread& t = cluster_->threads[size_t{ctx.cta.cluster_rank} * cluster_->per_cta + ctx.th.linear];
-    if (t.waits == 0)
+    if (ctx.th.hb.cluster_phases == 0)  // no cluster barrier phase known complete
       defect(DefectKind::Race, SiteRef{&ctx, &ins}, [&] { return target.shared->name; }, [&] {
         return "reaches the shared memory of cluster rank " + std::to_string(rank) +
                " before any barrier.cluster.wait: that CTA may not have started";
       });
     // Numbered now: atomics and mbarrier arrivals do not pass through the race tracker.
-    cluster_->remote[{instr, me}] = {++access_seq_, static_cast<uint32_t>(rank)};
+    AccessRecord access{me, ctx.cta.epoch, ctx.cta.warp_epoch[ctx.th.warp], static_cast<uint16_t>(launch_index_), ++access_seq_};
+    cluster_->remote[{instr, me}] = {access, static_cast<uint32_t>(rank)};
     if (!cluster_->remote_site.count(instr)) cluster_->remote_site.emplace(instr, ctx.site(ins));
   }
   return {target.shared.get(), local};
@@ -229,11 +226,10 @@ Machine::Located Machine::locate_cluster(ExecContext& ctx, uint64_t addr) {
 void Machine::check_remote_lifetimes() {
   Cluster& cl = *cluster_;
   for (const auto& [key, value] : cl.remote) {
-    const auto [instr, thread] = key;
-    const auto [seq, rank] = value;
+    const uint32_t instr = key.first, rank = value.rank;
+    const Cta& target = *cl.ctas[rank];
     bool before_exit = true;
-    for (uint32_t t = 0; t < cl.per_cta && before_exit; ++t)
-      before_exit = cl.ordered(thread, seq, cl.ctas[rank]->linear * cl.per_cta + t);
+    for (uint32_t t = 0; t < cl.per_cta && before_exit; ++t) before_exit = ordered_before(value.access, target, target.threads[t]);
     if (before_exit) continue;
     const Site& site = cl.remote_site.at(instr);
     defect(DefectKind::Race, SiteRef{nullptr, nullptr, &site}, [&] { return cl.ctas[rank]->shared->name; }, [&] {
@@ -299,8 +295,7 @@ void Machine::bulk_copy_multicast(ExecContext& ctx, const ptx::Instr& ins, const
     Cta& target = region_cta(ctx, l.region);
     ExecContext remote{*this, target, ctx.th, ctx.mod, ctx.fn, ctx.dom};
     Mbarrier& b = mbarrier_at(remote, mbar);
-    const uint32_t me = ctx.cta.linear * cluster_->per_cta + ctx.th.linear;
-    if (!cluster_->init_visible(b.init_thread, b.init_seq, me))
+    if (!init_visible(ctx, b))
       throw Refusal("multicasts to cluster rank " + std::to_string(rank) +
                     ", whose mbarrier.init no barrier.cluster orders before this copy");
     bulk_copy_parts(remote, ins, copy, mbar);
@@ -316,8 +311,7 @@ uint64_t Machine::mbarrier_arrive_cluster(ExecContext& ctx, uint64_t addr, uint3
     throw Refusal("mbarrier.arrive on " + l.region->name + ": no such CTA in the cluster");
   ExecContext remote{*this, target, ctx.th, ctx.mod, ctx.fn, ctx.dom};
   Mbarrier& b = mbarrier_at(remote, l.offset);
-  const uint32_t me = ctx.cta.linear * cluster_->per_cta + ctx.th.linear;
-  if (!cluster_->init_visible(b.init_thread, b.init_seq, me))
+  if (!init_visible(ctx, b))
     throw Refusal("arrives on an mbarrier of cluster rank " + std::to_string(target.cluster_rank) +
                   " whose mbarrier.init no barrier.cluster orders before this arrive");
   return mbarrier_arrive(remote, l.offset, count, tx, drop, release);

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "exec/defect.hpp"
+#include "exec/happens_before.hpp"
 #include "exec/region.hpp"
 #include "ptx/ir.hpp"
 
@@ -28,7 +29,8 @@ bool uses_cluster_instructions(const ptx::Function& fn);
 
 // One thread's barrier.cluster history. Arrive p happened after every access numbered up to
 // arrive_seq[p]; an access is ordered before another thread's later access when a release
-// arrive follows it whose phase the other thread has waited for.
+// arrive follows it whose phase the other thread knows complete (its clock's cluster_phases:
+// it waited for it, or acquired from a thread that did).
 struct ClusterThread {
   std::vector<uint32_t> arrive_seq;
   std::vector<bool> relaxed;  // per arrive: .relaxed, no release semantics
@@ -41,21 +43,29 @@ struct Cluster {
   uint32_t per_cta = 0;    // threads per CTA
   std::map<uint32_t, uint32_t> rank_of;  // CTA linear index in the launch -> rank
   std::vector<ClusterThread> threads;    // rank * per_cta + thread
-  // The latest access of each thread at each instruction to another CTA's shared memory
-  // (access sequence number, target rank): it must be ordered before that CTA exits.
-  std::map<std::pair<uint32_t, uint32_t>, std::pair<uint32_t, uint32_t>> remote;  // (instr, thread) ->
-  std::map<uint32_t, Site> remote_site;                                            // instr -> first site
+  // Per phase: what its release arrivals published beyond their own accesses (their clocks and
+  // CTA epochs, joined); a wait for the phase joins it.
+  std::vector<Clock> phase_clocks;
+  // The latest access of each thread at each instruction to another CTA's shared memory, and
+  // the rank it reached: it must be ordered before that CTA exits.
+  struct RemoteAccess {
+    AccessRecord access;
+    uint32_t rank;
+  };
+  std::map<std::pair<uint32_t, uint32_t>, RemoteAccess> remote;  // (instr, thread) ->
+  std::map<uint32_t, Site> remote_site;                          // instr -> first site
   std::vector<std::unique_ptr<Region>> beyond;  // empty regions naming ranks outside the cluster
 
   // The cluster thread of a launch-wide thread number, or -1 outside this cluster.
   int64_t index(uint32_t launch_thread) const;
-  // Whether thread t's access numbered seq is ordered before what `reader` does now.
-  bool ordered(uint32_t t, uint32_t seq, uint32_t reader) const;
+  // Whether thread t's access numbered seq is ordered before what a thread that knows the
+  // first `phases` phases complete does now.
+  bool ordered(uint32_t t, uint32_t seq, uint32_t phases) const;
   bool phase_complete(uint32_t phase) const;  // every thread arrived for it
-  // Whether thread t's mbarrier.init numbered seq is visible to `reader`: ordered as an access,
-  // or fenced by fence.mbarrier_init and followed by any arrive (a relaxed one too) whose phase
-  // the reader waited for.
-  bool init_visible(uint32_t t, uint32_t seq, uint32_t reader) const;
+  // Whether thread t's mbarrier.init numbered seq is visible to such a thread: ordered as an
+  // access, or fenced by fence.mbarrier_init and followed by any arrive (a relaxed one too)
+  // of a phase it knows complete.
+  bool init_visible(uint32_t t, uint32_t seq, uint32_t phases) const;
 };
 
 }  // namespace racer::exec

@@ -202,6 +202,7 @@ void Machine::launch(const LaunchSpec& spec) {
   fn_var_offset_ = std::move(fn_shared_offset);
   uint64_t shared_size = shared_off + spec.dynamic_shared_bytes;
 
+  publishes_clocks_ = publishes_clocks(fn);
   if (spec.clustered || uses_cluster_instructions(fn)) {
     run_clusters(shared_size, local_off);
   } else {
@@ -215,7 +216,6 @@ void Machine::launch(const LaunchSpec& spec) {
   }
   flush_atomics_global();
   commit_uninit_reads();
-  acquired_.clear();  // thread numbers are per launch
   ++launch_index_;
   launch_ = nullptr;
 }

@@ -12,8 +12,10 @@
 #include <string>
 #include <vector>
 
+#include "exec/cta_barrier.hpp"
 #include "exec/defect.hpp"
 #include "exec/domain.hpp"
+#include "exec/happens_before.hpp"
 #include "exec/launch.hpp"
 #include "exec/params.hpp"
 #include "exec/region.hpp"
@@ -97,6 +99,7 @@ struct Cta {
   std::vector<Thread> threads;
   uint32_t epoch = 0;
   std::vector<uint16_t> warp_epoch;
+  std::vector<CtaBarrier> barriers;  // the sixteen bar/barrier ids (empty until the first arrival)
   std::map<uint64_t, PendingAtomic> shared_atomics;
   std::shared_ptr<CtaAsync> async;  // created by the first asynchronous operation (exec/async_state.hpp)
   uint32_t cluster_rank = 0;        // %cluster_ctarank (0 outside clustered launches)
@@ -175,6 +178,12 @@ class Machine {
   const std::vector<ParamSlot>& param_slots() const { return param_slots_; }
   uint32_t launch_index() const { return launch_index_; }
   [[noreturn]] void refuse(ExecContext& ctx, const ptx::Instr& ins, const std::string& reason);
+  // bar.sync / barrier.sync (waits: the caller has set the thread waiting) and bar.arrive at
+  // barrier `id` of ctx's CTA; count 0: every thread of the CTA (exec/cta_barrier.cpp).
+  void cta_barrier_arrive(ExecContext& ctx, uint32_t id, uint32_t count, bool waits);
+  // bar.warp.sync over a whole warp (the warp epoch already moved on): what one lane knew, and
+  // every lane's accesses so far, every lane now knows, for what its later releases publish.
+  void warp_synchronized(Cta& cta, std::span<Thread* const> lanes);
 
   // --- asynchronous operations (exec/async_copy.cpp, exec/async_registers.cpp) ---
   // cp.async: reads the source now; the destination's bytes are in flight until a wait of
@@ -256,24 +265,31 @@ class Machine {
   void init_cta(Cta& cta, uint32_t x, uint32_t y, uint32_t z, uint64_t shared_size, uint64_t local_bytes);
   bool run_ready_threads(Cta& cta);                          // true when every thread exited
   bool release_sync(Cta& cta, const ptx::Function& fn);      // false when nothing can be released
+  void complete_cta_barrier(Cta& cta, CtaBarrier& b, uint32_t id);
+  bool release_cta_barriers(Cta& cta);  // lets the waiters of completed phases go on
+  std::string cta_barrier_state(const Cta& cta, uint32_t id) const;  // for a stuck thread's message
   [[noreturn]] void stuck(Cta& cta, const ptx::Function& fn);  // says who waits where
   // Clusters (exec/cluster.cpp).
   void run_clusters(uint64_t shared_size, uint64_t local_bytes);
   void run_cluster(std::vector<Cta>& ctas);
   bool release_cluster_barrier(std::vector<Cta>& ctas, const ptx::Function& fn);
-  // Whether a barrier.cluster phase orders access `a` before the current one by thread `me`
-  // (launch-wide thread numbers).
-  bool cluster_orders(const AccessRecord& a, uint32_t me) const;
-  // Whether a synchronization other than the CTA barrier (barrier.cluster, an mbarrier phase
-  // that thread `me` acquired) orders access `a` before what `me` does now.
-  bool synchronized(const AccessRecord& a, uint32_t me) const;
-  // The launch-wide number of ctx's thread (ctx.cta may be another CTA of the cluster).
+  // Happens-before (exec/happens_before.cpp): whether access `a` (by another thread of this
+  // launch) is ordered before what thread `th` of `cta` does now.
+  bool ordered_before(const AccessRecord& a, const Cta& cta, const Thread& th) const;
+  // The CTA ctx's thread belongs to (ctx.cta may be another CTA of the cluster), and its
+  // launch-wide number.
+  const Cta& home_cta(const ExecContext& ctx) const;
   uint32_t launch_thread(const ExecContext& ctx) const;
-  // mbarrier release/acquire (exec/mbarrier.cpp): what each thread acquired by its waits, as
-  // (releasing thread -> access sequence number up to which its accesses are ordered before).
-  std::map<uint32_t, std::map<uint32_t, uint32_t>> acquired_;
-  void acquire(uint32_t me, const Mbarrier& b, int64_t phase);
-  void share_acquired(Cta& cta);  // at a CTA barrier: what one thread acquired, all have
+  // What a releasing operation of ctx's thread publishes: its clock, its own accesses so far
+  // and its CTA's earlier epochs.
+  Clock release_clock(const ExecContext& ctx) const;
+  // Whether the current launch's kernel has a synchronization that publishes clocks (mbarrier
+  // arrive, bar.arrive or a counted bar.sync, barrier.cluster): without one, none is ever read.
+  bool publishes_clocks_ = false;
+  // An mbarrier wait that saw `phase` complete joins what its arrivals released (exec/mbarrier.cpp).
+  void acquire(Thread& th, const Mbarrier& b, int64_t phase);
+  // Whether b's mbarrier.init is visible to ctx's thread, an arrive or copy from another CTA.
+  bool init_visible(const ExecContext& ctx, const Mbarrier& b) const;
   Located locate_cluster(ExecContext& ctx, uint64_t addr);
   // The CTA whose memory r is: another CTA of the cluster for its shared memory, else ctx's.
   Cta& region_cta(ExecContext& ctx, const Region* r);

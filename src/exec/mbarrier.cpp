@@ -4,9 +4,10 @@
 // they complete (the latest moment the hardware may land them), so a read that no wait
 // orders after them meets them in flight: a race, and an unknown value.
 //
-// Arrivals release (by default) the arriving thread's earlier accesses, and a wait that sees
-// the phase complete acquires them: those accesses are ordered before the waiter's later ones
-// (Machine::synchronized), whatever CTA of the cluster either thread is in.
+// Arrivals release (by default) what is ordered before the arriving thread's arrive (its own
+// earlier accesses and its clock, exec/happens_before.hpp), and a wait that sees the phase
+// complete acquires it: those accesses are ordered before the waiter's later ones, whatever
+// CTA of the cluster either thread is in, and the waiter releases them in turn.
 //
 // try_wait and test_wait are modelled as waiting until the phase completes (the schedule in
 // which the thread is delayed until then). That is faithful only where the program retries a
@@ -64,10 +65,7 @@ uint64_t Machine::mbarrier_arrive(ExecContext& ctx, uint64_t addr, uint32_t coun
   Mbarrier& b = mbarrier_at(ctx, addr);
   b.tx += tx;
   if (count > b.pending) throw Refusal("mbarrier.arrive with more arrivals than the phase still expects");
-  if (release) {
-    uint32_t& upto = b.releases[launch_thread(ctx)];
-    upto = std::max(upto, access_seq_);
-  }
+  if (release) b.releasing.join(release_clock(ctx));
   uint64_t token = b.phase;
   b.pending -= count;
   if (drop) {
@@ -98,10 +96,10 @@ bool Machine::complete_phase(Cta& cta, Mbarrier& b) {
   }
   b.copies.clear();
   b.tx = 0;
-  std::map<uint32_t, uint32_t> upto = b.released.empty() ? std::map<uint32_t, uint32_t>{} : b.released.back();
-  for (const auto& [thread, seq] : b.releases) upto[thread] = std::max(upto[thread], seq);
+  Clock upto = b.released.empty() ? Clock{} : b.released.back();
+  upto.join(b.releasing);
   b.released.push_back(std::move(upto));
-  b.releases.clear();
+  b.releasing = Clock{};
   ++b.phase;
   b.pending = b.expected;
   return true;
@@ -116,7 +114,7 @@ bool Machine::mbarrier_wait(ExecContext& ctx, uint64_t addr, bool parity, uint64
   if (!parity && value > b.phase) throw Refusal("mbarrier wait on a state token from a later phase");
   if (!current || complete_phase(ctx.cta, b)) {
     // The phase seen complete: the token's, or the latest one of that parity.
-    acquire(launch_thread(ctx), b, parity ? static_cast<int64_t>(b.phase) - 1 : static_cast<int64_t>(value));
+    acquire(ctx.th, b, parity ? static_cast<int64_t>(b.phase) - 1 : static_cast<int64_t>(value));
     return true;
   }
   ctx.th.wait = Wait::Mbarrier;
@@ -137,7 +135,7 @@ bool Machine::resolve_mbarrier_waits(Cta& cta, const ptx::Function& fn) {
     bool current = th.mbar_parity ? (b.phase & 1) == th.mbar_value : b.phase == th.mbar_value;
     if (current && !complete_phase(cta, b)) continue;
     ExecContext ctx{*this, cta, th, *launch_->module, fn, dom_};
-    acquire(launch_thread(ctx), b, th.mbar_parity ? static_cast<int64_t>(b.phase) - 1 : static_cast<int64_t>(th.mbar_value));
+    acquire(th, b, th.mbar_parity ? static_cast<int64_t>(b.phase) - 1 : static_cast<int64_t>(th.mbar_value));
     const ptx::Operand& d = fn.instrs[th.wait_instr].operands[0];
     ctx.set(d.kind == ptx::Operand::Kind::Pair ? d.elems[0] : d, Value::of_bits(1));
     th.wait = Wait::None;
@@ -146,24 +144,9 @@ bool Machine::resolve_mbarrier_waits(Cta& cta, const ptx::Function& fn) {
   return released;
 }
 
-void Machine::acquire(uint32_t me, const Mbarrier& b, int64_t phase) {
+void Machine::acquire(Thread& th, const Mbarrier& b, int64_t phase) {
   if (phase < 0 || static_cast<size_t>(phase) >= b.released.size()) return;
-  const auto& released = b.released[static_cast<size_t>(phase)];
-  if (released.empty()) return;
-  auto& mine = acquired_[me];
-  for (const auto& [thread, seq] : released) mine[thread] = std::max(mine[thread], seq);
-}
-
-void Machine::share_acquired(Cta& cta) {
-  const uint32_t per_cta = static_cast<uint32_t>(cta.threads.size()), first = cta.linear * per_cta;
-  std::map<uint32_t, uint32_t> all;
-  for (auto it = acquired_.lower_bound(first); it != acquired_.end() && it->first < first + per_cta; ++it)
-    for (const auto& [thread, seq] : it->second) all[thread] = std::max(all[thread], seq);
-  if (all.empty()) return;
-  for (uint32_t t = 0; t < per_cta; ++t) {
-    auto& mine = acquired_[first + t];
-    for (const auto& [thread, seq] : all) mine[thread] = std::max(mine[thread], seq);
-  }
+  th.hb.join(b.released[static_cast<size_t>(phase)]);
 }
 
 AsyncCopy Machine::bulk_source(ExecContext& ctx, const ptx::Instr& ins, uint64_t dst, uint64_t src, unsigned size) {

@@ -233,12 +233,7 @@ void Machine::track(ExecContext& ctx, const ptx::Instr& ins, Region& r, uint64_t
                    static_cast<uint16_t>(launch_index_), ++access_seq_};
   auto concurrent = [&](const AccessRecord& a) {
     if (!a.valid() || a.thread == cur.thread || a.launch != cur.launch) return false;
-    // CTAs of one launch are unordered, but for the cluster barrier between CTAs of a cluster.
-    if (a.thread / per_cta != cur.thread / per_cta) return !synchronized(a, cur.thread);
-    if (a.epoch != cur.epoch) return false;
-    bool same_warp = (a.thread % per_cta) / 32 == (cur.thread % per_cta) / 32;
-    if (same_warp && a.warp_epoch != cur.warp_epoch) return false;
-    return !synchronized(a, cur.thread);
+    return !ordered_before(a, ctx.cta, ctx.th);
   };
   auto other = [&](const AccessRecord& a) {
     uint32_t t = a.thread % per_cta;

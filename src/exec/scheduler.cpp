@@ -162,8 +162,6 @@ void Machine::run_cta(Cta& cta) {
 bool Machine::release_sync(Cta& cta, const ptx::Function& fn) {
   const ptx::Module& mod = *launch_->module;
   bool released = false;
-  uint32_t live = 0, exited = 0;
-  for (const Thread& t : cta.threads) (t.exited ? exited : live)++;
 
   // Warp collectives: the lanes of a member mask must all wait at the same instruction.
   uint32_t warps = static_cast<uint32_t>((cta.threads.size() + 31) / 32);
@@ -223,35 +221,8 @@ bool Machine::release_sync(Cta& cta, const ptx::Function& fn) {
   if (released) return true;
   if (cta.async && resolve_mbarrier_waits(cta, fn)) return true;
 
-  // CTA barriers: every live thread must arrive (or the given count of threads).
-  std::map<uint32_t, std::vector<Thread*>> at_barrier;
-  for (Thread& t : cta.threads)
-    if (t.wait == Wait::CtaBarrier) at_barrier[t.barrier_id].push_back(&t);
-  for (auto& [id, waiting] : at_barrier) {
-    uint32_t expected = waiting.front()->barrier_count ? waiting.front()->barrier_count
-                                                      : static_cast<uint32_t>(cta.threads.size());
-    for (Thread* t : waiting) {
-      uint32_t e = t->barrier_count ? t->barrier_count : static_cast<uint32_t>(cta.threads.size());
-      if (e != expected) {
-        ExecContext ctx{*this, cta, *t, mod, fn, dom_};
-        refuse(ctx, fn.instrs[t->wait_instr], "threads wait at barrier " + std::to_string(id) + " with different thread counts");
-      }
-    }
-    if (expected != cta.threads.size()) {
-      ExecContext ctx{*this, cta, *waiting.front(), mod, fn, dom_};
-      refuse(ctx, fn.instrs[waiting.front()->wait_instr],
-             "a barrier over " + std::to_string(expected) + " of the CTA's " + std::to_string(cta.threads.size()) +
-                 " threads: ordering among a subset of threads is not modelled");
-    }
-    if (waiting.size() == live && exited == 0) {
-      flush_atomics(cta.shared.get(), cta.shared_atomics, &cta);
-      if (!acquired_.empty()) share_acquired(cta);
-      cta.epoch = next_epoch_++;
-      for (Thread* t : waiting) t->wait = Wait::None;
-      return true;
-    }
-  }
-  return false;
+  // CTA barriers whose phase completed (counted as threads arrived, exec/cta_barrier.cpp).
+  return release_cta_barriers(cta);
 }
 
 void Machine::stuck(Cta& cta, const ptx::Function& fn) {
@@ -266,7 +237,8 @@ void Machine::stuck(Cta& cta, const ptx::Function& fn) {
       reason = std::to_string(exited) + " threads of the CTA exited while others wait at barrier " +
                std::to_string(t.barrier_id) + ": whether they count as arrived is not modelled";
     else if (t.wait == Wait::CtaBarrier)
-      reason = "threads of the CTA wait at different barriers or collectives and can never meet";
+      reason = "threads of the CTA wait at different barriers or collectives and can never meet" +
+               cta_barrier_state(cta, t.barrier_id);
     else if (t.wait == Wait::Mbarrier)
       reason = "waits for an mbarrier phase that never completes (arrivals or expected bytes missing)";
     else if (t.wait == Wait::ClusterBarrier)

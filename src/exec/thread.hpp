@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "exec/happens_before.hpp"
 #include "exec/value.hpp"
 #include "ptx/types.hpp"
 
@@ -77,6 +78,7 @@ struct Thread {
   uint64_t mbar = 0;            // Wait::Mbarrier: the barrier's shared offset,
   uint64_t mbar_value = 0;      // the phase parity or the state token waited for,
   bool mbar_parity = false;     // and which of the two
+  Clock hb;                     // what is ordered before its next access (exec/happens_before.hpp)
 };
 
 }  // namespace racer::exec

@@ -16,6 +16,16 @@ void bar_sync(ExecContext& c, const Instr& i) {
   c.th.barrier_count = i.operands.size() > 1 ? static_cast<uint32_t>(int_operand(c, i.operands[1], Type::U32)) : 0;
   if (c.th.barrier_id > 15) throw exec::Refusal("barrier id " + std::to_string(c.th.barrier_id) + " is out of range 0..15");
   if (c.th.barrier_count % 32 != 0) throw exec::Refusal("a barrier's thread count must be a multiple of 32");
+  c.m.cta_barrier_arrive(c, c.th.barrier_id, c.th.barrier_count, true);
+}
+
+// bar.arrive: counts toward the barrier's phase without waiting for it (a producer's signal).
+void bar_arrive(ExecContext& c, const Instr& i) {
+  uint32_t id = static_cast<uint32_t>(int_operand(c, i.operands[0], Type::U32));
+  uint32_t count = static_cast<uint32_t>(int_operand(c, i.operands[1], Type::U32));
+  if (id > 15) throw exec::Refusal("barrier id " + std::to_string(id) + " is out of range 0..15");
+  if (count == 0 || count % 32 != 0) throw exec::Refusal("bar.arrive needs a thread count that is a nonzero multiple of 32");
+  c.m.cta_barrier_arrive(c, id, count, false);
 }
 
 [[noreturn]] void refuse_with(const char* why) { throw exec::Refusal(why); }
@@ -34,9 +44,7 @@ void register_control(exec::Semantics& s) {
   st[size_t(ptx::Op::Trap)] = [](ExecContext&, const Instr&) { refuse_with("the kernel traps (trap): the launch would fail"); };
   st[size_t(ptx::Op::Brkpt)] = [](ExecContext&, const Instr&) { refuse_with("brkpt suspends the kernel for a debugger"); };
   st[size_t(ptx::Op::Call)] = [](ExecContext&, const Instr&) { refuse_with("calls to device functions are not modelled yet"); };
-  st[size_t(ptx::Op::BarArrive)] = [](ExecContext&, const Instr&) {
-    refuse_with("producer/consumer barriers (bar.arrive) are not modelled");
-  };
+  st[size_t(ptx::Op::BarArrive)] = bar_arrive;
   st[size_t(ptx::Op::BarrierArrive)] = st[size_t(ptx::Op::BarArrive)];
   st[size_t(ptx::Op::BarRed)] = [](ExecContext&, const Instr&) { refuse_with("barrier reductions (bar.red) are not modelled"); };
   st[size_t(ptx::Op::BarrierRed)] = st[size_t(ptx::Op::BarRed)];

@@ -117,7 +117,7 @@ void warp_sync(Machine& m, Cta& cta, const ptx::Function&, const Instr&, std::sp
   if (lanes.front()->member_mask != present)
     throw exec::Refusal("bar.warp.sync over part of a warp: ordering among a subset of lanes is not modelled");
   ++cta.warp_epoch[warp];
-  (void)m;
+  m.warp_synchronized(cta, lanes);
 }
 
 void redux(Machine& m, Cta& cta, const ptx::Function& fn, const Instr& i, std::span<Thread* const> lanes) {

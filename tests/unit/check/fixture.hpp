@@ -54,6 +54,17 @@ inline std::string unary_kernel(std::string_view name, std::string_view body) {
   return kernel(name, 2, s);
 }
 
+// out[g] = x[g] over f32 tensors, g the global thread index: the reference of many tests.
+inline std::string copy_kernel(std::string_view name) {
+  return kernel(name, 2, R"(
+  mul.wide.u32 %rd10, %r3, 4;
+  add.s64 %rd11, %rd0, %rd10;
+  ld.global.f32 %f1, [%rd11];
+  add.s64 %rd12, %rd1, %rd10;
+  st.global.f32 [%rd12], %f1;
+)");
+}
+
 // `text` with every occurrence of `from` replaced by `to` (kernel variants); fails the test
 // when `from` does not occur, so a variant cannot silently equal the original.
 inline std::string replace_all(std::string text, std::string_view from, std::string_view to) {

@@ -10,13 +10,7 @@ const std::string kXOut = R"({ read = "x" }, { write = "out" })";
 const std::string kXOut8 = tensor("x", "[8]", "f32", "input") + tensor("out", "[8]", "f32", "empty");
 
 // out[g] = x[g].
-const std::string kCopy = kernel("copy", 2, R"(
-  mul.wide.u32 %rd10, %r3, 4;
-  add.s64 %rd11, %rd0, %rd10;
-  ld.global.f32 %f1, [%rd11];
-  add.s64 %rd12, %rd1, %rd10;
-  st.global.f32 [%rd12], %f1;
-)");
+const std::string kCopy = copy_kernel("copy");
 
 // out[tid] = x[tid + 1]: the last thread reads one past the end. The guarded variant
 // (0 for the last thread) is the in-bounds reference.

@@ -166,13 +166,7 @@ const std::string kOobAt = kernel("oob_at", 2, R"(
   and.pred %p3, %p1, %p2;
   @%p3 st.global.f32 [%rd1+64], %f1;    // OOB_SITE
 )");
-const std::string kCopyGrid = kernel("copy_grid", 2, R"(
-  mul.wide.u32 %rd10, %r3, 4;
-  add.s64 %rd11, %rd0, %rd10;
-  ld.global.f32 %f1, [%rd11];
-  add.s64 %rd12, %rd1, %rd10;
-  st.global.f32 [%rd12], %f1;
-)");
+const std::string kCopyGrid = copy_kernel("copy_grid");
 // CTA 1's thread 5 traps.
 const std::string kTrapAt = kernel("trap_at", 2, R"(
   setp.eq.u32 %p1, %r1, 1;
