@@ -73,7 +73,7 @@ struct TilePlan {
 TilePlan plan_tiles(int64_t n, int unit, int min_tile_rows, const Shape& shape) {
   const int64_t want = static_cast<int64_t>(shape.ctas_per_sm) * multiprocessors();
   auto ctas = [n](int tr, int bc) { return ((n + tr - 1) / tr) * ((n + bc - 1) / bc); };
-  TilePlan t{shape.max_tile_rows ? shape.max_tile_rows : kMaxTileRows, shape.block_cols, 0, 0, 0};
+  TilePlan t{kMaxTileRows, shape.block_cols, 0, 0, 0};
   while (t.tile_rows > min_tile_rows && ctas(t.tile_rows, t.block_cols) < want) t.tile_rows /= 2;
   // Blocks of 128 columns at least: 4 (f32) or 2 (16-bit) loads a row group, and each CTA's
   // atomics (one per row value) stay a small fraction of its loads.
@@ -142,7 +142,6 @@ void allow_tiled_smem_all() {
     allow_tiled_smem_rows<T, KT, 2, 1, true>(), allow_tiled_smem_rows<T, KT, 4, 1, true>();
     allow_tiled_smem_rows<T, KT, 2, 2, false, true>(), allow_tiled_smem_rows<T, KT, 2, 3, false, true>();
     allow_tiled_smem_rows<T, KT, 4, 2, false, true>(), allow_tiled_smem_rows<T, KT, 4, 3, false, true>();
-    allow_tiled_smem_rows<T, KT, 4, 1, false, true>();
   }
 #endif
 }
@@ -232,7 +231,6 @@ void launch_shape(int shape, const ChunkPasses<T>& q, cudaStream_t s) {
         return launch_tiled<T, KT, 2, 2, false, true>(q, sh, s);
       }
       if (sh.items_in_flight == 3) return launch_tiled<T, KT, 4, 3, false, true>(q, sh, s);
-      if (sh.items_in_flight == 1) return launch_tiled<T, KT, 4, 1, false, true>(q, sh, s);
       return launch_tiled<T, KT, 4, 2, false, true>(q, sh, s);
     }
     if (sh.tiled && sh.smem_tree) {

@@ -33,8 +33,6 @@ struct Shape {
   // tiled: each lane's loads of the next items are cp.async copies into a ring in shared
   // memory (items_in_flight + 1 items a thread) rather than register buffers.
   bool async_copies = false;
-  // tiled: rows of a CTA at most (0: 128); fewer rows, fewer f64 accumulators in shared memory.
-  int max_tile_rows = 0;
 };
 constexpr Shape kShapes[] = {
     {2, false, 1, 1, false, 0, 0},   {2, true, 1, 1, false, 0, 0},   {2, false, 4, 1, false, 0, 0},
@@ -57,13 +55,11 @@ constexpr Shape kShapes[] = {
     {4, false, 8, 0, true, 2, 256, 3, false, false, true}, {2, false, 8, 0, true, 4, 128, 2, false, false, true},
     {2, false, 8, 0, true, 3, 128, 3, false, false, true},
     // run9: 2 rows of f32 in 80 registers (6 CTAs a multiprocessor)
-    {2, false, 8, 0, true, 6, 128}, {2, false, 8, 0, true, 5, 256},
-    // run10: 64-row tiles, so that 4 CTAs of 4 f32 rows fit a cp.async ring of 2 items
-    {4, false, 8, 0, true, 4, 128, 1, false, false, true, 64}, {4, false, 8, 0, true, 4, 128, 1, false, false, false, 64},
-    {4, false, 8, 0, true, 4, 256, 1, false, false, false, 64}};
+    {2, false, 8, 0, true, 6, 128}, {2, false, 8, 0, true, 5, 256}};
 // (run9 also timed shapes 37-41: loads issued before the vector staging, and line prefetches;
-// both slower, RESULTS.md; their code is in commit e672da3.)
-constexpr int kShapeCount = 40;
+// both slower, RESULTS.md; their code is in commit e672da3; and 64-row tiles, also slower,
+// commit d5a6461.)
+constexpr int kShapeCount = 37;
 constexpr int kFirstTiledShape = 8;
 // Indices into kShapes: the shapes used unless set_shape picks another, for 4-byte and for
 // 2-byte elements (bench/freivalds/RESULTS.md: f32 run7's shape 13, the best at n >= 8192 in every

@@ -215,7 +215,7 @@ __device__ inline void add_lanes_via_smem(const float (&acc)[N], float4* scratch
 // 140-160 for the f32 passes (3 CTAs), capped it spills at most 24 bytes. With ASYNC copies the
 // ring in shared memory allows 3 CTAs of 4 rows (16 KB an item), so 170 registers.
 template <class T, int ROWS, int DEPTH, bool ASYNC> constexpr int tiled_min_ctas() {
-  if (ASYNC) return ROWS <= 2 || DEPTH == 1 ? 4 : 3;
+  if (ASYNC) return ROWS <= 2 ? 4 : 3;
   if (sizeof(T) == 4 && ROWS <= 2 && DEPTH == 1) return 6;  // run9 trial: 85 registers, 24 warps
   return sizeof(T) == 4 || ROWS <= 2 ? 4 : 1;
 }
