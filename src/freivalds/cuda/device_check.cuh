@@ -55,13 +55,11 @@ constexpr Shape kShapes[] = {
     {4, false, 8, 0, true, 2, 256, 3, false, false, true}, {2, false, 8, 0, true, 4, 128, 2, false, false, true},
     {2, false, 8, 0, true, 3, 128, 3, false, false, true},
     // run9: 2 rows of f32 in 80 registers (6 CTAs a multiprocessor)
-    {2, false, 8, 0, true, 6, 128}, {2, false, 8, 0, true, 5, 256},
-    // run9: 4 rows of f32 at 5 CTAs a multiprocessor (built with RACER_FV_F32_ROWS4_CTAS=5: 96 registers)
-    {4, false, 8, 0, true, 5, 256}};
+    {2, false, 8, 0, true, 6, 128}, {2, false, 8, 0, true, 5, 256}};
 // (run9 also timed shapes 37-41: loads issued before the vector staging, and line prefetches;
 // both slower, RESULTS.md; their code is in commit e672da3; and 64-row tiles, also slower,
 // commit d5a6461.)
-constexpr int kShapeCount = 38;
+constexpr int kShapeCount = 37;
 constexpr int kFirstTiledShape = 8;
 // Indices into kShapes: the shapes used unless set_shape picks another, for 4-byte and for
 // 2-byte elements (bench/freivalds/RESULTS.md: f32 run7's shape 13, the best at n >= 8192 in every

@@ -217,9 +217,6 @@ __device__ inline void add_lanes_via_smem(const float (&acc)[N], float4* scratch
 template <class T, int ROWS, int DEPTH, bool ASYNC> constexpr int tiled_min_ctas() {
   if (ASYNC) return ROWS <= 2 ? 4 : 3;
   if (sizeof(T) == 4 && ROWS <= 2 && DEPTH == 1) return 6;  // run9 trial: 85 registers, 24 warps
-#ifdef RACER_FV_F32_ROWS4_CTAS  // run9 trial
-  if (sizeof(T) == 4 && ROWS == 4 && DEPTH == 1) return RACER_FV_F32_ROWS4_CTAS;
-#endif
   return sizeof(T) == 4 || ROWS <= 2 ? 4 : 1;
 }
 
