@@ -115,10 +115,11 @@ class WaitLoop {
     if (!register_only_op(ins.op)) return "before its outcome is tested, the thread goes on to " + at(f_, i);
     bool reads_outcome = false;
     for (uint32_t r : sources(ins)) reads_outcome |= outcome_.count(r) != 0;
+    // Followed before its destinations are forgotten: `not.pred %p, %p` reads what it overwrites.
+    std::optional<Outcomes> v = reads_outcome ? follow(ins) : std::nullopt;
     std::set<uint32_t> dests = destinations(ins);
     for (uint32_t r : dests) outcome_.erase(r);
     if (!reads_outcome) return std::nullopt;
-    std::optional<Outcomes> v = follow(ins);
     if (!v || dests.size() != 1) return "its outcome is read by " + at(f_, i);
     outcome_[*dests.begin()] = *v;
     chain_.insert(i);

@@ -52,6 +52,17 @@ TEST(WaitLoops, TheOutcomeThroughSelpAndSetpIsFollowed) {
             std::nullopt);
 }
 
+TEST(WaitLoops, AnOutcomeNegatedInPlaceIsFollowed) {
+  EXPECT_EQ(check("LOOP:\n\tmbarrier.try_wait.parity.shared::cta.b64 %p1, [%r1], %r2;\n\tnot.pred %p1, %p1;\n"
+                  "\t@%p1 bra LOOP;\n"),
+            std::nullopt);
+  // The same in place, but the negation is undone by branching the other way: the thread would
+  // leave the loop before the phase completes, which the engine does not model.
+  std::optional<std::string> why = check("LOOP:\n\tmbarrier.try_wait.parity.shared::cta.b64 %p1, [%r1], %r2;\n"
+                                         "\tnot.pred %p1, %p1;\n\t@!%p1 bra LOOP;\n");
+  EXPECT_TRUE(why.has_value());
+}
+
 TEST(WaitLoops, CountingTheRetriesIsObserved) {
   std::optional<std::string> why =
       check("\tmov.u32 %r5, 0;\nLOOP:\n\tmbarrier.try_wait.parity.shared::cta.b64 %p1, [%r1], %r2;\n"
