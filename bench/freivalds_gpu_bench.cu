@@ -91,8 +91,9 @@ int shape_for(Format f);
 void overhead_table(const std::vector<Format>& formats, const std::vector<int64_t>& sizes, int k, cudaStream_t s,
                     cublasHandle_t h) {
   const double peak_bw = 4.8e12;  // vendor's HBM3e figure, bytes/s
-  std::printf("\n## Overhead, k = %d (check = both passes, magnitudes, verdict; one CUDA graph; kernel shape %d for f32/tf32, %d for bf16/f16)\n\n",
-              k, shape_for(Format::F32), shape_for(Format::BF16));
+  auto name = [](int sh) { return sh < 0 ? std::string("the library's default") : "shape " + std::to_string(sh); };
+  std::printf("\n## Overhead, k = %d (check = both passes, magnitudes, verdict; one CUDA graph; kernel %s for f32/tf32, %s for bf16/f16)\n\n",
+              k, name(shape_for(Format::F32)).c_str(), name(shape_for(Format::BF16)).c_str());
   std::printf("| format | n | matmul ms | matmul TFLOP/s | check ms | overhead | check GB/s | floor at 4.8 TB/s | paper H100 f32 | target | cuBLAS 3-GEMM ms | host round trip ms | verdict |\n");
   std::printf("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
   const double paper[] = {185.0, 42.8, 8.1, 2.5, 1.06, 0.48};
@@ -159,7 +160,7 @@ void overhead_table(const std::vector<Format>& formats, const std::vector<int64_
   }
 }
 
-int best_shape[2] = {kDefaultShapeF32, kDefaultShape16};  // [f32/tf32, bf16/f16]
+int best_shape[2] = {-1, -1};  // [f32/tf32, bf16/f16]; -1: the library's default for the size
 int shape_for(Format f) { return f == Format::BF16 || f == Format::F16 ? best_shape[1] : best_shape[0]; }
 
 // Times every kernel shape (skinny_kernels.cuh) at k = 10 and keeps, per format, the one with
@@ -223,8 +224,9 @@ void shape_sweep(const std::vector<Format>& formats, const std::vector<int64_t>&
     best_shape[f == Format::BF16 || f == Format::F16 ? 1 : 0] = best_sh;
     for (void* p : {a, b, c}) cudaFree(p);
   }
-  std::printf("\nchosen: shape %d for f32/tf32, shape %d for bf16/f16 (defaults in the library: %d and %d)\n", best_shape[0],
-              best_shape[1], kDefaultShapeF32, kDefaultShape16);
+  std::printf("\nchosen: shape %d for f32/tf32, shape %d for bf16/f16 (defaults in the library: f32 %d below n = %lld, %d from it; "
+              "2-byte %d)\n", best_shape[0], best_shape[1], kDefaultShapeF32, static_cast<long long>(kF32LargeFrom),
+              kDefaultShapeF32Large, kDefaultShape16);
 }
 
 // Host copies of every row's tolerance (from the magnitudes of the clean check just run).
@@ -430,7 +432,7 @@ int main(int argc, char** argv) {
     std::vector<int64_t> sizes = quick ? std::vector<int64_t>{1024, 2048} : std::vector<int64_t>{1024, 2048, 4096, 8192, 16384, 32768};
     graph_floor(s);
     shape_sweep({Format::F32, Format::BF16}, quick ? std::vector<int64_t>{1024, 2048} : sweep_sizes({2048, 8192, 32768}), s);
-    if (std::getenv("FV_TABLE_DEFAULTS")) best_shape[0] = kDefaultShapeF32, best_shape[1] = kDefaultShape16;
+    if (std::getenv("FV_TABLE_DEFAULTS")) best_shape[0] = best_shape[1] = -1;
     overhead_table({Format::F32, Format::BF16}, sizes, 10, s, h);
     if (!quick) overhead_table({Format::TF32, Format::F16}, {1024, 4096, 16384}, 10, s, h);
     detection({Format::F32, Format::TF32, Format::BF16, Format::F16}, quick ? 1024 : 4096, 40, quick ? 20 : 500,

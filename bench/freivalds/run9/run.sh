@@ -1,6 +1,6 @@
 #!/bin/bash
-# run9, final device call: the bench built from the final code (defaults: f32 shape 13, 2-byte
-# shape 33) in full: sweep of the tiled shapes 13-36 at n = 4096, 8192, 16384, overhead tables
+# run9, final device call: the bench built from the final code (defaults: shape 37, and shape 13
+# for f32 from n = 16384) in full: sweep of the tiled shapes 13-39 at n = 4096, 8192, 16384, overhead tables
 # at the library's defaults (FV_TABLE_DEFAULTS=1), tf32/f16, detection and false alarms; then
 # racer freivalds --gpu end to end (float self-tests, the exact s8/u8 check, a refused n).
 # Carried from the dev machine: freivalds_gpu_bench (nvcc command in bench/freivalds_gpu_bench.cu)
@@ -25,6 +25,7 @@ racer freivalds --gpu --format u8 --n 2048 --k 10 --self-test; echo rc=$?
 echo "== n not divisible by 16"
 racer freivalds --gpu --n 1000 --k 10 --format bf16 --self-test; echo rc=$?
 } > $OUT/racer_gpu.txt 2>&1
+grep -E "^\| (f32|bf16) \| (4096|8192|16384) \|" $OUT/log.md | head -6 | awk -F'|' '{print "final:",$2,$3,"s13:",$4,"s33:",$24,"s37:",$28,"s38:",$29,"s39:",$30}'
 grep -E "empty graph|chosen|FAILED|rc=" $OUT/log.md | cut -c1-200
 grep -E "^\| (f32|bf16|f16|tf32) \|" $OUT/log.md | cut -d'|' -f2-7 | tail -24
 grep -E "rc=|==" $OUT/racer_gpu.txt

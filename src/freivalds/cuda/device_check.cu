@@ -23,7 +23,10 @@ __global__ void fill_vectors(float* r, int64_t rows, int kpad, int v0, int valid
 }
 
 // mags layout: [am | sq_a | cm | sq_c], n each.
-__global__ void judge_chunk(const double* y, int kpad, int v0, int valid, int k, int64_t rows, const double* mags,
+// Rows a CTA of the verdict kernel (small CTAs: a CTA a multiprocessor or more from n = 16K rows).
+constexpr int kJudgeThreads = 128;
+
+__global__ void __launch_bounds__(kJudgeThreads) judge_chunk(const double* y, int kpad, int v0, int valid, int k, int64_t rows, const double* mags,
                             const double* nb2, const ToleranceCoefficients* coef, int* row_failed,
                             unsigned long long* packed, unsigned long long* failing) {
   asm volatile("griddepcontrol.wait;" ::: "memory");  // launched as pass 2's dependent (overlap_passes): Y is complete
@@ -32,6 +35,7 @@ __global__ void judge_chunk(const double* y, int kpad, int v0, int valid, int k,
   if (row < rows) {
     double tol = row_tolerance(*coef, mags[rows + row], *nb2, mags[3 * rows + row], mags[row], mags[2 * rows + row]);
     bool failed = false;
+#pragma unroll 4
     for (int t = 0; t < valid; ++t) {
       double r = fabs(y[row * kpad + t]);
       bool ok = r <= tol;  // false for NaN
@@ -47,7 +51,14 @@ __global__ void judge_chunk(const double* y, int kpad, int v0, int valid, int k,
     unsigned long long o = __shfl_down_sync(0xffffffffu, best, d);
     best = o > best ? o : best;
   }
-  if ((threadIdx.x & 31) == 0) atomicMax(packed, best);
+  // One atomic a CTA, not a warp: they all go to one address.
+  __shared__ unsigned long long warp_best[kJudgeThreads / 32];
+  if ((threadIdx.x & 31) == 0) warp_best[threadIdx.x / 32] = best;
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    for (int w = 1; w < kJudgeThreads / 32; ++w) best = warp_best[w] > best ? warp_best[w] : best;
+    atomicMax(packed, best);
+  }
 }
 
 // Everything one chunk's two passes need besides the kernel shape.
@@ -62,6 +73,8 @@ struct ChunkPasses {
 };
 
 constexpr int kMaxTileRows = 128, kMaxBlockCols = 512;
+// 256-thread CTAs (tile_threads) take tiles of up to 256 rows: 2 row groups a lane group, as at 128.
+constexpr int max_tile_rows(int async) { return kMaxTileRows * tile_threads(async) / kTileThreads; }
 
 // Tiles of 128 rows (down to 16 lane groups' rows at small n) and blocks of the shape's
 // columns (fewer at small n); column splits chosen for about ctas_per_sm CTAs a multiprocessor.
@@ -70,10 +83,10 @@ struct TilePlan {
   int64_t cols_per_split;
   unsigned tiles, splits;
 };
-TilePlan plan_tiles(int64_t n, int unit, int min_tile_rows, const Shape& shape) {
+TilePlan plan_tiles(int64_t n, int unit, int min_tile_rows, int max_tile_rows, const Shape& shape) {
   const int64_t want = static_cast<int64_t>(shape.ctas_per_sm) * multiprocessors();
   auto ctas = [n](int tr, int bc) { return ((n + tr - 1) / tr) * ((n + bc - 1) / bc); };
-  TilePlan t{kMaxTileRows, shape.block_cols, 0, 0, 0};
+  TilePlan t{max_tile_rows, shape.block_cols, 0, 0, 0};
   while (t.tile_rows > min_tile_rows && ctas(t.tile_rows, t.block_cols) < want) t.tile_rows /= 2;
   // Blocks of 128 columns at least: 4 (f32) or 2 (16-bit) loads a row group, and each CTA's
   // atomics (one per row value) stay a small fraction of its loads.
@@ -100,33 +113,36 @@ void launch_kernel(void (*kernel)(Params...), dim3 grid, dim3 block, size_t smem
   cuda_check(cudaLaunchKernelEx(&config, kernel, args...), "cudaLaunchKernelEx");
 }
 
-template <class T, int KT, bool WITH_C, bool MAGS, int ROWS, int DEPTH, bool TREE, bool ASYNC = false>
+template <class T, int KT, bool WITH_C, bool MAGS, int ROWS, int DEPTH, bool TREE, int ASYNC = 0>
 void launch_tiled_pass(const TileArgs<T>& args, const TilePlan& plan, cudaStream_t s) {
   const size_t bytes = tiled_smem_bytes<T, KT, WITH_C, MAGS, ROWS, DEPTH, TREE, ASYNC>(args.tile_rows, args.block_cols);
-  launch_kernel(tiled_pass<T, KT, WITH_C, MAGS, ROWS, DEPTH, TREE, ASYNC>, dim3(plan.tiles, plan.splits), dim3(kTileThreads), bytes, s,
+  launch_kernel(tiled_pass<T, KT, WITH_C, MAGS, ROWS, DEPTH, TREE, ASYNC>, dim3(plan.tiles, plan.splits), dim3(tile_threads(ASYNC)), bytes, s,
          WITH_C && args.overlap, args);
 }
 
 // The tiled shapes' rows a lane group and items in flight this build has: the bench compares
 // rows 2 and 4, 1 and 2 items in flight; the library builds only its default shape's.
-template <class T> constexpr const Shape& default_tiled_shape() {
-  return kShapes[std::is_same_v<T, float> ? kDefaultShapeF32 : kDefaultShape16];
+template <class T> constexpr int default_shape_for(int64_t n) { return default_shape(sizeof(T) == 4, n); }
+// The tiled template instance that shape kShapes[D] runs as (rows, items in flight, tree, staging).
+template <int D> constexpr int rows_of() { return kShapes[D].rows_per_lane; }
+template <int D> constexpr int depth_of() { return kShapes[D].items_in_flight; }
+template <int D> constexpr bool tree_of() { return kShapes[D].smem_tree; }
+template <int D> constexpr int async_of() { return kShapes[D].async_copies; }
+template <int D> bool runs_as(const Shape& sh) {
+  return sh.tiled && sh.rows_per_lane == rows_of<D>() && sh.items_in_flight == depth_of<D>() && sh.smem_tree == tree_of<D>() &&
+         sh.async_copies == async_of<D>();
 }
-template <class T> constexpr int default_tile_rows() { return default_tiled_shape<T>().rows_per_lane; }
-template <class T> constexpr int default_depth() { return default_tiled_shape<T>().items_in_flight; }
-template <class T> constexpr bool default_smem_tree() { return default_tiled_shape<T>().smem_tree; }
-template <class T> constexpr bool default_async() { return default_tiled_shape<T>().async_copies; }
 
 // Shared memory above 48 KB must be asked for per kernel, and not while a graph is captured:
 // done once for the largest tile, when the check is built.
-template <class T, int KT, bool WITH_C, bool MAGS, int ROWS, int DEPTH, bool TREE, bool ASYNC = false>
+template <class T, int KT, bool WITH_C, bool MAGS, int ROWS, int DEPTH, bool TREE, int ASYNC = 0>
 void allow_tiled_smem() {
-  const size_t bytes = tiled_smem_bytes<T, KT, WITH_C, MAGS, ROWS, DEPTH, TREE, ASYNC>(kMaxTileRows, kMaxBlockCols);
+  const size_t bytes = tiled_smem_bytes<T, KT, WITH_C, MAGS, ROWS, DEPTH, TREE, ASYNC>(max_tile_rows(ASYNC), kMaxBlockCols);
   cuda_check(cudaFuncSetAttribute(tiled_pass<T, KT, WITH_C, MAGS, ROWS, DEPTH, TREE, ASYNC>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                   static_cast<int>(bytes)),
              "cudaFuncSetAttribute(shared memory)");
 }
-template <class T, int KT, int ROWS, int DEPTH, bool TREE, bool ASYNC = false>
+template <class T, int KT, int ROWS, int DEPTH, bool TREE, int ASYNC = 0>
 void allow_tiled_smem_rows() {
   allow_tiled_smem<T, KT, false, false, ROWS, DEPTH, TREE, ASYNC>(), allow_tiled_smem<T, KT, false, true, ROWS, DEPTH, TREE, ASYNC>();
   allow_tiled_smem<T, KT, true, false, ROWS, DEPTH, TREE, ASYNC>(), allow_tiled_smem<T, KT, true, true, ROWS, DEPTH, TREE, ASYNC>();
@@ -134,14 +150,21 @@ void allow_tiled_smem_rows() {
 // The bench's other shapes are built for k = 10 only (dispatch below).
 template <class T, int KT>
 void allow_tiled_smem_all() {
-  allow_tiled_smem_rows<T, KT, default_tile_rows<T>(), default_depth<T>(), default_smem_tree<T>(), default_async<T>()>();
+  if constexpr (sizeof(T) == 4) {
+    allow_tiled_smem_rows<T, KT, rows_of<kDefaultShapeF32>(), depth_of<kDefaultShapeF32>(), tree_of<kDefaultShapeF32>(), async_of<kDefaultShapeF32>()>();
+    allow_tiled_smem_rows<T, KT, rows_of<kDefaultShapeF32Large>(), depth_of<kDefaultShapeF32Large>(), tree_of<kDefaultShapeF32Large>(),
+                          async_of<kDefaultShapeF32Large>()>();
+  } else {
+    allow_tiled_smem_rows<T, KT, rows_of<kDefaultShape16>(), depth_of<kDefaultShape16>(), tree_of<kDefaultShape16>(), async_of<kDefaultShape16>()>();
+  }
 #ifdef RACER_FV_ALL_SHAPES
   if constexpr (KT == 10) {
     allow_tiled_smem_rows<T, KT, 2, 1, false>(), allow_tiled_smem_rows<T, KT, 4, 1, false>();
     allow_tiled_smem_rows<T, KT, 2, 2, false>(), allow_tiled_smem_rows<T, KT, 4, 2, false>();
     allow_tiled_smem_rows<T, KT, 2, 1, true>(), allow_tiled_smem_rows<T, KT, 4, 1, true>();
-    allow_tiled_smem_rows<T, KT, 2, 2, false, true>(), allow_tiled_smem_rows<T, KT, 2, 3, false, true>();
-    allow_tiled_smem_rows<T, KT, 4, 2, false, true>(), allow_tiled_smem_rows<T, KT, 4, 3, false, true>();
+    allow_tiled_smem_rows<T, KT, 2, 2, false, 1>(), allow_tiled_smem_rows<T, KT, 2, 3, false, 1>();
+    allow_tiled_smem_rows<T, KT, 4, 2, false, 1>(), allow_tiled_smem_rows<T, KT, 4, 3, false, 1>();
+    allow_tiled_smem_rows<T, KT, 4, 1, false, 2>(), allow_tiled_smem_rows<T, KT, 2, 2, false, 2>();
   }
 #endif
 }
@@ -155,11 +178,11 @@ void allow_tiled_smem_for(int kt) {
   }
 }
 
-template <class T, int KT, int ROWS, int DEPTH, bool TREE, bool ASYNC = false>
+template <class T, int KT, int ROWS, int DEPTH, bool TREE, int ASYNC = 0>
 void launch_tiled(const ChunkPasses<T>& q, const Shape& shape, cudaStream_t s) {
   const int64_t n = q.n;
   // Pass 1's items are two loads wide: blocks are multiples of that.
-  const TilePlan plan = plan_tiles(n, kGroupLanes * Load16<T>::kCount * 2, kLaneGroups * ROWS, shape);
+  const TilePlan plan = plan_tiles(n, kGroupLanes * Load16<T>::kCount * 2, tile_threads(ASYNC) / kGroupLanes * ROWS, max_tile_rows(ASYNC), shape);
   TileArgs<T> p1{q.b, nullptr, n, n, q.r, nullptr, nullptr, plan.cols_per_split, plan.block_cols, plan.tile_rows,
                  q.x_acc, q.mags + 4 * n, q.nb2, nullptr, nullptr, shape.overlap_passes};
   if (q.with_mags) launch_tiled_pass<T, KT, false, true, ROWS, DEPTH, TREE, ASYNC>(p1, plan, s);
@@ -220,18 +243,28 @@ void launch_row_lane_shape(int shape, const ChunkPasses<T>& q, cudaStream_t s) {
 template <class T, int KT>
 void launch_shape(int shape, const ChunkPasses<T>& q, cudaStream_t s) {
   const Shape& sh = kShapes[shape];
-  if (sh.tiled && sh.rows_per_lane == default_tile_rows<T>() && sh.items_in_flight == default_depth<T>() &&
-      sh.smem_tree == default_smem_tree<T>() && sh.async_copies == default_async<T>())
-    return launch_tiled<T, KT, default_tile_rows<T>(), default_depth<T>(), default_smem_tree<T>(), default_async<T>()>(q, sh, s);
+  // The library's default shapes (default_shape), built for every chunk size.
+  if constexpr (sizeof(T) == 4) {
+    constexpr int D = kDefaultShapeF32, L = kDefaultShapeF32Large;
+    if (runs_as<D>(sh)) return launch_tiled<T, KT, rows_of<D>(), depth_of<D>(), tree_of<D>(), async_of<D>()>(q, sh, s);
+    if (runs_as<L>(sh)) return launch_tiled<T, KT, rows_of<L>(), depth_of<L>(), tree_of<L>(), async_of<L>()>(q, sh, s);
+  } else {
+    constexpr int D = kDefaultShape16;
+    if (runs_as<D>(sh)) return launch_tiled<T, KT, rows_of<D>(), depth_of<D>(), tree_of<D>(), async_of<D>()>(q, sh, s);
+  }
 #ifdef RACER_FV_ALL_SHAPES
   if constexpr (KT == 10) {
+    if (sh.tiled && sh.async_copies == 2) {
+      if (sh.rows_per_lane == 2) return launch_tiled<T, KT, 2, 2, false, 2>(q, sh, s);
+      return launch_tiled<T, KT, 4, 1, false, 2>(q, sh, s);
+    }
     if (sh.tiled && sh.async_copies) {
       if (sh.rows_per_lane == 2) {
-        if (sh.items_in_flight == 3) return launch_tiled<T, KT, 2, 3, false, true>(q, sh, s);
-        return launch_tiled<T, KT, 2, 2, false, true>(q, sh, s);
+        if (sh.items_in_flight == 3) return launch_tiled<T, KT, 2, 3, false, 1>(q, sh, s);
+        return launch_tiled<T, KT, 2, 2, false, 1>(q, sh, s);
       }
-      if (sh.items_in_flight == 3) return launch_tiled<T, KT, 4, 3, false, true>(q, sh, s);
-      return launch_tiled<T, KT, 4, 2, false, true>(q, sh, s);
+      if (sh.items_in_flight == 3) return launch_tiled<T, KT, 4, 3, false, 1>(q, sh, s);
+      return launch_tiled<T, KT, 4, 2, false, 1>(q, sh, s);
     }
     if (sh.tiled && sh.smem_tree) {
       if (sh.rows_per_lane == 2) return launch_tiled<T, KT, 2, 1, true>(q, sh, s);
@@ -252,7 +285,7 @@ void launch_shape(int shape, const ChunkPasses<T>& q, cudaStream_t s) {
 // Every shape for k = 10 (the bench's overhead k); the default shape for the other chunk sizes.
 template <class T>
 void dispatch(int shape, int kt, const ChunkPasses<T>& q, cudaStream_t s) {
-  const int d = std::is_same_v<T, float> ? kDefaultShapeF32 : kDefaultShape16;
+  const int d = default_shape_for<T>(q.n);
   switch (kt) {
     case 4: return launch_shape<T, 4>(d, q, s);
     case 8: return launch_shape<T, 8>(d, q, s);
@@ -342,9 +375,10 @@ void DeviceCheck::enqueue_typed(const T* a, const T* b, const T* c) {
   bool first = true;
   for (const Chunk& ch : chunks_) {
     // Other chunk sizes than 10 always use the default shape (dispatch).
-    const int shape = shape_ < 0 || ch.kt != 10 ? (std::is_same_v<T, float> ? kDefaultShapeF32 : kDefaultShape16) : shape_;
+    const int shape = shape_ < 0 || ch.kt != 10 ? default_shape_for<T>(n_) : shape_;
     dispatch<T>(shape_, ch.kt, ChunkPasses<T>{a, b, c, n_, ch.r, x_, ch.x_acc, ch.y_acc, mags_, nb2_, first}, stream_);
-    launch_kernel(judge_chunk, dim3(static_cast<unsigned>((n_ + 255) / 256)), dim3(256), 0, stream_, kShapes[shape].overlap_passes,
+    launch_kernel(judge_chunk, dim3(static_cast<unsigned>((n_ + kJudgeThreads - 1) / kJudgeThreads)), dim3(kJudgeThreads), 0, stream_,
+                  kShapes[shape].overlap_passes,
            static_cast<const double*>(ch.y_acc), padded(ch.kt), ch.v0, ch.valid, k_, n_, static_cast<const double*>(mags_),
            static_cast<const double*>(nb2_), static_cast<const ToleranceCoefficients*>(coef_), row_failed_, packed_, failing_);
     first = false;

@@ -31,8 +31,9 @@ struct Shape {
   // CTAs start as pass 1's finish and load their first rows of A and C before they wait for X.
   bool overlap_passes = false;
   // tiled: each lane's loads of the next items are cp.async copies into a ring in shared
-  // memory (items_in_flight + 1 items a thread) rather than register buffers.
-  bool async_copies = false;
+  // memory (items_in_flight + 1 items a thread) rather than register buffers; 2: the same in
+  // CTAs of 256 threads (tile_threads).
+  int async_copies = 0;
 };
 constexpr Shape kShapes[] = {
     {2, false, 1, 1, false, 0, 0},   {2, true, 1, 1, false, 0, 0},   {2, false, 4, 1, false, 0, 0},
@@ -55,19 +56,31 @@ constexpr Shape kShapes[] = {
     {4, false, 8, 0, true, 2, 256, 3, false, false, true}, {2, false, 8, 0, true, 4, 128, 2, false, false, true},
     {2, false, 8, 0, true, 3, 128, 3, false, false, true},
     // run9: 2 rows of f32 in 80 registers (6 CTAs a multiprocessor)
-    {2, false, 8, 0, true, 6, 128}, {2, false, 8, 0, true, 5, 256}};
-// (run9 also timed shapes 37-41: loads issued before the vector staging, and line prefetches;
-// both slower, RESULTS.md; their code is in commit e672da3; and 64-row tiles, also slower,
-// commit d5a6461.)
-constexpr int kShapeCount = 37;
+    {2, false, 8, 0, true, 6, 128}, {2, false, 8, 0, true, 5, 256},
+    // run9: the ring in CTAs of 256 threads (4 f32 rows, 1 item ahead; 2 rows, 2 items ahead)
+    {4, false, 8, 0, true, 2, 128, 1, false, false, 2}, {2, false, 8, 0, true, 2, 128, 2, false, false, 2},
+    {4, false, 8, 0, true, 2, 128, 1, false, true, 2}};
+// (run9 also timed, under other numbers in earlier builds: loads issued before the vector
+// staging and line prefetches, commit e672da3; 64-row tiles, commit d5a6461; 5 CTAs of 4 f32
+// rows, commit 2fbf818; all slower or no better, RESULTS.md.)
+constexpr int kShapeCount = 40;
 constexpr int kFirstTiledShape = 8;
-// Indices into kShapes: the shapes used unless set_shape picks another, for 4-byte and for
-// 2-byte elements (bench/freivalds/RESULTS.md: f32 run7's shape 13, the best at n >= 8192 in every
-// sweep since; 2-byte elements run9's shape 33, cp.async copies 2 items ahead, 6-16% faster than
-// shape 14 at n = 4096-16384).
-constexpr int kDefaultShapeF32 = 13;
-constexpr int kDefaultShape16 = 33;
-static_assert(kShapes[kDefaultShapeF32].tiled && kShapes[kDefaultShape16].tiled, "the library builds only tiled shapes");
+// Indices into kShapes: the shapes used unless set_shape picks another (default_shape), for
+// 4-byte elements below and from n = kF32LargeFrom, and for 2-byte elements
+// (bench/freivalds/RESULTS.md, run9). Shape 37: 4 rows a lane group in CTAs of 256 threads whose
+// next item is a cp.async copy into shared memory, read back with the rows in the order that
+// spares the tree its selects; against run7's shape 13, f32 -11% at n = 4096 and -5% at 8192,
+// but +3% at 16384 and about +10% at 32768, where shape 13 stays; bf16 -13% to -15% against
+// shape 33 at n = 4096-16384.
+constexpr int kDefaultShapeF32 = 37;
+constexpr int kDefaultShapeF32Large = 13;
+constexpr int64_t kF32LargeFrom = 16384;
+constexpr int kDefaultShape16 = 37;
+static_assert(kShapes[kDefaultShapeF32].tiled && kShapes[kDefaultShapeF32Large].tiled && kShapes[kDefaultShape16].tiled,
+              "the library builds only tiled shapes");
+constexpr int default_shape(bool four_byte_elements, int64_t n) {
+  return !four_byte_elements ? kDefaultShape16 : n < kF32LargeFrom ? kDefaultShapeF32 : kDefaultShapeF32Large;
+}
 
 struct DeviceVerdict {
   bool pass;

@@ -31,6 +31,10 @@
 namespace racer::freivalds::cuda {
 
 constexpr int kTileThreads = 128;
+// Threads of a CTA for a staging kind (ASYNC): 0 register buffers and 1 a cp.async ring, 128
+// threads; 2 a ring with 256 threads (rows of twice the lane groups share one staging of the
+// vectors, so a ring of 4 rows of f32 fits beside them).
+__host__ __device__ constexpr int tile_threads(int async) { return async == 2 ? 256 : kTileThreads; }
 constexpr int kGroupLanes = kGpuTreeLanes;                    // lanes along the columns of a row group
 constexpr int kLaneGroups = kTileThreads / kGroupLanes;       // 16 lane groups a CTA
 
@@ -137,11 +141,11 @@ inline __host__ __device__ int vec_stride(int block_cols) { return block_cols + 
 
 // ASYNC: a lane's 16-byte pieces of an item are copied into shared memory (cp.async), a ring
 // of DEPTH + 1 items a thread, instead of loaded into registers.
-template <class T, int KT, bool WITH_C, bool MAGS, int ROWS, int DEPTH, bool SMEM_TREE, bool ASYNC>
+template <class T, int KT, bool WITH_C, bool MAGS, int ROWS, int DEPTH, bool SMEM_TREE, int ASYNC>
 __host__ __device__ constexpr size_t tiled_smem_bytes(int tile_rows, int block_cols) {
   using S = TileShape<KT, WITH_C, MAGS, ROWS, SMEM_TREE>;
   return sizeof(double) * (tile_rows / S::kRows) * S::kGroupStride + sizeof(float) * S::kVecRows * vec_stride(block_cols) +
-         16 * S::kScratchFloat4s + (ASYNC ? 16 * (DEPTH + 1) * S::kPieces * kTileThreads : 0);
+         16 * S::kScratchFloat4s + (ASYNC ? 16 * (DEPTH + 1) * S::kPieces * tile_threads(ASYNC) : 0);
 }
 
 // Position of a block's column in the staged vectors. A unit (one item's columns) is LOADS
@@ -156,17 +160,40 @@ template <int E, int LOADS> __device__ inline int staged_position(int cb) {
 
 // One level of the shuffle tree: a lane keeps the half of its values selected by its lane bit
 // BIT and adds its partner's copy of that half (compile-time indices keep acc in registers).
-// (Holding swapped rows in the lanes with BIT set, so that no selects are needed, makes a
-// warp's loads span twice the rows: slower for f32, bench/freivalds/RESULTS.md run9.)
-template <int HALF, int BIT, int N>
+// SWAPPED: the halves are whole rows and a lane with BIT set holds its rows in swapped order
+// (row_slot_swap), so the half it keeps is already acc[0, HALF) and no selects are needed;
+// each lane still adds its own value and then its partner's, the same sums.
+template <int HALF, int BIT, bool SWAPPED, int N>
 __device__ inline void tree_level(float (&acc)[N], int lane) {
   const bool upper = (lane & BIT) != 0;
 #pragma unroll
   for (int i = 0; i < HALF; ++i) {
-    const float send = upper ? acc[i] : acc[i + HALF];
-    const float keep = upper ? acc[i + HALF] : acc[i];
-    acc[i] = keep + __shfl_xor_sync(0xffffffffu, send, BIT);
+    if constexpr (SWAPPED) {
+      acc[i] = acc[i] + __shfl_xor_sync(0xffffffffu, acc[i + HALF], BIT);
+    } else {
+      const float send = upper ? acc[i] : acc[i + HALF];
+      const float keep = upper ? acc[i + HALF] : acc[i];
+      acc[i] = keep + __shfl_xor_sync(0xffffffffu, send, BIT);
+    }
   }
+}
+
+// Tree level L (1-3, over lane bits 4, 2, 1) can run SWAPPED when its halves are whole rows
+// and the rows come from the cp.async ring: reading a lane's own slots in another order costs
+// nothing, while loading rows in another order (register buffers) makes each warp-wide load
+// span more rows (slower for f32, bench/freivalds/RESULTS.md run9).
+template <class S, int L, int ASYNC> __host__ __device__ constexpr bool tree_level_swapped() {
+  return ASYNC != 0 && (S::kV >> L) % S::kPitch == 0;
+}
+
+// The group row a lane holds in row slot r is r ^ row_slot_swap: rows exchanged by halves for
+// each SWAPPED tree level whose lane bit the lane has.
+template <class S, int ASYNC> __device__ inline int row_slot_swap(int l8) {
+  int swap = 0;
+  if constexpr (tree_level_swapped<S, 1, ASYNC>()) swap |= (l8 & 4) ? S::kRows / 2 : 0;
+  if constexpr (tree_level_swapped<S, 2, ASYNC>()) swap |= (l8 & 2) ? S::kRows / 4 : 0;
+  if constexpr (tree_level_swapped<S, 3, ASYNC>()) swap |= (l8 & 1) ? S::kRows / 8 : 0;
+  return swap;
 }
 
 // The same sums as the three tree_level calls, through shared memory: per chunk of rows, each
@@ -214,7 +241,8 @@ __device__ inline void add_lanes_via_smem(const float (&acc)[N], float4* scratch
 // of 2-byte elements, which need about 200: uncapped, the unrolled item loop below took
 // 140-160 for the f32 passes (3 CTAs), capped it spills at most 24 bytes. With ASYNC copies the
 // ring in shared memory allows 3 CTAs of 4 rows (16 KB an item), so 170 registers.
-template <class T, int ROWS, int DEPTH, bool ASYNC> constexpr int tiled_min_ctas() {
+template <class T, int ROWS, int DEPTH, int ASYNC> constexpr int tiled_min_ctas() {
+  if (ASYNC == 2) return 2;
   if (ASYNC) return ROWS <= 2 ? 4 : 3;
   if (sizeof(T) == 4 && ROWS <= 2 && DEPTH == 1) return 6;  // run9 trial: 85 registers, 24 warps
   return sizeof(T) == 4 || ROWS <= 2 ? 4 : 1;
@@ -230,8 +258,10 @@ template <int PENDING> __device__ inline void wait_async() { asm volatile("cp.as
 
 // DEPTH: items whose loads are in flight while one item computes (register buffers rotate
 // through DEPTH + 1 slots, the item loop unrolled by that much, so no buffer is copied).
-template <class T, int KT, bool WITH_C, bool MAGS, int ROWS, int DEPTH, bool SMEM_TREE, bool ASYNC>
-__global__ void __launch_bounds__(kTileThreads, tiled_min_ctas<T, ROWS, DEPTH, ASYNC>()) tiled_pass(TileArgs<T> p) {
+template <class T, int KT, bool WITH_C, bool MAGS, int ROWS, int DEPTH, bool SMEM_TREE, int ASYNC>
+__global__ void __launch_bounds__(tile_threads(ASYNC), tiled_min_ctas<T, ROWS, DEPTH, ASYNC>()) tiled_pass(TileArgs<T> p) {
+  constexpr int THREADS = tile_threads(ASYNC), LANE_GROUPS = THREADS / kGroupLanes;
+  static_assert(!SMEM_TREE || THREADS == kTileThreads, "the shared-memory tree's scratch is sized for 128 threads");
   using S = TileShape<KT, WITH_C, MAGS, ROWS, SMEM_TREE>;
   constexpr int E = Load16<T>::kCount, LOADS = S::kLoads, QUADS = LOADS * E / 4;
   constexpr int UNIT = kGroupLanes * E * LOADS;
@@ -256,8 +286,9 @@ __global__ void __launch_bounds__(kTileThreads, tiled_min_ctas<T, ROWS, DEPTH, A
   // The next grid (pass 2 after pass 1, the verdict after pass 2) may start as this one's CTAs
   // finish; it waits for this grid's completion before reading what this grid writes.
   if (p.overlap) let_dependents_launch();
-  for (int i = threadIdx.x; i < tile_groups * GS; i += kTileThreads) dacc[i] = 0;
-  const int my_groups = tile_groups / kLaneGroups;
+  for (int i = threadIdx.x; i < tile_groups * GS; i += THREADS) dacc[i] = 0;
+  const int my_groups = tile_groups / LANE_GROUPS;
+  const int swap = SMEM_TREE ? 0 : row_slot_swap<S, ASYNC>(l8);
 
   for (int64_t b = c_begin; b < c_end; b += p.block_cols) {
     const int valid = static_cast<int>(min(static_cast<int64_t>(p.block_cols), c_end - b));
@@ -275,7 +306,7 @@ __global__ void __launch_bounds__(kTileThreads, tiled_min_ctas<T, ROWS, DEPTH, A
     // Visits an item's 16-byte pieces: piece(index, element offset, in bounds). Pieces are
     // numbered r * LOADS + j for the streamed matrix, then R * LOADS + r for C.
     auto for_pieces = [&](const ItemPos& at, auto&& piece) {
-      const int64_t first_row = row0 + (group + kLaneGroups * at.gi) * R;
+      const int64_t first_row = row0 + (group + LANE_GROUPS * at.gi) * R;
       const int64_t col0 = b + at.u * UNIT + l8 * E;
       const int64_t offset = first_row * p.cols + col0;  // of the group's first row, this lane's first column
 #pragma unroll
@@ -294,24 +325,25 @@ __global__ void __launch_bounds__(kTileThreads, tiled_min_ctas<T, ROWS, DEPTH, A
     // ASYNC: the same pieces copied into ring stage `stage`, one commit group an item (empty
     // past the last item, so that the group count stays one an item).
     auto copy = [&](const ItemPos& at, int stage) {
-      uint4* slots = ring + stage * S::kPieces * kTileThreads + threadIdx.x;
+      uint4* slots = ring + stage * S::kPieces * THREADS + threadIdx.x;
       if (at.gi < my_groups)
         for_pieces(at, [&](int k, int64_t at_load, bool in) {
-          copy16_async(slots + k * kTileThreads, p.m + (in ? at_load : 0), in);
-          if constexpr (WITH_C) copy16_async(slots + (R * LOADS + k) * kTileThreads, p.c + (in ? at_load : 0), in);
+          copy16_async(slots + k * THREADS, p.m + (in ? at_load : 0), in);
+          if constexpr (WITH_C) copy16_async(slots + (R * LOADS + k) * THREADS, p.c + (in ? at_load : 0), in);
         });
       commit_async();
     };
+    // Row slot r gets group row r ^ swap (the copies stay in row order, whole lines a warp).
     auto fetch = [&](int stage, uint4 (&m)[R][LOADS], uint4 (&c)[R]) {
-      const uint4* slots = ring + stage * S::kPieces * kTileThreads + threadIdx.x;
+      const uint4* slots = ring + stage * S::kPieces * THREADS + threadIdx.x;
 #pragma unroll
-      for (int k = 0; k < R * LOADS; ++k) m[k / LOADS][k % LOADS] = slots[k * kTileThreads];
+      for (int k = 0; k < R * LOADS; ++k) m[k / LOADS][k % LOADS] = slots[((k / LOADS ^ swap) * LOADS + k % LOADS) * THREADS];
       if constexpr (WITH_C)
 #pragma unroll
-        for (int r = 0; r < R; ++r) c[r] = slots[(R * LOADS + r) * kTileThreads];
+        for (int r = 0; r < R; ++r) c[r] = slots[(R * LOADS + (r ^ swap)) * THREADS];
     };
     auto compute = [&](const ItemPos& at, const uint4 (&cur_m)[R][LOADS], const uint4 (&cur_c)[R]) {
-      const int g = group + kLaneGroups * at.gi, u = at.u;
+      const int g = group + LANE_GROUPS * at.gi, u = at.u;
       float a[R][LOADS * E], cc[R][E];
 #pragma unroll
       for (int r = 0; r < R; ++r) {
@@ -367,9 +399,9 @@ __global__ void __launch_bounds__(kTileThreads, tiled_min_ctas<T, ROWS, DEPTH, A
         add_lanes_via_smem<S>(acc, scratch + group * kGroupLanes * kGroupLanes, dacc + g * GS, l8);
       } else {
         // The 8 lanes' chains, added by a tree (levels over lane bits 4, 2, 1).
-        tree_level<S::kV / 2, 4>(acc, lane);
-        tree_level<S::kV / 4, 2>(acc, lane);
-        tree_level<S::kV / 8, 1>(acc, lane);
+        tree_level<S::kV / 2, 4, tree_level_swapped<S, 1, ASYNC>()>(acc, lane);
+        tree_level<S::kV / 4, 2, tree_level_swapped<S, 2, ASYNC>()>(acc, lane);
+        tree_level<S::kV / 8, 1, tree_level_swapped<S, 3, ASYNC>()>(acc, lane);
         // Lane l8 now holds values [l8 * kSlice, (l8 + 1) * kSlice) of the group's R x P.
         double* d = dacc + g * GS + l8;
 #pragma unroll
@@ -386,7 +418,7 @@ __global__ void __launch_bounds__(kTileThreads, tiled_min_ctas<T, ROWS, DEPTH, A
     auto load_ahead = [&] {
 #pragma unroll
       for (int d = 0; d < DEPTH; ++d) {
-        if constexpr (ASYNC) copy(next_load, d);
+        if constexpr (ASYNC != 0) copy(next_load, d);
         else load(next_load, buf_m[d], buf_c[d]);
         next_load.next(units);
       }
@@ -398,7 +430,7 @@ __global__ void __launch_bounds__(kTileThreads, tiled_min_ctas<T, ROWS, DEPTH, A
     __syncthreads();  // the previous block's vectors are no longer read
     // Stage the block's vector entries (zeros past the last column): consecutive threads read
     // consecutive entries of the column-major X, R (kpad entries a column).
-    for (int e = threadIdx.x; e < units * UNIT * KP; e += kTileThreads) {
+    for (int e = threadIdx.x; e < units * UNIT * KP; e += THREADS) {
       const int cb = e / KP, t = e % KP;
       if (t >= KT) continue;
       const bool in = cb < valid;
@@ -412,12 +444,12 @@ __global__ void __launch_bounds__(kTileThreads, tiled_min_ctas<T, ROWS, DEPTH, A
       }
     }
     if constexpr (WITH_C && MAGS)
-      for (int cb = threadIdx.x; cb < units * UNIT; cb += kTileThreads)
+      for (int cb = threadIdx.x; cb < units * UNIT; cb += THREADS)
         vec[2 * KT * vs + staged_position<E, LOADS>(cb)] = cb < valid ? static_cast<float>(p.xm[b + cb]) : 0.0f;
     __syncthreads();
 
     if (!early) load_ahead();
-    if constexpr (ASYNC) {
+    if constexpr (ASYNC != 0) {
       // Item i sits in stage i % RING; its copy goes into the stage read for item i - 1, whose
       // values that item's computation has consumed.
       int stage = 0;
@@ -449,7 +481,7 @@ __global__ void __launch_bounds__(kTileThreads, tiled_min_ctas<T, ROWS, DEPTH, A
   if (WITH_C && p.overlap && c_begin >= c_end) wait_for_prerequisite_grid();
   __syncthreads();
   double b_sq = 0;
-  for (int i = threadIdx.x; i < p.tile_rows * S::kValues; i += kTileThreads) {
+  for (int i = threadIdx.x; i < p.tile_rows * S::kValues; i += THREADS) {
     const int rl = i / S::kValues, q = i % S::kValues;
     const int64_t row = row0 + rl;
     if (row >= p.rows) continue;
