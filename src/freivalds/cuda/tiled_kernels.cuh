@@ -14,8 +14,10 @@
 // every lane a slice of the row values, or, SMEM_TREE, the same pairs of lanes added through
 // shared memory), and those go into f64 accumulators in shared memory. A lane's loads of the
 // next items either sit in register buffers or (ASYNC) are cp.async copies into a ring of
-// shared memory, which keeps more bytes in flight without registers; either way the same
-// values reach the same sums.
+// shared memory, which keeps more bytes in flight without registers (ptxas issues register
+// loads only once registers free up, halfway through the previous item); read back from the
+// ring, a lane's rows can come in the order that spares the tree its selects
+// (tree_level_swapped). Either way the same values reach the same sums.
 // Rounding model (tolerance.cpp, gpu_check_arithmetic): each term passes through at most L f32
 // roundings in its chain and 3 in the tree (L = 8 terms for 4-byte elements, 16 for 2-byte),
 // then f64.
@@ -240,7 +242,8 @@ __device__ inline void add_lanes_via_smem(const float (&acc)[N], float4* scratch
 // Registers are capped at 128 a thread (4 CTAs, 16 warps a multiprocessor) except for 4 rows
 // of 2-byte elements, which need about 200: uncapped, the unrolled item loop below took
 // 140-160 for the f32 passes (3 CTAs), capped it spills at most 24 bytes. With ASYNC copies the
-// ring in shared memory allows 3 CTAs of 4 rows (16 KB an item), so 170 registers.
+// ring in shared memory allows 3 CTAs of 4 rows (16 KB an item), so 170 registers, and 2 CTAs of
+// 256 threads (ASYNC 2: 128 registers; 2-byte elements spill 36 bytes in pass 2).
 template <class T, int ROWS, int DEPTH, int ASYNC> constexpr int tiled_min_ctas() {
   if (ASYNC == 2) return 2;
   if (ASYNC) return ROWS <= 2 ? 4 : 3;
