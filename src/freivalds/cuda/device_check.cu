@@ -165,8 +165,6 @@ void allow_tiled_smem_all() {
     allow_tiled_smem_rows<T, KT, 2, 2, false, 1>(), allow_tiled_smem_rows<T, KT, 2, 3, false, 1>();
     allow_tiled_smem_rows<T, KT, 4, 2, false, 1>(), allow_tiled_smem_rows<T, KT, 4, 3, false, 1>();
     allow_tiled_smem_rows<T, KT, 4, 1, false, 2>(), allow_tiled_smem_rows<T, KT, 2, 2, false, 2>();
-    allow_tiled_smem_rows<T, KT, 4, 1, false, 3>(), allow_tiled_smem_rows<T, KT, 4, 2, false, 3>();
-    allow_tiled_smem_rows<T, KT, 2, 2, false, 3>();
   }
 #endif
 }
@@ -256,11 +254,6 @@ void launch_shape(int shape, const ChunkPasses<T>& q, cudaStream_t s) {
   }
 #ifdef RACER_FV_ALL_SHAPES
   if constexpr (KT == 10) {
-    if (sh.tiled && sh.async_copies == 3) {
-      if (sh.rows_per_lane == 2) return launch_tiled<T, KT, 2, 2, false, 3>(q, sh, s);
-      if (sh.items_in_flight == 2) return launch_tiled<T, KT, 4, 2, false, 3>(q, sh, s);
-      return launch_tiled<T, KT, 4, 1, false, 3>(q, sh, s);
-    }
     if (sh.tiled && sh.async_copies == 2) {
       if (sh.rows_per_lane == 2) return launch_tiled<T, KT, 2, 2, false, 2>(q, sh, s);
       return launch_tiled<T, KT, 4, 1, false, 2>(q, sh, s);

@@ -59,14 +59,11 @@ constexpr Shape kShapes[] = {
     {2, false, 8, 0, true, 6, 128}, {2, false, 8, 0, true, 5, 256},
     // run9: the ring in CTAs of 256 threads (4 f32 rows, 1 item ahead; 2 rows, 2 items ahead)
     {4, false, 8, 0, true, 2, 128, 1, false, false, 2}, {2, false, 8, 0, true, 2, 128, 2, false, false, 2},
-    {4, false, 8, 0, true, 2, 128, 1, false, true, 2},
-    // run9: a ring of DEPTH items a thread, copies ordered after the reads of the same slots (ASYNC 3)
-    {4, false, 8, 0, true, 2, 256, 1, false, false, 3}, {4, false, 8, 0, true, 2, 128, 2, false, false, 3},
-    {2, false, 8, 0, true, 2, 256, 2, false, false, 3}};
+    {4, false, 8, 0, true, 2, 128, 1, false, true, 2}};
 // (run9 also timed, under other numbers in earlier builds: loads issued before the vector
 // staging and line prefetches, commit e672da3; 64-row tiles, commit d5a6461; 5 CTAs of 4 f32
 // rows, commit 2fbf818; all slower or no better, RESULTS.md.)
-constexpr int kShapeCount = 43;
+constexpr int kShapeCount = 40;
 constexpr int kFirstTiledShape = 8;
 // Indices into kShapes: the shapes used unless set_shape picks another (default_shape), for
 // 4-byte elements below and from n = kF32LargeFrom, and for 2-byte elements

@@ -36,11 +36,7 @@ constexpr int kTileThreads = 128;
 // Threads of a CTA for a staging kind (ASYNC): 0 register buffers and 1 a cp.async ring, 128
 // threads; 2 a ring with 256 threads (rows of twice the lane groups share one staging of the
 // vectors, so a ring of 4 rows of f32 fits beside them).
-__host__ __device__ constexpr int tile_threads(int async) { return async >= 2 ? 256 : kTileThreads; }
-// Items of a thread's ring: DEPTH + 1, so that each copy goes to the slots the previous item was
-// read from; ASYNC 3: DEPTH, the copy going to the slots just read, ordered after that read by
-// an address that depends on the values read (ring_dependency).
-__host__ __device__ constexpr int ring_items(int async, int depth) { return async == 3 ? depth : depth + 1; }
+__host__ __device__ constexpr int tile_threads(int async) { return async == 2 ? 256 : kTileThreads; }
 constexpr int kGroupLanes = kGpuTreeLanes;                    // lanes along the columns of a row group
 constexpr int kLaneGroups = kTileThreads / kGroupLanes;       // 16 lane groups a CTA
 
@@ -151,7 +147,7 @@ template <class T, int KT, bool WITH_C, bool MAGS, int ROWS, int DEPTH, bool SME
 __host__ __device__ constexpr size_t tiled_smem_bytes(int tile_rows, int block_cols) {
   using S = TileShape<KT, WITH_C, MAGS, ROWS, SMEM_TREE>;
   return sizeof(double) * (tile_rows / S::kRows) * S::kGroupStride + sizeof(float) * S::kVecRows * vec_stride(block_cols) +
-         16 * S::kScratchFloat4s + (ASYNC ? 16 * ring_items(ASYNC, DEPTH) * S::kPieces * tile_threads(ASYNC) : 0);
+         16 * S::kScratchFloat4s + (ASYNC ? 16 * (DEPTH + 1) * S::kPieces * tile_threads(ASYNC) : 0);
 }
 
 // Position of a block's column in the staged vectors. A unit (one item's columns) is LOADS
@@ -249,7 +245,7 @@ __device__ inline void add_lanes_via_smem(const float (&acc)[N], float4* scratch
 // ring in shared memory allows 3 CTAs of 4 rows (16 KB an item), so 170 registers, and 2 CTAs of
 // 256 threads (ASYNC 2: 128 registers; 2-byte elements spill 36 bytes in pass 2).
 template <class T, int ROWS, int DEPTH, int ASYNC> constexpr int tiled_min_ctas() {
-  if (ASYNC >= 2) return 2;
+  if (ASYNC == 2) return 2;
   if (ASYNC) return ROWS <= 2 ? 4 : 3;
   if (sizeof(T) == 4 && ROWS <= 2 && DEPTH == 1) return 6;  // run9 trial: 85 registers, 24 warps
   return sizeof(T) == 4 || ROWS <= 2 ? 4 : 1;
@@ -285,7 +281,7 @@ __global__ void __launch_bounds__(tile_threads(ASYNC), tiled_min_ctas<T, ROWS, D
   float* vec = reinterpret_cast<float*>(dacc + tile_groups * GS);  // kVecRows x vs
   float4* scratch = reinterpret_cast<float4*>(vec + S::kVecRows * vs);  // SMEM_TREE: 64 float4 a lane group
   uint4* ring = reinterpret_cast<uint4*>(scratch + S::kScratchFloat4s);  // ASYNC: [stage][piece][thread]
-  constexpr int RING = ring_items(ASYNC, DEPTH);
+  constexpr int RING = DEPTH + 1;
   const int lane = threadIdx.x & 31, l8 = lane & 7, group = threadIdx.x / kGroupLanes;
   const int64_t row0 = static_cast<int64_t>(blockIdx.x) * p.tile_rows;
   const int64_t c_begin = static_cast<int64_t>(blockIdx.y) * p.cols_per_split;
@@ -331,12 +327,12 @@ __global__ void __launch_bounds__(tile_threads(ASYNC), tiled_min_ctas<T, ROWS, D
     };
     // ASYNC: the same pieces copied into ring stage `stage`, one commit group an item (empty
     // past the last item, so that the group count stays one an item).
-    auto copy = [&](const ItemPos& at, int stage, int64_t dep = 0) {
+    auto copy = [&](const ItemPos& at, int stage) {
       uint4* slots = ring + stage * S::kPieces * THREADS + threadIdx.x;
       if (at.gi < my_groups)
         for_pieces(at, [&](int k, int64_t at_load, bool in) {
-          copy16_async(slots + k * THREADS, p.m + (in ? at_load : 0) + dep, in);
-          if constexpr (WITH_C) copy16_async(slots + (R * LOADS + k) * THREADS, p.c + (in ? at_load : 0) + dep, in);
+          copy16_async(slots + k * THREADS, p.m + (in ? at_load : 0), in);
+          if constexpr (WITH_C) copy16_async(slots + (R * LOADS + k) * THREADS, p.c + (in ? at_load : 0), in);
         });
       commit_async();
     };
@@ -463,20 +459,7 @@ __global__ void __launch_bounds__(tile_threads(ASYNC), tiled_min_ctas<T, ROWS, D
       for (int item = 0; item < items; ++item) {
         wait_async<DEPTH - 1>();  // this item's group is complete; DEPTH - 1 later ones may not be
         fetch(stage, buf_m[0], buf_c[0]);
-        if constexpr (ASYNC == 3) {
-          // Into the slots just read: the copies' addresses depend on every value read (a zero
-          // the compiler cannot fold, since rows is never negative but only known at run time),
-          // so they issue only once those reads have returned.
-          uint32_t any = 0;
-#pragma unroll
-          for (int k = 0; k < R * LOADS; ++k) any ^= buf_m[0][k / LOADS][k % LOADS].x;
-          if constexpr (WITH_C)
-#pragma unroll
-            for (int r = 0; r < R; ++r) any ^= buf_c[0][r].x;
-          copy(next_load, (stage + DEPTH) % RING, p.rows < 0 ? static_cast<int64_t>(any) : 0);
-        } else {
-          copy(next_load, stage == 0 ? RING - 1 : stage - 1);
-        }
+        copy(next_load, stage == 0 ? RING - 1 : stage - 1);
         next_load.next(units);
         compute(next_compute, buf_m[0], buf_c[0]);
         next_compute.next(units);
