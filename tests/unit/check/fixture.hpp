@@ -89,12 +89,17 @@ struct Spec {
   std::string tensors;  // lines of the [tensors] table
   std::vector<L> a, b;
   std::string outputs = R"("out")";
+  std::string version = "8.0";  // the module's .version (8.1 for st.async / red.async)
 };
 
 inline std::string find_ptxas() {
   for (const char* p : {"/usr/local/cuda/bin/ptxas", "/usr/bin/ptxas"})
     if (std::filesystem::exists(p)) return p;
   return {};
+}
+
+inline std::string replace_version(std::string header, std::string_view version) {
+  return header.replace(header.find("8.0"), 3, version);
 }
 
 class MachineTest : public ::testing::Test {
@@ -112,7 +117,7 @@ class MachineTest : public ::testing::Test {
 
   // Writes the module (header added) and the instance, loads and checks it.
   CheckResult run(std::string_view kernels, const Spec& s) {
-    ptx_ = kPtxHeader + std::string(kernels);
+    ptx_ = (s.version == "8.0" ? kPtxHeader : replace_version(kPtxHeader, s.version)) + std::string(kernels);
     std::ofstream(dir_ / "k.ptx") << ptx_;
     assemble();
     std::string toml = "name = \"t\"\nabout = \"machine test\"\noutputs = [" + s.outputs + "]\n\n[tensors]\n" +
