@@ -2,6 +2,7 @@
 // addition, min, max and the bitwise operations. They are recorded per cell and applied at
 // the point where order stops mattering: the next barrier for shared memory, the end of
 // the launch for global memory.
+#include "exec/async_state.hpp"
 #include "exec/machine.hpp"
 #include "exec/refusal.hpp"
 #include "ptx/modifiers.hpp"
@@ -32,6 +33,17 @@ void Machine::atomic(ExecContext& ctx, const ptx::Instr& ins, Space space, uint6
   bool shared = l.region == owner.shared.get();
   if (l.region == ctx.th.local) refuse(ctx, ins, "atomic on local memory");
   atomic_conflicts(ctx, ins, *l.region, off, size);
+  if (shared && !l.region->in_flight.empty() && in_flight(*l.region, off, size)) {
+    // Bytes an asynchronous write is still writing: a race, unless every one of them is a
+    // red.async of this operation (atomics that combine in any order).
+    AsyncCopy same;
+    same.dst = l.offset;
+    same.size = size;
+    same.reduce_op = op;
+    same.reduce_type = t;
+    same.parts.push_back({0, static_cast<uint8_t>(size), operand});
+    if (!only_same_reductions(owner, same, off, size)) in_flight_access(ctx, ins, *l.region, off, size, true, t);
+  }
   auto& pending = shared ? owner.shared_atomics : global_atomics_;
   uint64_t key = shared ? off : l.region->base + off;
   auto it = pending.find(key);

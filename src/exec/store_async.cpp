@@ -64,6 +64,12 @@ void Machine::send_async(ExecContext& ctx, const ptx::Instr& ins, AsyncCopy copy
   // plain accesses only); later accesses meet it in flight.
   Region& r = *d.region;
   const uint64_t off = d.offset - r.base;
+  if (pending_atomic_overlaps(r, off, copy.size, target)) {
+    auto it = target.shared_atomics.find(off);
+    const bool same = copy.reduction() && it != target.shared_atomics.end() && it->second.op == copy.reduce_op &&
+                      it->second.type == copy.reduce_type && it->second.size == copy.size;
+    if (!same) refuse(ctx, ins, std::string(what) + " to bytes with other atomic updates pending: the result would depend on their order");
+  }
   if (copy.reduction()) atomic_conflicts(ctx, ins, r, off, copy.size);
   else track(ctx, ins, r, off, copy.size, true, Value::poison());
   copy.dst = d.offset;
