@@ -59,17 +59,18 @@ void Machine::send_async(ExecContext& ctx, const ptx::Instr& ins, AsyncCopy copy
   if (&target != &ctx.cta && !init_visible(ctx, b))
     refuse(ctx, ins, std::string(what) + " to cluster rank " + std::to_string(target.cluster_rank) +
                          ", whose mbarrier.init no barrier.cluster orders before it");
-  // The write may happen at any moment until its phase completes: it conflicts with what
-  // other threads did to these bytes that nothing orders before it (for a reduction, their
-  // plain accesses only); later accesses meet it in flight.
   Region& r = *d.region;
   const uint64_t off = d.offset - r.base;
+  // Plain atomics not yet applied: only the same operation combines with a red.async in any order.
   if (pending_atomic_overlaps(r, off, copy.size, target)) {
     auto it = target.shared_atomics.find(off);
     const bool same = copy.reduction() && it != target.shared_atomics.end() && it->second.op == copy.reduce_op &&
                       it->second.type == copy.reduce_type && it->second.size == copy.size;
     if (!same) refuse(ctx, ins, std::string(what) + " to bytes with other atomic updates pending: the result would depend on their order");
   }
+  // The write may happen at any moment until its phase completes: it conflicts with what
+  // other threads did to these bytes that nothing orders before it (for a reduction, their
+  // plain accesses only); later accesses meet it in flight.
   if (copy.reduction()) atomic_conflicts(ctx, ins, r, off, copy.size);
   else track(ctx, ins, r, off, copy.size, true, Value::poison());
   copy.dst = d.offset;

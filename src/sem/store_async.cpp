@@ -41,11 +41,11 @@ void st_async(ExecContext& c, const Instr& i) {
   const unsigned bits = ptx::type_bits(t);
   static constexpr Type kTypes[] = {Type::B32, Type::B64, Type::U32, Type::S32, Type::U64, Type::S64, Type::F32, Type::F64};
   if (std::find(std::begin(kTypes), std::end(kTypes), t) == std::end(kTypes))
-    throw exec::Refusal("st.async of ." + std::string(ptx::type_name(t)) + " is not a PTX form");
+    throw exec::Refusal("st.async of ." + std::string(ptx::type_name(t)) + " is not modelled");
   std::vector<Value> values;
   const ptx::Operand& b = i.operands[1];
   if (b.kind == ptx::Operand::Kind::Vector) {
-    if (b.elems.size() * bits > 128) throw exec::Refusal("st.async of a vector wider than 16 bytes is not a PTX form");
+    if (b.elems.size() * bits > 128) throw exec::Refusal("st.async of a vector wider than 16 bytes is not modelled");
     for (const ptx::Operand& e : b.elems) values.push_back(c.get(e, t));
   } else {
     values.push_back(c.get(b, t));
@@ -74,7 +74,7 @@ void red_async(ExecContext& c, const Instr& i) {
   const Type t = i.type();
   if (!red_form(op, t))
     throw exec::Refusal("red.async." + std::string(ptx::mod_values(Mod::AtomOp)[op]) + "." + std::string(ptx::type_name(t)) +
-                        " is not a PTX form");
+                        " is not modelled");
   Value v = c.get(i.operands[1], t);
   using namespace ptx::atomop;
   if (!v.is_concrete() && op != ADD && op != MIN && op != MAX)
