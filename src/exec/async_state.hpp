@@ -32,6 +32,11 @@ struct AsyncCopy {
   uint8_t reduce_op = kNoReduction;
   ptx::Type reduce_type = ptx::Type::B32;
   Site reduce_site;  // where an uninitialized target it reads at landing is reported
+  // st.async / red.async into another CTA: the issuing thread (launch-wide) and the number of
+  // that remote access (Cluster::remote). Landing at a wait of the target CTA orders it
+  // before that CTA exits.
+  uint32_t remote_thread = UINT32_MAX;
+  uint32_t remote_seq = 0;
   static constexpr uint8_t kNoReduction = UINT8_MAX;
   bool reduction() const { return reduce_op != kNoReduction; }
 };

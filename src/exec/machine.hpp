@@ -355,6 +355,9 @@ class Machine {
   bool complete_phase(Cta& cta, struct Mbarrier& b);
   // Writes a landing asynchronous copy's bytes into `shared` (applies a red.async's operation).
   void land(Cta& cta, Region& shared, const AsyncCopy& c);
+  // A copy from another CTA landed at a wait of its target: its remote access (when still the
+  // latest of its thread at its instruction) needs no cluster barrier before the target exits.
+  void landed_remote(const AsyncCopy& c);
   // st.async / red.async (exec/store_async.cpp): `copy` (its parts read) to the
   // .shared::cluster address dst, completing on the mbarrier at .shared::cluster address mbar.
   void send_async(ExecContext& ctx, const ptx::Instr& ins, AsyncCopy copy, uint64_t dst, uint64_t mbar);

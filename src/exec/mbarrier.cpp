@@ -93,6 +93,7 @@ bool Machine::complete_phase(Cta& cta, Mbarrier& b) {
       shared.track[off + k] = ByteTrack{};  // ordered by the mbarrier, which epochs do not see
     }
     land(cta, shared, c);
+    landed_remote(c);  // a wait in the target CTA observed it
   }
   b.copies.clear();
   b.tx = 0;

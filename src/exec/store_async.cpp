@@ -53,6 +53,10 @@ void Machine::send_async(ExecContext& ctx, const ptx::Instr& ins, AsyncCopy copy
   }
   if (cluster_rank_of(ctx, mbar, false) != target.cluster_rank)
     refuse(ctx, ins, std::string(what) + " whose mbarrier is not in the CTA of its destination");
+  if (auto it = cluster_->remote.find({copy.instr, launch_thread(ctx)}); &target != &ctx.cta && it != cluster_->remote.end()) {
+    copy.remote_thread = it->first.second;
+    copy.remote_seq = it->second.access.seq;
+  }
   ExecContext remote{*this, target, ctx.th, ctx.mod, ctx.fn, ctx.dom};
   const uint64_t bar = mbar % kClusterRankStride;
   Mbarrier& b = mbarrier_at(remote, bar);
@@ -98,6 +102,12 @@ bool Machine::only_same_reductions(const Cta& cta, const AsyncCopy& c, uint64_t 
         throw Refusal("red.async.inc/.dec with different operands meet on the same bytes: the result would depend on their order");
     }
   return true;
+}
+
+void Machine::landed_remote(const AsyncCopy& c) {
+  if (c.remote_thread == UINT32_MAX || !cluster_) return;
+  auto it = cluster_->remote.find({c.instr, c.remote_thread});
+  if (it != cluster_->remote.end() && it->second.access.seq == c.remote_seq) cluster_->remote.erase(it);
 }
 
 void Machine::land(Cta& cta, Region& shared, const AsyncCopy& c) {

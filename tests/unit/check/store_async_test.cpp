@@ -68,6 +68,20 @@ TEST_F(StoreAsyncTest, WaitingForThePhaseMakesStAsyncAPlainCopy) {
   EXPECT_TRUE(r.defects.empty()) << show(r);
 }
 
+TEST_F(StoreAsyncTest, TheConsumersWaitKeepsItAliveUntilTheValuesLand) {
+  // No cluster barrier at the end: the consumer cannot exit before what it waited for landed.
+  std::string no_exit_barrier = replace_all(st_async_handoff(), "DONE:\n  barrier.cluster.arrive.aligned;\n  barrier.cluster.wait.aligned;\n", "DONE:\n");
+  auto r = check(no_exit_barrier);
+  EXPECT_EQ(r.verdict, Verdict::Equivalent) << show(r);
+  EXPECT_TRUE(r.defects.empty()) << show(r);
+  // A consumer that neither waits nor reads: nothing keeps rank 0 alive until the values land.
+  std::string gone = replace_all(no_exit_barrier, "  mbarrier.try_wait.parity.shared::cta.b64 %p4, [%r20], 0; // WAIT\n  @!%p4 bra WAIT;\n", "");
+  r = check(replace_all(gone, "  ld.shared.f32 %f2, [%r12]; // READ", "  mov.f32 %f2, 0f00000000;"));
+  if (const exec::Defect* d = expect_defect(r, DefectKind::Race, "may have exited")) {
+    EXPECT_EQ(d->site.ptx_line, line_of("// SEND")) << show(r);
+  }
+}
+
 TEST_F(StoreAsyncTest, VectorFormsSendEveryElement) {
   // Threads 0..15 of rank 1 each send two values (x[32 + 2t], x[33 + 2t]) as one v2.
   std::string v2 = replace_all(st_async_handoff(), "  @%p2 bra CONSUME;\n", "  @%p2 bra CONSUME;\n  setp.ge.u32 %p5, %r0, 16;\n  @%p5 bra DONE;\n");
