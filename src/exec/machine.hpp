@@ -178,6 +178,7 @@ class Machine {
   const std::vector<ParamSlot>& param_slots() const { return param_slots_; }
   uint32_t launch_index() const { return launch_index_; }
   [[noreturn]] void refuse(ExecContext& ctx, const ptx::Instr& ins, const std::string& reason);
+  [[noreturn]] void refuse_at(const Site& site, const std::string& reason);  // the same at a recorded site
   // bar.sync / barrier.sync (waits: the caller has set the thread waiting) and bar.arrive at
   // barrier `id` of ctx's CTA; count 0: every thread of the CTA (exec/cta_barrier.cpp).
   void cta_barrier_arrive(ExecContext& ctx, uint32_t id, uint32_t count, bool waits);

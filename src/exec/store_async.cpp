@@ -116,17 +116,25 @@ void Machine::land(Cta& cta, Region& shared, const AsyncCopy& c) {
     for (const AsyncCopy::Part& p : c.parts) write_bytes(shared, off + p.offset, p.size, p.value);
     return;
   }
-  Value old = read_bytes(shared, off, c.size, &cta, SiteRef{nullptr, nullptr, &c.reduce_site}, true);
-  const Value& x = c.parts[0].value;
-  using namespace ptx::atomop;
-  if (c.reduce_op == INC || c.reduce_op == DEC) {
-    if (!old.is_concrete() || !x.is_concrete()) throw Refusal("red.async.inc/.dec on symbolic data");
-    const uint64_t o = old.bits & 0xffffffffu, b = x.bits & 0xffffffffu;
-    const uint64_t v = c.reduce_op == INC ? (o >= b ? 0 : o + 1) : (o == 0 || o > b ? b : o - 1);
-    write_bytes(shared, off, c.size, Value::of_bits(v));
-    return;
+  // Landing happens at a wait (or the CTA's end), not at the red.async: what cannot be
+  // combined is refused at the red.async that sent it.
+  try {
+    Value old = read_bytes(shared, off, c.size, &cta, SiteRef{nullptr, nullptr, &c.reduce_site}, true);
+    const Value& x = c.parts[0].value;
+    using namespace ptx::atomop;
+    if (c.reduce_op == INC || c.reduce_op == DEC) {
+      if (!old.is_concrete() || !x.is_concrete()) throw Refusal("red.async.inc/.dec on symbolic data");
+      const uint64_t o = old.bits & 0xffffffffu, b = x.bits & 0xffffffffu;
+      const uint64_t v = c.reduce_op == INC ? (o >= b ? 0 : o + 1) : (o == 0 || o > b ? b : o - 1);
+      write_bytes(shared, off, c.size, Value::of_bits(v));
+      return;
+    }
+    write_bytes(shared, off, c.size, combine_atomic(PendingAtomic{c.reduce_op, c.reduce_type, c.size, {x}, c.reduce_site}, old));
+  } catch (const LocatedRefusal&) {
+    throw;
+  } catch (const Refusal& r) {
+    refuse_at(c.reduce_site, std::string("when it lands: ") + r.what());
   }
-  write_bytes(shared, off, c.size, combine_atomic(PendingAtomic{c.reduce_op, c.reduce_type, c.size, {x}, c.reduce_site}, old));
 }
 
 }  // namespace racer::exec

@@ -209,6 +209,14 @@ TEST_F(StoreAsyncTest, APlainAtomicOfTheSameOperationCombinesWithRedAsyncInFligh
   EXPECT_NE(r.reason.find("would depend on their order"), std::string::npos) << r.reason;
 }
 
+TEST_F(StoreAsyncTest, WhatCannotBeCombinedAtLandingIsRefusedAtTheRedAsync) {
+  // An uninitialized counter: symbolic u32 additions that may wrap around.
+  auto r = check(replace_all(red_async_sum(), "  @%p3 st.shared.u32 [%r10], %r30;\n", ""), constant_out("0f44C60000"));
+  EXPECT_EQ(r.verdict, Verdict::Refused) << show(r);
+  EXPECT_NE(r.reason.find("PTX line " + std::to_string(line_of("// RED"))), std::string::npos) << r.reason;
+  EXPECT_NE(r.reason.find("when it lands"), std::string::npos) << r.reason;
+}
+
 TEST_F(StoreAsyncTest, APlainReadOfARedAsyncTargetWithoutTheWaitIsARace) {
   auto r = check(replace_all(red_async_sum(), "  mbarrier.try_wait.parity.shared::cta.b64 %p4, [%r20], 0; // WAIT\n  @!%p4 bra WAIT;\n", ""),
                  constant_out("0f44C60000"));
