@@ -42,11 +42,13 @@ Value Machine::in_flight_access(ExecContext& ctx, const ptx::Instr& ins, Region&
   // The copy writing these bytes: its kind names the missing ordering, and its data's kind
   // (integer or float) is that of the unknown value a read gets.
   bool integer = !ptx::is_float(t), bulk = false;
+  ptx::Op op = ptx::Op::CpAsync;
   auto covering = [&](const AsyncCopy& c, bool is_bulk) {
     for (const AsyncCopy::Part& p : c.parts)
       if (c.dst + p.offset <= r.base + off && r.base + off < c.dst + p.offset + p.size) {
         if (p.value.is_symbolic()) integer = p.value.integer;
         bulk = is_bulk;
+        op = c.instr < ctx.fn.instrs.size() ? ctx.fn.instrs[c.instr].op : op;
       }
   };
   if (ctx.cta.async) {
@@ -58,7 +60,8 @@ Value Machine::in_flight_access(ExecContext& ctx, const ptx::Instr& ins, Region&
   std::string where = describe(&r, r.base + off, off, size);
   defect(DefectKind::Race, SiteRef{&ctx, &ins}, [&] { return where; }, [&] {
     return std::string(write ? "write" : "read") + " of bytes an asynchronous copy is still writing: " +
-           (bulk ? "no wait for the phase of the cp.async.bulk's mbarrier orders the copy before it"
+           (bulk ? "no wait for the phase of the " + std::string(op == ptx::Op::StAsync || op == ptx::Op::RedAsync ? ptx::op_info(op).name : "cp.async.bulk") +
+                       "'s mbarrier orders the copy before it"
                  : "no cp.async.wait_group of the issuing thread, followed by a barrier, orders the copy (cp.async) before it");
   });
   if (write) return {};
@@ -157,7 +160,7 @@ void Machine::finish_async(Cta& cta) {
     for (const AsyncCopy& c : b.copies) {
       uint64_t o = c.dst - cta.shared->base;
       for (unsigned k = 0; k < c.size; ++k) --cta.shared->in_flight[o + k];
-      for (const AsyncCopy::Part& p : c.parts) write_bytes(*cta.shared, o + p.offset, p.size, p.value);
+      land(cta, *cta.shared, c);
     }
     b.copies.clear();
   }

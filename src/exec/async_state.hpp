@@ -7,8 +7,10 @@
 #include <map>
 #include <vector>
 
+#include "exec/defect.hpp"
 #include "exec/happens_before.hpp"
 #include "exec/value.hpp"
+#include "ptx/types.hpp"
 
 namespace racer::exec {
 
@@ -25,6 +27,18 @@ struct AsyncCopy {
   std::vector<Part> parts;
   uint32_t group = kUncommitted;
   static constexpr uint32_t kUncommitted = UINT32_MAX;
+  // red.async: the atomic operation (ptx::atomop) its one part applies to the bytes when it
+  // lands, rather than overwriting them; kNoReduction for copies and st.async.
+  uint8_t reduce_op = kNoReduction;
+  ptx::Type reduce_type = ptx::Type::B32;
+  Site reduce_site;  // where an uninitialized target it reads at landing is reported
+  // st.async / red.async into another CTA: the issuing thread (launch-wide) and the number of
+  // that remote access (Cluster::remote). Landing at a wait of the target CTA orders it
+  // before that CTA exits.
+  uint32_t remote_thread = UINT32_MAX;
+  uint32_t remote_seq = 0;
+  static constexpr uint8_t kNoReduction = UINT8_MAX;
+  bool reduction() const { return reduce_op != kNoReduction; }
 };
 
 struct PendingRegister {

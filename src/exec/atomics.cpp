@@ -2,6 +2,7 @@
 // addition, min, max and the bitwise operations. They are recorded per cell and applied at
 // the point where order stops mattering: the next barrier for shared memory, the end of
 // the launch for global memory.
+#include "exec/async_state.hpp"
 #include "exec/machine.hpp"
 #include "exec/refusal.hpp"
 #include "ptx/modifiers.hpp"
@@ -31,19 +32,17 @@ void Machine::atomic(ExecContext& ctx, const ptx::Instr& ins, Space space, uint6
   Cta& owner = region_cta(ctx, l.region);  // another CTA's, for distributed shared memory
   bool shared = l.region == owner.shared.get();
   if (l.region == ctx.th.local) refuse(ctx, ins, "atomic on local memory");
-  // An atomic conflicts with unordered plain accesses by other threads, not with atomics.
-  uint32_t per_cta = static_cast<uint32_t>(ctx.cta.threads.size());
-  uint32_t me = ctx.cta.linear * per_cta + ctx.th.linear;
-  for (unsigned k = 0; k < size; ++k) {
-    const ByteTrack& b = l.region->track[off + k];
-    for (const AccessRecord* a : {&b.writer, &b.reader, &b.other_reader}) {
-      if (!a->valid() || a->thread == me || a->launch != launch_index_) continue;
-      if (!ordered_before(*a, ctx.cta, ctx.th)) {
-        defect(DefectKind::Race, SiteRef{&ctx, &ins}, [&] { return describe(l.region, l.offset, off, size); },
-               [] { return std::string("atomic conflicts with a plain access by another thread not ordered by a barrier"); });
-        break;
-      }
-    }
+  atomic_conflicts(ctx, ins, *l.region, off, size);
+  if (shared && !l.region->in_flight.empty() && in_flight(*l.region, off, size)) {
+    // Bytes an asynchronous write is still writing: a race, unless every one of them is a
+    // red.async of this operation (atomics that combine in any order).
+    AsyncCopy same;
+    same.dst = l.offset;
+    same.size = size;
+    same.reduce_op = op;
+    same.reduce_type = t;
+    same.parts.push_back({0, static_cast<uint8_t>(size), operand});
+    if (!only_same_reductions(owner, same, off, size)) in_flight_access(ctx, ins, *l.region, off, size, true, t);
   }
   auto& pending = shared ? owner.shared_atomics : global_atomics_;
   uint64_t key = shared ? off : l.region->base + off;
@@ -57,6 +56,23 @@ void Machine::atomic(ExecContext& ctx, const ptx::Instr& ins, Space space, uint6
     refuse(ctx, ins, "different atomic operations meet on " + describe(l.region, l.offset, off, size) +
                          ": the result would depend on their order");
   it->second.operands.push_back(operand);
+}
+
+void Machine::atomic_conflicts(ExecContext& ctx, const ptx::Instr& ins, Region& r, uint64_t off, unsigned size) {
+  // An atomic conflicts with unordered plain accesses by other threads, not with atomics.
+  uint32_t per_cta = static_cast<uint32_t>(ctx.cta.threads.size());
+  uint32_t me = ctx.cta.linear * per_cta + ctx.th.linear;
+  for (unsigned k = 0; k < size; ++k) {
+    const ByteTrack& b = r.track[off + k];
+    for (const AccessRecord* a : {&b.writer, &b.reader, &b.other_reader}) {
+      if (!a->valid() || a->thread == me || a->launch != launch_index_) continue;
+      if (!ordered_before(*a, ctx.cta, ctx.th)) {
+        defect(DefectKind::Race, SiteRef{&ctx, &ins}, [&] { return describe(&r, r.base + off, off, size); },
+               [] { return std::string("atomic conflicts with a plain access by another thread not ordered by a barrier"); });
+        return;
+      }
+    }
+  }
 }
 
 Value Machine::combine_atomic(const PendingAtomic& p, Value old) {

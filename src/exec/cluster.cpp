@@ -30,7 +30,7 @@ Dim3 cluster_shape(const LaunchSpec& l) { return l.clustered ? l.cluster : Dim3{
 bool uses_cluster_instructions(const ptx::Function& fn) {
   for (const ptx::Instr& i : fn.instrs) {
     if (i.op == ptx::Op::BarrierClusterArrive || i.op == ptx::Op::BarrierClusterWait || i.op == ptx::Op::Mapa ||
-        i.op == ptx::Op::Getctarank)
+        i.op == ptx::Op::Getctarank || i.op == ptx::Op::StAsync || i.op == ptx::Op::RedAsync)
       return true;
     for (ptx::Mod m : {ptx::Mod::Space, ptx::Mod::Space2})
       if (i.has(m) && ptx::mod_values(m)[i.mod(m)] == "shared::cluster") return true;

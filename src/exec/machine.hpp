@@ -178,6 +178,7 @@ class Machine {
   const std::vector<ParamSlot>& param_slots() const { return param_slots_; }
   uint32_t launch_index() const { return launch_index_; }
   [[noreturn]] void refuse(ExecContext& ctx, const ptx::Instr& ins, const std::string& reason);
+  [[noreturn]] void refuse_at(const Site& site, const std::string& reason);  // the same at a recorded site
   // bar.sync / barrier.sync (waits: the caller has set the thread waiting) and bar.arrive at
   // barrier `id` of ctx's CTA; count 0: every thread of the CTA (exec/cta_barrier.cpp).
   void cta_barrier_arrive(ExecContext& ctx, uint32_t id, uint32_t count, bool waits);
@@ -218,7 +219,8 @@ class Machine {
   // The source of a cp.async.bulk of `size` bytes, read now.
   AsyncCopy bulk_source(ExecContext& ctx, const ptx::Instr& ins, uint64_t dst, uint64_t src, unsigned size);
   // A bulk copy whose parts the caller read (a TMA box), completing on the mbarrier at `mbar`.
-  void bulk_copy_parts(ExecContext& ctx, const ptx::Instr& ins, AsyncCopy copy, uint64_t mbar);
+  // `align`: the destination's required alignment (16 for bulk copies).
+  void bulk_copy_parts(ExecContext& ctx, const ptx::Instr& ins, AsyncCopy copy, uint64_t mbar, unsigned align = 16);
   // A read or write of a pending register by any other instruction: a defect; a read gets
   // an unknown value (neither the old nor the new one).
   Value pending_register_access(ExecContext& ctx, uint32_t reg, Value v, bool write);
@@ -238,6 +240,14 @@ class Machine {
   // .multicast::cluster: the copy lands at the same offsets in the shared memory of every CTA
   // whose rank is set in `mask`, completing on the mbarrier at the same offset in each.
   void bulk_copy_multicast(ExecContext& ctx, const ptx::Instr& ins, const AsyncCopy& copy, uint64_t mbar, uint32_t mask);
+  // st.async / red.async (exec/store_async.cpp): `values` (elements of elem_size bytes), or one
+  // atomic operation `op` of type t, sent to the .shared::cluster address `dst`, in flight
+  // until a wait sees the phase of the mbarrier at .shared::cluster address `mbar` (in the
+  // same CTA) complete; their bytes complete_tx on it.
+  void store_async(ExecContext& ctx, const ptx::Instr& ins, uint64_t dst, const std::vector<Value>& values,
+                   unsigned elem_size, uint64_t mbar);
+  void reduce_async(ExecContext& ctx, const ptx::Instr& ins, uint64_t dst, uint8_t op, ptx::Type t, Value operand,
+                    uint64_t mbar);
   // mbarrier.arrive on a .shared::cluster address, possibly another CTA's barrier (mapa).
   uint64_t mbarrier_arrive_cluster(ExecContext& ctx, uint64_t cluster_addr, uint32_t count, uint32_t tx, bool drop,
                                    bool release = true);
@@ -260,6 +270,9 @@ class Machine {
   void flush_atomics(Region* shared_region, std::map<uint64_t, PendingAtomic>& pending, const Cta* cta);
   void flush_atomics_global();
   Value combine_atomic(const PendingAtomic& p, Value old);
+  // A race defect where another thread's plain access to r's bytes [off, off+size) is not
+  // ordered before ctx's atomic (or red.async) on them.
+  void atomic_conflicts(ExecContext& ctx, const ptx::Instr& ins, Region& r, uint64_t off, unsigned size);
   const std::vector<int64_t>& cell_map(size_t tensor);
   void run_cta(Cta& cta);
   void init_cta(Cta& cta, uint32_t x, uint32_t y, uint32_t z, uint64_t shared_size, uint64_t local_bytes);
@@ -341,6 +354,17 @@ class Machine {
   bool resolve_mbarrier_waits(Cta& cta, const ptx::Function& fn);
   Mbarrier& mbarrier_at(ExecContext& ctx, uint64_t addr);
   bool complete_phase(Cta& cta, struct Mbarrier& b);
+  // Writes a landing asynchronous copy's bytes into `shared` (applies a red.async's operation).
+  void land(Cta& cta, Region& shared, const AsyncCopy& c);
+  // A copy from another CTA landed at a wait of its target: its remote access (when still the
+  // latest of its thread at its instruction) needs no cluster barrier before the target exits.
+  void landed_remote(const AsyncCopy& c);
+  // st.async / red.async (exec/store_async.cpp): `copy` (its parts read) to the
+  // .shared::cluster address dst, completing on the mbarrier at .shared::cluster address mbar.
+  void send_async(ExecContext& ctx, const ptx::Instr& ins, AsyncCopy copy, uint64_t dst, uint64_t mbar);
+  // Whether every asynchronous write in flight on the CTA's shared bytes [off, off+size) is a
+  // red.async of the same operation as c (a Refusal where the order of two would matter).
+  bool only_same_reductions(const Cta& cta, const AsyncCopy& c, uint64_t off, unsigned size) const;
   AsyncCopy read_source(ExecContext& ctx, const ptx::Instr& ins, uint64_t dst, uint64_t src, unsigned size, unsigned src_size);
   Value unknown_value(const std::string& name, const std::string& where, uint64_t off, unsigned size, bool integer);
   std::vector<Note> notes_;

@@ -92,7 +92,8 @@ bool Machine::complete_phase(Cta& cta, Mbarrier& b) {
       --shared.in_flight[off + k];
       shared.track[off + k] = ByteTrack{};  // ordered by the mbarrier, which epochs do not see
     }
-    for (const AsyncCopy::Part& p : c.parts) write_bytes(shared, off + p.offset, p.size, p.value);
+    land(cta, shared, c);
+    landed_remote(c);  // a wait in the target CTA observed it
   }
   b.copies.clear();
   b.tx = 0;
@@ -160,7 +161,7 @@ void Machine::bulk_copy(ExecContext& ctx, const ptx::Instr& ins, uint64_t dst, u
   bulk_copy_parts(ctx, ins, std::move(copy), mbar);
 }
 
-void Machine::bulk_copy_parts(ExecContext& ctx, const ptx::Instr& ins, AsyncCopy copy, uint64_t mbar) {
+void Machine::bulk_copy_parts(ExecContext& ctx, const ptx::Instr& ins, AsyncCopy copy, uint64_t mbar, unsigned align) {
   Mbarrier& b = mbarrier_at(ctx, mbar);
   uint64_t dst = copy.dst;
   unsigned size = copy.size;
@@ -170,11 +171,13 @@ void Machine::bulk_copy_parts(ExecContext& ctx, const ptx::Instr& ins, AsyncCopy
     defect(DefectKind::OobWrite, SiteRef{&ctx, &ins}, [&] { return describe(d.region, d.offset, off, size); });
     return;
   }
-  if (d.offset % 16) {
+  if (d.offset % align) {
     defect(DefectKind::Misaligned, SiteRef{&ctx, &ins}, [&] { return describe(d.region, d.offset, off, size); });
-    refuse(ctx, ins, "bulk copy destination not 16-byte aligned");
+    refuse(ctx, ins, align == 16 ? std::string("bulk copy destination not 16-byte aligned")
+                                 : "destination not aligned to its " + std::to_string(align) + " bytes");
   }
-  if (!d.region->in_flight.empty() && in_flight(*d.region, off, size)) in_flight_access(ctx, ins, *d.region, off, size, true, ptx::Type::B8);
+  if (!d.region->in_flight.empty() && in_flight(*d.region, off, size) && !only_same_reductions(ctx.cta, copy, off, size))
+    in_flight_access(ctx, ins, *d.region, off, size, true, ptx::Type::B8);
   if (d.region->in_flight.empty()) d.region->in_flight.assign(d.region->size, 0);
   for (unsigned k = 0; k < size; ++k) ++d.region->in_flight[off + k];
   b.copies.push_back(std::move(copy));

@@ -34,8 +34,9 @@ Site ExecContext::site(const ptx::Instr& ins) const {
   return s;
 }
 
-void Machine::refuse(ExecContext& ctx, const ptx::Instr& ins, const std::string& reason) {
-  Site s = ctx.site(ins);
+void Machine::refuse(ExecContext& ctx, const ptx::Instr& ins, const std::string& reason) { refuse_at(ctx.site(ins), reason); }
+
+void Machine::refuse_at(const Site& s, const std::string& reason) {
   std::string where = launch_->label + ", CTA " + dims(s.ctaid) + ", thread " + dims(s.tid);
   if (s.ptx_line) where += ", PTX line " + std::to_string(s.ptx_line);
   if (!s.source.empty()) where += " (" + s.source + ")";

@@ -94,6 +94,8 @@ const std::vector<Row>& rows() {
       {Op::Ldu, {M::Space, M::Vec, T}, 1, 1, "dv a.", true},
       {Op::St, {M::Sem, M::Scope, M::Space, M::CacheOp, M::L1Evict, M::L2Evict, M::CacheHint, M::Vec, T}, 1, 1,
        "a. sv sU?", true},
+      {Op::StAsync, {M::Sem, M::Scope, M::Space, M::Completion, M::Vec, T}, 1, 1, "a. sv a."},
+      {Op::RedAsync, {M::Sem, M::Scope, M::Space, M::Completion, M::AtomOp, T}, 1, 1, "a. s0 a."},
       {Op::Prefetch, {M::Space, M::Level, M::L2Evict}, 0, 0, "a."},
       {Op::Prefetchu, {M::Level}, 0, 0, "a."},
       {Op::Cvta, {M::To, M::Space, T}, 1, 1, "d0 m0"},

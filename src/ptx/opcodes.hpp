@@ -20,6 +20,7 @@ namespace racer::ptx {
   X(Testp, "testp") X(Set, "set") X(Setp, "setp") X(Selp, "selp") X(Slct, "slct") X(And, "and")       \
   X(Or, "or") X(Xor, "xor") X(Not, "not") X(Cnot, "cnot") X(Lop3, "lop3") X(Shf, "shf")               \
   X(Shl, "shl") X(Shr, "shr") X(Mov, "mov") X(Prmt, "prmt") X(Ld, "ld") X(Ldu, "ldu") X(St, "st")     \
+  X(StAsync, "st.async") X(RedAsync, "red.async")                                                   \
   X(Prefetch, "prefetch") X(Prefetchu, "prefetchu") X(Cvta, "cvta") X(Cvt, "cvt")                     \
   X(Isspacep, "isspacep") X(ShflSync, "shfl.sync") X(VoteSync, "vote.sync")                           \
   X(Match, "match") X(ReduxSync, "redux.sync") X(Activemask, "activemask")                   \

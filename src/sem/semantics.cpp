@@ -28,6 +28,7 @@ const exec::Semantics& semantics() {
     register_mbarrier(t);
     register_tma(t);
     register_cluster(t);
+    register_store_async(t);
     return t;
   }();
   return s;

@@ -24,6 +24,7 @@ void register_async_copy(exec::Semantics& s);
 void register_mbarrier(exec::Semantics& s);
 void register_tma(exec::Semantics& s);
 void register_cluster(exec::Semantics& s);
+void register_store_async(exec::Semantics& s);  // st.async, red.async
 void register_carry(exec::Semantics& s);
 // The .cc (carry-out) forms of add, sub and mad (carry.cpp).
 void add_cc(exec::ExecContext& c, const ptx::Instr& i);

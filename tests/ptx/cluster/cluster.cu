@@ -129,3 +129,137 @@ extern "C" __global__ void tma_multicast_all(const __grid_constant__ CUtensorMap
 extern "C" __global__ void tma_multicast_some_edge(const __grid_constant__ CUtensorMap tm, unsigned* out) {
   tma_multicast<false>(&tm, out, 32, 48);
 }
+
+// The .shared::cluster address of `p` (this CTA's shared memory) in the CTA of rank `rank`.
+__device__ unsigned remote_address(const void* p, unsigned rank) {
+  unsigned local = static_cast<unsigned>(__cvta_generic_to_shared(p)), remote;
+  asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(remote) : "r"(local), "r"(rank));
+  return remote;
+}
+
+// Waits (without bound) for phase 0 of the mbarrier at shared address `bar`.
+__device__ void wait_phase0(unsigned bar) {
+  unsigned done = 0;
+  while (!done) {
+    asm volatile("{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], 0; selp.u32 %0, 1, 0, p; }"
+                 : "=r"(done) : "r"(bar) : "memory");
+  }
+}
+
+// st.async: every thread of rank r sends in[gid] to buf[tid] of rank (r + 1) % n, completing
+// on that CTA's mbarrier (128 bytes expected); each CTA waits and writes its buffer out.
+extern "C" __global__ void st_async_u32(const unsigned* in, unsigned* out) {
+  __shared__ __align__(16) unsigned buf[32];
+  __shared__ __align__(8) unsigned long long bar;
+  cg::cluster_group cl = cg::this_cluster();
+  unsigned rank = cl.block_rank(), n = cl.num_blocks(), tid = threadIdx.x, gid = blockIdx.x * 32 + tid;
+  unsigned b = static_cast<unsigned>(__cvta_generic_to_shared(&bar));
+  if (tid == 0) asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(b) : "memory");
+  cl.sync();
+  if (tid == 0) asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], 128;" ::"r"(b) : "memory");
+  unsigned next = (rank + 1) % n;
+  asm volatile("st.async.shared::cluster.mbarrier::complete_tx::bytes.u32 [%0], %1, [%2];"
+               ::"r"(remote_address(&buf[tid], next)), "r"(in[gid]), "r"(remote_address(&bar, next)) : "memory");
+  wait_phase0(b);
+  out[gid] = buf[tid];
+  cl.sync();
+}
+
+// Vector st.async: threads 0..7 of rank r send in[gid * 4 ..] as one .v4.b32 into buf[4 tid ..],
+// threads 8..15 send two 64-bit words (.v2.b64) into buf2 of rank (r + 1) % n; 256 bytes.
+extern "C" __global__ void st_async_vec(const unsigned* in, unsigned* out) {
+  __shared__ __align__(16) unsigned buf[32];
+  __shared__ __align__(16) unsigned long long buf2[16];
+  __shared__ __align__(8) unsigned long long bar;
+  cg::cluster_group cl = cg::this_cluster();
+  unsigned rank = cl.block_rank(), n = cl.num_blocks(), tid = threadIdx.x, cta = blockIdx.x;
+  unsigned b = static_cast<unsigned>(__cvta_generic_to_shared(&bar));
+  if (tid == 0) asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(b) : "memory");
+  cl.sync();
+  if (tid == 0) asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], 256;" ::"r"(b) : "memory");
+  unsigned next = (rank + 1) % n, rbar = remote_address(&bar, next);
+  if (tid < 8) {
+    const unsigned* w = in + cta * 64 + tid * 4;
+    asm volatile("st.async.shared::cluster.mbarrier::complete_tx::bytes.v4.b32 [%0], {%1, %2, %3, %4}, [%5];"
+                 ::"r"(remote_address(&buf[tid * 4], next)), "r"(w[0]), "r"(w[1]), "r"(w[2]), "r"(w[3]), "r"(rbar) : "memory");
+  } else if (tid < 16) {
+    const unsigned* w = in + cta * 64 + 32 + (tid - 8) * 4;
+    unsigned long long lo = w[0] | static_cast<unsigned long long>(w[1]) << 32, hi = w[2] | static_cast<unsigned long long>(w[3]) << 32;
+    asm volatile("st.async.shared::cluster.mbarrier::complete_tx::bytes.v2.b64 [%0], {%1, %2}, [%3];"
+                 ::"r"(remote_address(&buf2[(tid - 8) * 2], next)), "l"(lo), "l"(hi), "r"(rbar) : "memory");
+  }
+  wait_phase0(b);
+  out[cta * 64 + tid] = buf[tid];
+  out[cta * 64 + 32 + tid] = reinterpret_cast<const unsigned*>(buf2)[tid];
+  cl.sync();
+}
+
+// red.async.add.u32: every thread of every CTA adds in[1 + tid] * (rank + 1) to rank 0's
+// counter (initialized to in[0]), completing on rank 0's mbarrier (4 bytes each).
+extern "C" __global__ void red_async_add(const unsigned* in, unsigned* out) {
+  __shared__ unsigned cnt;
+  __shared__ __align__(8) unsigned long long bar;
+  cg::cluster_group cl = cg::this_cluster();
+  unsigned rank = cl.block_rank(), n = cl.num_blocks(), tid = threadIdx.x;
+  unsigned b = static_cast<unsigned>(__cvta_generic_to_shared(&bar));
+  if (tid == 0) {
+    cnt = in[0];
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(b) : "memory");
+  }
+  cl.sync();
+  if (rank == 0 && tid == 0) asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(b), "r"(n * 32 * 4) : "memory");
+  asm volatile("red.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx::bytes.add.u32 [%0], %1, [%2];"
+               ::"r"(remote_address(&cnt, 0)), "r"(in[1 + tid] * (rank + 1)), "r"(remote_address(&bar, 0)) : "memory");
+  if (rank == 0) {
+    wait_phase0(b);
+    if (tid == 0) out[blockIdx.x / n] = cnt;
+  }
+  cl.sync();
+}
+
+// The other red.async operations, each on its own word of rank 0's shared memory (initialized
+// from in[0..8]): add.u64, min.s32, max.u32, inc.u32, dec.u32, and/or/xor.b32; operands from
+// in[8 + tid] and the rank; 36 bytes per thread complete on rank 0's mbarrier.
+extern "C" __global__ void red_async_ops(const unsigned* in, unsigned* out) {
+  __shared__ __align__(8) unsigned long long wide;
+  __shared__ unsigned w[7];
+  __shared__ __align__(8) unsigned long long bar;
+  cg::cluster_group cl = cg::this_cluster();
+  unsigned rank = cl.block_rank(), n = cl.num_blocks(), tid = threadIdx.x;
+  unsigned b = static_cast<unsigned>(__cvta_generic_to_shared(&bar));
+  if (tid == 0) {
+    wide = in[0] | static_cast<unsigned long long>(in[1]) << 32;
+    for (int i = 0; i < 7; ++i) w[i] = in[2 + i];
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(b) : "memory");
+  }
+  cl.sync();
+  if (rank == 0 && tid == 0) asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(b), "r"(n * 32 * 36) : "memory");
+  unsigned x = in[8 + tid] + rank * 0x01000193u, rb = remote_address(&bar, 0);
+  unsigned long long xw = static_cast<unsigned long long>(x) * 0x9E3779B1u;
+  asm volatile("red.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx::bytes.add.u64 [%0], %1, [%2];"
+               ::"r"(remote_address(&wide, 0)), "l"(xw), "r"(rb) : "memory");
+  asm volatile("red.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx::bytes.min.s32 [%0], %1, [%2];"
+               ::"r"(remote_address(&w[0], 0)), "r"(x), "r"(rb) : "memory");
+  asm volatile("red.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx::bytes.max.u32 [%0], %1, [%2];"
+               ::"r"(remote_address(&w[1], 0)), "r"(x), "r"(rb) : "memory");
+  asm volatile("red.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx::bytes.inc.u32 [%0], %1, [%2];"
+               ::"r"(remote_address(&w[2], 0)), "r"(in[40]), "r"(rb) : "memory");
+  asm volatile("red.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx::bytes.dec.u32 [%0], %1, [%2];"
+               ::"r"(remote_address(&w[3], 0)), "r"(in[41]), "r"(rb) : "memory");
+  asm volatile("red.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx::bytes.and.b32 [%0], %1, [%2];"
+               ::"r"(remote_address(&w[4], 0)), "r"(x | 0x10101010u), "r"(rb) : "memory");
+  asm volatile("red.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx::bytes.or.b32 [%0], %1, [%2];"
+               ::"r"(remote_address(&w[5], 0)), "r"(x & 0x0F0F0F0Fu), "r"(rb) : "memory");
+  asm volatile("red.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx::bytes.xor.b32 [%0], %1, [%2];"
+               ::"r"(remote_address(&w[6], 0)), "r"(x), "r"(rb) : "memory");
+  if (rank == 0) {
+    wait_phase0(b);
+    if (tid == 0) {
+      unsigned* o = out + (blockIdx.x / n) * 9;
+      o[0] = static_cast<unsigned>(wide);
+      o[1] = static_cast<unsigned>(wide >> 32);
+      for (int i = 0; i < 7; ++i) o[2 + i] = w[i];
+    }
+  }
+  cl.sync();
+}

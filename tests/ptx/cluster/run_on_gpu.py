@@ -26,11 +26,29 @@ CASES = [
     ("tma_multicast_all_c2", "tma_multicast_all", (2, 1, 1), (2, 1, 1), 32, "f16", 2 * 257 * 4),
     ("tma_multicast_all_c4", "tma_multicast_all", (4, 1, 1), (4, 1, 1), 32, "f16", 4 * 257 * 4),
     ("tma_multicast_some_edge_c4", "tma_multicast_some_edge", (4, 1, 1), (4, 1, 1), 32, "f16", 4 * 257 * 4),
+    # st.async / red.async into another CTA's shared memory, completing on its mbarrier.
+    ("st_async_u32_c2", "st_async_u32", (4, 1, 1), (2, 1, 1), 32, [(i * 2654435761 + 7) % 2**32 for i in range(128)], 128 * 4),
+    ("st_async_u32_c4", "st_async_u32", (8, 1, 1), (4, 1, 1), 32, [(i * 40503 + 17) % 2**32 for i in range(256)], 256 * 4),
+    ("st_async_vec_c2", "st_async_vec", (4, 1, 1), (2, 1, 1), 32, [(i * 2246822519 + 3) % 2**32 for i in range(256)], 256 * 4),
+    ("st_async_vec_c4", "st_async_vec", (4, 1, 1), (4, 1, 1), 32, [(i * 3266489917 + 5) % 2**32 for i in range(256)], 256 * 4),
+    ("red_async_add_c2", "red_async_add", (4, 1, 1), (2, 1, 1), 32, [100] + [(i * 7919) % 100003 for i in range(32)], 2 * 4),
+    ("red_async_add_c4", "red_async_add", (8, 1, 1), (4, 1, 1), 32, [2**32 - 5] + [(i * 104729) % 2**31 for i in range(32)], 2 * 4),
+    ("red_async_ops_c2", "red_async_ops", (4, 1, 1), (2, 1, 1), 32, "ops", 2 * 9 * 4),
+    ("red_async_ops_c4", "red_async_ops", (4, 1, 1), (4, 1, 1), 32, "ops", 1 * 9 * 4),
 ]
 TMA = (40, 72, 16, 32, 0)  # rows, cols, box rows, box cols, swizzle (CUtensorMapSwizzle)
 
 
+def ops_words():
+    """red_async_ops: initial values (in[0..8]), operands (in[8..39]), inc/dec bounds (in[40], in[41])."""
+    w = [(i * 2654435761 + 12345) % 2**32 for i in range(48)]
+    w[4], w[5], w[6], w[7], w[40], w[41] = 3, 10, 0xFFFFFFFF, 0, 50, 20
+    return w
+
+
 def input_bytes(words):
+    if words == "ops":
+        words = ops_words()
     if words == "f16":  # exact small values: (i mod 97) / 4 - 12
         return struct.pack("<%de" % (TMA[0] * TMA[1]), *[(i % 97) / 4 - 12 for i in range(TMA[0] * TMA[1])])
     return struct.pack("<%dI" % len(words), *words) if words else b""
@@ -120,7 +138,11 @@ def main():
     ptx_path, dest = sys.argv[1], sys.argv[2]
     lines, header = [], None
     for i, (name, entry, grid, cluster, block, words, out_bytes) in enumerate(CASES):
-        r = subprocess.run([sys.executable, __file__, "--one", ptx_path, str(i)], capture_output=True, text=True)
+        try:  # a wait that never completes must not hold the others up
+            r = subprocess.run([sys.executable, __file__, "--one", ptx_path, str(i)], capture_output=True, text=True, timeout=30)
+        except subprocess.TimeoutExpired:
+            print("FAILED", name, "timed out", flush=True)
+            continue
         if r.returncode != 0:
             print("FAILED", name, (r.stdout + r.stderr)[-2000:], flush=True)
             continue

@@ -1,7 +1,8 @@
 // Thread-block clusters in Racer's concrete domain against the same PTX run on an H200
 // (tests/ptx/cluster: kernels, inputs, GPU outputs, how they were made): the cluster special
 // registers, distributed shared memory (mapa, ld/st/atom on another CTA's shared memory,
-// getctarank), barrier.cluster, mbarrier arrivals from other CTAs and TMA multicast. Every case must
+// getctarank), barrier.cluster, mbarrier arrivals from other CTAs, TMA multicast, and st.async /
+// red.async into another CTA's shared memory completing on its mbarrier. Every case must
 // reproduce the GPU's output bytes exactly, without a defect.
 #include <gtest/gtest.h>
 
@@ -101,7 +102,7 @@ std::vector<uint8_t> run_case(const ClusterCase& c) {
 
 TEST(ClusterGpuVectors, ConcreteDomainReproducesTheGpu) {
   auto cases = load_cases();
-  ASSERT_EQ(cases.size(), 13u) << "tests/ptx/cluster/vectors.txt missing or short";
+  ASSERT_EQ(cases.size(), 21u) << "tests/ptx/cluster/vectors.txt missing or short";
   for (const ClusterCase& c : cases) {
     SCOPED_TRACE(c.name);
     std::vector<uint8_t> got;

@@ -57,14 +57,6 @@ class ClusterTest : public MachineTest {
                                    .a = {{.entry = "xchg", .args = kArgs, .grid = "[2]", .cluster = cluster}},
                                    .b = {{.entry = "swap", .args = kArgs, .grid = "[2]"}}});
   }
-  // The defect of program a of kind k whose detail or memory mentions `text` (a failure if none).
-  const exec::Defect* expect_defect(const CheckResult& r, DefectKind k, std::string_view text) {
-    for (const exec::Defect& d : r.defects)
-      if (d.kind == k && d.program == 'a' && (d.detail.find(text) != std::string::npos || d.memory.find(text) != std::string::npos))
-        return &d;
-    ADD_FAILURE() << "no " << exec::defect_kind_name(k) << " defect mentioning '" << text << "'\n" << show(r);
-    return nullptr;
-  }
 };
 
 TEST_F(ClusterTest, ExchangeThroughDistributedSharedMemoryIsEquivalent) {

@@ -65,6 +65,18 @@ inline std::string copy_kernel(std::string_view name) {
 )");
 }
 
+// out[tid] = x[j] over f32 tensors, j (%r13) computed by `index`.
+inline std::string gather_ref(std::string_view name, std::string_view index) {
+  return kernel(name, 2, std::string(index) + R"(
+  mul.wide.u32 %rd10, %r13, 4;
+  add.s64 %rd11, %rd0, %rd10;
+  ld.global.f32 %f1, [%rd11];
+  mul.wide.u32 %rd12, %r0, 4;
+  add.s64 %rd13, %rd1, %rd12;
+  st.global.f32 [%rd13], %f1;
+)");
+}
+
 // `text` with every occurrence of `from` replaced by `to` (kernel variants); fails the test
 // when `from` does not occur, so a variant cannot silently equal the original.
 inline std::string replace_all(std::string text, std::string_view from, std::string_view to) {
@@ -89,12 +101,17 @@ struct Spec {
   std::string tensors;  // lines of the [tensors] table
   std::vector<L> a, b;
   std::string outputs = R"("out")";
+  std::string version = "8.0";  // the module's .version (8.1 for st.async / red.async)
 };
 
 inline std::string find_ptxas() {
   for (const char* p : {"/usr/local/cuda/bin/ptxas", "/usr/bin/ptxas"})
     if (std::filesystem::exists(p)) return p;
   return {};
+}
+
+inline std::string replace_version(std::string header, std::string_view version) {
+  return header.replace(header.find("8.0"), 3, version);
 }
 
 class MachineTest : public ::testing::Test {
@@ -112,7 +129,7 @@ class MachineTest : public ::testing::Test {
 
   // Writes the module (header added) and the instance, loads and checks it.
   CheckResult run(std::string_view kernels, const Spec& s) {
-    ptx_ = kPtxHeader + std::string(kernels);
+    ptx_ = (s.version == "8.0" ? kPtxHeader : replace_version(kPtxHeader, s.version)) + std::string(kernels);
     std::ofstream(dir_ / "k.ptx") << ptx_;
     assemble();
     std::string toml = "name = \"t\"\nabout = \"machine test\"\noutputs = [" + s.outputs + "]\n\n[tensors]\n" +
@@ -159,6 +176,14 @@ class MachineTest : public ::testing::Test {
     return s;
   }
 
+  // The defect of program a of kind k whose detail or memory mentions `text` (a failure if none).
+  static const exec::Defect* expect_defect(const CheckResult& r, DefectKind k, std::string_view text) {
+    for (const exec::Defect& d : r.defects)
+      if (d.kind == k && d.program == 'a' && (d.detail.find(text) != std::string::npos || d.memory.find(text) != std::string::npos))
+        return &d;
+    ADD_FAILURE() << "no " << exec::defect_kind_name(k) << " defect mentioning '" << text << "'\n" << show(r);
+    return nullptr;
+  }
   static const exec::Defect* find(const CheckResult& r, DefectKind k, char program = 0) {
     for (const exec::Defect& d : r.defects)
       if (d.kind == k && (program == 0 || d.program == program)) return &d;

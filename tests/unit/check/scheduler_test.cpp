@@ -30,16 +30,7 @@ std::string rotate_shared(std::string_view name) {
 }
 
 // out[tid] = x[(tid + 1) % ntid], directly.
-const std::string kRotateRef = kernel("rotate_ref", 2, R"(
-  add.s32 %r13, %r0, 1;
-  rem.u32 %r13, %r13, %r2;
-  mul.wide.u32 %rd10, %r13, 4;
-  add.s64 %rd11, %rd0, %rd10;
-  ld.global.f32 %f1, [%rd11];
-  mul.wide.u32 %rd12, %r0, 4;
-  add.s64 %rd13, %rd1, %rd12;
-  st.global.f32 [%rd13], %f1;
-)");
+const std::string kRotateRef = gather_ref("rotate_ref", "\n  add.s32 %r13, %r0, 1;\n  rem.u32 %r13, %r13, %r2;");
 
 std::string rotate_racy() { return replace_all(rotate_shared("rotate_racy"), "bar.sync 0;", ""); }
 

@@ -234,18 +234,6 @@ std::string exchange(std::string_view name, std::string_view sync, std::string_v
 )", kShared);
 }
 
-// out[tid] = x[j], j computed by `index`.
-std::string gather_ref(std::string_view name, std::string_view index) {
-  return kernel(name, 2, std::string(index) + R"(
-  mul.wide.u32 %rd10, %r13, 4;
-  add.s64 %rd11, %rd0, %rd10;
-  ld.global.f32 %f1, [%rd11];
-  mul.wide.u32 %rd12, %r0, 4;
-  add.s64 %rd13, %rd1, %rd12;
-  st.global.f32 [%rd13], %f1;
-)");
-}
-
 // The next lane of the same warp, and the same lane of the other warp.
 const char* kNextLane = "  add.s32 %r13, %r0, 1;\n  and.b32 %r13, %r13, 31;\n  and.b32 %r14, %r0, -32;\n  or.b32 %r13, %r13, %r14;\n";
 const char* kOtherWarp = "  xor.b32 %r13, %r0, 32;\n";
