@@ -74,6 +74,11 @@ struct Mbarrier {
   // and all before it. A wait that sees a phase complete joins that phase's clock.
   Clock releasing;
   std::vector<Clock> released;
+  // The writer the bytes its copies land are recorded under (region.hpp, kAsyncWriterBase on;
+  // 0 until the first landing): its access numbered p + 1 is phase p's landing, published in
+  // that phase's clock, so only threads that acquired the phase (or are ordered after one that
+  // did) read them without a race.
+  uint32_t landing_writer = 0;
 };
 
 struct CtaAsync {

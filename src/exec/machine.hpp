@@ -371,6 +371,7 @@ class Machine {
   const LaunchSpec* launch_ = nullptr;
   uint32_t launch_index_ = 0;
   uint32_t next_epoch_ = 1;
+  uint32_t next_landing_writer_ = AccessRecord::kAsyncWriterBase;
   uint64_t steps_ = 0;
   uint64_t next_global_ = kGlobalBase;
   std::map<const ptx::Module*, std::vector<uint64_t>> module_vars_;

@@ -86,19 +86,28 @@ bool Machine::complete_phase(Cta& cta, Mbarrier& b) {
   for (const AsyncCopy& c : b.copies) bytes += c.size;
   if (bytes != b.tx) return false;
   Region& shared = *cta.shared;
+  // The landed bytes are written by the phase itself (Mbarrier::landing_writer), ordered before
+  // exactly what acquires the phase: a thread that did not wait for it, nor follows one that
+  // did, races with them.
+  if (!b.copies.empty() && b.landing_writer == 0) b.landing_writer = next_landing_writer_++;
+  const AccessRecord landing{b.landing_writer, cta.epoch, 0, static_cast<uint16_t>(launch_index_), static_cast<uint32_t>(b.phase + 1)};
   for (const AsyncCopy& c : b.copies) {
     uint64_t off = c.dst - shared.base;
     for (unsigned k = 0; k < c.size; ++k) {
       --shared.in_flight[off + k];
-      shared.track[off + k] = ByteTrack{};  // ordered by the mbarrier, which epochs do not see
+      ByteTrack& t = shared.track[off + k];
+      t = ByteTrack{};
+      t.writer = t.established = landing;
     }
     land(cta, shared, c);
     landed_remote(c);  // a wait in the target CTA observed it
   }
+  const bool landed = !b.copies.empty();
   b.copies.clear();
   b.tx = 0;
   Clock upto = b.released.empty() ? Clock{} : b.released.back();
   upto.join(b.releasing);
+  if (landed) upto.raise_seq(landing.thread, landing.seq);
   b.released.push_back(std::move(upto));
   b.releasing = Clock{};
   ++b.phase;

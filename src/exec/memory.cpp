@@ -236,6 +236,9 @@ void Machine::track(ExecContext& ctx, const ptx::Instr& ins, Region& r, uint64_t
     return !ordered_before(a, ctx.cta, ctx.th);
   };
   auto other = [&](const AccessRecord& a) {
+    if (a.thread >= AccessRecord::kAsyncWriterBase)
+      return std::string("an asynchronous copy that landed when its mbarrier phase completed (only waiters of that phase, "
+                         "and what follows them, are ordered after it)");
     uint32_t t = a.thread % per_cta;
     uint32_t c = a.thread / per_cta;
     std::string who = "thread " + std::to_string(t);

@@ -19,6 +19,9 @@ enum class ByteState : uint8_t {
 // One access for race detection. Threads are numbered across the launch (cta * threads + tid).
 struct AccessRecord {
   static constexpr uint32_t kNone = UINT32_MAX;
+  // Writers from here on are not threads but the landings of an mbarrier's bulk copies
+  // (Mbarrier::landing_writer): far above any launch's thread count.
+  static constexpr uint32_t kAsyncWriterBase = 0x80000000u;
   uint32_t thread = kNone;
   uint32_t epoch = 0;       // the CTA's barrier epoch (unique across the program's run)
   uint16_t warp_epoch = 0;  // the warp's bar.warp.sync epoch

@@ -109,6 +109,39 @@ TEST_F(StoreAsyncTest, ReadingWithoutTheWaitIsARace) {
   }
 }
 
+// Blocks of 64: rank 1's warp 0 sends as above; in rank 0, thread 0 expects the bytes and waits,
+// and warp 1 (after a barrier of its own, which the engine releases in the same round as the
+// wait, so after the landing) reads buf and writes out. Warp 1 never waited for the phase.
+std::string reader_without_the_wait() {
+  std::string k = replace_all(st_async_handoff(), "  @%p2 bra CONSUME;\n", "  setp.ge.u32 %p9, %r0, 32;\n  @%p2 bra CONSUME;\n  @%p9 bra DONE;\n");
+  k = replace_all(k, "CONSUME:\n  @%p1 mbarrier.arrive.expect_tx.shared::cta.b64 _, [%r20], 128; // EXPECT\n",
+                  "CONSUME:\n  @%p9 bra READER;\n  @!%p1 bra DONE;\n  mbarrier.arrive.expect_tx.shared::cta.b64 _, [%r20], 128; // EXPECT\n");
+  k = replace_all(k, "  @!%p4 bra WAIT;\n  ld.shared.f32 %f2, [%r12]; // READ\n  mul.wide.u32 %rd12, %r0, 4;\n",
+                  "  @!%p4 bra WAIT;\n  bra DONE;\nREADER:\n  bar.sync 1, 32;\n  sub.u32 %r19, %r0, 32;\n  shl.b32 %r22, %r19, 2;\n"
+                  "  add.u32 %r23, %r10, %r22;\n  ld.shared.f32 %f2, [%r23]; // READ\n  mul.wide.u32 %rd12, %r19, 4;\n");
+  return k;
+}
+
+TEST_F(StoreAsyncTest, OnlyThreadsThatAcquiredThePhaseReadTheLandedBytesInOrder) {
+  auto run64 = [&](const std::string& a) {
+    return run(a + upper_half(), {.tensors = tensor("x", "[64]", "f32", "input") + tensor("out", "[32]", "f32", "empty"),
+                                  .a = {{.entry = "handoff", .args = kArgs, .grid = "[2]", .block = "[64]", .cluster = "[2, 1, 1]"}},
+                                  .b = {{.entry = "upper", .args = kArgs}},
+                                  .version = "8.1"});
+  };
+  // The bytes landed (at thread 0's wait) before warp 1 read them in the engine's run, but on
+  // the GPU warp 1 may read before they land: a race with the copy.
+  auto r = run64(reader_without_the_wait());
+  if (const exec::Defect* d = expect_defect(r, DefectKind::Race, "asynchronous copy that landed")) {
+    EXPECT_EQ(d->site.ptx_line, line_of("// READ")) << show(r);
+  }
+  // Warp 1 waiting for the phase too: ordered, and the copy it makes is the reference's.
+  r = run64(replace_all(reader_without_the_wait(), "READER:\n  bar.sync 1, 32;\n",
+                        "READER:\n  bar.sync 1, 32;\nWAIT1:\n  mbarrier.try_wait.parity.shared::cta.b64 %p6, [%r20], 0;\n  @!%p6 bra WAIT1;\n"));
+  EXPECT_EQ(r.verdict, Verdict::Equivalent) << show(r);
+  EXPECT_TRUE(r.defects.empty()) << show(r);
+}
+
 TEST_F(StoreAsyncTest, AWrongExpectedByteCountNeverCompletesThePhase) {
   for (const char* bytes : {"64", "256"}) {
     auto r = check(replace_all(st_async_handoff(), "[%r20], 128; // EXPECT", std::string("[%r20], ") + bytes + ";"));
