@@ -77,29 +77,28 @@ class Search {
   }
 
   SearchResult run() {
-    if (opt_.random_only) {
+    if (opt_.random_only) {  // the random points only: those after the simple ones
       ball_cap_ = opt_.random_ball_points;
-      for (size_t i = 0; i < opt_.points; ++i) {
-        ++result_.stats.points;
-        if (try_point(src_.point(src_.simple_count() + i))) return result_;
-      }
+      try_points(src_.simple_count(), src_.simple_count() + opt_.points);
       return result_;
     }
     size_t simple = std::min(src_.simple_count(), opt_.points);
-    for (size_t i = 0; i < simple; ++i) {
-      ++result_.stats.points;
-      if (try_point(src_.point(i))) return result_;
-    }
-    if (boundaries()) return result_;
+    if (try_points(0, simple) || boundaries()) return result_;
     ball_cap_ = ball_points_ + opt_.random_ball_points;
-    for (size_t i = simple; i < opt_.points; ++i) {
-      ++result_.stats.points;
-      if (try_point(src_.point(i))) return result_;
-    }
+    try_points(simple, opt_.points);
     return result_;
   }
 
  private:
+  // The source's points numbered [from, to), in order: true at the first that refutes.
+  bool try_points(size_t from, size_t to) {
+    for (size_t i = from; i < to; ++i) {
+      ++result_.stats.points;
+      if (try_point(src_.point(i))) return true;
+    }
+    return false;
+  }
+
   bool try_point(const Point& p) {
     expr::Assignment at = src_.assignment(p);
     if (screen_) {

@@ -7,8 +7,6 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
-#include <fstream>
-#include <sstream>
 
 #include "exec/concrete_domain.hpp"
 #include "exec/machine.hpp"
@@ -32,30 +30,15 @@ struct ClusterCase {
 const std::string kDir = std::string(RACER_SOURCE_DIR) + "/tests/ptx/cluster/";
 
 std::vector<ClusterCase> load_cases() {
-  std::ifstream in(kDir + "vectors.txt");
-  std::vector<ClusterCase> out;
-  std::string line;
-  while (std::getline(in, line)) {
-    if (line.empty() || line[0] == '#') continue;
-    std::istringstream ls(line);
-    std::string key, hex;
-    ls >> key;
-    if (key == "case") {
-      ClusterCase c;
-      ls >> c.name >> c.entry >> c.grid.x >> c.grid.y >> c.grid.z >> c.cluster.x >> c.cluster.y >> c.cluster.z >> c.block >> c.out_bytes;
-      out.push_back(c);
-      continue;
-    }
-    if (key == "tma") {
-      ClusterCase& c = out.back();
-      c.tma.read(ls);
-      continue;
-    }
-    ls >> hex;
-    if (key == "in") out.back().in = test::unhex(hex);
-    else if (key == "out") out.back().out = test::unhex(hex);
-  }
-  return out;
+  return test::read_vector_cases<ClusterCase>(
+      kDir + "vectors.txt",
+      [](ClusterCase& c, std::istream& ls) {
+        ls >> c.name >> c.entry >> c.grid.x >> c.grid.y >> c.grid.z >> c.cluster.x >> c.cluster.y >> c.cluster.z >> c.block >> c.out_bytes;
+      },
+      [](ClusterCase& c, const std::string& key, const std::string& hex) {
+        if (key == "in") c.in = test::unhex(hex);
+        else if (key == "out") c.out = test::unhex(hex);
+      });
 }
 
 const ptx::ParsedModule& module() {

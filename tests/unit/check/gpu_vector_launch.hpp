@@ -3,7 +3,9 @@
 // kernel reads and writes, and the launch of one of a module's entries.
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <istream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -19,6 +21,37 @@ inline std::vector<uint8_t> unhex(const std::string& s) {
   if (s == "-") return v;
   for (size_t i = 0; i + 1 < s.size(); i += 2) v.push_back(static_cast<uint8_t>(std::stoi(s.substr(i, 2), nullptr, 16)));
   return v;
+}
+
+// The cases of a vectors file: `case` starts one (its fields read by start), `tma` gives its
+// TMA input (Case::tma), any other key a hex byte string (read by set_bytes(case, key, hex));
+// blank lines and # comments are skipped.
+template <class Case, class Start, class SetBytes>
+std::vector<Case> read_vector_cases(const std::string& path, Start start, SetBytes set_bytes) {
+  std::ifstream in(path);
+  std::vector<Case> cases;
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    std::istringstream ls(line);
+    std::string key, hex;
+    ls >> key;
+    if (key == "case") {
+      start(cases.emplace_back(), ls);
+      continue;
+    }
+    if (cases.empty()) {
+      ADD_FAILURE() << path << ": a '" << key << "' line before the first case";
+      continue;
+    }
+    if (key == "tma") {
+      cases.back().tma.read(ls);
+      continue;
+    }
+    ls >> hex;
+    set_bytes(cases.back(), key, hex);
+  }
+  return cases;
 }
 
 // A TMA case's input: a rows x cols f16 tensor behind the tensor map of parameter 0, read from

@@ -8,8 +8,6 @@
 
 #include <cmath>
 #include <cstring>
-#include <fstream>
-#include <sstream>
 
 #include "exec/concrete_domain.hpp"
 #include "exec/machine.hpp"
@@ -33,33 +31,15 @@ struct VectorCase {
 const std::string kDir = std::string(RACER_SOURCE_DIR) + "/tests/ptx/tc/";
 
 std::vector<VectorCase> load_vectors() {
-  std::ifstream in(kDir + "vectors.txt");
-  std::vector<VectorCase> out;
-  std::string line;
-  while (std::getline(in, line)) {
-    if (line.empty() || line[0] == '#') continue;
-    std::istringstream ls(line);
-    std::string key;
-    ls >> key;
-    if (key == "case") {
-      VectorCase c;
-      ls >> c.name >> c.entry >> c.block >> c.shared >> c.out_bytes >> c.mode;
-      out.push_back(c);
-      continue;
-    }
-    VectorCase& c = out.back();
-    if (key == "tma") {
-      c.tma.read(ls);
-      continue;
-    }
-    std::string hex;
-    ls >> hex;
-    if (key == "a") c.in[0] = test::unhex(hex);
-    else if (key == "b") c.in[1] = test::unhex(hex);
-    else if (key == "c") c.in[2] = test::unhex(hex);
-    else if (key == "out") c.out = test::unhex(hex), c.has_out = hex != "-";
-  }
-  return out;
+  return test::read_vector_cases<VectorCase>(
+      kDir + "vectors.txt",
+      [](VectorCase& c, std::istream& ls) { ls >> c.name >> c.entry >> c.block >> c.shared >> c.out_bytes >> c.mode; },
+      [](VectorCase& c, const std::string& key, const std::string& hex) {
+        if (key == "a") c.in[0] = test::unhex(hex);
+        else if (key == "b") c.in[1] = test::unhex(hex);
+        else if (key == "c") c.in[2] = test::unhex(hex);
+        else if (key == "out") c.out = test::unhex(hex), c.has_out = hex != "-";
+      });
 }
 
 const ptx::ParsedModule& module() {
