@@ -89,7 +89,8 @@ bool Machine::complete_phase(Cta& cta, Mbarrier& b) {
   // The landed bytes are written by the phase itself (Mbarrier::landing_writer), ordered before
   // exactly what acquires the phase: a thread that did not wait for it, nor follows one that
   // did, races with them.
-  if (!b.copies.empty() && b.landing_writer == 0) b.landing_writer = next_landing_writer_++;
+  const bool landed = !b.copies.empty();
+  if (landed && b.landing_writer == 0) b.landing_writer = next_landing_writer_++;
   const AccessRecord landing{b.landing_writer, cta.epoch, 0, static_cast<uint16_t>(launch_index_), static_cast<uint32_t>(b.phase + 1)};
   for (const AsyncCopy& c : b.copies) {
     uint64_t off = c.dst - shared.base;
@@ -102,7 +103,6 @@ bool Machine::complete_phase(Cta& cta, Mbarrier& b) {
     land(cta, shared, c);
     landed_remote(c);  // a wait in the target CTA observed it
   }
-  const bool landed = !b.copies.empty();
   b.copies.clear();
   b.tx = 0;
   Clock upto = b.released.empty() ? Clock{} : b.released.back();

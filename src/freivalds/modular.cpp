@@ -44,7 +44,7 @@ ModularResult check_modular(const IntProduct& pr, int k, uint64_t seed) {
       x[static_cast<size_t>(l * k + v)] =
           dot_mod([&](int64_t j) { return element(pr.b, pr.b_signed, l * pr.p + j); }, pr.p, r, k, v);
   ModularResult res;
-  res.miss_log2 = -60.0 * k;
+  res.miss_log2 = modular_miss_log2(k);
   for (int64_t i = 0; i < pr.m; ++i)
     for (int v = 0; v < k; ++v) {
       uint64_t ax = dot_mod([&](int64_t l) { return element(pr.a, pr.a_signed, i * pr.n + l); }, pr.n, x, k, v);

@@ -28,6 +28,9 @@ struct ModularResult {
   double miss_log2 = 0;  // log2 of the bound on missing a wrong C: -60 k
 };
 
+// log2 of the bound on missing a wrong C with k vectors (each misses with probability <= 2^-60).
+inline double modular_miss_log2(int k) { return -60.0 * k; }
+
 ModularResult check_modular(const IntProduct& product, int k, uint64_t seed);
 
 // Refuses (racer::Error, BadInput) what the 2^61 - 1 argument does not cover.

@@ -83,7 +83,7 @@ void record_modular(std::optional<trace::Writer>& w, const FreivaldsArgs& a, con
                     const std::string& device, bool pass, int64_t row, int vector, uint64_t residual, const nlohmann::json& timing) {
   if (!w) return;
   record(w, a, {label, backend, device, pass, 0, 0, pass ? 0.0 : INFINITY, row, vector}, "exact",
-         {{"miss_log2_bound", hex_of(-60.0 * a.k)}, {"first_bad_residual", residual}, {"timing_ms", timing}});
+         {{"miss_log2_bound", hex_of(fv::modular_miss_log2(a.k))}, {"first_bad_residual", residual}, {"timing_ms", timing}});
 }
 
 int run_modular_gpu(const FreivaldsArgs& a, std::optional<trace::Writer>& w) {
@@ -93,7 +93,7 @@ int run_modular_gpu(const FreivaldsArgs& a, std::optional<trace::Writer>& w) {
   racer_fv_modular_response good{}, bad{};
   plugin.run_modular(&q, &good, &bad);
   if (good.error[0]) throw Error(ExitCode::BadInput, std::string("--gpu: ") + good.error);
-  const double miss_log2 = -60.0 * a.k;
+  const double miss_log2 = fv::modular_miss_log2(a.k);
   const nlohmann::json timing = {{"check", hex_of(good.check_ms)}, {"gemm", hex_of(good.gemm_ms)}};
   report_modular("correct", good.pass != 0, good.first_bad_row, good.first_bad_vector, good.first_bad_residual, miss_log2);
   std::printf("          check %.3f ms, the int8 GEMM (cuBLAS) %.3f ms (%.1f%%)\n", good.check_ms, good.gemm_ms,

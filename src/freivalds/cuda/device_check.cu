@@ -22,10 +22,10 @@ __global__ void fill_vectors(float* r, int64_t rows, int kpad, int v0, int valid
   r[i] = t < valid ? random_entry(seed, static_cast<uint64_t>(j) * k + v0 + t) : 0.0f;
 }
 
-// mags layout: [am | sq_a | cm | sq_c], n each.
 // Rows a CTA of the verdict kernel (small CTAs: a CTA a multiprocessor or more from n = 16K rows).
 constexpr int kJudgeThreads = 128;
 
+// mags layout: [am | sq_a | cm | sq_c], n each.
 __global__ void __launch_bounds__(kJudgeThreads) judge_chunk(const double* y, int kpad, int v0, int valid, int k, int64_t rows, const double* mags,
                             const double* nb2, const ToleranceCoefficients* coef, int* row_failed,
                             unsigned long long* packed, unsigned long long* failing) {
@@ -120,8 +120,8 @@ void launch_tiled_pass(const TileArgs<T>& args, const TilePlan& plan, cudaStream
          WITH_C && args.overlap, args);
 }
 
-// The tiled shapes' rows a lane group and items in flight this build has: the bench compares
-// rows 2 and 4, 1 and 2 items in flight; the library builds only its default shape's.
+// The library builds only its default shapes' template instances (default_shape); the bench
+// also the other tiled shapes', for k = 10.
 template <class T> constexpr int default_shape_for(int64_t n) { return default_shape(sizeof(T) == 4, n); }
 // The tiled template instance that shape kShapes[D] runs as (rows, items in flight, tree, staging).
 template <int D> constexpr int rows_of() { return kShapes[D].rows_per_lane; }
@@ -147,16 +147,16 @@ void allow_tiled_smem_rows() {
   allow_tiled_smem<T, KT, false, false, ROWS, DEPTH, TREE, ASYNC>(), allow_tiled_smem<T, KT, false, true, ROWS, DEPTH, TREE, ASYNC>();
   allow_tiled_smem<T, KT, true, false, ROWS, DEPTH, TREE, ASYNC>(), allow_tiled_smem<T, KT, true, true, ROWS, DEPTH, TREE, ASYNC>();
 }
+// The same for the template instance shape kShapes[D] runs as.
+template <class T, int KT, int D>
+void allow_shape_smem() {
+  allow_tiled_smem_rows<T, KT, rows_of<D>(), depth_of<D>(), tree_of<D>(), async_of<D>()>();
+}
 // The bench's other shapes are built for k = 10 only (dispatch below).
 template <class T, int KT>
 void allow_tiled_smem_all() {
-  if constexpr (sizeof(T) == 4) {
-    allow_tiled_smem_rows<T, KT, rows_of<kDefaultShapeF32>(), depth_of<kDefaultShapeF32>(), tree_of<kDefaultShapeF32>(), async_of<kDefaultShapeF32>()>();
-    allow_tiled_smem_rows<T, KT, rows_of<kDefaultShapeF32Large>(), depth_of<kDefaultShapeF32Large>(), tree_of<kDefaultShapeF32Large>(),
-                          async_of<kDefaultShapeF32Large>()>();
-  } else {
-    allow_tiled_smem_rows<T, KT, rows_of<kDefaultShape16>(), depth_of<kDefaultShape16>(), tree_of<kDefaultShape16>(), async_of<kDefaultShape16>()>();
-  }
+  if constexpr (sizeof(T) == 4) allow_shape_smem<T, KT, kDefaultShapeF32>(), allow_shape_smem<T, KT, kDefaultShapeF32Large>();
+  else allow_shape_smem<T, KT, kDefaultShape16>();
 #ifdef RACER_FV_ALL_SHAPES
   if constexpr (KT == 10) {
     allow_tiled_smem_rows<T, KT, 2, 1, false>(), allow_tiled_smem_rows<T, KT, 4, 1, false>();
@@ -240,17 +240,22 @@ void launch_row_lane_shape(int shape, const ChunkPasses<T>& q, cudaStream_t s) {
 }
 #endif
 
+// Launches sh as the template instance of shape kShapes[D], when sh runs as that one.
+template <class T, int KT, int D>
+bool launch_as(const Shape& sh, const ChunkPasses<T>& q, cudaStream_t s) {
+  if (!runs_as<D>(sh)) return false;
+  launch_tiled<T, KT, rows_of<D>(), depth_of<D>(), tree_of<D>(), async_of<D>()>(q, sh, s);
+  return true;
+}
+
 template <class T, int KT>
 void launch_shape(int shape, const ChunkPasses<T>& q, cudaStream_t s) {
   const Shape& sh = kShapes[shape];
   // The library's default shapes (default_shape), built for every chunk size.
   if constexpr (sizeof(T) == 4) {
-    constexpr int D = kDefaultShapeF32, L = kDefaultShapeF32Large;
-    if (runs_as<D>(sh)) return launch_tiled<T, KT, rows_of<D>(), depth_of<D>(), tree_of<D>(), async_of<D>()>(q, sh, s);
-    if (runs_as<L>(sh)) return launch_tiled<T, KT, rows_of<L>(), depth_of<L>(), tree_of<L>(), async_of<L>()>(q, sh, s);
+    if (launch_as<T, KT, kDefaultShapeF32>(sh, q, s) || launch_as<T, KT, kDefaultShapeF32Large>(sh, q, s)) return;
   } else {
-    constexpr int D = kDefaultShape16;
-    if (runs_as<D>(sh)) return launch_tiled<T, KT, rows_of<D>(), depth_of<D>(), tree_of<D>(), async_of<D>()>(q, sh, s);
+    if (launch_as<T, KT, kDefaultShape16>(sh, q, s)) return;
   }
 #ifdef RACER_FV_ALL_SHAPES
   if constexpr (KT == 10) {

@@ -141,13 +141,16 @@ __device__ inline void wait_for_prerequisite_grid() { asm volatile("griddepcontr
 // one after another) then fall in different banks.
 inline __host__ __device__ int vec_stride(int block_cols) { return block_cols + 4; }
 
+// Items of a thread's cp.async ring: each copy goes into the slots the previous item was read from.
+__host__ __device__ constexpr int ring_items(int depth) { return depth + 1; }
+
 // ASYNC: a lane's 16-byte pieces of an item are copied into shared memory (cp.async), a ring
-// of DEPTH + 1 items a thread, instead of loaded into registers.
+// of ring_items(DEPTH) items a thread, instead of loaded into registers.
 template <class T, int KT, bool WITH_C, bool MAGS, int ROWS, int DEPTH, bool SMEM_TREE, int ASYNC>
 __host__ __device__ constexpr size_t tiled_smem_bytes(int tile_rows, int block_cols) {
   using S = TileShape<KT, WITH_C, MAGS, ROWS, SMEM_TREE>;
   return sizeof(double) * (tile_rows / S::kRows) * S::kGroupStride + sizeof(float) * S::kVecRows * vec_stride(block_cols) +
-         16 * S::kScratchFloat4s + (ASYNC ? 16 * (DEPTH + 1) * S::kPieces * tile_threads(ASYNC) : 0);
+         16 * S::kScratchFloat4s + (ASYNC ? 16 * ring_items(DEPTH) * S::kPieces * tile_threads(ASYNC) : 0);
 }
 
 // Position of a block's column in the staged vectors. A unit (one item's columns) is LOADS
@@ -281,7 +284,7 @@ __global__ void __launch_bounds__(tile_threads(ASYNC), tiled_min_ctas<T, ROWS, D
   float* vec = reinterpret_cast<float*>(dacc + tile_groups * GS);  // kVecRows x vs
   float4* scratch = reinterpret_cast<float4*>(vec + S::kVecRows * vs);  // SMEM_TREE: 64 float4 a lane group
   uint4* ring = reinterpret_cast<uint4*>(scratch + S::kScratchFloat4s);  // ASYNC: [stage][piece][thread]
-  constexpr int RING = DEPTH + 1;
+  constexpr int RING = ring_items(DEPTH);
   const int lane = threadIdx.x & 31, l8 = lane & 7, group = threadIdx.x / kGroupLanes;
   const int64_t row0 = static_cast<int64_t>(blockIdx.x) * p.tile_rows;
   const int64_t c_begin = static_cast<int64_t>(blockIdx.y) * p.cols_per_split;
@@ -416,7 +419,8 @@ __global__ void __launch_bounds__(tile_threads(ASYNC), tiled_min_ctas<T, ROWS, D
     // Overlapped pass 2: the first block's first loads of A and C need nothing from pass 1, so
     // they are issued before waiting for it (X and xm are read only by the staging below).
     // ASYNC: always; the ring is free (the previous block waited for all its copies).
-    const bool early = ASYNC || (WITH_C && p.overlap && b == c_begin);
+    const bool waits_for_pass1 = WITH_C && p.overlap && b == c_begin;
+    const bool early = ASYNC || waits_for_pass1;
     ItemPos next_load, next_compute;
     auto load_ahead = [&] {
 #pragma unroll
@@ -428,7 +432,7 @@ __global__ void __launch_bounds__(tile_threads(ASYNC), tiled_min_ctas<T, ROWS, D
     };
     if (early) {
       load_ahead();
-      if (WITH_C && p.overlap && b == c_begin) wait_for_prerequisite_grid();
+      if (waits_for_pass1) wait_for_prerequisite_grid();
     }
     __syncthreads();  // the previous block's vectors are no longer read
     // Stage the block's vector entries (zeros past the last column): consecutive threads read
