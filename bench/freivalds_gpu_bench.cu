@@ -5,8 +5,8 @@
 //   nvcc -std=c++20 -O3 -gencode=arch=compute_90,code=sm_90 -DRACER_FV_ALL_SHAPES -I src bench/freivalds_gpu_bench.cu \
 //     src/freivalds/cuda/device_check.cu src/freivalds/cuda/device_data.cu \
 //     src/freivalds/tolerance.cpp src/freivalds/format.cpp -lcublas -o freivalds_gpu_bench
-// Usage: freivalds_gpu_bench OUT_DIR [--quick | --sweep | --profile]
-//   --sweep: kernel shapes and the overhead table only; --profile: a few plain launches at
+// Usage: freivalds_gpu_bench OUT_DIR [--quick | --sweep | --shapes | --profile]
+//   --sweep: kernel shapes and the overhead table only; --shapes: the kernel shapes only; --profile: a few plain launches at
 //   n = 8192 (FV_PROFILE_N=n: another size) for Nsight Compute (FV_PROFILE_SHAPE=i picks
 //   kShapes[i], else the library's default); FV_SWEEP_FROM=i starts the shape sweep at
 //   kShapes[i]; FV_SWEEP_SIZES=4096,8192 sets the sweep's sizes; FV_TABLE_DEFAULTS=1 times the
@@ -224,9 +224,8 @@ void shape_sweep(const std::vector<Format>& formats, const std::vector<int64_t>&
     best_shape[f == Format::BF16 || f == Format::F16 ? 1 : 0] = best_sh;
     for (void* p : {a, b, c}) cudaFree(p);
   }
-  std::printf("\nchosen: shape %d for f32/tf32, shape %d for bf16/f16 (defaults in the library: f32 %d below n = %lld, %d from it; "
-              "2-byte %d)\n", best_shape[0], best_shape[1], kDefaultShapeF32, static_cast<long long>(kF32LargeFrom),
-              kDefaultShapeF32Large, kDefaultShape16);
+  std::printf("\nchosen: shape %d for f32/tf32, shape %d for bf16/f16 (the library's default: %d)\n", best_shape[0], best_shape[1],
+              kDefaultShape);
 }
 
 // Host copies of every row's tolerance (from the magnitudes of the clean check just run).
@@ -395,6 +394,7 @@ int main(int argc, char** argv) {
   }
   bool quick = argc > 2 && std::strcmp(argv[2], "--quick") == 0;
   bool sweep_only = argc > 2 && std::strcmp(argv[2], "--sweep") == 0;
+  bool shapes_only = argc > 2 && std::strcmp(argv[2], "--shapes") == 0;
   bool profile = argc > 2 && std::strcmp(argv[2], "--profile") == 0;
   std::string out = std::string(argv[1]) + "/freivalds_gpu.jsonl";
   jsonl = std::fopen(out.c_str(), "w");
@@ -422,10 +422,10 @@ int main(int argc, char** argv) {
       }
       return 0;
     }
-    if (sweep_only) {
+    if (sweep_only || shapes_only) {
       graph_floor(s);
       shape_sweep({Format::F32, Format::BF16}, sweep_sizes({2048, 8192, 32768}), s);
-      overhead_table({Format::F32, Format::BF16}, {1024, 2048, 4096, 8192, 16384, 32768}, 10, s, h);
+      if (!shapes_only) overhead_table({Format::F32, Format::BF16}, {1024, 2048, 4096, 8192, 16384, 32768}, 10, s, h);
       std::fclose(jsonl);
       return 0;
     }

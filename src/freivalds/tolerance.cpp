@@ -50,16 +50,14 @@ CheckArithmetic cpu_check_arithmetic() {
 }
 
 // The tiled CUDA kernels (src/freivalds/cuda/tiled_kernels.cuh, structure in
-// gpu_arithmetic.hpp): a lane chains one 16-byte load's columns of A and of C in f32 FMAs
-// (4 + 4 terms for 4-byte elements, 8 + 8 for 2-byte), then 8 lanes' chains are added by a
+// gpu_arithmetic.hpp): a lane chains 16 terms in f32 FMAs (the A and C terms of two items'
+// 16-byte pieces for 4-byte elements, 4 + 4 each, or one item's 8 + 8 for 2-byte), then 8 lanes' chains are added by a
 // 3-level tree, also in f32, before the f64 accumulator: a term is rounded at most L + 3 times
 // in f32 (the +1 of gamma_c covers rounding xm to f32).
-CheckArithmetic gpu_check_arithmetic(Format f) {
-  if (f == Format::F16 || f == Format::BF16)
-    return {0x1p-24, gpu_f32_roundings(2), 0x1p-53, 0x1p-24,
-            "f32 FMA chains of 16 terms (8 of A X, 8 of C R) per lane, added over 8 lanes by a 3-level f32 tree, into f64; X = B R stored in f32"};
-  return {0x1p-24, gpu_f32_roundings(4), 0x1p-53, 0x1p-24,
-          "f32 FMA chains of 8 terms (4 of A X, 4 of C R) per lane, added over 8 lanes by a 3-level f32 tree, into f64; X = B R stored in f32"};
+// The same model for every format (the chain length is in terms, not loads).
+CheckArithmetic gpu_check_arithmetic(Format) {
+  return {0x1p-24, kGpuF32Roundings, 0x1p-53, 0x1p-24,
+          "f32 FMA chains of 16 terms (8 of A X, 8 of C R) per lane, added over 8 lanes by a 3-level f32 tree, into f64; X = B R stored in f32"};
 }
 
 double gamma_n(double n, double u) {

@@ -73,8 +73,9 @@ struct ChunkPasses {
 };
 
 constexpr int kMaxTileRows = 128, kMaxBlockCols = 512;
-// 256-thread CTAs (tile_threads) take tiles of up to 256 rows: 2 row groups a lane group, as at 128.
-constexpr int max_tile_rows(int async) { return kMaxTileRows * tile_threads(async) / kTileThreads; }
+// 256-thread CTAs (tile_threads) take tiles of up to 2 row groups a lane group, as at 128 with
+// 4 rows (256 rows of 4, 128 of 2: the 2-row ring's shared memory then fits 3 CTAs).
+constexpr int max_tile_rows(int async, int rows) { return async == 2 ? 2 * tile_threads(async) / kGroupLanes * rows : kMaxTileRows; }
 
 // Tiles of 128 rows (down to 16 lane groups' rows at small n) and blocks of the shape's
 // columns (fewer at small n); column splits chosen for about ctas_per_sm CTAs a multiprocessor.
@@ -120,9 +121,8 @@ void launch_tiled_pass(const TileArgs<T>& args, const TilePlan& plan, cudaStream
          WITH_C && args.overlap, args);
 }
 
-// The library builds only its default shapes' template instances (default_shape); the bench
+// The library builds only its default shape's template instances (kDefaultShape); the bench
 // also the other tiled shapes', for k = 10.
-template <class T> constexpr int default_shape_for(int64_t n) { return default_shape(sizeof(T) == 4, n); }
 // The tiled template instance that shape kShapes[D] runs as (rows, items in flight, tree, staging).
 template <int D> constexpr int rows_of() { return kShapes[D].rows_per_lane; }
 template <int D> constexpr int depth_of() { return kShapes[D].items_in_flight; }
@@ -137,7 +137,7 @@ template <int D> bool runs_as(const Shape& sh) {
 // done once for the largest tile, when the check is built.
 template <class T, int KT, bool WITH_C, bool MAGS, int ROWS, int DEPTH, bool TREE, int ASYNC = 0>
 void allow_tiled_smem() {
-  const size_t bytes = tiled_smem_bytes<T, KT, WITH_C, MAGS, ROWS, DEPTH, TREE, ASYNC>(max_tile_rows(ASYNC), kMaxBlockCols);
+  const size_t bytes = tiled_smem_bytes<T, KT, WITH_C, MAGS, ROWS, DEPTH, TREE, ASYNC>(max_tile_rows(ASYNC, ROWS), kMaxBlockCols);
   cuda_check(cudaFuncSetAttribute(tiled_pass<T, KT, WITH_C, MAGS, ROWS, DEPTH, TREE, ASYNC>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                   static_cast<int>(bytes)),
              "cudaFuncSetAttribute(shared memory)");
@@ -155,8 +155,7 @@ void allow_shape_smem() {
 // The bench's other shapes are built for k = 10 only (dispatch below).
 template <class T, int KT>
 void allow_tiled_smem_all() {
-  if constexpr (sizeof(T) == 4) allow_shape_smem<T, KT, kDefaultShapeF32>(), allow_shape_smem<T, KT, kDefaultShapeF32Large>();
-  else allow_shape_smem<T, KT, kDefaultShape16>();
+  allow_shape_smem<T, KT, kDefaultShape>();
 #ifdef RACER_FV_ALL_SHAPES
   if constexpr (KT == 10) {
     allow_tiled_smem_rows<T, KT, 2, 1, false>(), allow_tiled_smem_rows<T, KT, 4, 1, false>();
@@ -165,6 +164,7 @@ void allow_tiled_smem_all() {
     allow_tiled_smem_rows<T, KT, 2, 2, false, 1>(), allow_tiled_smem_rows<T, KT, 2, 3, false, 1>();
     allow_tiled_smem_rows<T, KT, 4, 2, false, 1>(), allow_tiled_smem_rows<T, KT, 4, 3, false, 1>();
     allow_tiled_smem_rows<T, KT, 4, 1, false, 2>(), allow_tiled_smem_rows<T, KT, 2, 2, false, 2>();
+    allow_tiled_smem_rows<T, KT, 2, 1, false, 2>();
   }
 #endif
 }
@@ -181,8 +181,9 @@ void allow_tiled_smem_for(int kt) {
 template <class T, int KT, int ROWS, int DEPTH, bool TREE, int ASYNC = 0>
 void launch_tiled(const ChunkPasses<T>& q, const Shape& shape, cudaStream_t s) {
   const int64_t n = q.n;
-  // Pass 1's items are two loads wide: blocks are multiples of that.
-  const TilePlan plan = plan_tiles(n, kGroupLanes * Load16<T>::kCount * 2, tile_threads(ASYNC) / kGroupLanes * ROWS, max_tile_rows(ASYNC), shape);
+  // Blocks are multiples of the widest chain's columns (pass 1's: 8 lanes x 16 terms of B), so
+  // a block's items form whole chains.
+  const TilePlan plan = plan_tiles(n, kGroupLanes * kGpuChainTerms, tile_threads(ASYNC) / kGroupLanes * ROWS, max_tile_rows(ASYNC, ROWS), shape);
   TileArgs<T> p1{q.b, nullptr, n, n, q.r, nullptr, nullptr, plan.cols_per_split, plan.block_cols, plan.tile_rows,
                  q.x_acc, q.mags + 4 * n, q.nb2, nullptr, nullptr, shape.overlap_passes};
   if (q.with_mags) launch_tiled_pass<T, KT, false, true, ROWS, DEPTH, TREE, ASYNC>(p1, plan, s);
@@ -251,15 +252,12 @@ bool launch_as(const Shape& sh, const ChunkPasses<T>& q, cudaStream_t s) {
 template <class T, int KT>
 void launch_shape(int shape, const ChunkPasses<T>& q, cudaStream_t s) {
   const Shape& sh = kShapes[shape];
-  // The library's default shapes (default_shape), built for every chunk size.
-  if constexpr (sizeof(T) == 4) {
-    if (launch_as<T, KT, kDefaultShapeF32>(sh, q, s) || launch_as<T, KT, kDefaultShapeF32Large>(sh, q, s)) return;
-  } else {
-    if (launch_as<T, KT, kDefaultShape16>(sh, q, s)) return;
-  }
+  // The library's default shape, built for every chunk size.
+  if (launch_as<T, KT, kDefaultShape>(sh, q, s)) return;
 #ifdef RACER_FV_ALL_SHAPES
   if constexpr (KT == 10) {
     if (sh.tiled && sh.async_copies == 2) {
+      if (sh.rows_per_lane == 2 && sh.items_in_flight == 1) return launch_tiled<T, KT, 2, 1, false, 2>(q, sh, s);
       if (sh.rows_per_lane == 2) return launch_tiled<T, KT, 2, 2, false, 2>(q, sh, s);
       return launch_tiled<T, KT, 4, 1, false, 2>(q, sh, s);
     }
@@ -290,7 +288,7 @@ void launch_shape(int shape, const ChunkPasses<T>& q, cudaStream_t s) {
 // Every shape for k = 10 (the bench's overhead k); the default shape for the other chunk sizes.
 template <class T>
 void dispatch(int shape, int kt, const ChunkPasses<T>& q, cudaStream_t s) {
-  const int d = default_shape_for<T>(q.n);
+  const int d = kDefaultShape;
   switch (kt) {
     case 4: return launch_shape<T, 4>(d, q, s);
     case 8: return launch_shape<T, 8>(d, q, s);
@@ -380,7 +378,7 @@ void DeviceCheck::enqueue_typed(const T* a, const T* b, const T* c) {
   bool first = true;
   for (const Chunk& ch : chunks_) {
     // Other chunk sizes than 10 always use the default shape (dispatch).
-    const int shape = shape_ < 0 || ch.kt != 10 ? default_shape_for<T>(n_) : shape_;
+    const int shape = shape_ < 0 || ch.kt != 10 ? kDefaultShape : shape_;
     dispatch<T>(shape_, ch.kt, ChunkPasses<T>{a, b, c, n_, ch.r, x_, ch.x_acc, ch.y_acc, mags_, nb2_, first}, stream_);
     launch_kernel(judge_chunk, dim3(static_cast<unsigned>((n_ + kJudgeThreads - 1) / kJudgeThreads)), dim3(kJudgeThreads), 0, stream_,
                   kShapes[shape].overlap_passes,

@@ -59,28 +59,23 @@ constexpr Shape kShapes[] = {
     {2, false, 8, 0, true, 6, 128}, {2, false, 8, 0, true, 5, 256},
     // run9: the ring in CTAs of 256 threads (4 f32 rows, 1 item ahead; 2 rows, 2 items ahead)
     {4, false, 8, 0, true, 2, 128, 1, false, false, 2}, {2, false, 8, 0, true, 2, 128, 2, false, false, 2},
-    {4, false, 8, 0, true, 2, 128, 1, false, true, 2}};
+    {4, false, 8, 0, true, 2, 128, 1, false, true, 2},
+    // run10: 2 rows in the 256-thread ring, 1 item ahead, 3 CTAs (24 warps) a multiprocessor
+    {2, false, 8, 0, true, 3, 128, 1, false, false, 2}};
 // (run9 also timed, under other numbers in earlier builds: loads issued before the vector
 // staging and line prefetches, commit e672da3; 64-row tiles, commit d5a6461; 5 CTAs of 4 f32
 // rows, commit 2fbf818; all slower or no better, RESULTS.md.)
-constexpr int kShapeCount = 40;
+constexpr int kShapeCount = 41;
 constexpr int kFirstTiledShape = 8;
-// Indices into kShapes: the shapes used unless set_shape picks another (default_shape), for
-// 4-byte elements below and from n = kF32LargeFrom, and for 2-byte elements
-// (bench/freivalds/RESULTS.md, run9). Shape 37: 4 rows a lane group in CTAs of 256 threads whose
-// next item is a cp.async copy into shared memory, read back with the rows in the order that
-// spares the tree its selects; against run7's shape 13, f32 -11% at n = 4096 and -5% at 8192,
-// but +3% at 16384 and about +10% at 32768, where shape 13 stays; bf16 -13% to -15% against
-// shape 33 at n = 4096-16384.
-constexpr int kDefaultShapeF32 = 37;
-constexpr int kDefaultShapeF32Large = 13;
-constexpr int64_t kF32LargeFrom = 16384;
-constexpr int kDefaultShape16 = 37;
-static_assert(kShapes[kDefaultShapeF32].tiled && kShapes[kDefaultShapeF32Large].tiled && kShapes[kDefaultShape16].tiled,
-              "the library builds only tiled shapes");
-constexpr int default_shape(bool four_byte_elements, int64_t n) {
-  return !four_byte_elements ? kDefaultShape16 : n < kF32LargeFrom ? kDefaultShapeF32 : kDefaultShapeF32Large;
-}
+// The index into kShapes used unless set_shape picks another, for every format and n
+// (bench/freivalds/RESULTS.md, run9 and run10). Shape 37: 4 rows a lane group in CTAs of 256
+// threads whose next item is a cp.async copy into shared memory, read back with the rows in the
+// order that spares the tree its selects, f32 chains spanning two items; against run7's shape 13,
+// f32 -11% at n = 4096 and -5% at 8192 (run9), and with the two-item chains (run10) level at
+// 16384 and 1-6% faster at 32768, where shape 13 had stayed the default; bf16 -13% to -15%
+// against shape 33 at n = 4096-16384.
+constexpr int kDefaultShape = 37;
+static_assert(kShapes[kDefaultShape].tiled, "the library builds only tiled shapes");
 
 struct DeviceVerdict {
   bool pass;

@@ -9,8 +9,9 @@
 // stream rows: each lane group holds kRows rows, its 8 lanes load 16 contiguous bytes each
 // of every row (128 bytes a row, whole cache lines; pass 1 two such segments), and all four
 // lane groups of a warp read the same vector entries (one shared-memory wavefront per 16-byte
-// load of the warp). Each lane chains its item's terms in f32 FMAs (one 16-byte load of A and
-// one of C, or two of B), the 8 lanes' chains are added by a 3-level tree (shuffles that leave
+// load of the warp). Each lane chains 16 terms of each row value in f32 FMAs (its 16-byte
+// pieces of A and C, or of B, over one item or, for f32, two consecutive items of the same
+// rows: kGpuChainTerms), the 8 lanes' chains are added by a 3-level tree (shuffles that leave
 // every lane a slice of the row values, or, SMEM_TREE, the same pairs of lanes added through
 // shared memory), and those go into f64 accumulators in shared memory. A lane's loads of the
 // next items either sit in register buffers or (ASYNC) are cp.async copies into a ring of
@@ -18,9 +19,8 @@
 // loads only once registers free up, halfway through the previous item); read back from the
 // ring, a lane's rows can come in the order that spares the tree its selects
 // (tree_level_swapped). Either way the same values reach the same sums.
-// Rounding model (tolerance.cpp, gpu_check_arithmetic): each term passes through at most L f32
-// roundings in its chain and 3 in the tree (L = 8 terms for 4-byte elements, 16 for 2-byte),
-// then f64.
+// Rounding model (tolerance.cpp, gpu_check_arithmetic): each term passes through at most 16
+// f32 roundings in its chain and 3 in the tree, then f64.
 // At the end each CTA adds its rows' values into the outputs (f64 atomics, one per value per
 // column split).
 #include <cuda_bf16.h>
@@ -246,12 +246,21 @@ __device__ inline void add_lanes_via_smem(const float (&acc)[N], float4* scratch
 // of 2-byte elements, which need about 200: uncapped, the unrolled item loop below took
 // 140-160 for the f32 passes (3 CTAs), capped it spills at most 24 bytes. With ASYNC copies the
 // ring in shared memory allows 3 CTAs of 4 rows (16 KB an item), so 170 registers, and 2 CTAs of
-// 256 threads (ASYNC 2: 128 registers; 2-byte elements spill 36 bytes in pass 2).
-template <class T, int ROWS, int DEPTH, int ASYNC> constexpr int tiled_min_ctas() {
-  if (ASYNC == 2) return 2;
+// 256 threads (ASYNC 2: 128 registers; 2-byte elements spill 36 bytes in pass 2; f32 with
+// two-item chains 8-24 bytes), or 3 of 2 rows and 1 item ahead (80 registers, run10 trial).
+template <class T, int ROWS, int DEPTH, int ASYNC> __host__ __device__ constexpr int tiled_min_ctas() {
+  if (ASYNC == 2) return ROWS <= 2 && DEPTH == 1 ? 3 : 2;
   if (ASYNC) return ROWS <= 2 ? 4 : 3;
   if (sizeof(T) == 4 && ROWS <= 2 && DEPTH == 1) return 6;  // run9 trial: 85 registers, 24 warps
   return sizeof(T) == 4 || ROWS <= 2 ? 4 : 1;
+}
+
+// Items a lane's chains span (of terms_per_item terms each): as many as kGpuChainTerms allows in
+// the 128-register ring instances up to 10 vectors a chunk (f32: 2), else one. Elsewhere the
+// chains, live across the next item's loads, spill: the register buffers 300 bytes a thread, 16
+// vectors 160, the 80-register 2-row ring 170 (cuobjdump -res-usage, run10).
+template <int KT, int terms_per_item, int ASYNC, int MIN_CTAS> __host__ __device__ constexpr int chain_items() {
+  return ASYNC == 2 && MIN_CTAS == 2 && KT <= 10 ? kGpuChainTerms / terms_per_item : 1;
 }
 
 // cp.async of 16 bytes (zero-filled where `in` is false: nothing is read from `src` then).
@@ -275,7 +284,9 @@ __global__ void __launch_bounds__(tile_threads(ASYNC), tiled_min_ctas<T, ROWS, D
   constexpr int R = S::kRows, P = S::kPitch, GS = S::kGroupStride;
   // The tolerance's model of this kernel's rounding (gpu_arithmetic.hpp): chains of this many
   // terms, then the 3-level tree below (tree_level calls, or add_lanes_via_smem).
-  static_assert((WITH_C ? 2 : LOADS) * E == gpu_chain_terms(sizeof(T)), "chain length differs from the tolerance's model");
+  // A chain spans CHAIN consecutive items of one row group (the same rows, the next columns).
+  constexpr int CHAIN = chain_items<KT, (WITH_C ? 2 : LOADS) * E, ASYNC, tiled_min_ctas<T, ROWS, DEPTH, ASYNC>()>();
+  static_assert(CHAIN * (WITH_C ? 2 : LOADS) * E <= kGpuChainTerms, "chains longer than the tolerance's model");
   static_assert(kGpuTreeLevels == 3, "the tree below has 3 levels");
   extern __shared__ __align__(16) unsigned char smem_raw[];
   const int tile_groups = p.tile_rows / R;
@@ -298,7 +309,9 @@ __global__ void __launch_bounds__(tile_threads(ASYNC), tiled_min_ctas<T, ROWS, D
 
   for (int64_t b = c_begin; b < c_end; b += p.block_cols) {
     const int valid = static_cast<int>(min(static_cast<int64_t>(p.block_cols), c_end - b));
-    const int units = (valid + UNIT - 1) / UNIT;
+    // Whole chains: a short last block's units are padded with zeros to a multiple of CHAIN
+    // (blocks are multiples of CHAIN units, launch_tiled, so the padding fits the staging).
+    const int units = ((valid + UNIT - 1) / UNIT + CHAIN - 1) / CHAIN * CHAIN;
     const int items = my_groups * units;
     // An item is a lane group's row group (the gi-th of its own) and a unit of the block's
     // columns; items run unit by unit within a row group. Positions advance by counting, not by
@@ -315,6 +328,16 @@ __global__ void __launch_bounds__(tile_threads(ASYNC), tiled_min_ctas<T, ROWS, D
       const int64_t first_row = row0 + (group + LANE_GROUPS * at.gi) * R;
       const int64_t col0 = b + at.u * UNIT + l8 * E;
       const int64_t offset = first_row * p.cols + col0;  // of the group's first row, this lane's first column
+      // Items wholly inside the matrix (all but the edges) skip the per-piece bounds and offsets
+      // (ASYNC copies only: the register path's duplicated loads spill 300 bytes).
+      if (ASYNC != 0 && at.gi < my_groups && first_row + R <= p.rows && col0 + (LOADS - 1) * kGroupLanes * E < c_end) {
+        int64_t row_offset = offset;
+#pragma unroll
+        for (int r = 0; r < R; ++r, row_offset += p.cols)
+#pragma unroll
+          for (int j = 0; j < LOADS; ++j) piece(r * LOADS + j, row_offset + j * kGroupLanes * E, true);
+        return;
+      }
 #pragma unroll
       for (int r = 0; r < R; ++r) {
         const bool row_in = at.gi < my_groups && first_row + r < p.rows;
@@ -348,7 +371,9 @@ __global__ void __launch_bounds__(tile_threads(ASYNC), tiled_min_ctas<T, ROWS, D
 #pragma unroll
         for (int r = 0; r < R; ++r) c[r] = slots[(R * LOADS + (r ^ swap)) * THREADS];
     };
-    auto compute = [&](const ItemPos& at, const uint4 (&cur_m)[R][LOADS], const uint4 (&cur_c)[R]) {
+    // An item's terms join the chains in acc: `first` starts them (from 0), `last` ends them (the
+    // tree, then the f64 accumulators). Both are constants once the item loops are unrolled.
+    auto compute = [&](const ItemPos& at, const uint4 (&cur_m)[R][LOADS], const uint4 (&cur_c)[R], float (&acc)[S::kV], bool first, bool last) {
       const int g = group + LANE_GROUPS * at.gi, u = at.u;
       float a[R][LOADS * E], cc[R][E];
 #pragma unroll
@@ -357,9 +382,9 @@ __global__ void __launch_bounds__(tile_threads(ASYNC), tiled_min_ctas<T, ROWS, D
         for (int j = 0; j < LOADS; ++j) Load16<T>::widen(cur_m[r][j], *reinterpret_cast<float(*)[E]>(&a[r][j * E]));
         if constexpr (WITH_C) Load16<T>::widen(cur_c[r], cc[r]);
       }
-      float acc[S::kV];  // (an `= {}` initialiser becomes a loop over local memory)
+      if (first)
 #pragma unroll
-      for (int i = 0; i < S::kV; ++i) acc[i] = 0;
+        for (int i = 0; i < S::kV; ++i) acc[i] = 0;
 #pragma unroll
       for (int q4 = 0; q4 < QUADS; ++q4) {
         const float* base = vec + u * UNIT + q4 * 32 + l8 * 4;
@@ -401,7 +426,8 @@ __global__ void __launch_bounds__(tile_threads(ASYNC), tiled_min_ctas<T, ROWS, D
             }
         }
       }
-      if constexpr (SMEM_TREE) {
+      if (!last) {
+      } else if constexpr (SMEM_TREE) {
         add_lanes_via_smem<S>(acc, scratch + group * kGroupLanes * kGroupLanes, dacc + g * GS, l8);
       } else {
         // The 8 lanes' chains, added by a tree (levels over lane bits 4, 2, 1).
@@ -457,28 +483,37 @@ __global__ void __launch_bounds__(tile_threads(ASYNC), tiled_min_ctas<T, ROWS, D
 
     if (!early) load_ahead();
     if constexpr (ASYNC != 0) {
-      // Item i sits in stage i % RING; its copy goes into the stage read for item i - 1, whose
-      // values that item's computation has consumed.
+      // Item i sits in stage i % RING; item i + DEPTH's copy goes into the stage read for item
+      // i - 1, whose values that item's computation has consumed.
       int stage = 0;
-      for (int item = 0; item < items; ++item) {
-        wait_async<DEPTH - 1>();  // this item's group is complete; DEPTH - 1 later ones may not be
-        fetch(stage, buf_m[0], buf_c[0]);
-        copy(next_load, stage == 0 ? RING - 1 : stage - 1);
-        next_load.next(units);
-        compute(next_compute, buf_m[0], buf_c[0]);
-        next_compute.next(units);
-        stage = stage + 1 == RING ? 0 : stage + 1;
+      for (int item = 0; item < items; item += CHAIN) {
+        float acc[S::kV];  // the chains of the rows of CHAIN items
+#pragma unroll
+        for (int h = 0; h < CHAIN; ++h) {
+          // The copy first (into the stage the previous item was read from): the chain's registers
+          // are live across it, the item's values not yet.
+          copy(next_load, stage == 0 ? RING - 1 : stage - 1);
+          next_load.next(units);
+          wait_async<DEPTH>();  // this item's group is complete; the DEPTH after it may not be
+          fetch(stage, buf_m[0], buf_c[0]);
+          compute(next_compute, buf_m[0], buf_c[0], acc, h == 0, h == CHAIN - 1);
+          next_compute.next(units);
+          stage = stage + 1 == RING ? 0 : stage + 1;
+        }
       }
       wait_async<0>();  // the empty tail copies land before the next block refills the ring
     } else {
-      for (int item0 = 0; item0 < items; item0 += SLOTS) {
+      // Unrolled over whole rotations of the buffers and whole chains (items is a multiple of CHAIN).
+      constexpr int UNROLL = SLOTS % CHAIN == 0 ? SLOTS : SLOTS * CHAIN;
+      for (int item0 = 0; item0 < items; item0 += UNROLL) {
+        float acc[S::kV];
 #pragma unroll
-        for (int slot = 0; slot < SLOTS; ++slot) {
-          const int item = item0 + slot;
-          if (item >= items) break;
+        for (int i = 0; i < UNROLL; ++i) {
+          if (item0 + i >= items) break;  // at a chain's end: items is a multiple of CHAIN
+          const int slot = i % SLOTS;
           load(next_load, buf_m[(slot + DEPTH) % SLOTS], buf_c[(slot + DEPTH) % SLOTS]);  // in flight while this one computes
           next_load.next(units);
-          compute(next_compute, buf_m[slot], buf_c[slot]);
+          compute(next_compute, buf_m[slot], buf_c[slot], acc, i % CHAIN == 0, i % CHAIN == CHAIN - 1);
           next_compute.next(units);
         }
       }

@@ -15,23 +15,28 @@
 namespace racer::freivalds {
 namespace {
 
+// Items a chain spans when each contributes E terms of A and E of C (tiled_pass's chain_items
+// at its longest).
+int items_a_chain(int e) { return kGpuChainTerms / (2 * e); }
+
 // One residual entry Y = sum_j a_j x_j - c_j r_j as tiled_pass computes it: items of 8 lanes x E
-// columns; lane l chains, per quad of 4 of its E columns, the 4 A terms then the 4 C terms in
-// f32 FMAs from 0; the 8 chains are added by a tree pairing lanes l ^ 4, l ^ 2, l ^ 1; the item's
-// sum goes into an f64 accumulator.
+// columns; lane l chains, per item of the chain and per quad of 4 of its E columns, the 4 A
+// terms then the 4 C terms in f32 FMAs from 0; the 8 chains are added by a tree pairing lanes
+// l ^ 4, l ^ 2, l ^ 1; the sum goes into an f64 accumulator.
 double emulate_row(const std::vector<float>& a, const std::vector<float>& x, const std::vector<float>& c,
                    const std::vector<float>& r, int e) {
-  const size_t unit = static_cast<size_t>(kGpuTreeLanes) * e;
+  const size_t unit = static_cast<size_t>(kGpuTreeLanes) * e, span = unit * items_a_chain(e);
   double acc = 0;
-  for (size_t u0 = 0; u0 < a.size(); u0 += unit) {
+  for (size_t c0 = 0; c0 < a.size(); c0 += span) {
     float s[kGpuTreeLanes];
     for (int l = 0; l < kGpuTreeLanes; ++l) {
       float chain = 0;
-      for (int q = 0; q < e / 4; ++q) {
-        const size_t j0 = u0 + static_cast<size_t>(l) * e + 4 * q;
-        for (size_t j = j0; j < j0 + 4; ++j) chain = std::fmaf(a[j], x[j], chain);
-        for (size_t j = j0; j < j0 + 4; ++j) chain = std::fmaf(-c[j], r[j], chain);
-      }
+      for (size_t u0 = c0; u0 < c0 + span && u0 < a.size(); u0 += unit)
+        for (int q = 0; q < e / 4; ++q) {
+          const size_t j0 = u0 + static_cast<size_t>(l) * e + 4 * q;
+          for (size_t j = j0; j < j0 + 4; ++j) chain = std::fmaf(a[j], x[j], chain);
+          for (size_t j = j0; j < j0 + 4; ++j) chain = std::fmaf(-c[j], r[j], chain);
+        }
       s[l] = chain;
     }
     for (int bit = kGpuTreeLanes / 2; bit >= 1; bit /= 2) {
@@ -83,10 +88,10 @@ Worst worst_error(Format f, int element_bytes, int rows, int n) {
 }
 
 TEST(GpuArithmetic, ModelIsTheKernelsChainsAndTree) {
-  EXPECT_EQ(gpu_chain_terms(4), 8);   // one 16-byte load of A (4 f32) and one of C
-  EXPECT_EQ(gpu_chain_terms(2), 16);  // 8 + 8 bf16/f16
-  EXPECT_EQ(gpu_check_arithmetic(Format::F32).inner_len, gpu_chain_terms(4) + kGpuTreeLevels);
-  EXPECT_EQ(gpu_check_arithmetic(Format::BF16).inner_len, gpu_chain_terms(2) + kGpuTreeLevels);
+  EXPECT_EQ(items_a_chain(4), 2);  // f32: two items of 4 A + 4 C terms
+  EXPECT_EQ(items_a_chain(8), 1);  // bf16/f16: one item of 8 + 8
+  for (Format f : {Format::F32, Format::TF32, Format::BF16, Format::F16})
+    EXPECT_EQ(gpu_check_arithmetic(f).inner_len, kGpuChainTerms + kGpuTreeLevels) << format_name(f);
 }
 
 TEST(GpuArithmetic, ReplayedKernelSumsStayWithinTheBound) {
@@ -103,15 +108,16 @@ TEST(GpuArithmetic, ReplayedKernelSumsStayWithinTheBound) {
 TEST(GpuArithmetic, AChainCanLoseEveryAddition) {
   const float t = 0x1.8p-25f;  // 0.75 u, exact in bf16
   for (auto [f, bytes] : {std::pair{Format::F32, 4}, std::pair{Format::BF16, 2}}) {
-    const int e = 16 / bytes, n = kGpuTreeLanes * e;
+    const int e = 16 / bytes, items = items_a_chain(e), n = kGpuTreeLanes * e * items;
     std::vector<float> a(n, 0), x(n, 1), c(n, 0), r(n, 1);
-    for (int j = 0; j < e; ++j) a[j] = j == 0 ? 1.0f : t, c[j] = -t;  // lane 0: 1, then t terms
-    const double exact = 1 + (2.0 * e - 1) * t;
+    for (int i = 0; i < items; ++i)  // lane 0's columns of each item: 1, then t terms
+      for (int j = i * kGpuTreeLanes * e; j < (i * kGpuTreeLanes + 1) * e; ++j) a[j] = j == 0 ? 1.0f : t, c[j] = -t;
+    const double exact = 1 + (kGpuChainTerms - 1) * t;
     const double got = emulate_row(a, x, c, r, e);
     EXPECT_EQ(got, 1.0) << format_name(f);
     const CheckArithmetic m = gpu_check_arithmetic(f);
     EXPECT_LE(exact - got, gamma_n(m.inner_len + 1, m.u_inner) * exact) << format_name(f);
-    EXPECT_GT(exact - got, gamma_n(gpu_chain_terms(bytes) / 2, m.u_inner) * exact) << format_name(f);
+    EXPECT_GT(exact - got, gamma_n(kGpuChainTerms / 2, m.u_inner) * exact) << format_name(f);
   }
 }
 
