@@ -34,6 +34,9 @@ struct Shape {
   // memory (items_in_flight + 1 items a thread) rather than register buffers; 2: the same in
   // CTAs of 256 threads (tile_threads).
   int async_copies = 0;
+  // tiled: each chunk's passes and verdict in one cooperative kernel (fused_check.cuh) where the
+  // grid fits the GPU at once, else the separate kernels.
+  bool fused = false;
 };
 constexpr Shape kShapes[] = {
     {2, false, 1, 1, false, 0, 0},   {2, true, 1, 1, false, 0, 0},   {2, false, 4, 1, false, 0, 0},
@@ -60,12 +63,13 @@ constexpr Shape kShapes[] = {
     // run9: the ring in CTAs of 256 threads (4 f32 rows, 1 item ahead; 2 rows, 2 items ahead)
     {4, false, 8, 0, true, 2, 128, 1, false, false, 2}, {2, false, 8, 0, true, 2, 128, 2, false, false, 2},
     {4, false, 8, 0, true, 2, 128, 1, false, true, 2},
-    // run10: 2 rows in the 256-thread ring, 1 item ahead, 3 CTAs (24 warps) a multiprocessor
-    {2, false, 8, 0, true, 3, 128, 1, false, false, 2}};
+    // run10: 2 rows in the 256-thread ring, 1 item ahead, 3 CTAs (24 warps) a multiprocessor;
+    // shape 37 as one cooperative kernel
+    {2, false, 8, 0, true, 3, 128, 1, false, false, 2}, {4, false, 8, 0, true, 2, 128, 1, false, false, 2, true}};
 // (run9 also timed, under other numbers in earlier builds: loads issued before the vector
 // staging and line prefetches, commit e672da3; 64-row tiles, commit d5a6461; 5 CTAs of 4 f32
 // rows, commit 2fbf818; all slower or no better, RESULTS.md.)
-constexpr int kShapeCount = 41;
+constexpr int kShapeCount = 42;
 constexpr int kFirstTiledShape = 8;
 // The index into kShapes used unless set_shape picks another, for every format and n
 // (bench/freivalds/RESULTS.md, run9 and run10). Shape 37: 4 rows a lane group in CTAs of 256
@@ -124,6 +128,7 @@ class DeviceCheck {
   double *mags_ = nullptr, *nb2_ = nullptr;
   float* x_ = nullptr;
   int* row_failed_ = nullptr;
+  unsigned* tile_done_ = nullptr;  // the fused check's counters, a tile each
   unsigned long long* packed_ = nullptr;  // (ratio f32 bits << 32) | (row k + v), atomicMax
   unsigned long long* failing_ = nullptr;
   ToleranceCoefficients* coef_ = nullptr;
