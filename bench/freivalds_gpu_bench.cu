@@ -174,7 +174,7 @@ void shape_sweep(const std::vector<Format>& formats, const std::vector<int64_t>&
     if (kShapes[sh].tiled)
       std::printf(" shape %d (tiled: rows/lane group %d, CTAs/SM %d, block columns %d, items in flight %d%s) |", sh,
                   kShapes[sh].rows_per_lane, kShapes[sh].ctas_per_sm, kShapes[sh].block_cols, kShapes[sh].items_in_flight,
-                  kShapes[sh].fused ? ", cp.async ring, one cooperative kernel" : kShapes[sh].async_copies ? ", cp.async ring" : kShapes[sh].overlap_passes ? ", overlapped passes" : "");
+                  kShapes[sh].async_copies ? ", cp.async ring" : kShapes[sh].overlap_passes ? ", overlapped passes" : "");
     else
       std::printf(" shape %d (rows/lane %d, prefetch %s, lanes/row %d, min blocks %d) |", sh, kShapes[sh].rows_per_lane,
                   kShapes[sh].prefetch ? "yes" : "no", kShapes[sh].lanes_per_row, kShapes[sh].min_blocks);
@@ -224,8 +224,8 @@ void shape_sweep(const std::vector<Format>& formats, const std::vector<int64_t>&
     best_shape[f == Format::BF16 || f == Format::F16 ? 1 : 0] = best_sh;
     for (void* p : {a, b, c}) cudaFree(p);
   }
-  std::printf("\nchosen: shape %d for f32/tf32, shape %d for bf16/f16 (the library's default: %d)\n", best_shape[0], best_shape[1],
-              kDefaultShape);
+  std::printf("\nchosen: shape %d for f32/tf32, shape %d for bf16/f16 (the library's default: %d, up to n = %lld %d)\n", best_shape[0],
+              best_shape[1], kDefaultShape, static_cast<long long>(kOverlapUpTo), kDefaultShapeOverlapped);
 }
 
 // Host copies of every row's tolerance (from the magnitudes of the clean check just run).

@@ -5,7 +5,6 @@
 #include <type_traits>
 
 #include "freivalds/cuda/device_check.cuh"
-#include "freivalds/cuda/fused_check.cuh"
 #include "freivalds/cuda/judge.cuh"
 #include "freivalds/cuda/skinny_kernels.cuh"
 #include "freivalds/cuda/tiled_kernels.cuh"
@@ -34,9 +33,6 @@ struct ChunkPasses {
   float* x;  // the row-per-lane shapes' X in f32 (the tiled pass 2 rounds x_acc as it stages it)
   double *x_acc, *y_acc, *mags, *nb2;
   bool with_mags;
-  JudgeArgs judge;      // the chunk's verdict, for the fused check
-  unsigned* tile_done;  // the fused check's per-tile counters (zero)
-  bool* judged;         // set when the fused check has also judged the chunk
 };
 
 constexpr int kMaxTileRows = 128, kMaxBlockCols = 512;
@@ -81,16 +77,6 @@ void launch_kernel(void (*kernel)(Params...), dim3 grid, dim3 block, size_t smem
   cuda_check(cudaLaunchKernelEx(&config, kernel, args...), "cudaLaunchKernelEx");
 }
 
-// A cooperative launch (every CTA resident at once: the fused check's grid barrier).
-template <class... Params, class... Args>
-void launch_cooperative(void (*kernel)(Params...), dim3 grid, dim3 block, size_t smem, cudaStream_t s, Args... args) {
-  cudaLaunchAttribute attr{};
-  attr.id = cudaLaunchAttributeCooperative;
-  attr.val.cooperative = 1;
-  cudaLaunchConfig_t config{grid, block, smem, s, &attr, 1};
-  cuda_check(cudaLaunchKernelEx(&config, kernel, args...), "cudaLaunchKernelEx(cooperative)");
-}
-
 template <class T, int KT, bool WITH_C, bool MAGS, int ROWS, int DEPTH, bool TREE, int ASYNC = 0>
 void launch_tiled_pass(const TileArgs<T>& args, const TilePlan& plan, cudaStream_t s) {
   const size_t bytes = tiled_smem_bytes<T, KT, WITH_C, MAGS, ROWS, DEPTH, TREE, ASYNC>(args.tile_rows, args.block_cols);
@@ -124,38 +110,12 @@ void allow_tiled_smem_rows() {
   allow_tiled_smem<T, KT, false, false, ROWS, DEPTH, TREE, ASYNC>(), allow_tiled_smem<T, KT, false, true, ROWS, DEPTH, TREE, ASYNC>();
   allow_tiled_smem<T, KT, true, false, ROWS, DEPTH, TREE, ASYNC>(), allow_tiled_smem<T, KT, true, true, ROWS, DEPTH, TREE, ASYNC>();
 }
-// The fused check's shared memory: the larger of its two passes'.
-template <class T, int KT, bool MAGS, int ROWS, int DEPTH, bool TREE, int ASYNC>
-size_t fused_smem_bytes(int tile_rows, int block_cols) {
-  return std::max(tiled_smem_bytes<T, KT, false, MAGS, ROWS, DEPTH, TREE, ASYNC>(tile_rows, block_cols),
-                  tiled_smem_bytes<T, KT, true, MAGS, ROWS, DEPTH, TREE, ASYNC>(tile_rows, block_cols));
-}
-template <class T, int KT, bool MAGS, int ROWS, int DEPTH, bool TREE, int ASYNC>
-void allow_fused_smem() {
-  cuda_check(cudaFuncSetAttribute(fused_check<T, KT, MAGS, ROWS, DEPTH, TREE, ASYNC>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                  static_cast<int>(fused_smem_bytes<T, KT, MAGS, ROWS, DEPTH, TREE, ASYNC>(max_tile_rows(ASYNC, ROWS), kMaxBlockCols))),
-             "cudaFuncSetAttribute(shared memory)");
-}
-// The same for the template instance shape kShapes[D] runs as (and its fused check: the library's
-// default shape's instance, which shape 41 also runs as).
+// The same for the template instance shape kShapes[D] runs as.
 template <class T, int KT, int D>
 void allow_shape_smem() {
   allow_tiled_smem_rows<T, KT, rows_of<D>(), depth_of<D>(), tree_of<D>(), async_of<D>()>();
-  allow_fused_smem<T, KT, false, rows_of<D>(), depth_of<D>(), tree_of<D>(), async_of<D>()>();
-  allow_fused_smem<T, KT, true, rows_of<D>(), depth_of<D>(), tree_of<D>(), async_of<D>()>();
 }
 
-// Launches the chunk as one cooperative kernel if its grid fits the GPU at once; false if not.
-template <class T, int KT, bool MAGS, int ROWS, int DEPTH, bool TREE, int ASYNC>
-bool launch_fused(const TileArgs<T>& p1, const TileArgs<T>& p2, const TilePlan& plan, const ChunkPasses<T>& q, cudaStream_t s) {
-  auto kernel = fused_check<T, KT, MAGS, ROWS, DEPTH, TREE, ASYNC>;
-  const size_t bytes = fused_smem_bytes<T, KT, MAGS, ROWS, DEPTH, TREE, ASYNC>(plan.tile_rows, plan.block_cols);
-  int per_sm = 0;
-  cuda_check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, tile_threads(ASYNC), bytes), "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
-  if (static_cast<int64_t>(per_sm) * multiprocessors() < static_cast<int64_t>(plan.tiles) * plan.splits) return false;
-  launch_cooperative(kernel, dim3(plan.tiles, plan.splits), dim3(tile_threads(ASYNC)), bytes, s, p1, p2, q.judge, q.tile_done);
-  return true;
-}
 // The bench's other shapes are built for k = 10 only (dispatch below).
 template <class T, int KT>
 void allow_tiled_smem_all() {
@@ -192,14 +152,6 @@ void launch_tiled(const ChunkPasses<T>& q, const Shape& shape, cudaStream_t s) {
                  q.x_acc, q.mags + 4 * n, q.nb2, nullptr, nullptr, shape.overlap_passes};
   TileArgs<T> p2{q.a, q.c, n, n, q.r, q.x_acc, q.mags + 4 * n, plan.cols_per_split, plan.block_cols, plan.tile_rows,
                  q.y_acc, q.mags, q.mags + n, q.mags + 2 * n, q.mags + 3 * n, shape.overlap_passes};
-  if constexpr (ASYNC == async_of<kDefaultShape>() && ROWS == rows_of<kDefaultShape>() && DEPTH == depth_of<kDefaultShape>() &&
-                TREE == tree_of<kDefaultShape>()) {
-    if (shape.fused && (q.with_mags ? launch_fused<T, KT, true, ROWS, DEPTH, TREE, ASYNC>(p1, p2, plan, q, s)
-                                    : launch_fused<T, KT, false, ROWS, DEPTH, TREE, ASYNC>(p1, p2, plan, q, s))) {
-      *q.judged = true;
-      return;
-    }
-  }
   if (q.with_mags) launch_tiled_pass<T, KT, false, true, ROWS, DEPTH, TREE, ASYNC>(p1, plan, s);
   else launch_tiled_pass<T, KT, false, false, ROWS, DEPTH, TREE, ASYNC>(p1, plan, s);
   if (q.with_mags) launch_tiled_pass<T, KT, true, true, ROWS, DEPTH, TREE, ASYNC>(p2, plan, s);
@@ -300,7 +252,7 @@ void launch_shape(int shape, const ChunkPasses<T>& q, cudaStream_t s) {
 // Every shape for k = 10 (the bench's overhead k); the default shape for the other chunk sizes.
 template <class T>
 void dispatch(int shape, int kt, const ChunkPasses<T>& q, cudaStream_t s) {
-  const int d = kDefaultShape;
+  const int d = default_shape(q.n);
   switch (kt) {
     case 4: return launch_shape<T, 4>(d, q, s);
     case 8: return launch_shape<T, 8>(d, q, s);
@@ -346,12 +298,9 @@ DeviceCheck::DeviceCheck(Format format, int64_t n, int k, uint64_t vector_seed, 
     v0 += valid;
   }
   // One workspace, zeroed by one memset per check: magnitudes (5 n), ||B||_F^2, the packed
-  // worst entry and failing-row count, per-row failure flags, the fused check's tile counters
-  // (tiles have 16 rows at least; an even count keeps what follows 8-byte aligned), then X and Y
-  // accumulators per chunk.
+  // worst entry and failing-row count, per-row failure flags, then X and Y accumulators per chunk.
   const size_t chunk_doubles = static_cast<size_t>(n) * 16 * 2;
-  const size_t tile_counters = static_cast<size_t>(n / 16 + 2) & ~size_t{1};
-  workspace_bytes_ = sizeof(double) * (5 * n + 1) + 2 * sizeof(unsigned long long) + sizeof(int) * n + sizeof(unsigned) * tile_counters +
+  workspace_bytes_ = sizeof(double) * (5 * n + 1) + 2 * sizeof(unsigned long long) + sizeof(int) * n +
                      sizeof(double) * chunk_doubles * chunks_.size();
   char* w = nullptr;
   cuda_check(cudaMalloc(&w, workspace_bytes_), "cudaMalloc(workspace)");
@@ -361,7 +310,6 @@ DeviceCheck::DeviceCheck(Format format, int64_t n, int k, uint64_t vector_seed, 
   packed_ = reinterpret_cast<unsigned long long*>(nb2_ + 1);
   failing_ = packed_ + 1;
   row_failed_ = reinterpret_cast<int*>(packed_ + 2);
-  tile_done_ = reinterpret_cast<unsigned*>(row_failed_ + n);
   double* acc = reinterpret_cast<double*>(w + (workspace_bytes_ - sizeof(double) * chunk_doubles * chunks_.size()));
   for (size_t i = 0; i < chunks_.size(); ++i) {
     chunks_[i].x_acc = acc + i * chunk_doubles;
@@ -394,14 +342,11 @@ void DeviceCheck::enqueue_typed(const T* a, const T* b, const T* c) {
   bool first = true;
   for (const Chunk& ch : chunks_) {
     // Other chunk sizes than 10 always use the default shape (dispatch).
-    const int shape = shape_ < 0 || ch.kt != 10 ? kDefaultShape : shape_;
+    const int shape = shape_ < 0 || ch.kt != 10 ? default_shape(n_) : shape_;
     const JudgeArgs judge{ch.y_acc, padded(ch.kt), ch.v0, ch.valid, k_, n_, mags_, nb2_, coef_, row_failed_, packed_, failing_};
-    bool judged = false;
-    dispatch<T>(shape_, ch.kt, ChunkPasses<T>{a, b, c, n_, ch.r, x_, ch.x_acc, ch.y_acc, mags_, nb2_, first, judge, tile_done_, &judged},
-                stream_);
-    if (!judged)
-      launch_kernel(judge_chunk, dim3(static_cast<unsigned>((n_ + kJudgeThreads - 1) / kJudgeThreads)), dim3(kJudgeThreads), 0, stream_,
-                    kShapes[shape].overlap_passes, judge);
+    dispatch<T>(shape_, ch.kt, ChunkPasses<T>{a, b, c, n_, ch.r, x_, ch.x_acc, ch.y_acc, mags_, nb2_, first}, stream_);
+    launch_kernel(judge_chunk, dim3(static_cast<unsigned>((n_ + kJudgeThreads - 1) / kJudgeThreads)), dim3(kJudgeThreads), 0, stream_,
+                  kShapes[shape].overlap_passes, judge);
     first = false;
   }
   cuda_check(cudaGetLastError(), "launching the check kernels");

@@ -34,9 +34,6 @@ struct Shape {
   // memory (items_in_flight + 1 items a thread) rather than register buffers; 2: the same in
   // CTAs of 256 threads (tile_threads).
   int async_copies = 0;
-  // tiled: each chunk's passes and verdict in one cooperative kernel (fused_check.cuh) where the
-  // grid fits the GPU at once, else the separate kernels.
-  bool fused = false;
 };
 constexpr Shape kShapes[] = {
     {2, false, 1, 1, false, 0, 0},   {2, true, 1, 1, false, 0, 0},   {2, false, 4, 1, false, 0, 0},
@@ -63,23 +60,32 @@ constexpr Shape kShapes[] = {
     // run9: the ring in CTAs of 256 threads (4 f32 rows, 1 item ahead; 2 rows, 2 items ahead)
     {4, false, 8, 0, true, 2, 128, 1, false, false, 2}, {2, false, 8, 0, true, 2, 128, 2, false, false, 2},
     {4, false, 8, 0, true, 2, 128, 1, false, true, 2},
-    // run10: 2 rows in the 256-thread ring, 1 item ahead, 3 CTAs (24 warps) a multiprocessor;
-    // shape 37 as one cooperative kernel
-    {2, false, 8, 0, true, 3, 128, 1, false, false, 2}, {4, false, 8, 0, true, 2, 128, 1, false, false, 2, true}};
+    // run10: 2 rows in the 256-thread ring, 1 item ahead, 3 CTAs (24 warps) a multiprocessor
+    {2, false, 8, 0, true, 3, 128, 1, false, false, 2}};
 // (run9 also timed, under other numbers in earlier builds: loads issued before the vector
 // staging and line prefetches, commit e672da3; 64-row tiles, commit d5a6461; 5 CTAs of 4 f32
 // rows, commit 2fbf818; all slower or no better, RESULTS.md.)
-constexpr int kShapeCount = 42;
+constexpr int kShapeCount = 41;
 constexpr int kFirstTiledShape = 8;
-// The index into kShapes used unless set_shape picks another, for every format and n
+// The index into kShapes used unless set_shape picks another, for every format
 // (bench/freivalds/RESULTS.md, run9 and run10). Shape 37: 4 rows a lane group in CTAs of 256
 // threads whose next item is a cp.async copy into shared memory, read back with the rows in the
 // order that spares the tree its selects, f32 chains spanning two items; against run7's shape 13,
 // f32 -11% at n = 4096 and -5% at 8192 (run9), and with the two-item chains (run10) level at
 // 16384 and 1-6% faster at 32768, where shape 13 had stayed the default; bf16 -13% to -15%
-// against shape 33 at n = 4096-16384.
+// against shape 33 at n = 4096-16384. Up to n = kOverlapUpTo, shape 39: the same kernels with
+// pass 2 and the verdict launched as programmatic dependents (their launch overlaps the previous
+// kernel's tail): 3-7% faster at n = 1024-4096, level at 8192, 10-16% slower at 16384 (run10).
 constexpr int kDefaultShape = 37;
+constexpr int kDefaultShapeOverlapped = 39;
+constexpr int64_t kOverlapUpTo = 4096;
+static_assert(kShapes[kDefaultShapeOverlapped].overlap_passes && kShapes[kDefaultShapeOverlapped].rows_per_lane == kShapes[kDefaultShape].rows_per_lane &&
+                  kShapes[kDefaultShapeOverlapped].items_in_flight == kShapes[kDefaultShape].items_in_flight &&
+                  kShapes[kDefaultShapeOverlapped].smem_tree == kShapes[kDefaultShape].smem_tree &&
+                  kShapes[kDefaultShapeOverlapped].async_copies == kShapes[kDefaultShape].async_copies,
+              "the overlapped default runs the default's kernels (one set of template instances)");
 static_assert(kShapes[kDefaultShape].tiled, "the library builds only tiled shapes");
+constexpr int default_shape(int64_t n) { return n <= kOverlapUpTo ? kDefaultShapeOverlapped : kDefaultShape; }
 
 struct DeviceVerdict {
   bool pass;
@@ -128,7 +134,6 @@ class DeviceCheck {
   double *mags_ = nullptr, *nb2_ = nullptr;
   float* x_ = nullptr;
   int* row_failed_ = nullptr;
-  unsigned* tile_done_ = nullptr;  // the fused check's counters, a tile each
   unsigned long long* packed_ = nullptr;  // (ratio f32 bits << 32) | (row k + v), atomicMax
   unsigned long long* failing_ = nullptr;
   ToleranceCoefficients* coef_ = nullptr;

@@ -1,8 +1,8 @@
 #pragma once
 // The verdict of one chunk of vectors on the GPU: each row's residuals against the row's
 // tolerance, the rows that fail counted once, and the worst entry (ratio, row, vector) kept by an
-// atomic maximum. Run as its own kernel after pass 2 (judge_chunk) or, in the fused check, by
-// the last CTA of each tile to finish pass 2 (fused_check.cuh).
+// atomic maximum. A kernel of its own after pass 2 (judge_chunk); judge_rows is what one CTA
+// does, for any range of rows.
 #include <cstdint>
 
 #include "freivalds/row_tolerance.hpp"
@@ -22,8 +22,8 @@ struct JudgeArgs {
 };
 
 // Judges rows [first, last), a row a thread at a time; every thread of the CTA calls it.
-// warp_best: shared memory for one entry a warp. The values were written by other CTAs' atomics
-// (in the fused check, of this same grid), so they are read from L2 (__ldcg), not L1.
+// warp_best: shared memory for one entry a warp. The values were written by atomics, which
+// complete in L2: read from there (__ldcg).
 __device__ inline void judge_rows(const JudgeArgs& j, int64_t first, int64_t last, unsigned long long* warp_best) {
   unsigned long long best = 0;
   const double nb2 = __ldcg(j.nb2);

@@ -271,12 +271,10 @@ __device__ inline void copy16_async(uint4* dst, const void* src, bool in) {
 __device__ inline void commit_async() { asm volatile("cp.async.commit_group;" ::: "memory"); }
 template <int PENDING> __device__ inline void wait_async() { asm volatile("cp.async.wait_group %0;" ::"n"(PENDING) : "memory"); }
 
-// One pass over a CTA's tile and column split (blockIdx.x, blockIdx.y), in the dynamic shared
-// memory smem_raw (tiled_smem_bytes). DEPTH: items whose loads are in flight while one item
-// computes (register buffers rotate through DEPTH + 1 slots, the item loop unrolled by that much,
-// so no buffer is copied).
+// DEPTH: items whose loads are in flight while one item computes (register buffers rotate
+// through DEPTH + 1 slots, the item loop unrolled by that much, so no buffer is copied).
 template <class T, int KT, bool WITH_C, bool MAGS, int ROWS, int DEPTH, bool SMEM_TREE, int ASYNC>
-__device__ inline void tiled_pass_body(const TileArgs<T>& p, unsigned char* smem_raw) {
+__global__ void __launch_bounds__(tile_threads(ASYNC), tiled_min_ctas<T, ROWS, DEPTH, ASYNC>()) tiled_pass(TileArgs<T> p) {
   constexpr int THREADS = tile_threads(ASYNC), LANE_GROUPS = THREADS / kGroupLanes;
   static_assert(!SMEM_TREE || THREADS == kTileThreads, "the shared-memory tree's scratch is sized for 128 threads");
   using S = TileShape<KT, WITH_C, MAGS, ROWS, SMEM_TREE>;
@@ -290,6 +288,7 @@ __device__ inline void tiled_pass_body(const TileArgs<T>& p, unsigned char* smem
   constexpr int CHAIN = chain_items<KT, (WITH_C ? 2 : LOADS) * E, ASYNC, tiled_min_ctas<T, ROWS, DEPTH, ASYNC>()>();
   static_assert(CHAIN * (WITH_C ? 2 : LOADS) * E <= kGpuChainTerms, "chains longer than the tolerance's model");
   static_assert(kGpuTreeLevels == 3, "the tree below has 3 levels");
+  extern __shared__ __align__(16) unsigned char smem_raw[];
   const int tile_groups = p.tile_rows / R;
   const int vs = vec_stride(p.block_cols);
   double* dacc = reinterpret_cast<double*>(smem_raw);            // tile_groups x GS
@@ -543,12 +542,6 @@ __device__ inline void tiled_pass_body(const TileArgs<T>& p, unsigned char* smem
     for (int d = 16; d > 0; d >>= 1) b_sq += __shfl_down_sync(0xffffffffu, b_sq, d);
     if (lane == 0) atomicAdd(p.sq_m, b_sq);
   }
-}
-
-template <class T, int KT, bool WITH_C, bool MAGS, int ROWS, int DEPTH, bool SMEM_TREE, int ASYNC>
-__global__ void __launch_bounds__(tile_threads(ASYNC), tiled_min_ctas<T, ROWS, DEPTH, ASYNC>()) tiled_pass(TileArgs<T> p) {
-  extern __shared__ __align__(16) unsigned char smem_raw[];
-  tiled_pass_body<T, KT, WITH_C, MAGS, ROWS, DEPTH, SMEM_TREE, ASYNC>(p, smem_raw);
 }
 
 }  // namespace racer::freivalds::cuda
