@@ -214,8 +214,13 @@ void shape_sweep(const std::vector<Format>& formats, const std::vector<int64_t>&
         bool same = seen[sh].row == ref.row && seen[sh].vector == ref.vector &&
                     std::fabs(seen[sh].residual - ref.residual) <= 1e-6 * std::fabs(ref.residual);
         std::printf(" %.4f (%.0f)%s |", ms[sh], 3.0 * n * n * es / ms[sh] / 1e6, same ? "" : " DIFFERS");
-        std::fprintf(jsonl, "{\"kind\":\"freivalds_shape\",\"device\":\"%s\",\"format\":\"%s\",\"n\":%lld,\"k\":10,\"shape\":%d,\"check_ms_median\":%s}\n",
-                     device_profile.c_str(), format_name(f), static_cast<long long>(n), sh, hex(ms[sh]).c_str());
+        // The worst entry too: builds of other code can be compared on it (C is random, so every
+        // entry is a residual, and a change in the sums moves the worst one).
+        std::fprintf(jsonl,
+                     "{\"kind\":\"freivalds_shape\",\"device\":\"%s\",\"format\":\"%s\",\"n\":%lld,\"k\":10,\"shape\":%d,\"check_ms_median\":%s,"
+                     "\"worst_row\":%lld,\"worst_vector\":%d,\"worst_residual\":%s}\n",
+                     device_profile.c_str(), format_name(f), static_cast<long long>(n), sh, hex(ms[sh]).c_str(),
+                     static_cast<long long>(seen[sh].row), seen[sh].vector, hex(seen[sh].residual).c_str());
       }
       std::printf("\n");
       std::fflush(stdout);

@@ -307,30 +307,39 @@ __global__ void __launch_bounds__(tile_threads(ASYNC), tiled_min_ctas<T, ROWS, D
   const int my_groups = tile_groups / LANE_GROUPS;
   const int swap = SMEM_TREE ? 0 : row_slot_swap<S, ASYNC>(l8);
 
-  for (int64_t b = c_begin; b < c_end; b += p.block_cols) {
+  // Whole chains: a short last block's units are padded with zeros to a multiple of CHAIN
+  // (blocks are multiples of CHAIN units, launch_tiled, so the padding fits the staging).
+  auto units_of = [&](int64_t b) {
+    if (b >= c_end) return CHAIN;  // past the split's end: positions whose pieces are all outside
     const int valid = static_cast<int>(min(static_cast<int64_t>(p.block_cols), c_end - b));
-    // Whole chains: a short last block's units are padded with zeros to a multiple of CHAIN
-    // (blocks are multiples of CHAIN units, launch_tiled, so the padding fits the staging).
-    const int units = ((valid + UNIT - 1) / UNIT + CHAIN - 1) / CHAIN * CHAIN;
-    const int items = my_groups * units;
-    // An item is a lane group's row group (the gi-th of its own) and a unit of the block's
-    // columns; items run unit by unit within a row group. Positions advance by counting, not by
-    // dividing an item index (two integer divisions an item).
-    struct ItemPos {
-      int gi = 0, u = 0;
-      __device__ void next(int units) {
-        if (++u == units) u = 0, ++gi;
-      }
-    };
+    return ((valid + UNIT - 1) / UNIT + CHAIN - 1) / CHAIN * CHAIN;
+  };
+  // An item is a lane group's row group (the gi-th of its own) and a unit of block b's columns;
+  // items run unit by unit within a row group, row group by row group within a block, and block
+  // after block as one stream, so a block's first loads are in flight while the previous block
+  // ends. Positions advance by counting, not by dividing an item index.
+  struct ItemPos {
+    int64_t b;
+    int units, gi, u;
+  };
+  auto advance = [&](ItemPos& at) {
+    if (++at.u < at.units) return;
+    at.u = 0;
+    if (++at.gi < my_groups) return;
+    at.gi = 0, at.b += p.block_cols, at.units = units_of(at.b);
+  };
+  // The register path's buffers restart with each block: it loads only block_b's items (zeros
+  // past them, no traffic), and the block's first DEPTH loads are issued at its start.
+  int64_t block_b = c_begin;
     // Visits an item's 16-byte pieces: piece(index, element offset, in bounds). Pieces are
     // numbered r * LOADS + j for the streamed matrix, then R * LOADS + r for C.
     auto for_pieces = [&](const ItemPos& at, auto&& piece) {
       const int64_t first_row = row0 + (group + LANE_GROUPS * at.gi) * R;
-      const int64_t col0 = b + at.u * UNIT + l8 * E;
+      const int64_t col0 = at.b + at.u * UNIT + l8 * E;
       const int64_t offset = first_row * p.cols + col0;  // of the group's first row, this lane's first column
       // Items wholly inside the matrix (all but the edges) skip the per-piece bounds and offsets
       // (ASYNC copies only: the register path's duplicated loads spill 300 bytes).
-      if (ASYNC != 0 && at.gi < my_groups && first_row + R <= p.rows && col0 + (LOADS - 1) * kGroupLanes * E < c_end) {
+      if (ASYNC != 0 && first_row + R <= p.rows && col0 + (LOADS - 1) * kGroupLanes * E < c_end) {
         int64_t row_offset = offset;
 #pragma unroll
         for (int r = 0; r < R; ++r, row_offset += p.cols)
@@ -340,7 +349,7 @@ __global__ void __launch_bounds__(tile_threads(ASYNC), tiled_min_ctas<T, ROWS, D
       }
 #pragma unroll
       for (int r = 0; r < R; ++r) {
-        const bool row_in = at.gi < my_groups && first_row + r < p.rows;
+        const bool row_in = first_row + r < p.rows && (ASYNC != 0 || at.b == block_b);
 #pragma unroll
         for (int j = 0; j < LOADS; ++j) piece(r * LOADS + j, offset + r * p.cols + j * kGroupLanes * E, row_in && col0 + j * kGroupLanes * E < c_end);
       }
@@ -352,10 +361,10 @@ __global__ void __launch_bounds__(tile_threads(ASYNC), tiled_min_ctas<T, ROWS, D
       });
     };
     // ASYNC: the same pieces copied into ring stage `stage`, one commit group an item (empty
-    // past the last item, so that the group count stays one an item).
+    // past the split's last item, so that the group count stays one an item).
     auto copy = [&](const ItemPos& at, int stage) {
       uint4* slots = ring + stage * S::kPieces * THREADS + threadIdx.x;
-      if (at.gi < my_groups)
+      if (at.b < c_end)
         for_pieces(at, [&](int k, int64_t at_load, bool in) {
           copy16_async(slots + k * THREADS, p.m + (in ? at_load : 0), in);
           if constexpr (WITH_C) copy16_async(slots + (R * LOADS + k) * THREADS, p.c + (in ? at_load : 0), in);
@@ -442,50 +451,71 @@ __global__ void __launch_bounds__(tile_threads(ASYNC), tiled_min_ctas<T, ROWS, D
     };
     constexpr int SLOTS = ASYNC ? 1 : DEPTH + 1;
     uint4 buf_m[SLOTS][R][LOADS], buf_c[SLOTS][R];
-    // Overlapped pass 2: the first block's first loads of A and C need nothing from pass 1, so
-    // they are issued before waiting for it (X and xm are read only by the staging below).
-    // ASYNC: always; the ring is free (the previous block waited for all its copies).
-    const bool waits_for_pass1 = WITH_C && p.overlap && b == c_begin;
-    const bool early = ASYNC || waits_for_pass1;
-    ItemPos next_load, next_compute;
+    ItemPos next_load{c_begin, units_of(c_begin), 0, 0};
+    ItemPos next_compute = next_load;
     auto load_ahead = [&] {
 #pragma unroll
       for (int d = 0; d < DEPTH; ++d) {
         if constexpr (ASYNC != 0) copy(next_load, d);
         else load(next_load, buf_m[d], buf_c[d]);
-        next_load.next(units);
+        advance(next_load);
       }
     };
-    if (early) {
+    load_ahead();
+    // Overlapped pass 2: the first loads of A and C need nothing from pass 1, so they are issued
+    // before waiting for it (X and xm are read only by the staging below).
+    if (WITH_C && p.overlap) wait_for_prerequisite_grid();
+    int stage = 0;  // ASYNC: item i sits in ring stage i % RING
+    for (int64_t b = c_begin; b < c_end; b += p.block_cols) {
+    if (ASYNC == 0 && b != c_begin) {
+      block_b = b, next_load = next_compute;
       load_ahead();
-      if (waits_for_pass1) wait_for_prerequisite_grid();
     }
-    __syncthreads();  // the previous block's vectors are no longer read
+    const int valid = static_cast<int>(min(static_cast<int64_t>(p.block_cols), c_end - b));
+    const int units = units_of(b);
+    const int items = my_groups * units;
     // Stage the block's vector entries (zeros past the last column): consecutive threads read
-    // consecutive entries of the column-major X, R (kpad entries a column).
-    for (int e = threadIdx.x; e < units * UNIT * KP; e += THREADS) {
-      const int cb = e / KP, t = e % KP;
-      if (t >= KT) continue;
-      const bool in = cb < valid;
-      const int pos = staged_position<E, LOADS>(cb);
-      const int64_t at = (b + cb) * KP + t;
-      if constexpr (WITH_C) {
-        vec[t * vs + pos] = in ? static_cast<float>(p.x[at]) : 0.0f;
-        vec[(KT + t) * vs + pos] = in ? p.r[at] : 0.0f;
-      } else {
-        vec[t * vs + pos] = in ? p.r[at] : 0.0f;
-      }
+    // consecutive entries of the column-major X, R (kpad entries a column). A thread's first
+    // EARLY entries (4 of 6 at the default shape's 128 columns and 10 vectors; more spill) are
+    // read before the barrier, so their latency overlaps the wait for warps still on the
+    // previous block.
+    constexpr int EARLY = 4;
+    const int entries = units * UNIT * KP;
+    const int in_entries = valid * KP;  // entries of the block's valid columns (<= entries)
+    auto entry_in = [&](int e) { return e < in_entries && e % KP < KT; };
+    const double* x_block = p.x + b * KP;
+    const float* r_block = p.r + b * KP;
+    float early_x[EARLY], early_r[EARLY];
+#pragma unroll
+    for (int i = 0; i < EARLY; ++i) {
+      const int e = threadIdx.x + i * THREADS;
+      early_x[i] = WITH_C && entry_in(e) ? static_cast<float>(x_block[e]) : 0.0f;
+      early_r[i] = entry_in(e) ? r_block[e] : 0.0f;
     }
+    const float early_xm = WITH_C && MAGS && static_cast<int>(threadIdx.x) < valid ? static_cast<float>(p.xm[b + threadIdx.x]) : 0.0f;
+    __syncthreads();  // the previous block's vectors are no longer read
+    auto put_entry = [&](int e, float x, float r) {
+      const int cb = e / KP, t = e % KP;
+      const int pos = staged_position<E, LOADS>(cb);
+      if constexpr (WITH_C) vec[t * vs + pos] = x, vec[(KT + t) * vs + pos] = r;
+      else vec[t * vs + pos] = r;
+    };
+#pragma unroll
+    for (int i = 0; i < EARLY; ++i) {
+      const int e = threadIdx.x + i * THREADS;
+      if (e < entries && e % KP < KT) put_entry(e, early_x[i], early_r[i]);
+    }
+    for (int e = threadIdx.x + EARLY * THREADS; e < entries; e += THREADS)
+      if (e % KP < KT) put_entry(e, WITH_C && entry_in(e) ? static_cast<float>(x_block[e]) : 0.0f, entry_in(e) ? r_block[e] : 0.0f);
     if constexpr (WITH_C && MAGS)
       for (int cb = threadIdx.x; cb < units * UNIT; cb += THREADS)
-        vec[2 * KT * vs + staged_position<E, LOADS>(cb)] = cb < valid ? static_cast<float>(p.xm[b + cb]) : 0.0f;
+        vec[2 * KT * vs + staged_position<E, LOADS>(cb)] =
+            cb == static_cast<int>(threadIdx.x) ? early_xm : cb < valid ? static_cast<float>(p.xm[b + cb]) : 0.0f;
     __syncthreads();
 
-    if (!early) load_ahead();
     if constexpr (ASYNC != 0) {
-      // Item i sits in stage i % RING; item i + DEPTH's copy goes into the stage read for item
-      // i - 1, whose values that item's computation has consumed.
-      int stage = 0;
+      // Item i + DEPTH's copy goes into the stage read for item i - 1, whose values that item's
+      // computation has consumed.
       for (int item = 0; item < items; item += CHAIN) {
         float acc[S::kV];  // the chains of the rows of CHAIN items
 #pragma unroll
@@ -493,15 +523,14 @@ __global__ void __launch_bounds__(tile_threads(ASYNC), tiled_min_ctas<T, ROWS, D
           // The copy first (into the stage the previous item was read from): the chain's registers
           // are live across it, the item's values not yet.
           copy(next_load, stage == 0 ? RING - 1 : stage - 1);
-          next_load.next(units);
+          advance(next_load);
           wait_async<DEPTH>();  // this item's group is complete; the DEPTH after it may not be
           fetch(stage, buf_m[0], buf_c[0]);
           compute(next_compute, buf_m[0], buf_c[0], acc, h == 0, h == CHAIN - 1);
-          next_compute.next(units);
+          advance(next_compute);
           stage = stage + 1 == RING ? 0 : stage + 1;
         }
       }
-      wait_async<0>();  // the empty tail copies land before the next block refills the ring
     } else {
       // Unrolled over whole rotations of the buffers and whole chains (items is a multiple of CHAIN).
       constexpr int UNROLL = SLOTS % CHAIN == 0 ? SLOTS : SLOTS * CHAIN;
@@ -512,15 +541,14 @@ __global__ void __launch_bounds__(tile_threads(ASYNC), tiled_min_ctas<T, ROWS, D
           if (item0 + i >= items) break;  // at a chain's end: items is a multiple of CHAIN
           const int slot = i % SLOTS;
           load(next_load, buf_m[(slot + DEPTH) % SLOTS], buf_c[(slot + DEPTH) % SLOTS]);  // in flight while this one computes
-          next_load.next(units);
+          advance(next_load);
           compute(next_compute, buf_m[slot], buf_c[slot], acc, i % CHAIN == 0, i % CHAIN == CHAIN - 1);
-          next_compute.next(units);
+          advance(next_compute);
         }
       }
     }
   }
-  // A CTA with no columns never waited; the verdict relies on pass 1 being complete when pass 2 is.
-  if (WITH_C && p.overlap && c_begin >= c_end) wait_for_prerequisite_grid();
+  if constexpr (ASYNC != 0) wait_async<0>();  // the copies past the split's last item
   __syncthreads();
   double b_sq = 0;
   for (int i = threadIdx.x; i < p.tile_rows * S::kValues; i += THREADS) {
