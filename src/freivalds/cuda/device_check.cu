@@ -68,21 +68,12 @@ TilePlan plan_tiles(int64_t n, int unit, int min_tile_rows, int max_tile_rows, c
 
 // dependent: launched as a programmatic dependent of the kernel before it on the stream (it
 // starts as that kernel's CTAs finish and waits in griddepcontrol.wait for its completion).
-// cluster_y > 1: clusters of that many CTAs along grid y.
 template <class... Params, class... Args>
-void launch_kernel(void (*kernel)(Params...), dim3 grid, dim3 block, size_t smem, cudaStream_t s, bool dependent, int cluster_y,
-                   Args... args) {
-  cudaLaunchAttribute attrs[2]{};
-  unsigned count = 0;
-  if (dependent) {
-    attrs[count].id = cudaLaunchAttributeProgrammaticStreamSerialization;
-    attrs[count++].val.programmaticStreamSerializationAllowed = 1;
-  }
-  if (cluster_y > 1) {
-    attrs[count].id = cudaLaunchAttributeClusterDimension;
-    attrs[count].val.clusterDim.x = 1, attrs[count].val.clusterDim.y = static_cast<unsigned>(cluster_y), attrs[count++].val.clusterDim.z = 1;
-  }
-  cudaLaunchConfig_t config{grid, block, smem, s, attrs, count};
+void launch_kernel(void (*kernel)(Params...), dim3 grid, dim3 block, size_t smem, cudaStream_t s, bool dependent, Args... args) {
+  cudaLaunchAttribute attr{};
+  attr.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  attr.val.programmaticStreamSerializationAllowed = 1;
+  cudaLaunchConfig_t config{grid, block, smem, s, &attr, dependent ? 1u : 0u};
   cuda_check(cudaLaunchKernelEx(&config, kernel, args...), "cudaLaunchKernelEx");
 }
 
@@ -90,7 +81,7 @@ template <class T, int KT, bool WITH_C, bool MAGS, int ROWS, int DEPTH, bool TRE
 void launch_tiled_pass(const TileArgs<T>& args, const TilePlan& plan, cudaStream_t s) {
   const size_t bytes = tiled_smem_bytes<T, KT, WITH_C, MAGS, ROWS, DEPTH, TREE, ASYNC>(args.tile_rows, args.block_cols);
   launch_kernel(tiled_pass<T, KT, WITH_C, MAGS, ROWS, DEPTH, TREE, ASYNC>, dim3(plan.tiles, plan.splits), dim3(tile_threads(ASYNC)), bytes, s,
-                WITH_C && args.overlap, args.cluster_splits, args);
+         WITH_C && args.overlap, args);
 }
 
 // The library builds only its default shape's template instances (kDefaultShape); the bench
@@ -157,18 +148,10 @@ void launch_tiled(const ChunkPasses<T>& q, const Shape& shape, cudaStream_t s) {
   // Blocks are multiples of the widest chain's columns (pass 1's: 8 lanes x 16 terms of B), so
   // a block's items form whole chains.
   const TilePlan plan = plan_tiles(n, kGroupLanes * kGpuChainTerms, tile_threads(ASYNC) / kGroupLanes * ROWS, max_tile_rows(ASYNC, ROWS), shape);
-  // Clusters along the splits: the most CTAs (up to the portable 8) that divide the splits.
-  int cluster = 1;
-  if (shape.cluster_reduce)
-    for (int c : {8, 4, 2})
-      if (plan.splits % c == 0) {
-        cluster = c;
-        break;
-      }
   TileArgs<T> p1{q.b, nullptr, n, n, q.r, nullptr, nullptr, plan.cols_per_split, plan.block_cols, plan.tile_rows,
-                 q.x_acc, q.mags + 4 * n, q.nb2, nullptr, nullptr, shape.overlap_passes, cluster};
+                 q.x_acc, q.mags + 4 * n, q.nb2, nullptr, nullptr, shape.overlap_passes};
   TileArgs<T> p2{q.a, q.c, n, n, q.r, q.x_acc, q.mags + 4 * n, plan.cols_per_split, plan.block_cols, plan.tile_rows,
-                 q.y_acc, q.mags, q.mags + n, q.mags + 2 * n, q.mags + 3 * n, shape.overlap_passes, cluster};
+                 q.y_acc, q.mags, q.mags + n, q.mags + 2 * n, q.mags + 3 * n, shape.overlap_passes};
   if (q.with_mags) launch_tiled_pass<T, KT, false, true, ROWS, DEPTH, TREE, ASYNC>(p1, plan, s);
   else launch_tiled_pass<T, KT, false, false, ROWS, DEPTH, TREE, ASYNC>(p1, plan, s);
   if (q.with_mags) launch_tiled_pass<T, KT, true, true, ROWS, DEPTH, TREE, ASYNC>(p2, plan, s);
@@ -363,7 +346,7 @@ void DeviceCheck::enqueue_typed(const T* a, const T* b, const T* c) {
     const JudgeArgs judge{ch.y_acc, padded(ch.kt), ch.v0, ch.valid, k_, n_, mags_, nb2_, coef_, row_failed_, packed_, failing_};
     dispatch<T>(shape_, ch.kt, ChunkPasses<T>{a, b, c, n_, ch.r, x_, ch.x_acc, ch.y_acc, mags_, nb2_, first}, stream_);
     launch_kernel(judge_chunk, dim3(static_cast<unsigned>((n_ + kJudgeThreads - 1) / kJudgeThreads)), dim3(kJudgeThreads), 0, stream_,
-                  kShapes[shape].overlap_passes, 1, judge);
+                  kShapes[shape].overlap_passes, judge);
     first = false;
   }
   cuda_check(cudaGetLastError(), "launching the check kernels");

@@ -34,9 +34,6 @@ struct Shape {
   // memory (items_in_flight + 1 items a thread) rather than register buffers; 2: the same in
   // CTAs of 256 threads (tile_threads).
   int async_copies = 0;
-  // tiled: the CTAs of a tile's column splits (up to 8) form a cluster that adds its
-  // accumulators in distributed shared memory before the atomics (one a value a cluster).
-  bool cluster_reduce = false;
 };
 constexpr Shape kShapes[] = {
     {2, false, 1, 1, false, 0, 0},   {2, true, 1, 1, false, 0, 0},   {2, false, 4, 1, false, 0, 0},
@@ -64,13 +61,11 @@ constexpr Shape kShapes[] = {
     {4, false, 8, 0, true, 2, 128, 1, false, false, 2}, {2, false, 8, 0, true, 2, 128, 2, false, false, 2},
     {4, false, 8, 0, true, 2, 128, 1, false, true, 2},
     // run10: 2 rows in the 256-thread ring, 1 item ahead, 3 CTAs (24 warps) a multiprocessor
-    {2, false, 8, 0, true, 3, 128, 1, false, false, 2},
-    // run11: shapes 37 and 39 with clusters along the splits
-    {4, false, 8, 0, true, 2, 128, 1, false, false, 2, true}, {4, false, 8, 0, true, 2, 128, 1, false, true, 2, true}};
+    {2, false, 8, 0, true, 3, 128, 1, false, false, 2}};
 // (run9 also timed, under other numbers in earlier builds: loads issued before the vector
 // staging and line prefetches, commit e672da3; 64-row tiles, commit d5a6461; 5 CTAs of 4 f32
 // rows, commit 2fbf818; all slower or no better, RESULTS.md.)
-constexpr int kShapeCount = 43;
+constexpr int kShapeCount = 41;
 constexpr int kFirstTiledShape = 8;
 // The index into kShapes used unless set_shape picks another, for every format
 // (bench/freivalds/RESULTS.md, run9 and run10). Shape 37: 4 rows a lane group in CTAs of 256

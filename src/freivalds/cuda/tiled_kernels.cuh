@@ -23,7 +23,6 @@
 // f32 roundings in its chain and 3 in the tree, then f64.
 // At the end each CTA adds its rows' values into the outputs (f64 atomics, one per value per
 // column split).
-#include <cooperative_groups.h>
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
@@ -132,7 +131,6 @@ struct TileArgs {
   double* mag_c;           // rows: |C| 1
   double* sq_c;            // rows: ||C_i||^2
   bool overlap;            // pass 2 launched as a programmatic dependent of pass 1 (Shape::overlap_passes)
-  int cluster_splits;      // CTAs of a cluster along the column splits (1: none; Shape::cluster_reduce)
 };
 
 // Programmatic dependent launch (sm_90): no-ops in a grid not launched as a dependent.
@@ -552,28 +550,13 @@ __global__ void __launch_bounds__(tile_threads(ASYNC), tiled_min_ctas<T, ROWS, D
   }
   if constexpr (ASYNC != 0) wait_async<0>();  // the copies past the split's last item
   __syncthreads();
-  // A cluster of CTAs along the column splits adds its accumulators through distributed shared
-  // memory, each CTA a slice of the tile's values, so that one atomic a value a cluster reaches
-  // global memory instead of one a CTA (the atomics at the end of the pass are a burst).
-  const int csize = p.cluster_splits, values = p.tile_rows * S::kValues;
-  int rank = 0;
-  if (csize > 1) {
-    cooperative_groups::this_cluster().sync();  // every CTA's accumulators are final
-    rank = static_cast<int>(cooperative_groups::this_cluster().block_rank());
-  }
-  const int slice = (values + csize - 1) / csize, first = rank * slice, last = min(values, first + slice);
   double b_sq = 0;
-  for (int i = first + threadIdx.x; i < last; i += THREADS) {
+  for (int i = threadIdx.x; i < p.tile_rows * S::kValues; i += THREADS) {
     const int rl = i / S::kValues, q = i % S::kValues;
     const int64_t row = row0 + rl;
     if (row >= p.rows) continue;
     const int v = rl % R * P + q;  // index within the row group's R x P values
-    const int at = rl / R * GS + S::acc_index(v);
-    double val = dacc[at];
-    if (csize > 1) {
-      val = 0;
-      for (int c = 0; c < csize; ++c) val += cooperative_groups::this_cluster().map_shared_rank(dacc, c)[at];
-    }
+    const double val = dacc[rl / R * GS + S::acc_index(v)];
     if (q < KT) atomicAdd(p.out + row * KP + q, val);
     else if (q == KT) atomicAdd(p.mag + row, val);
     else if (q == KT + 1) {
@@ -587,7 +570,6 @@ __global__ void __launch_bounds__(tile_threads(ASYNC), tiled_min_ctas<T, ROWS, D
     for (int d = 16; d > 0; d >>= 1) b_sq += __shfl_down_sync(0xffffffffu, b_sq, d);
     if (lane == 0) atomicAdd(p.sq_m, b_sq);
   }
-  if (csize > 1) cooperative_groups::this_cluster().sync();  // no CTA leaves while others read its accumulators
 }
 
 }  // namespace racer::freivalds::cuda
