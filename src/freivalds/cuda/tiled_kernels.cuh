@@ -18,7 +18,9 @@
 // shared memory, which keeps more bytes in flight without registers (ptxas issues register
 // loads only once registers free up, halfway through the previous item); read back from the
 // ring, a lane's rows can come in the order that spares the tree its selects
-// (tree_level_swapped). Either way the same values reach the same sums.
+// (tree_level_swapped). Either way the same values reach the same sums. The ring's copies run
+// as one stream over the CTA's blocks (the next block's first items are in flight while a
+// block ends and its successor's vectors are staged); the register buffers restart per block.
 // Rounding model (tolerance.cpp, gpu_check_arithmetic): each term passes through at most 16
 // f32 roundings in its chain and 3 in the tree, then f64.
 // At the end each CTA adds its rows' values into the outputs (f64 atomics, one per value per
