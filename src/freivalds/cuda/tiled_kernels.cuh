@@ -333,142 +333,142 @@ __global__ void __launch_bounds__(tile_threads(ASYNC), tiled_min_ctas<T, ROWS, D
   // The register path's buffers restart with each block: it loads only block_b's items (zeros
   // past them, no traffic), and the block's first DEPTH loads are issued at its start.
   int64_t block_b = c_begin;
-    // Visits an item's 16-byte pieces: piece(index, element offset, in bounds). Pieces are
-    // numbered r * LOADS + j for the streamed matrix, then R * LOADS + r for C.
-    auto for_pieces = [&](const ItemPos& at, auto&& piece) {
-      const int64_t first_row = row0 + (group + LANE_GROUPS * at.gi) * R;
-      const int64_t col0 = at.b + at.u * UNIT + l8 * E;
-      const int64_t offset = first_row * p.cols + col0;  // of the group's first row, this lane's first column
-      // Items wholly inside the matrix (all but the edges) skip the per-piece bounds and offsets
-      // (ASYNC copies only: the register path's duplicated loads spill 300 bytes).
-      if (ASYNC != 0 && first_row + R <= p.rows && col0 + (LOADS - 1) * kGroupLanes * E < c_end) {
-        int64_t row_offset = offset;
+  // Visits an item's 16-byte pieces: piece(index, element offset, in bounds). Pieces are
+  // numbered r * LOADS + j for the streamed matrix, then R * LOADS + r for C.
+  auto for_pieces = [&](const ItemPos& at, auto&& piece) {
+    const int64_t first_row = row0 + (group + LANE_GROUPS * at.gi) * R;
+    const int64_t col0 = at.b + at.u * UNIT + l8 * E;
+    const int64_t offset = first_row * p.cols + col0;  // of the group's first row, this lane's first column
+    // Items wholly inside the matrix (all but the edges) skip the per-piece bounds and offsets
+    // (ASYNC copies only: the register path's duplicated loads spill 300 bytes).
+    if (ASYNC != 0 && first_row + R <= p.rows && col0 + (LOADS - 1) * kGroupLanes * E < c_end) {
+      int64_t row_offset = offset;
 #pragma unroll
-        for (int r = 0; r < R; ++r, row_offset += p.cols)
+      for (int r = 0; r < R; ++r, row_offset += p.cols)
 #pragma unroll
-          for (int j = 0; j < LOADS; ++j) piece(r * LOADS + j, row_offset + j * kGroupLanes * E, true);
-        return;
-      }
+        for (int j = 0; j < LOADS; ++j) piece(r * LOADS + j, row_offset + j * kGroupLanes * E, true);
+      return;
+    }
 #pragma unroll
-      for (int r = 0; r < R; ++r) {
-        const bool row_in = first_row + r < p.rows && (ASYNC != 0 || at.b == block_b);
+    for (int r = 0; r < R; ++r) {
+      const bool row_in = first_row + r < p.rows && (ASYNC != 0 || at.b == block_b);
 #pragma unroll
-        for (int j = 0; j < LOADS; ++j) piece(r * LOADS + j, offset + r * p.cols + j * kGroupLanes * E, row_in && col0 + j * kGroupLanes * E < c_end);
-      }
-    };
-    auto load = [&](const ItemPos& at, uint4 (&m)[R][LOADS], uint4 (&c)[R]) {
+      for (int j = 0; j < LOADS; ++j) piece(r * LOADS + j, offset + r * p.cols + j * kGroupLanes * E, row_in && col0 + j * kGroupLanes * E < c_end);
+    }
+  };
+  auto load = [&](const ItemPos& at, uint4 (&m)[R][LOADS], uint4 (&c)[R]) {
+    for_pieces(at, [&](int k, int64_t at_load, bool in) {
+      m[k / LOADS][k % LOADS] = in ? __ldcs(reinterpret_cast<const uint4*>(p.m + at_load)) : make_uint4(0, 0, 0, 0);
+      if constexpr (WITH_C) c[k] = in ? __ldcs(reinterpret_cast<const uint4*>(p.c + at_load)) : make_uint4(0, 0, 0, 0);
+    });
+  };
+  // ASYNC: the same pieces copied into ring stage `stage`, one commit group an item (empty
+  // past the split's last item, so that the group count stays one an item).
+  auto copy = [&](const ItemPos& at, int stage) {
+    uint4* slots = ring + stage * S::kPieces * THREADS + threadIdx.x;
+    if (at.b < c_end)
       for_pieces(at, [&](int k, int64_t at_load, bool in) {
-        m[k / LOADS][k % LOADS] = in ? __ldcs(reinterpret_cast<const uint4*>(p.m + at_load)) : make_uint4(0, 0, 0, 0);
-        if constexpr (WITH_C) c[k] = in ? __ldcs(reinterpret_cast<const uint4*>(p.c + at_load)) : make_uint4(0, 0, 0, 0);
+        copy16_async(slots + k * THREADS, p.m + (in ? at_load : 0), in);
+        if constexpr (WITH_C) copy16_async(slots + (R * LOADS + k) * THREADS, p.c + (in ? at_load : 0), in);
       });
-    };
-    // ASYNC: the same pieces copied into ring stage `stage`, one commit group an item (empty
-    // past the split's last item, so that the group count stays one an item).
-    auto copy = [&](const ItemPos& at, int stage) {
-      uint4* slots = ring + stage * S::kPieces * THREADS + threadIdx.x;
-      if (at.b < c_end)
-        for_pieces(at, [&](int k, int64_t at_load, bool in) {
-          copy16_async(slots + k * THREADS, p.m + (in ? at_load : 0), in);
-          if constexpr (WITH_C) copy16_async(slots + (R * LOADS + k) * THREADS, p.c + (in ? at_load : 0), in);
-        });
-      commit_async();
-    };
-    // Row slot r gets group row r ^ swap (the copies stay in row order, whole lines a warp).
-    auto fetch = [&](int stage, uint4 (&m)[R][LOADS], uint4 (&c)[R]) {
-      const uint4* slots = ring + stage * S::kPieces * THREADS + threadIdx.x;
+    commit_async();
+  };
+  // Row slot r gets group row r ^ swap (the copies stay in row order, whole lines a warp).
+  auto fetch = [&](int stage, uint4 (&m)[R][LOADS], uint4 (&c)[R]) {
+    const uint4* slots = ring + stage * S::kPieces * THREADS + threadIdx.x;
 #pragma unroll
-      for (int k = 0; k < R * LOADS; ++k) m[k / LOADS][k % LOADS] = slots[((k / LOADS ^ swap) * LOADS + k % LOADS) * THREADS];
-      if constexpr (WITH_C)
+    for (int k = 0; k < R * LOADS; ++k) m[k / LOADS][k % LOADS] = slots[((k / LOADS ^ swap) * LOADS + k % LOADS) * THREADS];
+    if constexpr (WITH_C)
 #pragma unroll
-        for (int r = 0; r < R; ++r) c[r] = slots[(R * LOADS + (r ^ swap)) * THREADS];
-    };
-    // An item's terms join the chains in acc: `first` starts them (from 0), `last` ends them (the
-    // tree, then the f64 accumulators). Both are constants once the item loops are unrolled.
-    auto compute = [&](const ItemPos& at, const uint4 (&cur_m)[R][LOADS], const uint4 (&cur_c)[R], float (&acc)[S::kV], bool first, bool last) {
-      const int g = group + LANE_GROUPS * at.gi, u = at.u;
-      float a[R][LOADS * E], cc[R][E];
+      for (int r = 0; r < R; ++r) c[r] = slots[(R * LOADS + (r ^ swap)) * THREADS];
+  };
+  // An item's terms join the chains in acc: `first` starts them (from 0), `last` ends them (the
+  // tree, then the f64 accumulators). Both are constants once the item loops are unrolled.
+  auto compute = [&](const ItemPos& at, const uint4 (&cur_m)[R][LOADS], const uint4 (&cur_c)[R], float (&acc)[S::kV], bool first, bool last) {
+    const int g = group + LANE_GROUPS * at.gi, u = at.u;
+    float a[R][LOADS * E], cc[R][E];
 #pragma unroll
-      for (int r = 0; r < R; ++r) {
+    for (int r = 0; r < R; ++r) {
 #pragma unroll
-        for (int j = 0; j < LOADS; ++j) Load16<T>::widen(cur_m[r][j], *reinterpret_cast<float(*)[E]>(&a[r][j * E]));
-        if constexpr (WITH_C) Load16<T>::widen(cur_c[r], cc[r]);
-      }
-      if (first)
+      for (int j = 0; j < LOADS; ++j) Load16<T>::widen(cur_m[r][j], *reinterpret_cast<float(*)[E]>(&a[r][j * E]));
+      if constexpr (WITH_C) Load16<T>::widen(cur_c[r], cc[r]);
+    }
+    if (first)
 #pragma unroll
-        for (int i = 0; i < S::kV; ++i) acc[i] = 0;
+      for (int i = 0; i < S::kV; ++i) acc[i] = 0;
 #pragma unroll
-      for (int q4 = 0; q4 < QUADS; ++q4) {
-        const float* base = vec + u * UNIT + q4 * 32 + l8 * 4;
+    for (int q4 = 0; q4 < QUADS; ++q4) {
+      const float* base = vec + u * UNIT + q4 * 32 + l8 * 4;
 #pragma unroll
-        for (int t = 0; t < KT; ++t) {
-          const float4 x = *reinterpret_cast<const float4*>(base + t * vs);
-          const float xs[4] = {x.x, x.y, x.z, x.w};
+      for (int t = 0; t < KT; ++t) {
+        const float4 x = *reinterpret_cast<const float4*>(base + t * vs);
+        const float xs[4] = {x.x, x.y, x.z, x.w};
+#pragma unroll
+        for (int r = 0; r < R; ++r)
+#pragma unroll
+          for (int i = 0; i < 4; ++i) acc[r * P + t] = fmaf(a[r][4 * q4 + i], xs[i], acc[r * P + t]);
+        if constexpr (WITH_C) {
+          const float4 w = *reinterpret_cast<const float4*>(base + (KT + t) * vs);
+          const float ws[4] = {w.x, w.y, w.z, w.w};
 #pragma unroll
           for (int r = 0; r < R; ++r)
 #pragma unroll
-            for (int i = 0; i < 4; ++i) acc[r * P + t] = fmaf(a[r][4 * q4 + i], xs[i], acc[r * P + t]);
-          if constexpr (WITH_C) {
-            const float4 w = *reinterpret_cast<const float4*>(base + (KT + t) * vs);
-            const float ws[4] = {w.x, w.y, w.z, w.w};
-#pragma unroll
-            for (int r = 0; r < R; ++r)
-#pragma unroll
-              for (int i = 0; i < 4; ++i) acc[r * P + t] = fmaf(-cc[r][4 * q4 + i], ws[i], acc[r * P + t]);
-          }
+            for (int i = 0; i < 4; ++i) acc[r * P + t] = fmaf(-cc[r][4 * q4 + i], ws[i], acc[r * P + t]);
         }
-        if constexpr (MAGS) {
-          float xms[4] = {1, 1, 1, 1};
-          if constexpr (WITH_C) {
-            const float4 xm = *reinterpret_cast<const float4*>(base + 2 * KT * vs);
-            xms[0] = xm.x, xms[1] = xm.y, xms[2] = xm.z, xms[3] = xm.w;
-          }
+      }
+      if constexpr (MAGS) {
+        float xms[4] = {1, 1, 1, 1};
+        if constexpr (WITH_C) {
+          const float4 xm = *reinterpret_cast<const float4*>(base + 2 * KT * vs);
+          xms[0] = xm.x, xms[1] = xm.y, xms[2] = xm.z, xms[3] = xm.w;
+        }
 #pragma unroll
-          for (int r = 0; r < R; ++r)
+        for (int r = 0; r < R; ++r)
 #pragma unroll
-            for (int i = 0; i < 4; ++i) {
-              const float av = a[r][4 * q4 + i];
-              acc[r * P + KT] = fmaf(fabsf(av), xms[i], acc[r * P + KT]);
-              acc[r * P + KT + 1] = fmaf(av, av, acc[r * P + KT + 1]);
-              if constexpr (WITH_C) {
-                const float cv = cc[r][4 * q4 + i];
-                acc[r * P + KT + 2] += fabsf(cv);
-                acc[r * P + KT + 3] = fmaf(cv, cv, acc[r * P + KT + 3]);
-              }
+          for (int i = 0; i < 4; ++i) {
+            const float av = a[r][4 * q4 + i];
+            acc[r * P + KT] = fmaf(fabsf(av), xms[i], acc[r * P + KT]);
+            acc[r * P + KT + 1] = fmaf(av, av, acc[r * P + KT + 1]);
+            if constexpr (WITH_C) {
+              const float cv = cc[r][4 * q4 + i];
+              acc[r * P + KT + 2] += fabsf(cv);
+              acc[r * P + KT + 3] = fmaf(cv, cv, acc[r * P + KT + 3]);
             }
-        }
+          }
       }
-      if (!last) {
-      } else if constexpr (SMEM_TREE) {
-        add_lanes_via_smem<S>(acc, scratch + group * kGroupLanes * kGroupLanes, dacc + g * GS, l8);
-      } else {
-        // The 8 lanes' chains, added by a tree (levels over lane bits 4, 2, 1).
-        tree_level<S::kV / 2, 4, tree_level_swapped<S, 1, ASYNC>()>(acc, lane);
-        tree_level<S::kV / 4, 2, tree_level_swapped<S, 2, ASYNC>()>(acc, lane);
-        tree_level<S::kV / 8, 1, tree_level_swapped<S, 3, ASYNC>()>(acc, lane);
-        // Lane l8 now holds values [l8 * kSlice, (l8 + 1) * kSlice) of the group's R x P.
-        double* d = dacc + g * GS + l8;
+    }
+    if (!last) {
+    } else if constexpr (SMEM_TREE) {
+      add_lanes_via_smem<S>(acc, scratch + group * kGroupLanes * kGroupLanes, dacc + g * GS, l8);
+    } else {
+      // The 8 lanes' chains, added by a tree (levels over lane bits 4, 2, 1).
+      tree_level<S::kV / 2, 4, tree_level_swapped<S, 1, ASYNC>()>(acc, lane);
+      tree_level<S::kV / 4, 2, tree_level_swapped<S, 2, ASYNC>()>(acc, lane);
+      tree_level<S::kV / 8, 1, tree_level_swapped<S, 3, ASYNC>()>(acc, lane);
+      // Lane l8 now holds values [l8 * kSlice, (l8 + 1) * kSlice) of the group's R x P.
+      double* d = dacc + g * GS + l8;
 #pragma unroll
-        for (int i = 0; i < S::kSlice; ++i) d[i * kGroupLanes] += static_cast<double>(acc[i]);
-      }
-    };
-    constexpr int SLOTS = ASYNC ? 1 : DEPTH + 1;
-    uint4 buf_m[SLOTS][R][LOADS], buf_c[SLOTS][R];
-    ItemPos next_load{c_begin, units_of(c_begin), 0, 0};
-    ItemPos next_compute = next_load;
-    auto load_ahead = [&] {
+      for (int i = 0; i < S::kSlice; ++i) d[i * kGroupLanes] += static_cast<double>(acc[i]);
+    }
+  };
+  constexpr int SLOTS = ASYNC ? 1 : DEPTH + 1;
+  uint4 buf_m[SLOTS][R][LOADS], buf_c[SLOTS][R];
+  ItemPos next_load{c_begin, units_of(c_begin), 0, 0};
+  ItemPos next_compute = next_load;
+  auto load_ahead = [&] {
 #pragma unroll
-      for (int d = 0; d < DEPTH; ++d) {
-        if constexpr (ASYNC != 0) copy(next_load, d);
-        else load(next_load, buf_m[d], buf_c[d]);
-        advance(next_load);
-      }
-    };
-    load_ahead();
-    // Overlapped pass 2: the first loads of A and C need nothing from pass 1, so they are issued
-    // before waiting for it (X and xm are read only by the staging below).
-    if (WITH_C && p.overlap) wait_for_prerequisite_grid();
-    int stage = 0;  // ASYNC: item i sits in ring stage i % RING
-    for (int64_t b = c_begin; b < c_end; b += p.block_cols) {
+    for (int d = 0; d < DEPTH; ++d) {
+      if constexpr (ASYNC != 0) copy(next_load, d);
+      else load(next_load, buf_m[d], buf_c[d]);
+      advance(next_load);
+    }
+  };
+  load_ahead();
+  // Overlapped pass 2: the first loads of A and C need nothing from pass 1, so they are issued
+  // before waiting for it (X and xm are read only by the staging below).
+  if (WITH_C && p.overlap) wait_for_prerequisite_grid();
+  int stage = 0;  // ASYNC: item i sits in ring stage i % RING
+  for (int64_t b = c_begin; b < c_end; b += p.block_cols) {
     if (ASYNC == 0 && b != c_begin) {
       block_b = b, next_load = next_compute;
       load_ahead();
