@@ -174,7 +174,8 @@ void shape_sweep(const std::vector<Format>& formats, const std::vector<int64_t>&
     if (kShapes[sh].tiled)
       std::printf(" shape %d (tiled: rows/lane group %d, CTAs/SM %d, block columns %d, items in flight %d%s) |", sh,
                   kShapes[sh].rows_per_lane, kShapes[sh].ctas_per_sm, kShapes[sh].block_cols, kShapes[sh].items_in_flight,
-                  kShapes[sh].async_copies ? ", cp.async ring" : kShapes[sh].overlap_passes ? ", overlapped passes" : "");
+                  kShapes[sh].fold_verdict ? (kShapes[sh].overlap_passes ? ", cp.async ring, overlapped, verdict in pass 2" : ", cp.async ring, verdict in pass 2")
+                  : kShapes[sh].async_copies ? ", cp.async ring" : kShapes[sh].overlap_passes ? ", overlapped passes" : "");
     else
       std::printf(" shape %d (rows/lane %d, prefetch %s, lanes/row %d, min blocks %d) |", sh, kShapes[sh].rows_per_lane,
                   kShapes[sh].prefetch ? "yes" : "no", kShapes[sh].lanes_per_row, kShapes[sh].min_blocks);

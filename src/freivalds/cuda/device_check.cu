@@ -33,6 +33,8 @@ struct ChunkPasses {
   float* x;  // the row-per-lane shapes' X in f32 (the tiled pass 2 rounds x_acc as it stages it)
   double *x_acc, *y_acc, *mags, *nb2;
   bool with_mags;
+  unsigned* tile_done;  // zero counters a tile: the verdict is folded into pass 2 (Shape::fold_verdict)
+  JudgeArgs judge;
 };
 
 constexpr int kMaxTileRows = 128, kMaxBlockCols = 512;
@@ -155,9 +157,10 @@ void launch_tiled(const ChunkPasses<T>& q, const Shape& shape, cudaStream_t s) {
     throw std::runtime_error("tile plan of " + std::to_string(plan.tile_rows) + " rows x " + std::to_string(plan.block_cols) +
                              " columns does not fit the kernel (blocks of whole " + std::to_string(kChainColumns) + "-column chains)");
   TileArgs<T> p1{q.b, nullptr, n, n, q.r, nullptr, nullptr, plan.cols_per_split, plan.block_cols, plan.tile_rows,
-                 q.x_acc, q.mags + 4 * n, q.nb2, nullptr, nullptr, shape.overlap_passes};
+                 q.x_acc, q.mags + 4 * n, q.nb2, nullptr, nullptr, shape.overlap_passes, nullptr, q.judge};
   TileArgs<T> p2{q.a, q.c, n, n, q.r, q.x_acc, q.mags + 4 * n, plan.cols_per_split, plan.block_cols, plan.tile_rows,
-                 q.y_acc, q.mags, q.mags + n, q.mags + 2 * n, q.mags + 3 * n, shape.overlap_passes};
+                 q.y_acc, q.mags, q.mags + n, q.mags + 2 * n, q.mags + 3 * n, shape.overlap_passes,
+                 shape.fold_verdict ? q.tile_done : nullptr, q.judge};
   if (q.with_mags) launch_tiled_pass<T, KT, false, true, ROWS, DEPTH, TREE, ASYNC>(p1, plan, s);
   else launch_tiled_pass<T, KT, false, false, ROWS, DEPTH, TREE, ASYNC>(p1, plan, s);
   if (q.with_mags) launch_tiled_pass<T, KT, true, true, ROWS, DEPTH, TREE, ASYNC>(p2, plan, s);
@@ -304,9 +307,12 @@ DeviceCheck::DeviceCheck(Format format, int64_t n, int k, uint64_t vector_seed, 
     v0 += valid;
   }
   // One workspace, zeroed by one memset per check: magnitudes (5 n), ||B||_F^2, the packed
-  // worst entry and failing-row count, per-row failure flags, then X and Y accumulators per chunk.
+  // worst entry and failing-row count, per-row failure flags, pass 2's tile counters (tiles of
+  // 16 rows at least; an even count keeps what follows 8-byte aligned), then X and Y
+  // accumulators per chunk.
   const size_t chunk_doubles = static_cast<size_t>(n) * 16 * 2;
-  workspace_bytes_ = sizeof(double) * (5 * n + 1) + 2 * sizeof(unsigned long long) + sizeof(int) * n +
+  const size_t tile_counters = static_cast<size_t>(n / 16 + 2) & ~size_t{1};
+  workspace_bytes_ = sizeof(double) * (5 * n + 1) + 2 * sizeof(unsigned long long) + sizeof(int) * n + sizeof(unsigned) * tile_counters +
                      sizeof(double) * chunk_doubles * chunks_.size();
   char* w = nullptr;
   cuda_check(cudaMalloc(&w, workspace_bytes_), "cudaMalloc(workspace)");
@@ -316,6 +322,7 @@ DeviceCheck::DeviceCheck(Format format, int64_t n, int k, uint64_t vector_seed, 
   packed_ = reinterpret_cast<unsigned long long*>(nb2_ + 1);
   failing_ = packed_ + 1;
   row_failed_ = reinterpret_cast<int*>(packed_ + 2);
+  tile_done_ = reinterpret_cast<unsigned*>(row_failed_ + n);
   double* acc = reinterpret_cast<double*>(w + (workspace_bytes_ - sizeof(double) * chunk_doubles * chunks_.size()));
   for (size_t i = 0; i < chunks_.size(); ++i) {
     chunks_[i].x_acc = acc + i * chunk_doubles;
@@ -350,9 +357,10 @@ void DeviceCheck::enqueue_typed(const T* a, const T* b, const T* c) {
     // Other chunk sizes than 10 always use the default shape (dispatch).
     const int shape = shape_ < 0 || ch.kt != 10 ? default_shape(n_) : shape_;
     const JudgeArgs judge{ch.y_acc, padded(ch.kt), ch.v0, ch.valid, k_, n_, mags_, nb2_, coef_, row_failed_, packed_, failing_};
-    dispatch<T>(shape_, ch.kt, ChunkPasses<T>{a, b, c, n_, ch.r, x_, ch.x_acc, ch.y_acc, mags_, nb2_, first}, stream_);
-    launch_kernel(judge_chunk, dim3(static_cast<unsigned>((n_ + kJudgeThreads - 1) / kJudgeThreads)), dim3(kJudgeThreads), 0, stream_,
-                  kShapes[shape].overlap_passes, judge);
+    dispatch<T>(shape_, ch.kt, ChunkPasses<T>{a, b, c, n_, ch.r, x_, ch.x_acc, ch.y_acc, mags_, nb2_, first, tile_done_, judge}, stream_);
+    if (!kShapes[shape].fold_verdict)
+      launch_kernel(judge_chunk, dim3(static_cast<unsigned>((n_ + kJudgeThreads - 1) / kJudgeThreads)), dim3(kJudgeThreads), 0, stream_,
+                    kShapes[shape].overlap_passes, judge);
     first = false;
   }
   cuda_check(cudaGetLastError(), "launching the check kernels");

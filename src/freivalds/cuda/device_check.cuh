@@ -34,6 +34,9 @@ struct Shape {
   // memory (items_in_flight + 1 items a thread) rather than register buffers; 2: the same in
   // CTAs of 256 threads (tile_threads).
   int async_copies = 0;
+  // tiled: the verdict done at the end of pass 2, by the last CTA of each tile to finish, not
+  // by a kernel of its own.
+  bool fold_verdict = false;
 };
 constexpr Shape kShapes[] = {
     {2, false, 1, 1, false, 0, 0},   {2, true, 1, 1, false, 0, 0},   {2, false, 4, 1, false, 0, 0},
@@ -61,11 +64,13 @@ constexpr Shape kShapes[] = {
     {4, false, 8, 0, true, 2, 128, 1, false, false, 2}, {2, false, 8, 0, true, 2, 128, 2, false, false, 2},
     {4, false, 8, 0, true, 2, 128, 1, false, true, 2},
     // run10: 2 rows in the 256-thread ring, 1 item ahead, 3 CTAs (24 warps) a multiprocessor
-    {2, false, 8, 0, true, 3, 128, 1, false, false, 2}};
+    {2, false, 8, 0, true, 3, 128, 1, false, false, 2},
+    // run12: shapes 37 and 39 with the verdict folded into pass 2
+    {4, false, 8, 0, true, 2, 128, 1, false, false, 2, true}, {4, false, 8, 0, true, 2, 128, 1, false, true, 2, true}};
 // (run9 also timed, under other numbers in earlier builds: loads issued before the vector
 // staging and line prefetches, commit e672da3; 64-row tiles, commit d5a6461; 5 CTAs of 4 f32
 // rows, commit 2fbf818; all slower or no better, RESULTS.md.)
-constexpr int kShapeCount = 41;
+constexpr int kShapeCount = 43;
 constexpr int kFirstTiledShape = 8;
 // The index into kShapes used unless set_shape picks another, for every format
 // (bench/freivalds/RESULTS.md, run9 and run10). Shape 37: 4 rows a lane group in CTAs of 256
@@ -134,6 +139,7 @@ class DeviceCheck {
   double *mags_ = nullptr, *nb2_ = nullptr;
   float* x_ = nullptr;
   int* row_failed_ = nullptr;
+  unsigned* tile_done_ = nullptr;  // pass 2's counters, a tile each, for a folded verdict
   unsigned long long* packed_ = nullptr;  // (ratio f32 bits << 32) | (row k + v), atomicMax
   unsigned long long* failing_ = nullptr;
   ToleranceCoefficients* coef_ = nullptr;

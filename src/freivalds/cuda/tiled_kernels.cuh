@@ -30,6 +30,7 @@
 
 #include <cstdint>
 
+#include "freivalds/cuda/judge.cuh"
 #include "freivalds/gpu_arithmetic.hpp"
 
 namespace racer::freivalds::cuda {
@@ -133,6 +134,10 @@ struct TileArgs {
   double* mag_c;           // rows: |C| 1
   double* sq_c;            // rows: ||C_i||^2
   bool overlap;            // pass 2 launched as a programmatic dependent of pass 1 (Shape::overlap_passes)
+  // Pass 2 with the verdict folded in (Shape::fold_verdict): a counter a tile (zero, left zero),
+  // and what the tile's last CTA to finish judges; tile_done null: the verdict is a kernel of its own.
+  unsigned* tile_done;
+  JudgeArgs judge;
 };
 
 // Programmatic dependent launch (sm_90): no-ops in a grid not launched as a dependent.
@@ -571,6 +576,20 @@ __global__ void __launch_bounds__(tile_threads(ASYNC), tiled_min_ctas<T, ROWS, D
 #pragma unroll
     for (int d = 16; d > 0; d >>= 1) b_sq += __shfl_down_sync(0xffffffffu, b_sq, d);
     if (lane == 0) atomicAdd(p.sq_m, b_sq);
+  }
+  if constexpr (WITH_C) {
+    if (p.tile_done == nullptr) return;
+    // Release this CTA's atomics, count it in; the tile's last CTA acquires them all and judges.
+    __threadfence();
+    __syncthreads();
+    __shared__ bool last_of_tile;
+    if (threadIdx.x == 0) last_of_tile = atomicAdd(p.tile_done + blockIdx.x, 1u) == gridDim.y - 1;
+    __syncthreads();
+    if (!last_of_tile) return;
+    __threadfence();
+    __shared__ unsigned long long warp_best[THREADS / 32];
+    judge_rows(p.judge, row0, min(p.rows, row0 + p.tile_rows), warp_best);
+    if (threadIdx.x == 0) p.tile_done[blockIdx.x] = 0;  // every CTA of the tile has counted: ready for the next chunk
   }
 }
 
