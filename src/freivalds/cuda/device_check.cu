@@ -1,4 +1,3 @@
-#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -150,10 +149,11 @@ void launch_tiled(const ChunkPasses<T>& q, const Shape& shape, cudaStream_t s) {
   // Blocks are multiples of the widest chain's columns (pass 1's: 8 lanes x 16 terms of B), so
   // a block's items form whole chains.
   constexpr int kChainColumns = kGroupLanes * kGpuChainTerms;
-  const TilePlan plan = plan_tiles(n, kChainColumns, tile_threads(ASYNC) / kGroupLanes * ROWS, max_tile_rows(ASYNC, ROWS), shape);
+  constexpr int kGroupRows = tile_threads(ASYNC) / kGroupLanes * ROWS;  // a row group for each lane group
+  const TilePlan plan = plan_tiles(n, kChainColumns, kGroupRows, max_tile_rows(ASYNC, ROWS), shape);
   // The kernel pads a short last block to whole chains inside the block's staging: a block that
   // is not whole chains would overrun it (shared memory), so such a plan is refused, not run.
-  if (plan.block_cols % kChainColumns != 0 || plan.tile_rows % (tile_threads(ASYNC) / kGroupLanes * ROWS) != 0)
+  if (plan.block_cols % kChainColumns != 0 || plan.tile_rows % kGroupRows != 0)
     throw std::runtime_error("tile plan of " + std::to_string(plan.tile_rows) + " rows x " + std::to_string(plan.block_cols) +
                              " columns does not fit the kernel (blocks of whole " + std::to_string(kChainColumns) + "-column chains)");
   TileArgs<T> p1{q.b, nullptr, n, n, q.r, nullptr, nullptr, plan.cols_per_split, plan.block_cols, plan.tile_rows,

@@ -316,10 +316,10 @@ __global__ void __launch_bounds__(tile_threads(ASYNC), tiled_min_ctas<T, ROWS, D
 
   // Whole chains: a short last block's units are padded with zeros to a multiple of CHAIN
   // (blocks are multiples of CHAIN units, launch_tiled, so the padding fits the staging).
+  auto valid_of = [&](int64_t b) { return static_cast<int>(min(static_cast<int64_t>(p.block_cols), c_end - b)); };
   auto units_of = [&](int64_t b) {
     if (b >= c_end) return CHAIN;  // past the split's end: positions whose pieces are all outside
-    const int valid = static_cast<int>(min(static_cast<int64_t>(p.block_cols), c_end - b));
-    return ((valid + UNIT - 1) / UNIT + CHAIN - 1) / CHAIN * CHAIN;
+    return ((valid_of(b) + UNIT - 1) / UNIT + CHAIN - 1) / CHAIN * CHAIN;
   };
   // An item is a lane group's row group (the gi-th of its own) and a unit of block b's columns;
   // items run unit by unit within a row group, row group by row group within a block, and block
@@ -442,8 +442,8 @@ __global__ void __launch_bounds__(tile_threads(ASYNC), tiled_min_ctas<T, ROWS, D
           }
       }
     }
-    if (!last) {
-    } else if constexpr (SMEM_TREE) {
+    if (!last) return;
+    if constexpr (SMEM_TREE) {
       add_lanes_via_smem<S>(acc, scratch + group * kGroupLanes * kGroupLanes, dacc + g * GS, l8);
     } else {
       // The 8 lanes' chains, added by a tree (levels over lane bits 4, 2, 1).
@@ -478,7 +478,7 @@ __global__ void __launch_bounds__(tile_threads(ASYNC), tiled_min_ctas<T, ROWS, D
       block_b = b, next_load = next_compute;
       load_ahead();
     }
-    const int valid = static_cast<int>(min(static_cast<int64_t>(p.block_cols), c_end - b));
+    const int valid = valid_of(b);
     const int units = units_of(b);
     const int items = my_groups * units;
     // Stage the block's vector entries (zeros past the last column): consecutive threads read
