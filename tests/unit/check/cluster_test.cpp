@@ -144,24 +144,7 @@ TEST_F(ClusterTest, LaunchesContradictingTheEntryAreErrors) {
 // on rank 0's mbarrier (release); rank 0 waits for the phase (acquire) and copies the buffer
 // out. The mbarrier orders the stores before the reads.
 std::string handoff() {
-  return kernel("handoff", 2, R"(
-  mov.u32 %r13, %cluster_ctarank;
-  mov.u32 %r10, buf;
-  shl.b32 %r11, %r0, 2;
-  add.u32 %r12, %r10, %r11;
-  mov.u32 %r20, bar;
-  setp.eq.u32 %p1, %r0, 0;
-  setp.eq.u32 %p2, %r13, 0;
-  and.pred %p3, %p1, %p2;
-  @%p3 mbarrier.init.shared::cta.b64 [%r20], 32;
-  barrier.cluster.arrive.aligned;
-  barrier.cluster.wait.aligned;
-  @%p2 bra CONSUME;
-  add.u32 %r14, %r0, 32;
-  mul.wide.u32 %rd10, %r14, 4;
-  add.s64 %rd11, %rd0, %rd10;
-  ld.global.f32 %f1, [%rd11];
-  mapa.shared::cluster.u32 %r15, %r12, 0;
+  return kernel("handoff", 2, cluster_handoff_prologue(32) + R"(  mapa.shared::cluster.u32 %r15, %r12, 0;
   st.shared::cluster.f32 [%r15], %f1;
   mapa.shared::cluster.u32 %r21, %r20, 0;
   mbarrier.arrive.release.cluster.shared::cluster.b64 _, [%r21];

@@ -77,6 +77,32 @@ inline std::string gather_ref(std::string_view name, std::string_view index) {
 )");
 }
 
+// The start of a two-CTA cluster handoff: %r13 the cluster rank, %r12 &buf[tid], %r20 &bar,
+// which rank 0's thread 0 initializes for `arrivals` arrivals and a cluster barrier publishes;
+// %p1 tid == 0, %p2 rank 0, %p3 both. Rank 0 branches to CONSUME; rank 1 goes on holding
+// x[32 + tid] in %f1.
+inline std::string cluster_handoff_prologue(int arrivals) {
+  return R"(
+  mov.u32 %r13, %cluster_ctarank;
+  mov.u32 %r10, buf;
+  shl.b32 %r11, %r0, 2;
+  add.u32 %r12, %r10, %r11;
+  mov.u32 %r20, bar;
+  setp.eq.u32 %p1, %r0, 0;
+  setp.eq.u32 %p2, %r13, 0;
+  and.pred %p3, %p1, %p2;
+  @%p3 mbarrier.init.shared::cta.b64 [%r20], )" +
+         std::to_string(arrivals) + R"(;
+  barrier.cluster.arrive.aligned;
+  barrier.cluster.wait.aligned;
+  @%p2 bra CONSUME;
+  add.u32 %r14, %r0, 32;
+  mul.wide.u32 %rd10, %r14, 4;
+  add.s64 %rd11, %rd0, %rd10;
+  ld.global.f32 %f1, [%rd11];
+)";
+}
+
 // `text` with every occurrence of `from` replaced by `to` (kernel variants); fails the test
 // when `from` does not occur, so a variant cannot silently equal the original.
 inline std::string replace_all(std::string text, std::string_view from, std::string_view to) {

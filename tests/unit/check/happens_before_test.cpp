@@ -36,7 +36,8 @@ const std::string kClusterPrologue = kLanes + R"(
   setp.ne.u32 %p2, %r13, 0;
   setp.ne.u32 %p3, %r12, 0;
 )";
-const std::string kClusterDecls = "  .shared .align 4 .f32 buf[32];\n  .shared .align 8 .b64 bar;\n";
+// buf (32 floats) and one mbarrier, bar.
+const std::string kBufBarDecls = "  .shared .align 4 .f32 buf[32];\n  .shared .align 8 .b64 bar;\n";
 
 // x[lane] into buf[lane] (the store every chain starts from).
 const std::string kStage = R"(
@@ -165,7 +166,7 @@ WAIT:
 EXIT:
   barrier.cluster.arrive.aligned;
   barrier.cluster.wait.aligned;
-)", kClusterDecls);
+)", kBufBarDecls);
 }
 
 TEST_F(HappensBeforeTest, CtaBarrierThenMbarrierOrdersAnotherThreadsStore) {
@@ -206,7 +207,7 @@ WAIT_CLUSTER:
 EXIT:
   barrier.cluster.arrive.aligned;
   barrier.cluster.wait.aligned;
-)", kClusterDecls);
+)", kBufBarDecls);
 }
 
 TEST_F(HappensBeforeTest, ClusterBarrierThenMbarrierOrders) {
@@ -246,7 +247,7 @@ OTHERS:
 EXIT:
   barrier.cluster.arrive.aligned;
   barrier.cluster.wait.aligned;
-)", kClusterDecls);
+)", kBufBarDecls);
 }
 
 TEST_F(HappensBeforeTest, MbarrierThenClusterBarrierOrders) {
@@ -392,7 +393,7 @@ RELAY:
   bar.sync 1, 64; // RELAY_SYNC
   mbarrier.arrive.shared::cta.b64 %rd15, [%r20]; // RELAY_ARRIVE
 DONE:
-)", "  .shared .align 4 .f32 buf[32];\n  .shared .align 8 .b64 bar;\n");
+)", kBufBarDecls);
 }
 
 TEST_F(HappensBeforeTest, NamedBarrierThenMbarrierOrders) {
@@ -425,7 +426,7 @@ PRODUCE:
   setp.eq.u32 %p3, %r11, 0;
   @%p3 mbarrier.arrive.shared::cta.b64 %rd15, [%r20];
 DONE:
-)", "  .shared .align 4 .f32 buf[32];\n  .shared .align 8 .b64 bar;\n");
+)", kBufBarDecls);
 }
 
 TEST_F(HappensBeforeTest, WarpSyncThenAnElectedLanesArriveOrdersTheWholeWarp) {

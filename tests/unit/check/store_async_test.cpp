@@ -12,24 +12,7 @@ const std::string kArgs = R"({ read = "x" }, { write = "out" })";
 // Rank 1 sends x[32 + t] into rank 0's buf[t] with st.async completing on rank 0's mbarrier;
 // thread 0 of rank 0 expects the 128 bytes, every thread of rank 0 waits and copies buf out.
 std::string st_async_handoff() {
-  return kernel("handoff", 2, R"(
-  mov.u32 %r13, %cluster_ctarank;
-  mov.u32 %r10, buf;
-  shl.b32 %r11, %r0, 2;
-  add.u32 %r12, %r10, %r11;
-  mov.u32 %r20, bar;
-  setp.eq.u32 %p1, %r0, 0;
-  setp.eq.u32 %p2, %r13, 0;
-  and.pred %p3, %p1, %p2;
-  @%p3 mbarrier.init.shared::cta.b64 [%r20], 1;
-  barrier.cluster.arrive.aligned;
-  barrier.cluster.wait.aligned;
-  @%p2 bra CONSUME;
-  add.u32 %r14, %r0, 32;
-  mul.wide.u32 %rd10, %r14, 4;
-  add.s64 %rd11, %rd0, %rd10;
-  ld.global.f32 %f1, [%rd11];
-  mapa.shared::cluster.u32 %r15, %r12, 0;
+  return kernel("handoff", 2, cluster_handoff_prologue(1) + R"(  mapa.shared::cluster.u32 %r15, %r12, 0;
   mapa.shared::cluster.u32 %r21, %r20, 0;
   st.async.shared::cluster.mbarrier::complete_tx::bytes.f32 [%r15], %f1, [%r21]; // SEND
   bra DONE;
