@@ -3,9 +3,5 @@
 # of tc_triton.py into tests/cases/ptx/tc_triton/. No GPU needed.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-out="$here/../../ptx"
-nvcc="${NVCC:-/usr/local/cuda/bin/nvcc}"
-"$nvcc" -ptx -arch=sm_90a -O3 -lineinfo "$here/tc.cu" -o "$out/tc.sm90a.ptx"
-sed -i "s#\"$here/#\"tests/cases/kernels/tc/#" "$out/tc.sm90a.ptx"
-echo "ptx/tc.sm90a.ptx"
+"$here/../build_sm90a_ptx.sh" tc
 if [ -f "$here/build_tc_triton.py" ]; then python3 "$here/build_tc_triton.py"; fi
