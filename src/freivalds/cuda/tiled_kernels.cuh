@@ -388,7 +388,8 @@ __global__ void __launch_bounds__(tile_threads(ASYNC), tiled_min_ctas<T, ROWS, D
       for (int r = 0; r < R; ++r) c[r] = slots[(R * LOADS + (r ^ swap)) * THREADS];
   };
   // An item's terms join the chains in acc: `first` starts them (from 0), `last` ends them (the
-  // tree, then the f64 accumulators). Both are constants once the item loops are unrolled.
+  // tree, then the f64 accumulators). The register path's unrolled loop passes constants; the
+  // ring's loop zeroes the chains itself and ends them behind a branch.
   auto compute = [&](const ItemPos& at, const uint4 (&cur_m)[R][LOADS], const uint4 (&cur_c)[R], float (&acc)[S::kV], bool first, bool last) {
     const int g = group + LANE_GROUPS * at.gi, u = at.u;
     float a[R][LOADS * E], cc[R][E];
@@ -523,9 +524,15 @@ __global__ void __launch_bounds__(tile_threads(ASYNC), tiled_min_ctas<T, ROWS, D
     if constexpr (ASYNC != 0) {
       // Item i + DEPTH's copy goes into the stage read for item i - 1, whose values that item's
       // computation has consumed.
+      // One item an iteration, not a chain's CHAIN items unrolled: the loop is then one item's
+      // code with the tree behind a branch, and ptxas keeps it in 128 registers without spills
+      // (f32 pass 2: 0 bytes of stack against 64 unrolled; -9 to -11% for f32 at n = 4096-16384,
+      // bench/freivalds/RESULTS.md run15). The chains start from zeros set before their first item.
       for (int item = 0; item < items; item += CHAIN) {
         float acc[S::kV];  // the chains of the rows of CHAIN items
 #pragma unroll
+        for (int i = 0; i < S::kV; ++i) acc[i] = 0;
+#pragma unroll 1
         for (int h = 0; h < CHAIN; ++h) {
           // The copy first (into the stage the previous item was read from): the chain's registers
           // are live across it, the item's values not yet.
@@ -533,7 +540,7 @@ __global__ void __launch_bounds__(tile_threads(ASYNC), tiled_min_ctas<T, ROWS, D
           advance(next_load);
           wait_async<DEPTH>();  // this item's group is complete; the DEPTH after it may not be
           fetch(stage, buf_m[0], buf_c[0]);
-          compute(next_compute, buf_m[0], buf_c[0], acc, h == 0, h == CHAIN - 1);
+          compute(next_compute, buf_m[0], buf_c[0], acc, false, h == CHAIN - 1);
           advance(next_compute);
           stage = stage + 1 == RING ? 0 : stage + 1;
         }
