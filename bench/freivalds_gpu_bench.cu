@@ -10,7 +10,7 @@
 //   n = 8192 (FV_PROFILE_N=n: another size) for Nsight Compute (FV_PROFILE_SHAPE=i picks
 //   kShapes[i], else the library's default); FV_SWEEP_FROM=i starts the shape sweep at
 //   kShapes[i]; FV_SWEEP_SIZES=4096,8192 sets the sweep's sizes; FV_TABLE_DEFAULTS=1 times the
-//   overhead tables with the library's default shapes, not the sweep's choice (full run only).
+//   overhead tables with the library's default shapes, not the sweep's choice.
 // Writes OUT_DIR/freivalds_gpu.jsonl (one measurement a line, floats as exact hex) and prints
 // Markdown tables.
 #include <algorithm>
@@ -21,6 +21,7 @@
 #include <cstring>
 #include <random>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "freivalds/cuda/device_check.cuh"
@@ -88,14 +89,36 @@ double baseline_ms(cublasHandle_t h, Format f, int64_t n, int k, const void* a, 
 
 int shape_for(Format f);
 
+// The SM clock now, in MHz: one thread spins a fixed number of cycles and the device's
+// nanosecond timer measures how long that took (a check after seconds of matmul may run at a
+// lower clock than one on a rested GPU; the tables record both clocks).
+__global__ void spin_cycles(long long cycles, unsigned long long* out) {
+  unsigned long long t0, t1;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t0));
+  const long long c0 = clock64();
+  while (clock64() - c0 < cycles) {}
+  const long long c1 = clock64();
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t1));
+  out[0] = static_cast<unsigned long long>(c1 - c0), out[1] = t1 - t0;
+}
+double sm_mhz(cudaStream_t s) {
+  static unsigned long long* d = nullptr;
+  if (!d) cuda_check(cudaMalloc(&d, 2 * sizeof *d), "alloc");
+  spin_cycles<<<1, 1, 0, s>>>(1000000, d);  // about 0.5 ms: the timer's granularity is at most 1 us
+  unsigned long long h[2];
+  cuda_check(cudaMemcpyAsync(h, d, sizeof h, cudaMemcpyDeviceToHost, s), "read the clock probe");
+  cuda_check(cudaStreamSynchronize(s), "clock probe");
+  return h[1] ? 1e3 * static_cast<double>(h[0]) / static_cast<double>(h[1]) : NAN;
+}
+
 void overhead_table(const std::vector<Format>& formats, const std::vector<int64_t>& sizes, int k, cudaStream_t s,
                     cublasHandle_t h) {
   const double peak_bw = 4.8e12;  // vendor's HBM3e figure, bytes/s
   auto name = [](int sh) { return sh < 0 ? std::string("the library's default") : "shape " + std::to_string(sh); };
-  std::printf("\n## Overhead, k = %d (check = both passes, magnitudes, verdict; one CUDA graph; kernel %s for f32/tf32, %s for bf16/f16)\n\n",
+  std::printf("\n## Overhead, k = %d (check = both passes, magnitudes, verdict; one CUDA graph, timed right after the matmul; rested: after 0.3 s idle; kernel %s for f32/tf32, %s for bf16/f16)\n\n",
               k, name(shape_for(Format::F32)).c_str(), name(shape_for(Format::BF16)).c_str());
-  std::printf("| format | n | matmul ms | matmul TFLOP/s | check ms | overhead | check GB/s | floor at 4.8 TB/s | paper H100 f32 | target | cuBLAS 3-GEMM ms | host round trip ms | verdict |\n");
-  std::printf("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
+  std::printf("| format | n | matmul ms | matmul TFLOP/s | check ms | overhead | check GB/s | floor at 4.8 TB/s | paper H100 f32 | target | cuBLAS 3-GEMM ms | host round trip ms | verdict | SM MHz after matmul / after check | check ms rested |\n");
+  std::printf("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
   const double paper[] = {185.0, 42.8, 8.1, 2.5, 1.06, 0.48};
   for (Format f : formats) {
     int64_t nmax = sizes.back();
@@ -119,6 +142,7 @@ void overhead_table(const std::vector<Format>& formats, const std::vector<int64_
       for (int i = 0; i < 2; ++i) matmul(h, f, n, a, b, c);
       std::vector<double> mm;
       for (int i = 0; i < mm_reps; ++i) mm.push_back(t.ms([&] { matmul(h, f, n, a, b, c); }, s));
+      const double mhz_matmul = sm_mhz(s);
       Tolerance tol = tolerance_for(f, n, k, ErrorModel::WorstCase);
       DeviceCheck chk(f, n, k, 2, tol.coef, s);
       chk.set_shape(shape_for(f));
@@ -126,6 +150,12 @@ void overhead_table(const std::vector<Format>& formats, const std::vector<int64_
       for (int i = 0; i < 3; ++i) chk.launch();
       std::vector<double> ck, wall;
       for (int i = 0; i < ck_reps; ++i) ck.push_back(t.ms([&] { chk.launch(); }, s));
+      const double mhz_check = sm_mhz(s);
+      // The same check on a rested GPU (0.3 s idle first): the headline above is the check right
+      // after the matmul it checks, as it would run in production.
+      std::this_thread::sleep_for(std::chrono::milliseconds(300));
+      std::vector<double> rested;
+      for (int i = 0; i < ck_reps; ++i) rested.push_back(t.ms([&] { chk.launch(); }, s));
       for (int i = 0; i < std::min(ck_reps, 20); ++i) {
         auto w0 = std::chrono::steady_clock::now();
         chk.launch();
@@ -140,20 +170,22 @@ void overhead_table(const std::vector<Format>& formats, const std::vector<int64_
       double overhead = 100 * ck_ms / mm_ms;
       double paper_pct = si < 6 && sizes.size() == 6 ? paper[si] : NAN;
       double target = f == Format::BF16 && n >= 8192 ? std::min(1.0, paper_pct / 2) : paper_pct / 2;
-      std::printf("| %s | %lld | %.4f | %.1f | %.4f | %.3f%% | %.0f | %.3f%% | %.2f%% | <= %.3g%% %s | %.4f | %.4f | %s (ratio %.3g) |\n",
+      std::printf("| %s | %lld | %.4f | %.1f | %.4f | %.3f%% | %.0f | %.3f%% | %.2f%% | <= %.3g%% %s | %.4f | %.4f | %s (ratio %.3g) | %.0f / %.0f | %.4f |\n",
                   format_name(f), static_cast<long long>(n), mm_ms, 2.0 * n * n * n / mm_ms / 1e9, ck_ms, overhead,
                   bytes / ck_ms / 1e6, floor_pct, paper_pct, target, overhead <= target ? "met" : "NOT met", base,
-                  median(wall), v.pass ? "pass" : "FAIL", v.ratio);
+                  median(wall), v.pass ? "pass" : "FAIL", v.ratio, mhz_matmul, mhz_check, median(rested));
       std::fflush(stdout);
       std::fprintf(jsonl,
                    "{\"kind\":\"freivalds_overhead\",\"backend\":\"cuda\",\"device\":\"%s\",\"format\":\"%s\",\"n\":%lld,\"k\":%d,"
                    "\"matmul_ms_median\":%s,\"matmul_reps\":%d,\"check_ms_median\":%s,\"check_reps\":%d,\"overhead_pct\":%s,"
                    "\"floor_pct\":%s,\"paper_h100_f32_pct\":%s,\"target_pct\":%s,\"baseline_3gemm_ms\":%s,\"roundtrip_ms_median\":%s,"
-                   "\"verdict\":\"%s\",\"worst_ratio\":%s,\"residual\":%s,\"tolerance\":%s,\"seed\":1,\"vector_seed\":2}\n",
+                   "\"verdict\":\"%s\",\"worst_ratio\":%s,\"residual\":%s,\"tolerance\":%s,\"seed\":1,\"vector_seed\":2,"
+                   "\"sm_mhz_after_matmul\":%s,\"sm_mhz_after_check\":%s,\"check_rested_ms_median\":%s}\n",
                    device_profile.c_str(), format_name(f), static_cast<long long>(n), k, hex(mm_ms).c_str(), mm_reps,
                    hex(ck_ms).c_str(), ck_reps, hex(overhead).c_str(), hex(floor_pct).c_str(), hex(paper_pct).c_str(),
                    hex(target).c_str(), hex(base).c_str(), hex(median(wall)).c_str(), v.pass ? "pass" : "fail",
-                   hex(v.ratio).c_str(), hex(v.residual).c_str(), hex(v.tolerance).c_str());
+                   hex(v.ratio).c_str(), hex(v.residual).c_str(), hex(v.tolerance).c_str(), hex(mhz_matmul).c_str(),
+                   hex(mhz_check).c_str(), hex(median(rested)).c_str());
       std::fflush(jsonl);
     }
     for (void* p : {a, b, c, r, x, static_cast<void*>(y)}) cudaFree(p);
@@ -431,6 +463,7 @@ int main(int argc, char** argv) {
     if (sweep_only || shapes_only) {
       graph_floor(s);
       shape_sweep({Format::F32, Format::BF16}, sweep_sizes({2048, 8192, 32768}), s);
+      if (std::getenv("FV_TABLE_DEFAULTS")) best_shape[0] = best_shape[1] = -1;
       if (!shapes_only) overhead_table({Format::F32, Format::BF16}, {1024, 2048, 4096, 8192, 16384, 32768}, 10, s, h);
       std::fclose(jsonl);
       return 0;
