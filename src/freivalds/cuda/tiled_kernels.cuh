@@ -523,11 +523,10 @@ __global__ void __launch_bounds__(tile_threads(ASYNC), tiled_min_ctas<T, ROWS, D
 
     if constexpr (ASYNC != 0) {
       // Item i + DEPTH's copy goes into the stage read for item i - 1, whose values that item's
-      // computation has consumed.
-      // One item an iteration, not a chain's CHAIN items unrolled: the loop is then one item's
-      // code with the tree behind a branch, and ptxas keeps it in 128 registers without spills
-      // (f32 pass 2: 0 bytes of stack against 64 unrolled; -9 to -11% for f32 at n = 4096-16384,
-      // bench/freivalds/RESULTS.md run15). The chains start from zeros set before their first item.
+      // computation has consumed. One item an iteration, not a chain's CHAIN items unrolled: the
+      // loop is then one item's code with the tree behind a branch, which ptxas keeps in 128
+      // registers without spills (f32 pass 2: no stack, against 64 bytes unrolled; -9 to -11% for
+      // f32 at n = 4096-16384, bench/freivalds/RESULTS.md run15/run16).
       for (int item = 0; item < items; item += CHAIN) {
         float acc[S::kV];  // the chains of the rows of CHAIN items
 #pragma unroll
