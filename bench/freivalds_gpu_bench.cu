@@ -198,7 +198,7 @@ int shape_for(Format f) { return f == Format::BF16 || f == Format::F16 ? best_sh
 // Times every kernel shape (skinny_kernels.cuh) at k = 10 and keeps, per format, the one with
 // the smallest sum over sizes of its time relative to the fastest shape at that size.
 void shape_sweep(const std::vector<Format>& formats, const std::vector<int64_t>& sizes, cudaStream_t s) {
-  std::printf("\n## Kernel shapes, k = 10: check ms (median of 20), GB/s of A, B, C read (DIFFERS: the shape's residuals disagree with the first shape's)\n\n| format | n |");
+  std::printf("\n## Kernel shapes, k = 10: check ms (median of 20), GB/s of A, B, C read (DIFFERS: the shape's worst entry or its tolerance disagrees with the first shape's)\n\n| format | n |");
   // FV_SWEEP_FROM=8 times only the tiled shapes (the row-per-lane ones are in run4 and run6).
   const char* from_env = std::getenv("FV_SWEEP_FROM");
   const int first = from_env ? std::atoi(from_env) : 0;
@@ -245,7 +245,8 @@ void shape_sweep(const std::vector<Format>& formats, const std::vector<int64_t>&
         score[sh] += ms[sh] / best;
         const DeviceVerdict& ref = seen[first];  // shape 0 (row per lane) unless the sweep starts later
         bool same = seen[sh].row == ref.row && seen[sh].vector == ref.vector &&
-                    std::fabs(seen[sh].residual - ref.residual) <= 1e-6 * std::fabs(ref.residual);
+                    std::fabs(seen[sh].residual - ref.residual) <= 1e-6 * std::fabs(ref.residual) &&
+                    std::fabs(seen[sh].tolerance - ref.tolerance) <= 1e-6 * std::fabs(ref.tolerance);
         std::printf(" %.4f (%.0f)%s |", ms[sh], 3.0 * n * n * es / ms[sh] / 1e6, same ? "" : " DIFFERS");
         // The worst entry too: builds of other code can be compared on it (C is random, so every
         // entry is a residual, and a change in the sums moves the worst one).
