@@ -148,6 +148,12 @@ __device__ inline void wait_for_prerequisite_grid() { asm volatile("griddepcontr
 // one after another) then fall in different banks.
 inline __host__ __device__ int vec_stride(int block_cols) { return block_cols + 4; }
 
+// The cp.async ring starts on a boundary of this many bytes of the shared window, wherever the
+// dynamic shared memory begins (after the kernel's static shared memory, whose size varies with
+// the code): placed 80 bytes past such a boundary the default kernels ran 7-12% slower, 32 bytes
+// past it 1-2.5% slower (bench/freivalds/RESULTS.md run17).
+constexpr int kRingAlign = 128;
+
 // Items of a thread's cp.async ring: each copy goes into the slots the previous item was read from.
 __host__ __device__ constexpr int ring_items(int depth) { return depth + 1; }
 
@@ -157,7 +163,7 @@ template <class T, int KT, bool WITH_C, bool MAGS, int ROWS, int DEPTH, bool SME
 __host__ __device__ constexpr size_t tiled_smem_bytes(int tile_rows, int block_cols) {
   using S = TileShape<KT, WITH_C, MAGS, ROWS, SMEM_TREE>;
   return sizeof(double) * (tile_rows / S::kRows) * S::kGroupStride + sizeof(float) * S::kVecRows * vec_stride(block_cols) +
-         16 * S::kScratchFloat4s + (ASYNC ? 16 * ring_items(DEPTH) * S::kPieces * tile_threads(ASYNC) : 0);
+         16 * S::kScratchFloat4s + (ASYNC ? kRingAlign + 16 * ring_items(DEPTH) * S::kPieces * tile_threads(ASYNC) : 0);
 }
 
 // Position of a block's column in the staged vectors. A unit (one item's columns) is LOADS
@@ -301,7 +307,9 @@ __global__ void __launch_bounds__(tile_threads(ASYNC), tiled_min_ctas<T, ROWS, D
   double* dacc = reinterpret_cast<double*>(smem_raw);            // tile_groups x GS
   float* vec = reinterpret_cast<float*>(dacc + tile_groups * GS);  // kVecRows x vs
   float4* scratch = reinterpret_cast<float4*>(vec + S::kVecRows * vs);  // SMEM_TREE: 64 float4 a lane group
-  uint4* ring = reinterpret_cast<uint4*>(scratch + S::kScratchFloat4s);  // ASYNC: [stage][piece][thread]
+  unsigned char* after_scratch = reinterpret_cast<unsigned char*>(scratch + S::kScratchFloat4s);
+  const unsigned ring_pad = (kRingAlign - static_cast<unsigned>(__cvta_generic_to_shared(after_scratch)) % kRingAlign) % kRingAlign;
+  uint4* ring = reinterpret_cast<uint4*>(after_scratch + ring_pad);  // ASYNC: [stage][piece][thread]
   constexpr int RING = ring_items(DEPTH);
   const int lane = threadIdx.x & 31, l8 = lane & 7, group = threadIdx.x / kGroupLanes;
   const int64_t row0 = static_cast<int64_t>(blockIdx.x) * p.tile_rows;
@@ -583,10 +591,6 @@ __global__ void __launch_bounds__(tile_threads(ASYNC), tiled_min_ctas<T, ROWS, D
     for (int d = 16; d > 0; d >>= 1) b_sq += __shfl_down_sync(0xffffffffu, b_sq, d);
     if (lane == 0) atomicAdd(p.sq_m, b_sq);
   }
-  // The folded verdict (Shape::fold_verdict; not the default). Measured: a build without this
-  // block runs the default kernels, which never take it, 7-12% slower (f32 and bf16, n = 4096-16384,
-  // bench/freivalds/RESULTS.md run17) with nearly the same item loop in SASS; the cause is not
-  // identified, so any change here is to be timed against the build before it.
   if constexpr (WITH_C) {
     if (p.tile_done == nullptr) return;
     // Release this CTA's atomics, count it in; the tile's last CTA acquires them all and judges.
