@@ -92,10 +92,7 @@ template <int D> constexpr int rows_of() { return kShapes[D].rows_per_lane; }
 template <int D> constexpr int depth_of() { return kShapes[D].items_in_flight; }
 template <int D> constexpr bool tree_of() { return kShapes[D].smem_tree; }
 template <int D> constexpr int async_of() { return kShapes[D].async_copies; }
-template <int D> bool runs_as(const Shape& sh) {
-  return sh.tiled && sh.rows_per_lane == rows_of<D>() && sh.items_in_flight == depth_of<D>() && sh.smem_tree == tree_of<D>() &&
-         sh.async_copies == async_of<D>();
-}
+template <int D> bool runs_as(const Shape& sh) { return same_kernels(sh, kShapes[D]); }
 
 // Shared memory above 48 KB must be asked for per kernel, and not while a graph is captured:
 // done once for the largest tile, when the check is built.
@@ -258,15 +255,15 @@ void launch_shape(int shape, const ChunkPasses<T>& q, cudaStream_t s) {
   throw std::runtime_error("kernel shape " + std::to_string(shape) + " is built only into the bench, for k = 10");
 }
 
-// Every shape for k = 10 (the bench's overhead k); the default shape for the other chunk sizes.
+// The chunk's shape, chosen by enqueue_typed (any shape for k = 10, the bench's overhead k; the
+// default shape for the other chunk sizes).
 template <class T>
 void dispatch(int shape, int kt, const ChunkPasses<T>& q, cudaStream_t s) {
-  const int d = default_shape(q.n);
   switch (kt) {
-    case 4: return launch_shape<T, 4>(d, q, s);
-    case 8: return launch_shape<T, 8>(d, q, s);
-    case 10: return launch_shape<T, 10>(shape < 0 ? d : shape, q, s);
-    default: return launch_shape<T, 16>(d, q, s);
+    case 4: return launch_shape<T, 4>(shape, q, s);
+    case 8: return launch_shape<T, 8>(shape, q, s);
+    case 10: return launch_shape<T, 10>(shape, q, s);
+    default: return launch_shape<T, 16>(shape, q, s);
   }
 }
 
@@ -354,10 +351,10 @@ void DeviceCheck::enqueue_typed(const T* a, const T* b, const T* c) {
   cudaMemsetAsync(workspace_, 0, workspace_bytes_, stream_);
   bool first = true;
   for (const Chunk& ch : chunks_) {
-    // Other chunk sizes than 10 always use the default shape (dispatch).
+    // Other chunk sizes than 10 always use the default shape: the bench's other shapes are built for k = 10 only.
     const int shape = shape_ < 0 || ch.kt != 10 ? default_shape(n_) : shape_;
     const JudgeArgs judge{ch.y_acc, padded(ch.kt), ch.v0, ch.valid, k_, n_, mags_, nb2_, coef_, row_failed_, packed_, failing_};
-    dispatch<T>(shape_, ch.kt, ChunkPasses<T>{a, b, c, n_, ch.r, x_, ch.x_acc, ch.y_acc, mags_, nb2_, first, tile_done_, judge}, stream_);
+    dispatch<T>(shape, ch.kt, ChunkPasses<T>{a, b, c, n_, ch.r, x_, ch.x_acc, ch.y_acc, mags_, nb2_, first, tile_done_, judge}, stream_);
     if (!kShapes[shape].fold_verdict)
       launch_kernel(judge_chunk, dim3(static_cast<unsigned>((n_ + kJudgeThreads - 1) / kJudgeThreads)), dim3(kJudgeThreads), 0, stream_,
                     kShapes[shape].overlap_passes, judge);

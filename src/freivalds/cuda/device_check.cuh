@@ -84,10 +84,13 @@ constexpr int kFirstTiledShape = 8;
 constexpr int kDefaultShape = 37;
 constexpr int kDefaultShapeOverlapped = 39;
 constexpr int64_t kOverlapUpTo = 4096;
-static_assert(kShapes[kDefaultShapeOverlapped].overlap_passes && kShapes[kDefaultShapeOverlapped].rows_per_lane == kShapes[kDefaultShape].rows_per_lane &&
-                  kShapes[kDefaultShapeOverlapped].items_in_flight == kShapes[kDefaultShape].items_in_flight &&
-                  kShapes[kDefaultShapeOverlapped].smem_tree == kShapes[kDefaultShape].smem_tree &&
-                  kShapes[kDefaultShapeOverlapped].async_copies == kShapes[kDefaultShape].async_copies,
+// Whether tiled shapes a and b run the same kernels (one template instance: rows a lane group,
+// items in flight, tree, staging); they may still differ in launch (tiles, overlap, verdict).
+constexpr bool same_kernels(const Shape& a, const Shape& b) {
+  return a.tiled && b.tiled && a.rows_per_lane == b.rows_per_lane && a.items_in_flight == b.items_in_flight &&
+         a.smem_tree == b.smem_tree && a.async_copies == b.async_copies;
+}
+static_assert(kShapes[kDefaultShapeOverlapped].overlap_passes && same_kernels(kShapes[kDefaultShapeOverlapped], kShapes[kDefaultShape]),
               "the overlapped default runs the default's kernels (one set of template instances)");
 static_assert(kShapes[kDefaultShape].tiled, "the library builds only tiled shapes");
 constexpr int default_shape(int64_t n) { return n <= kOverlapUpTo ? kDefaultShapeOverlapped : kDefaultShape; }
