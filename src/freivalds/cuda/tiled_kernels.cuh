@@ -501,12 +501,14 @@ __global__ void __launch_bounds__(tile_threads(ASYNC), tiled_min_ctas<T, ROWS, D
     auto entry_in = [&](int e) { return e < in_entries && e % KP < KT; };
     const double* x_block = p.x + b * KP;
     const float* r_block = p.r + b * KP;
+    // Staged values of entry e (X rounded to f32, R): zeros past the block.
+    auto x_of = [&](int e) { return WITH_C && entry_in(e) ? static_cast<float>(x_block[e]) : 0.0f; };
+    auto r_of = [&](int e) { return entry_in(e) ? r_block[e] : 0.0f; };
     float early_x[EARLY], early_r[EARLY];
 #pragma unroll
     for (int i = 0; i < EARLY; ++i) {
       const int e = threadIdx.x + i * THREADS;
-      early_x[i] = WITH_C && entry_in(e) ? static_cast<float>(x_block[e]) : 0.0f;
-      early_r[i] = entry_in(e) ? r_block[e] : 0.0f;
+      early_x[i] = x_of(e), early_r[i] = r_of(e);
     }
     const float early_xm = WITH_C && MAGS && static_cast<int>(threadIdx.x) < valid ? static_cast<float>(p.xm[b + threadIdx.x]) : 0.0f;
     __syncthreads();  // the previous block's vectors are no longer read
@@ -522,7 +524,7 @@ __global__ void __launch_bounds__(tile_threads(ASYNC), tiled_min_ctas<T, ROWS, D
       if (e < entries && e % KP < KT) put_entry(e, early_x[i], early_r[i]);
     }
     for (int e = threadIdx.x + EARLY * THREADS; e < entries; e += THREADS)
-      if (e % KP < KT) put_entry(e, WITH_C && entry_in(e) ? static_cast<float>(x_block[e]) : 0.0f, entry_in(e) ? r_block[e] : 0.0f);
+      if (e % KP < KT) put_entry(e, x_of(e), r_of(e));
     if constexpr (WITH_C && MAGS)
       for (int cb = threadIdx.x; cb < units * UNIT; cb += THREADS)
         vec[2 * KT * vs + staged_position<E, LOADS>(cb)] =
