@@ -9,7 +9,7 @@
 //   --sweep: kernel shapes and the overhead table only; --shapes: the kernel shapes only; --profile: a few plain launches at
 //   n = 8192 (FV_PROFILE_N=n: another size) for Nsight Compute (FV_PROFILE_SHAPE=i picks
 //   kShapes[i], else the library's default); FV_SWEEP_FROM=i starts the shape sweep at
-//   kShapes[i]; FV_SWEEP_SIZES=4096,8192 sets the sweep's sizes; FV_TABLE_DEFAULTS=1 times the
+//   kShapes[i] (FV_SWEEP_TO=j ends it at kShapes[j]); FV_SWEEP_SIZES=4096,8192 sets the sweep's sizes; FV_TABLE_DEFAULTS=1 times the
 //   overhead tables with the library's default shapes, not the sweep's choice.
 // Writes OUT_DIR/freivalds_gpu.jsonl (one measurement a line, floats as exact hex) and prints
 // Markdown tables.
@@ -202,7 +202,10 @@ void shape_sweep(const std::vector<Format>& formats, const std::vector<int64_t>&
   // FV_SWEEP_FROM=8 times only the tiled shapes (the row-per-lane ones are in run4 and run6).
   const char* from_env = std::getenv("FV_SWEEP_FROM");
   const int first = from_env ? std::atoi(from_env) : 0;
-  for (int sh = first; sh < kShapeCount; ++sh)
+  // FV_SWEEP_TO=i ends it at kShapes[i] (included).
+  const char* to_env = std::getenv("FV_SWEEP_TO");
+  const int end = to_env ? std::min(std::atoi(to_env) + 1, kShapeCount) : kShapeCount;
+  for (int sh = first; sh < end; ++sh)
     if (kShapes[sh].tiled)
       std::printf(" shape %d (tiled: rows/lane group %d, CTAs/SM %d, block columns %d, items in flight %d%s) |", sh,
                   kShapes[sh].rows_per_lane, kShapes[sh].ctas_per_sm, kShapes[sh].block_cols, kShapes[sh].items_in_flight,
@@ -212,7 +215,7 @@ void shape_sweep(const std::vector<Format>& formats, const std::vector<int64_t>&
       std::printf(" shape %d (rows/lane %d, prefetch %s, lanes/row %d, min blocks %d) |", sh, kShapes[sh].rows_per_lane,
                   kShapes[sh].prefetch ? "yes" : "no", kShapes[sh].lanes_per_row, kShapes[sh].min_blocks);
   std::printf("\n| --- | --- |");
-  for (int sh = first; sh < kShapeCount; ++sh) std::printf(" --- |");
+  for (int sh = first; sh < end; ++sh) std::printf(" --- |");
   std::printf("\n");
   Timer t;
   for (Format f : formats) {
@@ -229,7 +232,7 @@ void shape_sweep(const std::vector<Format>& formats, const std::vector<int64_t>&
       fill_matrix(f, c, n * n, 5, s);
       double ms[kShapeCount];
       DeviceVerdict seen[kShapeCount];
-      for (int sh = first; sh < kShapeCount; ++sh) {
+      for (int sh = first; sh < end; ++sh) {
         DeviceCheck chk(f, n, 10, 2, tolerance_for(f, n, 10, ErrorModel::WorstCase).coef, s);
         chk.set_shape(sh);
         chk.capture(a, b, c);
@@ -239,9 +242,9 @@ void shape_sweep(const std::vector<Format>& formats, const std::vector<int64_t>&
         ms[sh] = median(v);
         seen[sh] = chk.verdict();  // C is random here: every shape must name the same worst entry
       }
-      double best = *std::min_element(ms + first, ms + kShapeCount);
+      double best = *std::min_element(ms + first, ms + end);
       std::printf("| %s | %lld |", format_name(f), static_cast<long long>(n));
-      for (int sh = first; sh < kShapeCount; ++sh) {
+      for (int sh = first; sh < end; ++sh) {
         score[sh] += ms[sh] / best;
         const DeviceVerdict& ref = seen[first];  // shape 0 (row per lane) unless the sweep starts later
         // The tolerance's magnitudes are f32 chains of other lengths in other shapes: they may
@@ -261,7 +264,7 @@ void shape_sweep(const std::vector<Format>& formats, const std::vector<int64_t>&
       std::printf("\n");
       std::fflush(stdout);
     }
-    int best_sh = static_cast<int>(std::min_element(score + first, score + kShapeCount) - score);
+    int best_sh = static_cast<int>(std::min_element(score + first, score + end) - score);
     best_shape[f == Format::BF16 || f == Format::F16 ? 1 : 0] = best_sh;
     for (void* p : {a, b, c}) cudaFree(p);
   }

@@ -154,8 +154,11 @@ inline __host__ __device__ int vec_stride(int block_cols) { return block_cols + 
 // past it 1-2.5% slower (bench/freivalds/RESULTS.md run17).
 constexpr int kRingAlign = 128;
 
-// Items of a thread's cp.async ring: each copy goes into the slots the previous item was read from.
-__host__ __device__ constexpr int ring_items(int depth) { return depth + 1; }
+// Items of a thread's cp.async ring: an item's copy goes into the slots the item DEPTH before it
+// was just read from, so DEPTH stages keep DEPTH items in flight while one computes (a stage for
+// the computing item as well took 32 KB more a CTA at the default shape for nothing; the space
+// went to taller tiles, bench/freivalds/RESULTS.md run19).
+__host__ __device__ constexpr int ring_items(int depth) { return depth; }
 
 // ASYNC: a lane's 16-byte pieces of an item are copied into shared memory (cp.async), a ring
 // of ring_items(DEPTH) items a thread, instead of loaded into registers.
@@ -532,23 +535,23 @@ __global__ void __launch_bounds__(tile_threads(ASYNC), tiled_min_ctas<T, ROWS, D
     __syncthreads();
 
     if constexpr (ASYNC != 0) {
-      // Item i + DEPTH's copy goes into the stage read for item i - 1, whose values that item's
-      // computation has consumed. One item an iteration, not a chain's CHAIN items unrolled: the
-      // loop is then one item's code with the tree behind a branch, which ptxas keeps in 128
-      // registers without spills (f32 pass 2: no stack, against 64 bytes unrolled; -9 to -11% for
-      // f32 at n = 4096-16384, bench/freivalds/RESULTS.md run15/run16).
+      // One item an iteration, not a chain's CHAIN items unrolled: the loop is then one item's
+      // code with the tree behind a branch, which ptxas keeps in 128 registers without spills
+      // (f32 pass 2: no stack, against 64 bytes unrolled; -9 to -11% for f32 at n = 4096-16384,
+      // bench/freivalds/RESULTS.md run15/run16).
       for (int item = 0; item < items; item += CHAIN) {
         float acc[S::kV];  // the chains of the rows of CHAIN items
 #pragma unroll
         for (int i = 0; i < S::kV; ++i) acc[i] = 0;
 #pragma unroll 1
         for (int h = 0; h < CHAIN; ++h) {
-          // The copy first (into the stage the previous item was read from): the chain's registers
-          // are live across it, the item's values not yet.
-          copy(next_load, stage == 0 ? RING - 1 : stage - 1);
-          advance(next_load);
-          wait_async<DEPTH>();  // this item's group is complete; the DEPTH after it may not be
+          wait_async<DEPTH - 1>();  // this item's group is complete; the DEPTH - 1 after it may not be
           fetch(stage, buf_m[0], buf_c[0]);
+          // Item i + DEPTH goes into the stage just read. Only this thread reads its slots, and its
+          // reads are issued before the copy, whose writes follow them (program order: the
+          // single-thread pipeline pattern, the reads complete long before a global load returns).
+          copy(next_load, stage);
+          advance(next_load);
           compute(next_compute, buf_m[0], buf_c[0], acc, false, h == CHAIN - 1);
           advance(next_compute);
           stage = stage + 1 == RING ? 0 : stage + 1;
