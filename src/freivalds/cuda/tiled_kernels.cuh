@@ -280,9 +280,14 @@ template <int KT, int terms_per_item, int ASYNC, int MIN_CTAS> __host__ __device
 }
 
 // cp.async of 16 bytes (zero-filled where `in` is false: nothing is read from `src` then).
-__device__ inline void copy16_async(uint4* dst, const void* src, bool in) {
+// PREFETCH_256: the L2 fetches the 256 bytes around the address, so a lane group's next item in
+// the same rows (the next 128 bytes) is in L2 when its copy is issued.
+template <bool PREFETCH_256 = false> __device__ inline void copy16_async(uint4* dst, const void* src, bool in) {
   const unsigned d = static_cast<unsigned>(__cvta_generic_to_shared(dst));
-  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(d), "l"(src), "r"(in ? 16 : 0) : "memory");
+  if constexpr (PREFETCH_256)
+    asm volatile("cp.async.cg.shared.global.L2::256B [%0], [%1], 16, %2;" ::"r"(d), "l"(src), "r"(in ? 16 : 0) : "memory");
+  else
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(d), "l"(src), "r"(in ? 16 : 0) : "memory");
 }
 __device__ inline void commit_async() { asm volatile("cp.async.commit_group;" ::: "memory"); }
 template <int PENDING> __device__ inline void wait_async() { asm volatile("cp.async.wait_group %0;" ::"n"(PENDING) : "memory"); }
@@ -314,6 +319,9 @@ __global__ void __launch_bounds__(tile_threads(ASYNC), tiled_min_ctas<T, ROWS, D
   const unsigned ring_pad = (kRingAlign - static_cast<unsigned>(__cvta_generic_to_shared(after_scratch)) % kRingAlign) % kRingAlign;
   uint4* ring = reinterpret_cast<uint4*>(after_scratch + ring_pad);  // ASYNC: [stage][piece][thread]
   constexpr int RING = ring_items(DEPTH);
+  // f32 -1 to -3% at n = 16384-32768 with the 256-byte L2 fetch; 2-byte elements were slower with
+  // it (bench/freivalds/RESULTS.md run22, run19 call 1).
+  constexpr bool kPrefetch256 = sizeof(T) == 4;
   const int lane = threadIdx.x & 31, l8 = lane & 7, group = threadIdx.x / kGroupLanes;
   const int64_t row0 = static_cast<int64_t>(blockIdx.x) * p.tile_rows;
   const int64_t c_begin = static_cast<int64_t>(blockIdx.y) * p.cols_per_split;
@@ -384,8 +392,8 @@ __global__ void __launch_bounds__(tile_threads(ASYNC), tiled_min_ctas<T, ROWS, D
     uint4* slots = ring + stage * S::kPieces * THREADS + threadIdx.x;
     if (at.b < c_end)
       for_pieces(at, [&](int k, int64_t at_load, bool in) {
-        copy16_async(slots + k * THREADS, p.m + (in ? at_load : 0), in);
-        if constexpr (WITH_C) copy16_async(slots + (R * LOADS + k) * THREADS, p.c + (in ? at_load : 0), in);
+        copy16_async<kPrefetch256>(slots + k * THREADS, p.m + (in ? at_load : 0), in);
+        if constexpr (WITH_C) copy16_async<kPrefetch256>(slots + (R * LOADS + k) * THREADS, p.c + (in ? at_load : 0), in);
       });
     commit_async();
   };
