@@ -96,6 +96,18 @@ template <int D> constexpr bool tree_of() { return kShapes[D].smem_tree; }
 template <int D> constexpr int async_of() { return kShapes[D].async_copies; }
 template <int D> bool runs_as(const Shape& sh) { return same_kernels(sh, kShapes[D]); }
 
+// The default shape's pass 2 (the larger) keeps two CTAs a multiprocessor in every format: 228 KB
+// of shared memory, 1 KB of it reserved a CTA, and a margin for the kernel's static shared memory.
+// Taller tiles or a deeper ring would halve the warps that hide the memory latency (the 512-row
+// tiles fit only with the one-stage ring, bench/freivalds/RESULTS.md run19).
+template <class T> constexpr size_t default_pass2_smem() {
+  constexpr int D = kDefaultShape;
+  return tiled_smem_bytes<T, 10, true, true, rows_of<D>(), depth_of<D>(), tree_of<D>(), async_of<D>()>(max_tile_rows(async_of<D>(), rows_of<D>()),
+                                                                                                      kShapes[D].block_cols);
+}
+static_assert(2 * (default_pass2_smem<float>() + 1024 + 256) <= 228 * 1024 && 2 * (default_pass2_smem<__nv_bfloat16>() + 1024 + 256) <= 228 * 1024,
+              "the default shape no longer fits two CTAs a multiprocessor");
+
 // Shared memory above 48 KB must be asked for per kernel, and not while a graph is captured:
 // done once for the largest tile, when the check is built.
 template <class T, int KT, bool WITH_C, bool MAGS, int ROWS, int DEPTH, bool TREE, int ASYNC = 0>

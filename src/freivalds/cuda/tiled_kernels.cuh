@@ -146,7 +146,7 @@ __device__ inline void wait_for_prerequisite_grid() { asm volatile("griddepcontr
 
 // Staged vector rows are block_cols + 4 floats apart: the staging writes (a column's entries
 // one after another) then fall in different banks.
-inline __host__ __device__ int vec_stride(int block_cols) { return block_cols + 4; }
+__host__ __device__ constexpr int vec_stride(int block_cols) { return block_cols + 4; }
 
 // The cp.async ring starts on a boundary of this many bytes of the shared window, wherever the
 // dynamic shared memory begins (after the kernel's static shared memory, whose size varies with
