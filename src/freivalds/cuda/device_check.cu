@@ -40,7 +40,7 @@ constexpr int kMaxTileRows = 128, kMaxBlockCols = 512;
 // 256-thread CTAs (tile_threads) take tiles of up to 4 row groups a lane group (512 rows of 4,
 // 256 of 2): a staged vector entry serves 512 rows rather than 256, so the passes, which keep the
 // L2 at 91-93% of its peak at n = 32768, read half the vector bytes a byte of the matrices (f32 -2
-// to -3% and bf16 -5 to -9% at n = 16384-32768, bench/freivalds/RESULTS.md run19).
+// to -3.5% and bf16 -5 to -10% at n = 16384-32768, bench/freivalds/RESULTS.md run19).
 constexpr int max_tile_rows(int async, int rows) { return async == 2 ? 4 * tile_threads(async) / kGroupLanes * rows : kMaxTileRows; }
 
 // Tiles of 128 rows (down to 16 lane groups' rows at small n) and blocks of the shape's
