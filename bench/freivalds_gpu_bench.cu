@@ -401,8 +401,8 @@ std::string read_profile() {
 __global__ void empty_kernel() {}
 
 // What a check's graph costs with no work: the same 4 nodes (a memset, then three kernels),
-// empty, replayed like the check's; at n = 4096 this is a visible share of the check's time.
-// The floor of the check's graph (a memset, then 3 kernels), and of the same without the memset.
+// empty, replayed like the check's (at n = 4096 a visible share of the check's time), and the
+// same without the memset (what dropping it could save, bench/freivalds/RESULTS.md run20).
 void graph_floor(cudaStream_t s) {
   void* w = nullptr;
   cuda_check(cudaMalloc(&w, 64), "alloc");
