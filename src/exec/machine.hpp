@@ -308,7 +308,8 @@ class Machine {
   Cta& region_cta(ExecContext& ctx, const Region* r);
   void check_remote_lifetimes();
   std::unique_ptr<Cluster> cluster_;
-  bool absorbed(Thread& th, uint32_t instr);
+  bool absorbed(ExecContext& ctx, uint32_t instr);
+  void follow_skipped(ExecContext& ctx, const AbsorbPlan& p, uint32_t instr);
   void commit_plan(Thread& th, size_t plan, uint32_t instr);
   bool try_recognize(ExecContext& ctx, const ptx::Instr& ins, const std::string& why);
   void resolve_sync(Cta& cta, const ptx::Function& fn);

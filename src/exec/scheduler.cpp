@@ -10,6 +10,10 @@
 namespace racer::exec {
 namespace {
 
+constexpr const char* kRoutineLeftOpen =
+    "the thread ended inside a recognized math routine, before the routine's result was in place (stepping over it "
+    "would have left the routine by a path that skips its merge point)";
+
 std::string dims(const std::array<uint32_t, 3>& d) {
   return "(" + std::to_string(d[0]) + "," + std::to_string(d[1]) + "," + std::to_string(d[2]) + ")";
 }
@@ -63,16 +67,31 @@ void Machine::commit_plan(Thread& th, size_t plan, uint32_t instr) {
   th.plans.erase(th.plans.begin() + static_cast<long>(plan));
 }
 
+// Where control goes after a skipped instruction: on, unless it is a branch of the routine.
+void Machine::follow_skipped(ExecContext& ctx, const AbsorbPlan& p, uint32_t instr) {
+  auto it = std::lower_bound(p.jumps.begin(), p.jumps.end(), std::pair{instr, uint32_t{0}});
+  if (it == p.jumps.end() || it->first != instr) return;
+  if (it->second == AbsorbPlan::kLeaves)
+    refuse(ctx, ctx.fn.instrs[instr], "a branch inside a recognized math routine depends on data the routine does not own; "
+                                      "stepping over the routine cannot follow it");
+  ctx.th.pc = it->second;
+}
+
 // Steps over an instruction of a recognized routine; at the plan's commit point the
 // routine's result register gets the function it computes.
-bool Machine::absorbed(Thread& th, uint32_t instr) {
+bool Machine::absorbed(ExecContext& ctx, uint32_t instr) {
+  Thread& th = ctx.th;
   for (size_t i = 0; i < th.plans.size(); ++i) {
     AbsorbPlan& p = th.plans[i];
     if (p.before && instr == p.commit) {
       commit_plan(th, i, instr);
       return false;
     }
+    if (instr == p.entry)
+      refuse(ctx, ctx.fn.instrs[instr], "control came back to the start of a recognized math routine before the routine's "
+                                        "result was in place (it left the routine by a path that skips its merge point)");
     if (!std::binary_search(p.skip.begin(), p.skip.end(), instr)) continue;
+    follow_skipped(ctx, p, instr);
     if (instr == p.commit) commit_plan(th, i, instr);
     return true;
   }
@@ -108,11 +127,12 @@ bool Machine::run_ready_threads(Cta& cta) {
         if (th.pc >= fn.instrs.size()) {
           if (!th.paths.empty())
             refuse(ctx, fn.instrs[th.paths.back().branch], "a path of this data-dependent branch ends the kernel");
+          if (!th.plans.empty()) refuse(ctx, fn.instrs[th.plans.back().entry], kRoutineLeftOpen);
           th.exited = true;  // fell off the end: an implicit ret
           break;
         }
         const ptx::Instr& ins = fn.instrs[th.pc++];
-        if (!th.plans.empty() && absorbed(th, th.pc - 1)) continue;
+        if (!th.plans.empty() && absorbed(ctx, th.pc - 1)) continue;
         if (!th.paths.empty()) check_on_path(ctx, ins);
         if ((++steps_ & 0xFFFF) == 0) {
           session_.check_limits();
@@ -126,7 +146,10 @@ bool Machine::run_ready_threads(Cta& cta) {
               on = dom_.truth(g);
             } catch (const Refusal& r) {
               std::string why = std::string("guard ") + fn.regs[ins.guard].name + ": " + r.what();
-              if (try_recognize(ctx, ins, why)) continue;
+              if (try_recognize(ctx, ins, why)) {
+                follow_skipped(ctx, th.plans.back(), th.pc - 1);
+                continue;
+              }
               if (ins.op == ptx::Op::Bra) {
                 std::string cannot = split(ctx, ins, g);
                 if (cannot.empty()) continue;
@@ -139,10 +162,14 @@ bool Machine::run_ready_threads(Cta& cta) {
           Handler h = sem_.step[static_cast<size_t>(ins.op)];
           if (!h) refuse(ctx, ins, std::string("instruction '") + std::string(ptx::op_name(ins.op)) + "' is not modelled");
           h(ctx, ins);
+          if (th.exited && !th.plans.empty()) refuse(ctx, fn.instrs[th.plans.back().entry], kRoutineLeftOpen);
         } catch (const LocatedRefusal&) {
           throw;
         } catch (const Refusal& r) {
-          if (try_recognize(ctx, ins, r.what())) continue;
+          if (try_recognize(ctx, ins, r.what())) {
+            follow_skipped(ctx, th.plans.back(), th.pc - 1);
+            continue;
+          }
           refuse(ctx, ins, r.what());
         }
       }

@@ -40,6 +40,15 @@ struct AbsorbPlan {
   std::vector<std::pair<uint64_t, unsigned>> clobber_local;
   // Further results the same routine leaves in place (sin and cos of one range reduction).
   std::vector<std::pair<uint32_t, Value>> extra;
+  // Where control goes at each skipped branch (sorted by branch): a branch on the routine's
+  // own data goes to where its paths meet, an unconditional one to its target, and one on
+  // other data to kLeaves (the plan cannot follow it: refused). Stepping over a branch by
+  // falling through could leave the routine by a path the program never takes.
+  static constexpr uint32_t kLeaves = UINT32_MAX;
+  std::vector<std::pair<uint32_t, uint32_t>> jumps;
+  // The routine's first instruction: reaching it again before the result is in place means
+  // control left the routine without passing its merge point.
+  uint32_t entry = 0;
 };
 
 // A branch on symbolic data, run both ways: the taken path first, then the other, each up

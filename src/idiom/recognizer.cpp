@@ -81,6 +81,8 @@ struct Run {
   std::map<uint32_t, Visit> visits;
   // Local scratch the routine's own stores wrote (local-space address, size).
   std::set<std::pair<uint64_t, unsigned>> local_stores;
+  // Branches on the routine's input, with where their paths meet again.
+  std::map<uint32_t, uint32_t> branch_joins;
 };
 
 // Registers in an operand (an address's base, a vector's elements).
@@ -148,6 +150,24 @@ bool step_over_untaken(const ptx::Function& fn, uint32_t from, uint32_t to, std:
     tainted.insert(writes.begin(), writes.end());
   }
   return true;
+}
+
+// Where control goes at each branch the plan skips (see AbsorbPlan::jumps): a branch on the
+// routine's input to where its paths meet, an unconditional one to its target, any other out
+// of the plan's reach.
+std::vector<std::pair<uint32_t, uint32_t>> jumps_of(const ptx::Function& fn, const std::vector<uint32_t>& skip,
+                                                    const std::vector<Run>& runs) {
+  std::vector<std::pair<uint32_t, uint32_t>> jumps;
+  for (uint32_t pc : skip) {
+    const ptx::Instr& I = fn.instrs[pc];
+    if (I.op != ptx::Op::Bra) continue;
+    uint32_t to = exec::AbsorbPlan::kLeaves;
+    for (const Run& r : runs)
+      if (auto it = r.branch_joins.find(pc); it != r.branch_joins.end()) to = it->second;
+    if (to == exec::AbsorbPlan::kLeaves && !I.has_guard) to = fn.labels[I.operands[0].index].target;
+    jumps.emplace_back(pc, to);
+  }
+  return jumps;
 }
 
 // Where a routine's paths merge (erff: the polynomial on one path, 1 - 2^(...) on the other,
@@ -222,6 +242,7 @@ std::optional<MathRoutineRecognizer::Plan> merge_commit(const ptx::Function& fn,
       tainted.insert(results.begin(), results.end());
       if (!step_over_untaken(fn, at, m, skip, tainted)) continue;
       plan.skip.assign(skip.begin(), skip.end());
+      plan.jumps = jumps_of(fn, plan.skip, runs);
       plan.clobber_local = local_stores_of(runs);
       if (debug_) std::fprintf(stderr, "    merge commit %s before pc %u: %s\n", fn.regs[y].name.c_str(), m, fit->describe().c_str());
       return plan;
@@ -327,6 +348,8 @@ void MathRoutineRecognizer::install(exec::ExecContext& ctx, const Plan& p, uint3
   a.addend_negated = p.addend_negated;
   a.addend_type = p.addend_type;
   a.clobber_local = p.clobber_local;
+  a.jumps = p.jumps;
+  a.entry = at;
   for (const auto& [reg, fit] : p.extra) a.extra.emplace_back(reg, Value::of_expr(build(sym.store(), fit, ctx.th.regs[root].expr())));
   ctx.th.plans.push_back(std::move(a));
   std::string where = ctx.fn.name + ": " + p.fit.describe() + " recognized at PTX instruction " + std::to_string(at);
@@ -512,6 +535,7 @@ std::optional<MathRoutineRecognizer::Plan> MathRoutineRecognizer::probe(exec::Ex
         uint32_t join = ipdom[pc];
         if (join == ptx::kNoPostDominator) return std::nullopt;
         joins.push_back(join);
+        if (record) run.branch_joins[pc] = join;
       }
       uint32_t next = pc + 1;
       if (on) {
@@ -625,6 +649,7 @@ std::optional<MathRoutineRecognizer::Plan> MathRoutineRecognizer::probe(exec::Ex
     tainted.insert(y);
     if (!step_over_untaken(fn, at, e.pc + 1, skip, tainted)) continue;
     plan.skip.assign(skip.begin(), skip.end());
+    plan.jumps = jumps_of(fn, plan.skip, runs);
     plan.clobber_local = local_stores_of(runs);
     return plan;
   }

@@ -42,6 +42,7 @@ class MathRoutineRecognizer final : public exec::RoutineRecognizer {
     std::vector<std::pair<uint32_t, uint64_t>> fixed_inputs;  // concrete registers the routine read
     std::vector<std::pair<uint64_t, unsigned>> clobber_local;  // local scratch its stores wrote
     std::vector<std::pair<uint32_t, Fit>> extra;  // further results of one routine (sin and cos)
+    std::vector<std::pair<uint32_t, uint32_t>> jumps;  // see exec::AbsorbPlan::jumps
   };
   bool recognize(exec::ExecContext& ctx, const ptx::Instr& ins, const std::string& why) override;
   // What was recognized, once per routine site: "silu: 1 + exp(-t) (PTX line 403, elementwise.cu:44:3)".

@@ -1,10 +1,12 @@
-"""Regenerates tests/cases/ptx/math_triton/<kernel>.sm90.ptx from kernels/math_triton.py without a GPU.
+"""Regenerates tests/cases/ptx/math_triton/<kernel>.sm90.ptx from kernels/math_triton.py and
+kernels/loops_triton.py without a GPU.
 
 usage: python3 tests/cases/kernels/build_triton_ptx.py   (Triton 3.6)
-Each kernel is compiled for sm_90 (BLOCK = 32, num_warps = 1, num_stages = 1); one PTX module per
-kernel (modules carry their own .global tables, so they are not concatenated); the entry is renamed
-to the Python name. Params of every entry:
-x, [y,] out, n (.u32), then Triton's two scratch pointers (passed as { null = true }).
+Each kernel is compiled for sm_90 (num_warps = 1, num_stages = 1; BLOCK = 32 for math_triton, 16 for
+loops_triton, so that a row of 32 takes two iterations); one PTX module per kernel (modules carry
+their own .global tables, so they are not concatenated); the entry is renamed to the Python name.
+Params of every entry: x, [y,] out, n (.u32), then Triton's two scratch pointers (passed as
+{ null = true }).
 """
 import os, re, sys
 import triton
@@ -14,15 +16,16 @@ from triton.compiler import ASTSource
 here = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, here)
 import math_triton as mt
+import loops_triton as lt
 
 
-def compile_one(name, nptr_in):
-    fn = getattr(mt, name)
+def compile_one(name, nptr_in, module=mt, block=32):
+    fn = getattr(module, name)
     sig = {}
     ptrs = ["*fp32"] * (nptr_in + 1)
     for a, t in zip(fn.arg_names, ptrs + ["i32", "constexpr"]):
         sig[a] = t
-    src = ASTSource(fn=fn, signature=sig, constexprs={"BLOCK": 32})
+    src = ASTSource(fn=fn, signature=sig, constexprs={"BLOCK": block})
     k = triton.compile(src, target=GPUTarget("cuda", 90, 32), options={"num_warps": 1, "num_stages": 1})
     ptx = k.asm["ptx"]
     old = re.escape(k.metadata.name)
@@ -41,6 +44,10 @@ def main():
             with open(os.path.join(outdir, f"{name}.sm90.ptx"), "w") as f:
                 f.write(compile_one(name, nin))
             print(f"ptx/math_triton/{name}.sm90.ptx")
+    for name in lt.KERNELS:
+        with open(os.path.join(outdir, f"{name}.sm90.ptx"), "w") as f:
+            f.write(compile_one(name, 2, lt, 16))
+        print(f"ptx/math_triton/{name}.sm90.ptx")
 
 
 if __name__ == "__main__":

@@ -1,0 +1,46 @@
+// Math routines inside loops (t_loop_* cases). Stepping over a recognized routine must keep the
+// loop's own control flow: the accumulation after the routine, the back edge, the exit. nvcc
+// rotates these loops and lays a routine's rare-path blocks before or after its body.
+// One thread per row of n values; out[row] gets the row's accumulation.
+#define ROW_LOOP(name, init, step)                                                            \
+  extern "C" __global__ void name(const float* __restrict__ x, const float* __restrict__ y, \
+                                  float* __restrict__ out, int n) {                          \
+    int row = blockIdx.x * blockDim.x + threadIdx.x;                                        \
+    float s = (init);                                                                       \
+    for (int j = 0; j < n; ++j) {                                                           \
+      float a = x[row * n + j], b = y[row * n + j];                                         \
+      (void)a; (void)b;                                                                     \
+      step;                                                                                 \
+    }                                                                                       \
+    out[row] = s;                                                                           \
+  }
+#define ROW_LOOP_ROLLED(name, init, step)                                                     \
+  extern "C" __global__ void name(const float* __restrict__ x, const float* __restrict__ y, \
+                                  float* __restrict__ out, int n) {                          \
+    int row = blockIdx.x * blockDim.x + threadIdx.x;                                        \
+    float s = (init);                                                                       \
+    _Pragma("unroll 1") for (int j = 0; j < n; ++j) {                                       \
+      float a = x[row * n + j], b = y[row * n + j];                                         \
+      (void)a; (void)b;                                                                     \
+      step;                                                                                 \
+    }                                                                                       \
+    out[row] = s;                                                                           \
+  }
+
+ROW_LOOP(cu_loop_sum_log, 0.0f, s += logf(a))
+ROW_LOOP_ROLLED(cu_loop_sum_log_rolled, 0.0f, s += logf(a))
+ROW_LOOP(cu_loop_sum_log_skip_last, 0.0f, if (j + 1 < n) s += logf(a))
+ROW_LOOP(cu_loop_kl_div, 0.0f, s += b * (logf(b) - a))
+ROW_LOOP_ROLLED(cu_loop_kl_div_rolled, 0.0f, s += b * (logf(b) - a))
+ROW_LOOP(cu_loop_kl_div_swapped, 0.0f, s += a * (logf(b) - a))
+ROW_LOOP_ROLLED(cu_loop_exp_fma, 0.0f, s = fmaf(expf(a), b, s))
+ROW_LOOP(cu_loop_exp_fma_unrolled, 0.0f, s = fmaf(expf(a), b, s))
+ROW_LOOP_ROLLED(cu_loop_exp_fma_wrong_weight, 0.0f, s = fmaf(expf(a), a, s))
+ROW_LOOP_ROLLED(cu_loop_tanh_sum, 0.0f, s += tanhf(a))
+ROW_LOOP_ROLLED(cu_loop_erf_sum, 0.0f, s += erff(a))
+ROW_LOOP_ROLLED(cu_loop_tanh_prod, 1.0f, s *= 1.0f + tanhf(a))
+
+extern "C" __global__ void cu_store_zero(const float* __restrict__, const float* __restrict__,
+                                         float* __restrict__ out, int) {
+  out[blockIdx.x * blockDim.x + threadIdx.x] = 0.0f;
+}
