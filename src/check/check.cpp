@@ -3,8 +3,10 @@
 #include <unordered_set>
 
 #include "check/approximation.hpp"
+#include "check/classify.hpp"
 #include "check/execution.hpp"
 #include "check/prepare.hpp"
+#include "check/self_check.hpp"
 #include "decide/decider.hpp"
 #include "exec/machine.hpp"
 #include "exec/refusal.hpp"
@@ -71,6 +73,29 @@ std::string clip(std::string s) {
   return s;
 }
 
+// Replays the refutation on the emulator (check/classify.hpp): a manifest witness replaces a
+// decider's witness that replays within rounding; a difference that never leaves rounding
+// level becomes its own verdict, unless undecided cells could still hide a real one.
+void classify(Execution& ex, CheckResult& res, uint64_t seed, bool any_unknown) {
+  Classification c;
+  try {
+    c = classify_refutation(ex, *res.counterexample, seed);
+  } catch (const exec::LimitReached& l) {
+    c.summary = std::string("not replayed: ") + l.what();
+  }
+  if (c.manifest) res.counterexample = std::move(*c.manifest);
+  res.counterexample->replay_kind = std::string(classification_name(c.kind));
+  res.counterexample->replay = c.summary;
+  if (c.kind != Classification::Kind::Rounding) return;
+  if (any_unknown) {
+    res.verdict = Verdict::Unknown;
+    res.reason = "the refuted cells differ only at rounding level (" + c.summary + "), and some cells are undecided";
+    return;
+  }
+  res.verdict = Verdict::EqualUpToRounding;
+  res.reason = c.summary;
+}
+
 }  // namespace
 
 std::string_view verdict_name(Verdict v) {
@@ -79,6 +104,7 @@ std::string_view verdict_name(Verdict v) {
     case Verdict::Inequivalent: return "inequivalent";
     case Verdict::Unknown: return "unknown";
     case Verdict::Refused: return "refused";
+    case Verdict::EqualUpToRounding: return "equal_up_to_rounding";
   }
   return "?";
 }
@@ -98,6 +124,24 @@ CheckResult check_instance(const instance::Instance& inst, const CheckOptions& o
     return res;
   }
   res.exec_seconds = session.elapsed_seconds();
+  if (options.self_check_points > 0) {
+    collect();
+    SelfCheck sc;
+    try {
+      sc = self_check(ex, res.defects, options.self_check_points, options.seed);
+    } catch (const exec::LimitReached& l) {
+      sc.skipped = std::string("stopped: ") + l.what();
+    }
+    res.self_check = sc.summary();
+    res.self_check_seconds = sc.seconds;
+    res.self_check_emulation_seconds = sc.emulation_seconds;
+    if (!sc.failure.empty()) {
+      res.verdict = Verdict::Unknown;
+      res.reason = "self-check failed: " + sc.failure;
+      collect();
+      return res;
+    }
+  }
   expr::Store& st = session.store();
   auto domain_of = [&](expr::ExprId sym) { return ex.domain_of(sym); };
   decide::Decider decider(st, domain_of, options.seed);
@@ -178,6 +222,7 @@ CheckResult check_instance(const instance::Instance& inst, const CheckOptions& o
   VerdictAndReason v = combine_cells(tally);
   res.verdict = v.verdict;
   res.reason = v.reason;
+  if (res.verdict == Verdict::Inequivalent && res.counterexample) classify(ex, res, options.seed, any_unknown);
   return res;
 }
 

@@ -9,6 +9,8 @@ namespace racer::check {
 struct CheckOptions {
   exec::Limits limits;
   uint64_t seed = 1;
+  // Points at which the symbolic run is checked against the bit-exact emulation (0: none).
+  unsigned self_check_points = 2;
 };
 
 // Bad input (the instance does not fit its PTX) throws racer::Error(BadInput); refusals and

@@ -20,6 +20,7 @@ std::string expectation_mismatch(const instance::Instance& inst, const CheckResu
   switch (e.verdict) {
     case instance::Verdict::Equivalent: verdict_ok = r.verdict == Verdict::Equivalent; break;
     case instance::Verdict::Inequivalent: verdict_ok = r.verdict == Verdict::Inequivalent; break;
+    case instance::Verdict::EqualUpToRounding: verdict_ok = r.verdict == Verdict::EqualUpToRounding; break;
     case instance::Verdict::NotEquivalent:
       // A race makes the outputs schedule-dependent: any answer but "equivalent" is right.
       verdict_ok = r.verdict == Verdict::Inequivalent || r.verdict == Verdict::Unknown;

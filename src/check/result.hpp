@@ -11,8 +11,12 @@
 
 namespace racer::check {
 
-enum class Verdict : uint8_t { Equivalent, Inequivalent, Unknown, Refused };
-std::string_view verdict_name(Verdict v);  // "equivalent", "inequivalent", "unknown", "refused"
+// EqualUpToRounding: refuted over the reals, but no replay on the emulator shows a difference
+// beyond rounding and the exact outputs never differ by more than a few units of the output
+// format's rounding (check/classify.hpp).
+enum class Verdict : uint8_t { Equivalent, Inequivalent, Unknown, Refused, EqualUpToRounding };
+// "equivalent", "inequivalent", "unknown", "refused", "equal_up_to_rounding"
+std::string_view verdict_name(Verdict v);
 
 // What the decided cells and the defects add up to.
 struct CellTally {
@@ -52,6 +56,9 @@ struct Counterexample {
   std::optional<mpq_class> value_a, value_b;
   std::string expr_a, expr_b;       // both sides, printed (truncated if huge)
   std::string step;                 // how it was refuted
+  // The witness replayed on the emulator: "manifest", "rounding" or "hidden" (check/classify.hpp),
+  // and what the replays showed.
+  std::string replay_kind, replay;
 };
 
 struct CheckResult {
@@ -64,6 +71,9 @@ struct CheckResult {
   std::vector<exec::Defect> defects;       // program a's, then b's
   std::vector<exec::Note> notes;
   std::vector<std::string> recognized;     // compiled math routines read as the function they compute
+  std::string self_check;      // what the self-check against the emulator found (one line)
+  double self_check_seconds = 0;
+  double self_check_emulation_seconds = 0;  // of which the concrete runs
   double seconds = 0;          // the whole check
   double exec_seconds = 0;     // running both programs
   uint64_t thread_instructions = 0;

@@ -33,9 +33,9 @@ mpq_class pow2(long e) {
 
 }  // namespace
 
-ExactFloat decode_float(ptx::Type t, uint64_t bits) {
+BinaryFloat decode_binary(ptx::Type t, uint64_t bits) {
   auto l = layout_of(t);
-  if (!l) return {ExactFloat::Kind::NaN, 0};
+  if (!l) return {ExactFloat::Kind::NaN};
   int total = 1 + l->exp_bits + l->man_bits;
   if (t == ptx::Type::TF32) bits &= ~uint64_t{0x1FFF};  // tf32 reads the top 19 bits of an f32
   bool neg = (bits >> (total - 1)) & 1;
@@ -43,21 +43,20 @@ ExactFloat decode_float(ptx::Type t, uint64_t bits) {
   uint64_t man = bits & ((uint64_t{1} << l->man_bits) - 1);
   uint64_t max_exp = (uint64_t{1} << l->exp_bits) - 1;
   if (l->ieee_inf && exp == max_exp) {
-    if (man != 0) return {ExactFloat::Kind::NaN, 0};
-    return {neg ? ExactFloat::Kind::NegInf : ExactFloat::Kind::PosInf, 0};
+    if (man != 0) return {ExactFloat::Kind::NaN};
+    return {neg ? ExactFloat::Kind::NegInf : ExactFloat::Kind::PosInf, neg};
   }
-  if (!l->ieee_inf && exp == max_exp && man == (uint64_t{1} << l->man_bits) - 1) return {ExactFloat::Kind::NaN, 0};
-  mpz_class m(static_cast<unsigned long>(man));
-  long e;
-  if (exp == 0) {
-    e = 1 - l->bias - l->man_bits;
-  } else {
-    m += mpz_class(static_cast<unsigned long>(uint64_t{1} << l->man_bits));
-    e = static_cast<long>(exp) - l->bias - l->man_bits;
-  }
-  mpq_class v = mpq_class(m) * pow2(e);
+  if (!l->ieee_inf && exp == max_exp && man == (uint64_t{1} << l->man_bits) - 1) return {ExactFloat::Kind::NaN};
+  if (exp == 0) return {ExactFloat::Kind::Finite, neg, man, 1 - l->bias - l->man_bits};
+  return {ExactFloat::Kind::Finite, neg, man | (uint64_t{1} << l->man_bits), static_cast<long>(exp) - l->bias - l->man_bits};
+}
+
+ExactFloat decode_float(ptx::Type t, uint64_t bits) {
+  BinaryFloat b = decode_binary(t, bits);
+  if (b.kind != ExactFloat::Kind::Finite) return {b.kind, 0};
+  mpq_class v = mpq_class(mpz_class(static_cast<unsigned long>(b.man))) * pow2(b.exp);
   v.canonicalize();
-  if (neg) v = -v;
+  if (b.neg) v = -v;
   return {ExactFloat::Kind::Finite, v};
 }
 

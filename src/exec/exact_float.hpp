@@ -18,8 +18,17 @@ struct ExactFloat {
   mpq_class value;  // Finite only
 };
 
+// A float as sign, integer significand and binary exponent: value = (-1)^neg * man * 2^exp.
+struct BinaryFloat {
+  ExactFloat::Kind kind = ExactFloat::Kind::Finite;
+  bool neg = false;
+  uint64_t man = 0;
+  long exp = 0;
+};
+
 // t is a float type (f16, bf16, tf32, f32, f64, e4m3, e5m2); bits in the low bits.
 ExactFloat decode_float(ptx::Type t, uint64_t bits);
+BinaryFloat decode_binary(ptx::Type t, uint64_t bits);
 // The bit pattern of q in format t if q is exactly representable (normal or subnormal), else nullopt.
 std::optional<uint64_t> encode_exact(ptx::Type t, const mpq_class& q);
 // q rounded to the nearest value of format t (ties to even), as a real launch converts a

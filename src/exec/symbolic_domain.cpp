@@ -75,6 +75,7 @@ std::optional<ExprId> SymbolicDomain::divide_if_multiple(ExprId x, const mpq_cla
 }
 
 Value SymbolicDomain::fbin(FBin op, ptx::Type t, Value a, Value b, const FloatMods& m) {
+  if (fault_for_testing) op = fault_for_testing(op);
   ExprId x = real(a, t), y = real(b, t);
   if (op == FBin::Mul) {
     // log as compiled by Triton and __logf: lg2.approx(x) * 0f3F317218. The float nearest

@@ -13,6 +13,11 @@ class SymbolicDomain final : public Domain {
  public:
   explicit SymbolicDomain(expr::Store& store);
 
+  // A test hook that makes the symbolic semantics wrong on purpose (an operator read as
+  // another), so that a test can see the self-check against the emulator catch it. Never set
+  // outside tests.
+  static inline FBin (*fault_for_testing)(FBin) = nullptr;
+
   Value fbin(FBin op, ptx::Type t, Value a, Value b, const FloatMods& m) override;
   Value fun(FUn op, ptx::Type t, Value a, const FloatMods& m) override;
   Value fma(ptx::Type t, Value a, Value b, Value c, const FloatMods& m) override;

@@ -50,6 +50,7 @@ std::string_view verdict_name(Verdict v) {
     case Verdict::Equivalent: return "equivalent";
     case Verdict::Inequivalent: return "inequivalent";
     case Verdict::NotEquivalent: return "not_equivalent";
+    case Verdict::EqualUpToRounding: return "equal_up_to_rounding";
   }
   return "?";
 }

@@ -156,7 +156,7 @@ struct Program {
   SourceLoc loc;
 };
 
-enum class Verdict : uint8_t { Equivalent, Inequivalent, NotEquivalent };
+enum class Verdict : uint8_t { Equivalent, Inequivalent, NotEquivalent, EqualUpToRounding };
 std::string_view verdict_name(Verdict v);  // the file spelling: "equivalent", ...
 
 // A defect the checker must report: program 'a' or 'b', and the kind

@@ -7,7 +7,7 @@
 namespace racer::instance {
 namespace {
 
-constexpr std::array<std::string_view, 3> kVerdicts = {"equivalent", "inequivalent", "not_equivalent"};
+constexpr std::array<std::string_view, 4> kVerdicts = {"equivalent", "inequivalent", "not_equivalent", "equal_up_to_rounding"};
 
 bool contains(std::span<const std::string_view> names, std::string_view s) {
   return std::find(names.begin(), names.end(), s) != names.end();

@@ -50,6 +50,7 @@ int exit_code(const check::CheckResult& r) {
   if (r.verdict == check::Verdict::Refused) return 3;
   if (!r.defects.empty() || r.verdict == check::Verdict::Inequivalent) return 1;
   if (r.verdict == check::Verdict::Unknown) return 2;
+  if (r.verdict == check::Verdict::EqualUpToRounding) return 5;
   return 0;
 }
 
@@ -64,6 +65,7 @@ std::string text(const check::CheckResult& r) {
          std::to_string(o.refuted) + " refuted, " + std::to_string(o.unknown) + " unknown\n";
   for (const auto& u : r.unknown_cells) s += "  unknown " + u + "\n";
   for (const auto& g : r.recognized) s += "  recognized " + g + "\n";
+  if (!r.self_check.empty()) s += "  " + r.self_check + "\n";
   if (!r.defects.empty()) {
     s += "defects:\n";
     for (const auto& d : r.defects) {
@@ -81,6 +83,7 @@ std::string text(const check::CheckResult& r) {
     if (cx.value_a) s += "  program a computes " + cx.cell + " = " + number(*cx.value_a) + "\n";
     if (cx.value_b) s += "  program b computes " + cx.cell + " = " + number(*cx.value_b) + "\n";
     s += "  a: " + cx.expr_a + "\n  b: " + cx.expr_b + "\n";
+    if (!cx.replay.empty()) s += "  replay: " + cx.replay + "\n";
   }
   return s;
 }
@@ -92,6 +95,9 @@ nlohmann::json json(const check::CheckResult& r) {
   j["reason"] = r.reason;
   j["seconds"] = r.seconds;
   j["exec_seconds"] = r.exec_seconds;
+  j["self_check"] = r.self_check;
+  j["self_check_seconds"] = r.self_check_seconds;
+  j["self_check_emulation_seconds"] = r.self_check_emulation_seconds;
   j["thread_instructions"] = r.thread_instructions;
   j["expression_nodes"] = r.expression_nodes;
   j["outputs"] = nlohmann::json::array();
@@ -107,7 +113,8 @@ nlohmann::json json(const check::CheckResult& r) {
   for (const auto& n : r.notes) j["notes"].push_back({{"program", std::string(1, n.program)}, {"message", n.message}, {"site", site_json(n.site)}});
   if (r.counterexample) {
     const auto& cx = *r.counterexample;
-    nlohmann::json c{{"cell", cx.cell}, {"step", cx.step}, {"expr_a", cx.expr_a}, {"expr_b", cx.expr_b}};
+    nlohmann::json c{{"cell", cx.cell}, {"step", cx.step}, {"expr_a", cx.expr_a}, {"expr_b", cx.expr_b},
+                     {"replay", {{"kind", cx.replay_kind}, {"summary", cx.replay}}}};
     if (cx.value_a) c["value_a"] = rational_text(*cx.value_a);
     if (cx.value_b) c["value_b"] = rational_text(*cx.value_b);
     c["values"] = nlohmann::json::array();

@@ -1,5 +1,7 @@
 #include "sem/fragment.hpp"
 
+#include <bit>
+
 #include "exec/exact_float.hpp"
 #include "exec/packed.hpp"
 #include "exec/symbolic_domain.hpp"
@@ -95,6 +97,78 @@ Value integer_dot(exec::Domain& dom, Type ab, std::span<const Value> a, std::spa
 
 }  // namespace
 
+namespace {
+
+__extension__ typedef unsigned __int128 U128;  // GCC's 128-bit integers, named once
+__extension__ typedef __int128 I128;
+
+// The exact value of c + sum a_k b_k, or nullopt if an operand is infinite or NaN. Each
+// product is an integer times a power of two; they are aligned to the smallest exponent and
+// summed as integers (in 128 bits when they fit, which is the common case), and only the sum
+// becomes a rational.
+std::optional<mpq_class> exact_dot_sum(Type ctype, Type ab, std::span<const Value> a, std::span<const Value> b, Value c,
+                                       bool use_c) {
+  struct Term {
+    bool neg;
+    U128 man;
+    long exp;
+  };
+  std::vector<Term> terms;
+  terms.reserve(a.size() + 1);
+  auto finite = [](const exec::BinaryFloat& f) { return f.kind == exec::ExactFloat::Kind::Finite; };
+  if (use_c) {
+    exec::BinaryFloat f = exec::decode_binary(ctype, c.bits);
+    if (!finite(f)) return std::nullopt;
+    terms.push_back({f.neg, f.man, f.exp});
+  }
+  for (size_t k = 0; k < a.size(); ++k) {
+    exec::BinaryFloat x = exec::decode_binary(ab, a[k].bits), y = exec::decode_binary(ab, b[k].bits);
+    if (!finite(x) || !finite(y)) return std::nullopt;
+    terms.push_back({x.neg != y.neg, static_cast<U128>(x.man) * y.man, x.exp + y.exp});
+  }
+  long emin = 0;
+  int widest = 0;
+  bool any = false;
+  for (const Term& t : terms) {
+    if (t.man == 0) continue;
+    emin = any ? std::min(emin, t.exp) : t.exp;
+    any = true;
+  }
+  if (!any) return mpq_class(0);
+  for (const Term& t : terms) {
+    if (t.man == 0) continue;
+    int bits = 128 - (static_cast<uint64_t>(t.man >> 64) ? __builtin_clzll(static_cast<uint64_t>(t.man >> 64))
+                                                          : 64 + __builtin_clzll(static_cast<uint64_t>(t.man)));
+    widest = std::max(widest, bits + static_cast<int>(t.exp - emin));
+  }
+  mpz_class total;
+  if (widest + 1 + std::bit_width(terms.size()) < 127) {
+    I128 sum = 0;
+    for (const Term& t : terms) {
+      I128 v = static_cast<I128>(t.man << (t.exp - emin));
+      sum += t.neg ? -v : v;
+    }
+    bool neg = sum < 0;
+    U128 mag = neg ? static_cast<U128>(-sum) : static_cast<U128>(sum);
+    mpz_class hi(static_cast<unsigned long>(static_cast<uint64_t>(mag >> 64)));
+    total = (hi << 64) + mpz_class(static_cast<unsigned long>(static_cast<uint64_t>(mag)));
+    if (neg) total = -total;
+  } else {
+    for (const Term& t : terms) {
+      mpz_class v = (mpz_class(static_cast<unsigned long>(static_cast<uint64_t>(t.man >> 64))) << 64) +
+                    mpz_class(static_cast<unsigned long>(static_cast<uint64_t>(t.man)));
+      v <<= static_cast<mp_bitcnt_t>(t.exp - emin);
+      total += t.neg ? mpz_class(-v) : v;
+    }
+  }
+  mpq_class q(total);
+  if (emin >= 0) mpq_mul_2exp(q.get_mpq_t(), q.get_mpq_t(), static_cast<mp_bitcnt_t>(emin));
+  else mpq_div_2exp(q.get_mpq_t(), q.get_mpq_t(), static_cast<mp_bitcnt_t>(-emin));
+  return q;
+}
+
+}  // namespace
+
 Value dot(exec::Domain& dom, Type dtype, Type ctype, Type ab, std::span<const Value> a, std::span<const Value> b, Value c,
           bool use_c, bool satfinite) {
   if (!ptx::is_float(ab)) return integer_dot(dom, ab, a, b, c, use_c, satfinite);
@@ -107,21 +181,8 @@ Value dot(exec::Domain& dom, Type dtype, Type ctype, Type ab, std::span<const Va
     return Value::of_expr(terms.empty() ? st.zero() : st.add(terms));
   }
   // Concrete: the exact sum of exact products, rounded once.
-  mpq_class sum = 0;
-  bool finite = true;
-  auto add_exact = [&](Type t, Value v, const mpq_class* times) {
-    exec::ExactFloat x = exec::decode_float(t, v.bits);
-    if (x.kind != exec::ExactFloat::Kind::Finite) return finite = false, mpq_class(0);
-    return times ? mpq_class(x.value * *times) : x.value;
-  };
-  if (use_c) sum += add_exact(ctype, c, nullptr);
-  for (size_t k = 0; k < a.size() && finite; ++k) {
-    mpq_class bk = add_exact(ab, b[k], nullptr);
-    sum += add_exact(ab, a[k], &bk);
-  }
-  if (finite) {
-    if (auto bits = exec::encode_rounded(dtype, sum)) return Value::of_bits(*bits);
-  }
+  if (auto sum = exact_dot_sum(ctype, ab, a, b, c, use_c))
+    if (auto bits = exec::encode_rounded(dtype, *sum)) return Value::of_bits(*bits);
   // Infinities, NaNs or overflow: IEEE arithmetic in the destination format decides them.
   Value acc = use_c ? dom.cvt(dtype, ctype, c, {}) : Value::of_bits(0);
   for (size_t k = 0; k < a.size(); ++k)

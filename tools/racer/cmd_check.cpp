@@ -69,7 +69,7 @@ int run_corpus(const std::string& dir, double seconds, bool json) {
   size_t passed = 0, failed = 0;
   nlohmann::json rows = nlohmann::json::array();
   for (const auto& f : files) {
-    std::string name = f.stem().string(), expected = "?", got, why;
+    std::string name = f.stem().string(), expected = "?", got, why, replay;
     double secs = 0;
     try {
       instance::Instance inst = instance::load_instance(f.string());
@@ -80,6 +80,7 @@ int run_corpus(const std::string& dir, double seconds, bool json) {
       got = std::string(check::verdict_name(r.verdict));
       secs = r.seconds;
       why = check::expectation_mismatch(inst, r);
+      if (r.counterexample) replay = r.counterexample->replay_kind;
     } catch (const Error& e) {
       got = "error";
       why = e.what();
@@ -87,11 +88,11 @@ int run_corpus(const std::string& dir, double seconds, bool json) {
     }
     bool ok = why.empty();
     (ok ? passed : failed)++;
-    char line[256];
-    std::snprintf(line, sizeof line, "%-44s %-14s %-13s %7.2f %s", name.c_str(), expected.c_str(), got.c_str(), secs,
-                  ok ? "PASS" : "FAIL");
+    char line[288];
+    std::snprintf(line, sizeof line, "%-44s %-20s %-20s %-9s %7.2f %s", name.c_str(), expected.c_str(), got.c_str(),
+                  replay.c_str(), secs, ok ? "PASS" : "FAIL");
     std::cout << line << (ok ? "" : "  " + why.substr(0, why.find('\n'))) << "\n" << std::flush;
-    rows.push_back({{"case", name}, {"expected", expected}, {"got", got}, {"seconds", secs}, {"pass", ok}, {"why", why}});
+    rows.push_back({{"case", name}, {"expected", expected}, {"got", got}, {"replay", replay}, {"seconds", secs}, {"pass", ok}, {"why", why}});
   }
   if (json) std::cerr << rows.dump(2) << "\n";
   std::cout << passed << " passed, " << failed << " failed\n";

@@ -154,7 +154,7 @@ class MachineTest : public ::testing::Test {
   }
 
   // Writes the module (header added) and the instance, loads and checks it.
-  CheckResult run(std::string_view kernels, const Spec& s) {
+  CheckResult run(std::string_view kernels, const Spec& s, const CheckOptions& options = {}) {
     ptx_ = (s.version == "8.0" ? kPtxHeader : replace_version(kPtxHeader, s.version)) + std::string(kernels);
     std::ofstream(dir_ / "k.ptx") << ptx_;
     assemble();
@@ -170,7 +170,7 @@ class MachineTest : public ::testing::Test {
     launches('b', s.b);
     std::ofstream(dir_ / "case.toml") << toml;
     instance::Instance inst = instance::load_instance((dir_ / "case.toml").string());
-    return check_instance(inst);
+    return check_instance(inst, options);
   }
 
   // The 1-based line of the PTX file (as written by the last run) that contains `marker`.

@@ -1,0 +1,193 @@
+#include "check/classify.hpp"
+
+#include <algorithm>
+#include <cfloat>
+#include <cmath>
+#include <sstream>
+
+#include "check/concrete_run.hpp"
+#include "check/float_model.hpp"
+#include "check/points.hpp"
+#include "decide/ball_eval.hpp"
+#include "decide/rounding_bound.hpp"
+#include "expr/print.hpp"
+
+namespace racer::check {
+namespace {
+
+constexpr int kPointsPerStyle = 3;
+constexpr size_t kReplays = 6;   // concrete runs beyond the witness's own
+constexpr double kRoundingUlps = 4;  // "a few units of the output format's rounding"
+
+std::string number(double v) {
+  std::ostringstream o;
+  o.precision(9);
+  o << v;
+  return o.str();
+}
+
+long double unit_roundoff(ptx::Type t) {
+  auto f = float_format(t);
+  if (!f) return 0;
+  int p = ieee::info(*f).precision();
+  return std::ldexp(1.0L, -p);
+}
+
+struct CellAt {
+  size_t output;  // index into prep.output_tensors()
+  int64_t cell;
+};
+
+// The exact values of the expressions at a point (to long double precision): a rounding
+// bound with no rounding.
+decide::RoundingBound exact_values(Execution& ex, const expr::Assignment& at) {
+  decide::FloatModel none;
+  none.unit_roundoff = none.function_error = none.absolute_floor = 0;
+  none.max_finite = LDBL_MAX;
+  return decide::RoundingBound(ex.store(), none, at);
+}
+
+// Where the two programs' float outputs at this run differ because their exact outputs do:
+// the bits differ, and the exact difference is more than twice the rounding each program
+// actually made there (its float output against its own exact value). A difference that the
+// rounding alone could produce is not evidence.
+std::optional<CellAt> manifest_cell(Execution& ex, const ConcreteRun& run, decide::RoundingBound& exact, CellAt first) {
+  const Prepared& prep = ex.prep();
+  std::vector<size_t> outs = prep.output_tensors();
+  auto differs = [&](CellAt at) {
+    const exec::TensorSpec& t = prep.tensors()[outs[at.output]];
+    uint64_t ba = run.outputs[0][at.output][static_cast<size_t>(at.cell)], bb = run.outputs[1][at.output][static_cast<size_t>(at.cell)];
+    if (ba == bb) return false;
+    double fa = cell_value(t.elem, ba), fb = cell_value(t.elem, bb);
+    if (!float_format(t.elem)) return true;  // integers: any difference is a difference
+    if (std::isnan(fa) != std::isnan(fb) || std::isinf(fa) != std::isinf(fb)) return true;
+    if (std::isnan(fa) || std::isinf(fa)) return false;  // both non-finite (+inf and -inf aside)
+    auto a = exact.at(ex.cell('a', outs[at.output], at.cell)), b = exact.at(ex.cell('b', outs[at.output], at.cell));
+    if (!a || !b) return false;  // no exact value there: not evidence either way
+    long double noise = std::fabs(fa - a->value) + std::fabs(fb - b->value);
+    return std::fabs(a->value - b->value) > 2 * noise;
+  };
+  if (differs(first)) return first;
+  for (size_t oi = 0; oi < outs.size(); ++oi)
+    for (uint64_t c = 0; c < prep.tensors()[outs[oi]].cell_count(); ++c)
+      if (differs({oi, static_cast<int64_t>(c)})) return CellAt{oi, static_cast<int64_t>(c)};
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::string_view classification_name(Classification::Kind k) {
+  switch (k) {
+    case Classification::Kind::Manifest: return "manifest";
+    case Classification::Kind::Rounding: return "rounding";
+    case Classification::Kind::Hidden: return "hidden";
+  }
+  return "?";
+}
+
+Classification classify_refutation(Execution& ex, const Counterexample& cx, uint64_t seed) {
+  Classification res;
+  const Prepared& prep = ex.prep();
+  std::vector<size_t> outs = prep.output_tensors();
+  size_t tensor = outs[cx.output];
+  const exec::TensorSpec& out = prep.tensors()[tensor];
+  expr::ExprId ea = ex.cell('a', tensor, cx.flat_cell), eb = ex.cell('b', tensor, cx.flat_cell);
+
+  // Candidates: the witness first, then points of every style, ranked by how far apart the
+  // exact outputs lie, relative to their size.
+  PointSampler sampler(ex, seed ^ 0x9E3779B97F4A7C15ull);
+  std::vector<Point> points{sampler.around(cx.values)};
+  for (PointStyle s : {PointStyle::Spread, PointStyle::Ends, PointStyle::Small, PointStyle::NearlyEqual})
+    for (int k = 0; k < kPointsPerStyle; ++k) points.push_back(sampler.draw(s));
+  struct Ranked {
+    size_t point;
+    long double signal;  // exact difference over rounding noise
+  };
+  std::vector<Ranked> ranked;
+  long double largest = 0, ratio_lo = INFINITY, ratio_hi = -INFINITY;
+  for (size_t i = 0; i < points.size(); ++i) {
+    decide::RoundingBound exact = exact_values(ex, points[i].at);
+    auto a = exact.at(ea), b = exact.at(eb);
+    if (!a || !b) {
+      ranked.push_back({i, i == 0 ? INFINITY : 0});
+      continue;
+    }
+    long double diff = std::fabs(a->value - b->value), scale = std::max(std::fabs(a->value), std::fabs(b->value));
+    if (scale > 0) largest = std::max(largest, diff / scale);
+    if (b->value != 0) {
+      ratio_lo = std::min(ratio_lo, a->value / b->value);
+      ratio_hi = std::max(ratio_hi, a->value / b->value);
+    }
+    ranked.push_back({i, i == 0 ? INFINITY : diff / std::max(scale, 1e-300L)});
+  }
+  std::stable_sort(ranked.begin(), ranked.end(), [](const Ranked& x, const Ranked& y) { return x.signal > y.signal; });
+  res.largest_relative_difference = static_cast<double>(largest);
+
+  size_t replays = 0;
+  for (const Ranked& r : ranked) {
+    if (replays++ > kReplays) break;
+    const Point& p = points[r.point];
+    ConcreteRun run = run_concrete(prep, p.values);
+    if (!run.refusal.empty()) {
+      res.summary = "not replayed: the emulation refused (" + run.refusal.substr(0, run.refusal.find('\n')) + ")";
+      return res;
+    }
+    decide::RoundingBound exact = exact_values(ex, p.at);
+    auto where = manifest_cell(ex, run, exact, {cx.output, cx.flat_cell});
+    if (!where) continue;
+    res.kind = Classification::Kind::Manifest;
+    const exec::TensorSpec& t = prep.tensors()[outs[where->output]];
+    std::string cell = t.cell_name(where->cell);
+    double fa = cell_value(t.elem, run.outputs[0][where->output][static_cast<size_t>(where->cell)]);
+    double fb = cell_value(t.elem, run.outputs[1][where->output][static_cast<size_t>(where->cell)]);
+    res.summary = "manifest: replayed on the emulator " + std::string(r.point == 0 ? "at the witness" : "at a further point") +
+                  ", " + cell + " is " + number(fa) + " in program a and " + number(fb) + " in program b, apart by more than twice the rounding either program made there";
+    if (r.point != 0) {
+      expr::ExprId ma = ex.cell('a', outs[where->output], where->cell), mb = ex.cell('b', outs[where->output], where->cell);
+      auto va = expr::eval_exact(ex.store(), ma, p.at), vb = expr::eval_exact(ex.store(), mb, p.at);
+      std::string how = "exact evaluation";
+      if (!va || !vb || *va == *vb) {
+        auto balls = decide::balls_separate(ex.store(), ma, mb, p.at);
+        if (!balls) {
+          res.summary += " (the decider's witness is kept: the exact outputs at that point are not separated)";
+          return res;
+        }
+        va = balls->mid_a, vb = balls->mid_b;
+        how = "ball arithmetic (Arb, " + std::to_string(balls->precision) + " bits); values are ball midpoints";
+      }
+      Counterexample m = cx;
+      m.cell = cell;
+      m.output = where->output;
+      m.flat_cell = where->cell;
+      m.values = p.values;
+      m.value_a = va;
+      m.value_b = vb;
+      m.expr_a = expr::to_string(ex.store(), ma);
+      m.expr_b = expr::to_string(ex.store(), mb);
+      m.step = "refuted by " + how + "; the decider's witness replays to outputs within rounding, so the witness shown is a point where they differ in " +
+                std::string(ptx::type_name(t.elem));
+      res.manifest = std::move(m);
+    }
+    return res;
+  }
+  long double ulp = 2 * unit_roundoff(out.elem);
+  std::string largest_text = number(static_cast<double>(largest)) + " relative" +
+                             (ulp > 0 ? " (" + number(static_cast<double>(largest / ulp)) + " ulp of " + std::string(ptx::type_name(out.elem)) + ")" : "");
+  if (ulp > 0 && largest <= kRoundingUlps * ulp) {
+    res.kind = Classification::Kind::Rounding;
+    bool constant_factor = std::isfinite(ratio_lo) && ratio_hi - ratio_lo <= 1e-3L * std::fabs(ratio_hi - 1) + 1e-15L && ratio_lo != 1;
+    std::string why = constant_factor
+                          ? "the sides differ by a constant factor of about 1 " + std::string(ratio_lo < 1 ? "- " : "+ ") +
+                                number(static_cast<double>(std::fabs(ratio_lo - 1))) + " (a constant folded or rounded differently, or one routine read two ways)"
+                          : "the sides differ by at most " + largest_text + " (a constant or a routine read two ways)";
+    res.summary = "rounding: no replay at " + std::to_string(std::min(points.size(), kReplays + 1)) +
+                  " points shows a difference beyond rounding, and over " + std::to_string(points.size()) +
+                  " points the exact outputs differ by at most " + largest_text + "; " + why;
+    return res;
+  }
+  res.summary = "hidden: no replay shows a difference beyond rounding, but the exact outputs differ by up to " + largest_text +
+                " at the points tried";
+  return res;
+}
+
+}  // namespace racer::check

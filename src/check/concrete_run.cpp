@@ -1,0 +1,113 @@
+#include "check/concrete_run.hpp"
+
+#include <map>
+
+#include "exec/concrete_domain.hpp"
+#include "exec/exact_float.hpp"
+#include "exec/ieee.hpp"
+#include "exec/machine.hpp"
+#include "exec/refusal.hpp"
+#include "sem/semantics.hpp"
+#include "support/error.hpp"
+
+namespace racer::check {
+namespace {
+
+uint64_t encode(ptx::Type t, const mpq_class& v) {
+  if (ptx::is_float(t)) {
+    if (auto b = exec::encode_exact(t, v)) return *b;
+    if (auto b = exec::encode_rounded(t, v)) return *b;
+    throw Error(ExitCode::BadInput, "witness value " + v.get_str() + " does not fit ." + std::string(ptx::type_name(t)));
+  }
+  if (v.get_den() != 1) throw Error(ExitCode::BadInput, "witness value " + v.get_str() + " for an integer tensor is not an integer");
+  mpz_class z = v.get_num();
+  if (z < 0) z += mpz_class(1) << 64;
+  return std::stoull(z.get_str());
+}
+
+}  // namespace
+
+double cell_value(ptx::Type t, uint64_t bits) {
+  switch (t) {
+    case ptx::Type::F16: return ieee::to_double(ieee::Format::F16, bits);
+    case ptx::Type::BF16: return ieee::to_double(ieee::Format::BF16, bits);
+    case ptx::Type::F32: return ieee::to_double(ieee::Format::F32, bits);
+    case ptx::Type::F64: return ieee::to_double(ieee::Format::F64, bits);
+    case ptx::Type::E4M3: return ieee::to_double(ieee::Format::E4M3, bits);
+    case ptx::Type::E5M2: return ieee::to_double(ieee::Format::E5M2, bits);
+    default: {
+      unsigned w = ptx::type_bits(t);
+      if (ptx::type_class(t) == ptx::TypeClass::Signed) return static_cast<double>(static_cast<int64_t>(bits << (64 - w)) >> (64 - w));
+      return static_cast<double>(bits);
+    }
+  }
+}
+
+ConcreteRun run_concrete(const Prepared& prep, const std::vector<WitnessValue>& values) {
+  ConcreteRun run;
+  std::vector<exec::TensorSpec> tensors = prep.tensors();
+  std::map<std::string, mpq_class> unknowns;
+  std::map<std::pair<int, int64_t>, mpq_class> cells;
+  for (const WitnessValue& w : values) {
+    if (w.kind == "input" && w.tensor >= 0) cells[{w.tensor, w.cell}] = w.value;
+    else unknowns[w.name] = w.value;
+  }
+  // Inputs become concrete bytes: the witness's values, 0 elsewhere.
+  for (size_t t = 0; t < tensors.size(); ++t) {
+    exec::TensorSpec& s = tensors[t];
+    if (s.init != exec::TensorInit::Input) continue;
+    s.init = exec::TensorInit::Bytes;
+    s.bytes.assign(s.storage_elements * s.elem_bytes(), 0);
+    auto map = s.storage_to_cell();
+    for (size_t e = 0; e < map.size(); ++e) {
+      auto it = cells.find({static_cast<int>(t), map[e]});
+      if (map[e] < 0 || it == cells.end()) continue;
+      uint64_t bits = encode(s.elem, it->second);
+      for (unsigned k = 0; k < s.elem_bytes(); ++k) s.bytes[e * s.elem_bytes() + k] = static_cast<uint8_t>(bits >> (8 * k));
+    }
+  }
+  exec::Session session;
+  exec::ConcreteDomain dom;
+  exec::Machine ma(session, 'a', tensors, dom, sem::semantics());
+  exec::Machine mb(session, 'b', tensors, dom, sem::semantics());
+  auto unknown = [&](const std::string& name, unsigned size) -> uint64_t {
+    auto it = unknowns.find(name);
+    if (it == unknowns.end()) return 0;
+    ptx::Type t = size == 2 ? ptx::Type::F16 : size == 8 ? ptx::Type::F64 : ptx::Type::F32;
+    for (const auto& spec : tensors)  // an uninitialized tensor cell takes its tensor's type
+      if (name.rfind(spec.name + "[", 0) == 0) t = spec.elem;
+    return encode(t, it->second);
+  };
+  ma.set_concrete_unknowns(unknown);
+  mb.set_concrete_unknowns(unknown);
+  try {
+    for (char which : {'a', 'b'}) {
+      exec::Machine& m = which == 'a' ? ma : mb;
+      std::vector<uint64_t> bases;
+      for (size_t t = 0; t < tensors.size(); ++t) bases.push_back(m.tensor_base(t));
+      const PreparedProgram& p = prep.program(which);
+      for (size_t li = 0; li < p.launches.size(); ++li) {
+        exec::LaunchSpec spec = p.launches[li];
+        spec.params = prep.params(which, li, bases);
+        m.launch(spec);
+      }
+    }
+  } catch (const exec::Refusal& r) {
+    run.refusal = r.what();
+  }
+  run.defects = ma.defects();
+  for (const auto& d : mb.defects()) run.defects.push_back(d);
+  if (!run.refusal.empty()) return run;
+  for (char which : {'a', 'b'}) {
+    exec::Machine& m = which == 'a' ? ma : mb;
+    auto& outs = run.outputs[which == 'a' ? 0 : 1];
+    for (size_t t : prep.output_tensors()) {
+      std::vector<uint64_t> bits;
+      for (uint64_t c = 0; c < tensors[t].cell_count(); ++c) bits.push_back(m.cell(t, static_cast<int64_t>(c)).bits);
+      outs.push_back(std::move(bits));
+    }
+  }
+  return run;
+}
+
+}  // namespace racer::check

@@ -1,0 +1,29 @@
+#pragma once
+// Both programs of an instance run concretely (bit-exact IEEE emulation on the CPU) at one
+// point: input cells and unknown initial memory take the given values. The primitive under
+// witness replay, witness classification and the self-check.
+#include <array>
+#include <string>
+#include <vector>
+
+#include "check/prepare.hpp"
+#include "check/result.hpp"
+#include "exec/defect.hpp"
+
+namespace racer::check {
+
+struct ConcreteRun {
+  // Per program (a, b), per output tensor (prep.output_tensors() order), each cell's bits.
+  std::array<std::vector<std::vector<uint64_t>>, 2> outputs;
+  std::vector<exec::Defect> defects;  // a's, then b's
+  std::string refusal;                // non-empty if a program could not run
+};
+
+// Cells of input tensors `values` does not mention are 0; unknown initial memory it does not
+// mention is 0 too. A value that does not fit its cell's type throws Error(BadInput).
+ConcreteRun run_concrete(const Prepared& prep, const std::vector<WitnessValue>& values);
+
+// A cell's bits as a number (floats of every format, integers sign-extended by type).
+double cell_value(ptx::Type t, uint64_t bits);
+
+}  // namespace racer::check

@@ -1,0 +1,106 @@
+#include "check/points.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include "check/float_model.hpp"
+
+namespace racer::check {
+namespace {
+
+std::string kind_name(exec::SymbolOrigin::Kind k) {
+  switch (k) {
+    case exec::SymbolOrigin::Kind::InputCell: return "input";
+    case exec::SymbolOrigin::Kind::OutOfBounds: return "out_of_bounds";
+    default: return "uninitialized";
+  }
+}
+
+// The value of the format nearest x that lies in [lo, hi] (x itself when it is one).
+double in_format(ptx::Type t, double x, double lo, double hi) {
+  auto f = float_format(t);
+  if (!f) return x;
+  double v = ieee::to_double(*f, ieee::from_double(*f, x));
+  if (v < lo || v > hi || !std::isfinite(v)) v = ieee::to_double(*f, ieee::from_double(*f, x, v < lo ? ieee::Rounding::RP : ieee::Rounding::RM));
+  return std::isfinite(v) && v >= lo && v <= hi ? v : std::clamp(x, lo, hi);
+}
+
+}  // namespace
+
+PointSampler::PointSampler(Execution& ex, uint64_t seed) : ex_(ex), rng_(seed) {
+  for (const auto& [index, origin] : ex.session().origins()) symbols_.push_back(index);
+  std::sort(symbols_.begin(), symbols_.end());
+}
+
+Point PointSampler::draw(PointStyle style) { return make(style, nullptr); }
+
+Point PointSampler::around(const std::vector<WitnessValue>& fixed) { return make(PointStyle::Spread, &fixed); }
+
+mpq_class PointSampler::input_value(expr::ExprId sym, const exec::SymbolOrigin& o, PointStyle style, double common) {
+  const exec::TensorSpec& t = ex_.prep().tensors()[static_cast<size_t>(o.tensor)];
+  const auto& range = ex_.store().symbol_info(sym).range;
+  bool is_float = float_format(t.elem).has_value();
+  double lo = range ? range->lo.get_d() : (is_float ? -2.0 : -4.0);
+  double hi = range ? range->hi.get_d() : (is_float ? 2.0 : 4.0);
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  if (!is_float) {
+    double lo_i = std::ceil(std::max(lo, -8.0)), hi_i = std::floor(std::min(hi, 8.0));
+    if (hi_i < lo_i) lo_i = hi_i = std::ceil(lo);
+    return mpq_class(std::floor(lo_i + unit(rng_) * (hi_i - lo_i + 1 - 1e-9)));
+  }
+  double x = lo + unit(rng_) * (hi - lo);
+  switch (style) {
+    case PointStyle::Spread: break;
+    case PointStyle::Ends: x = unit(rng_) < 0.5 ? lo : hi; break;
+    case PointStyle::Small: {
+      // The smallest magnitudes the range holds: near 0 if it contains 0, else near its
+      // end closest to 0, within 1/1000 of its width.
+      double anchor = (lo <= 0 && hi >= 0) ? 0.0 : (std::fabs(lo) < std::fabs(hi) ? lo : hi);
+      x = anchor + (unit(rng_) - 0.5) * (hi - lo) * 1e-3;
+      break;
+    }
+    case PointStyle::NearlyEqual: x = common + (unit(rng_) - 0.5) * (hi - lo) * 1e-4; break;
+  }
+  return mpq_class(in_format(t.elem, std::clamp(x, lo, hi), lo, hi));
+}
+
+Point PointSampler::make(PointStyle style, const std::vector<WitnessValue>* fixed) {
+  std::map<std::pair<int, int64_t>, mpq_class> given;
+  if (fixed)
+    for (const WitnessValue& w : *fixed) given[{w.tensor, w.cell}] = w.value;
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  std::map<int, double> common;  // per tensor, for NearlyEqual
+  Point p;
+  for (uint32_t index : symbols_) {
+    expr::ExprId sym{index};
+    const exec::SymbolOrigin& o = ex_.session().origins().at(index);
+    WitnessValue w;
+    w.name = ex_.store().symbol_info(sym).origin;
+    w.tensor = o.tensor;
+    w.cell = o.cell;
+    w.kind = kind_name(o.kind);
+    if (o.kind == exec::SymbolOrigin::Kind::InputCell && o.tensor >= 0) {
+      auto g = given.find({o.tensor, o.cell});
+      if (g != given.end()) {
+        // The witness's value as its cell holds it, so the emulation runs at this very point.
+        const exec::TensorSpec& t = ex_.prep().tensors()[static_cast<size_t>(o.tensor)];
+        double v = g->second.get_d();
+        w.value = float_format(t.elem) ? mpq_class(in_format(t.elem, v, -INFINITY, INFINITY)) : g->second;
+      } else {
+        const auto& range = ex_.store().symbol_info(sym).range;
+        double lo = range ? range->lo.get_d() : -2.0, hi = range ? range->hi.get_d() : 2.0;
+        if (!common.count(o.tensor)) common[o.tensor] = lo + unit(rng_) * (hi - lo);
+        w.value = input_value(sym, o, style, common[o.tensor]);
+      }
+    } else {
+      // Unknown memory: a small integer, which every format holds exactly.
+      w.value = mpq_class(static_cast<long>(std::floor(unit(rng_) * 9)) - 4);
+    }
+    p.at[sym] = w.value;
+    p.values.push_back(std::move(w));
+  }
+  return p;
+}
+
+}  // namespace racer::check

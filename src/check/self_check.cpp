@@ -1,0 +1,118 @@
+#include "check/self_check.hpp"
+
+#include <chrono>
+#include <cmath>
+#include <sstream>
+
+#include "check/concrete_run.hpp"
+#include "check/float_model.hpp"
+#include "check/points.hpp"
+#include "decide/rounding_bound.hpp"
+#include "exec/exact_float.hpp"
+#include "expr/print.hpp"
+
+namespace racer::check {
+namespace {
+
+std::string number(long double v) {
+  std::ostringstream o;
+  o.precision(9);
+  o << static_cast<double>(v);
+  return o.str();
+}
+
+std::string describe_point(const Point& p) {
+  std::string s;
+  size_t shown = 0;
+  for (const WitnessValue& w : p.values) {
+    if (shown == 6) {
+      s += ", ... (" + std::to_string(p.values.size()) + " values)";
+      break;
+    }
+    s += (shown++ ? ", " : "") + w.name + " = " + number(w.value.get_d());
+  }
+  return s;
+}
+
+// Whether the emulated cell agrees with the exact expression at this point; "" when it does
+// (or no bound holds there), else what differs.
+std::string compare_cell(const expr::Store& st, expr::ExprId e, ptx::Type elem, uint64_t bits,
+                         decide::RoundingBound& bound, const expr::Assignment& at, SelfCheck& sc) {
+  auto fmt = float_format(elem);
+  if (!fmt) {
+    auto exact = expr::eval_exact(st, e, at);
+    if (!exact) return (++sc.without_bound, "");
+    ++sc.compared;
+    unsigned width = elem == ptx::Type::Pred ? 1 : ptx::type_bits(elem);
+    mpz_class emulated = exec::exact_integer(bits, width, ptx::type_class(elem) == ptx::TypeClass::Signed);
+    if (*exact == mpq_class(emulated)) return "";
+    return "the exact value is " + exact->get_str() + ", the emulation gives " + emulated.get_str();
+  }
+  double emulated = cell_value(elem, bits);
+  if (st.is_inf(e)) {
+    ++sc.compared;
+    bool same = std::isinf(emulated) && (emulated > 0) == (e == st.pos_inf());
+    return same ? "" : std::string("the exact value is ") + (e == st.pos_inf() ? "+inf" : "-inf") + ", the emulation gives " + number(emulated);
+  }
+  auto b = bound.at(e);
+  if (!b) return (++sc.without_bound, "");
+  ++sc.compared;
+  long double out_u = std::ldexp(1.0L, -(fmt == ieee::Format::F64 ? 53 : fmt == ieee::Format::F32 ? 24 : 11));
+  long double allowed = 4 * b->error + 4 * out_u * std::fabs(b->value);
+  if (std::isfinite(emulated) && std::fabs(emulated - b->value) <= allowed) return "";
+  return "the exact value is " + number(b->value) + ", the emulation gives " + number(emulated) + " (rounding allows " +
+         number(allowed) + " here)";
+}
+
+}  // namespace
+
+std::string SelfCheck::summary() const {
+  if (!skipped.empty()) return "self-check skipped: " + skipped;
+  if (!failure.empty()) return "self-check FAILED: " + failure;
+  return "self-check: " + std::to_string(compared) + " cell values agree with the bit-exact emulation at " +
+         std::to_string(points) + " points" +
+         (without_bound ? " (" + std::to_string(without_bound) + " without a rounding bound there)" : "");
+}
+
+SelfCheck self_check(Execution& ex, const std::vector<exec::Defect>& defects, unsigned points, uint64_t seed) {
+  auto start = std::chrono::steady_clock::now();
+  SelfCheck sc;
+  auto done = [&] {
+    sc.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return sc;
+  };
+  for (const exec::Defect& d : defects)
+    if (d.kind == exec::DefectKind::Race) return (sc.skipped = "a race leaves the outputs to the schedule", done());
+  const Prepared& prep = ex.prep();
+  // One bound serves both programs (their expressions share nodes): the coarser of their models.
+  decide::FloatModel model = coarser(float_model(prep, 'a'), float_model(prep, 'b'));
+  std::vector<size_t> outs = prep.output_tensors();
+  PointSampler sampler(ex, seed);
+  for (unsigned p = 0; p < points && sc.failure.empty(); ++p) {
+    Point point = sampler.draw(PointStyle::Spread);
+    auto emulation_start = std::chrono::steady_clock::now();
+    ConcreteRun run = run_concrete(prep, point.values);
+    sc.emulation_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - emulation_start).count();
+    if (!run.refusal.empty()) return (sc.skipped = "the emulation refused: " + run.refusal.substr(0, run.refusal.find('\n')), done());
+    ++sc.points;
+    decide::RoundingBound bound(ex.store(), model, point.at);
+    for (int side = 0; side < 2 && sc.failure.empty(); ++side) {
+      for (size_t oi = 0; oi < outs.size() && sc.failure.empty(); ++oi) {
+        const exec::TensorSpec& t = prep.tensors()[outs[oi]];
+        for (uint64_t c = 0; c < t.cell_count(); ++c) {
+          expr::ExprId e = ex.cell(side == 0 ? 'a' : 'b', outs[oi], static_cast<int64_t>(c));
+          std::string diff = compare_cell(ex.store(), e, t.elem, run.outputs[side][oi][c], bound, point.at, sc);
+          if (diff.empty()) continue;
+          sc.failure = std::string("program ") + (side == 0 ? "a" : "b") + ", cell " + t.cell_name(static_cast<int64_t>(c)) +
+                       ": " + diff + ", at " + describe_point(point) +
+                       "; the symbolic run disagrees with the emulation of the same PTX, so the engine mis-modelled "
+                       "something on the way to this cell and no verdict rests on it";
+          break;
+        }
+      }
+    }
+  }
+  return done();
+}
+
+}  // namespace racer::check

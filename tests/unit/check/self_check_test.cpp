@@ -1,0 +1,79 @@
+// The self-check against the emulator: a symbolic run that mis-models an instruction must
+// not produce a verdict. The engine is broken on purpose through a test hook (sub read as
+// add in the symbolic domain only); the emulator keeps the real semantics.
+#include <gtest/gtest.h>
+
+#include "exec/symbolic_domain.hpp"
+#include "fixture.hpp"
+
+namespace racer::check::testing {
+namespace {
+
+// out[tid] = f(x[tid], y[tid]): `body` reads %f1 and %f2 and leaves f in %f3.
+std::string binary(std::string_view name, std::string_view body) {
+  return kernel(name, 3, std::string(R"(
+  mul.wide.u32 %rd10, %r0, 4;
+  add.s64 %rd11, %rd0, %rd10;
+  add.s64 %rd12, %rd1, %rd10;
+  ld.global.f32 %f1, [%rd11];
+  ld.global.f32 %f2, [%rd12];
+  )") + std::string(body) + R"(
+  add.s64 %rd13, %rd2, %rd10;
+  st.global.f32 [%rd13], %f3;
+)");
+}
+
+constexpr const char* kSub = "sub.f32 %f3, %f1, %f2;";
+constexpr const char* kAdd = "add.f32 %f3, %f1, %f2;";
+
+struct SubReadAsAdd {
+  SubReadAsAdd() {
+    exec::SymbolicDomain::fault_for_testing = [](exec::FBin op) { return op == exec::FBin::Sub ? exec::FBin::Add : op; };
+  }
+  ~SubReadAsAdd() { exec::SymbolicDomain::fault_for_testing = nullptr; }
+};
+
+class SelfCheckTest : public MachineTest {
+ protected:
+  CheckResult check_pair(std::string_view a, std::string_view b, unsigned points) {
+    std::string args = R"({ read = "x" }, { read = "y" }, { write = "out" })";
+    std::string t = tensor("x", "[8]", "f32", "input", "range = [-2, 2]") + tensor("y", "[8]", "f32", "input", "range = [-2, 2]") +
+                    tensor("out", "[8]", "f32", "empty");
+    CheckOptions o;
+    o.self_check_points = points;
+    return run(binary("prog_a", a) + binary("prog_b", b), {.tensors = t, .a = {{"prog_a", args, "[1]", "[8]"}},
+                                                           .b = {{"prog_b", args, "[1]", "[8]"}}}, o);
+  }
+};
+
+TEST_F(SelfCheckTest, AgreesWithTheEmulatorOnARightModel) {
+  CheckResult r = check_pair(kSub, kSub, 2);
+  EXPECT_EQ(r.verdict, Verdict::Equivalent) << show(r);
+  EXPECT_NE(r.self_check.find("32 cell values agree"), std::string::npos) << r.self_check;
+}
+
+TEST_F(SelfCheckTest, TurnsAWrongEquivalentIntoUnknown) {
+  SubReadAsAdd fault;
+  // x - y against x + y really differ; the broken model reads both as x + y.
+  CheckResult blind = check_pair(kSub, kAdd, 0);
+  EXPECT_EQ(blind.verdict, Verdict::Equivalent) << "the fault should fool an unchecked run: " << show(blind);
+  CheckResult r = check_pair(kSub, kAdd, 2);
+  EXPECT_EQ(r.verdict, Verdict::Unknown) << show(r);
+  EXPECT_NE(r.reason.find("self-check failed: program a, cell out["), std::string::npos) << r.reason;
+  EXPECT_NE(r.reason.find("the emulation gives"), std::string::npos) << r.reason;
+  EXPECT_NE(r.reason.find("x["), std::string::npos) << "the point is named: " << r.reason;
+}
+
+TEST_F(SelfCheckTest, TurnsAWrongInequivalentIntoUnknown) {
+  SubReadAsAdd fault;
+  // x - y against x + (-y): equal; the broken model reads a as x + y.
+  const char* neg_add = "neg.f32 %f4, %f2;\n  add.f32 %f3, %f1, %f4;";
+  CheckResult blind = check_pair(kSub, neg_add, 0);
+  EXPECT_EQ(blind.verdict, Verdict::Inequivalent) << show(blind);
+  CheckResult r = check_pair(kSub, neg_add, 2);
+  EXPECT_EQ(r.verdict, Verdict::Unknown) << show(r);
+  EXPECT_NE(r.reason.find("self-check failed"), std::string::npos) << r.reason;
+}
+
+}  // namespace
+}  // namespace racer::check::testing
