@@ -83,7 +83,7 @@ std::string text(const check::CheckResult& r) {
     if (cx.value_a) s += "  program a computes " + cx.cell + " = " + number(*cx.value_a) + "\n";
     if (cx.value_b) s += "  program b computes " + cx.cell + " = " + number(*cx.value_b) + "\n";
     s += "  a: " + cx.expr_a + "\n  b: " + cx.expr_b + "\n";
-    if (!cx.replay.empty()) s += "  replay: " + cx.replay + "\n";
+    if (!cx.replay.empty() && cx.replay != r.reason) s += "  replay: " + cx.replay + "\n";
   }
   return s;
 }
