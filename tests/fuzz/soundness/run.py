@@ -10,7 +10,8 @@ files and a results.jsonl under DIR/batches/, and a rerun with the same DIR skip
 already checked. Exit status: 1 iff some verdict is WRONG (equivalent on a mutant, inequivalent
 on a rewrite), 2 when nvcc or Triton is missing, else 0. Unknown and refused verdicts are counted
 and grouped by reason, never failures. WRONG pairs are copied to DIR/wrong/<name>/ (instance,
-PTX, racer's report) to become regression cases.
+PTX, racer's report) to become regression cases. `--check-dir DIR` checks the instances of DIR
+(tests/fuzz/soundness/regressions) against their [expect] verdicts instead, with the same outcomes.
 """
 import argparse
 import concurrent.futures as cf
@@ -121,8 +122,27 @@ def load_done(out):
     return rows
 
 
+def check_dir(args, d):
+    """Checks every instance in d (the regressions) against its [expect] verdict as the label."""
+    import tomllib
+    wrong = 0
+    for f in sorted(os.listdir(d)):
+        if not f.endswith(".toml"):
+            continue
+        label = tomllib.load(open(os.path.join(d, f), "rb"))["expect"]["verdict"]
+        r = subprocess.run([args.racer, "check", os.path.join(d, f), "--json", "--time-limit", str(args.time_limit)],
+                           capture_output=True, text=True, timeout=args.time_limit + 15)
+        verdict, reason, _ = parse_run(r.returncode, r.stdout, r.stderr)
+        o = outcome(label, verdict)
+        wrong += o == "WRONG"
+        print(f"{f:<44} expected {label:<13} got {verdict:<22} {o}" + (f"  ({reason_key(reason)})" if reason else ""))
+    print(f"{wrong} WRONG")
+    return 1 if wrong else 0
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[1])
+    ap.add_argument("--check-dir", help="only check the instances of this directory (e.g. regressions/)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--pairs", type=int, default=100)
     ap.add_argument("--start", type=int, default=0)
@@ -136,6 +156,8 @@ def main():
     args = ap.parse_args()
     args.out = os.path.abspath(args.out)
     args.racer = os.path.abspath(args.racer)
+    if args.check_dir:
+        return check_dir(args, args.check_dir)
     problems = check_tools()
     if not os.access(args.racer, os.X_OK):
         problems.append(f"racer binary not found at {args.racer} (--racer or RACER_BIN)")
