@@ -66,7 +66,8 @@ def run_check(args):
     with_witness = []
     for inst in instances:
         try:
-            r = check(inst, time_limit=args.time_limit, memory_limit_mb=args.memory_limit)
+            r = check(inst, time_limit=args.time_limit, memory_limit_mb=args.memory_limit,
+                      self_check_points=args.self_check_points)
         except RacerError as e:
             print(e, file=sys.stderr)
             codes.append(e.code)
@@ -98,6 +99,7 @@ def main(argv=None):
     c.add_argument("--witness", help="save the witness of an inequivalence to this file")
     c.add_argument("--time-limit", type=float, default=60.0)
     c.add_argument("--memory-limit", type=int, default=4096)
+    c.add_argument("--self-check-points", type=int, default=2)
     try:
         args = p.parse_args(argv)
     except SystemExit as e:  # argparse's 2 for bad usage would read as "unknown"

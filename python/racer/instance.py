@@ -136,10 +136,11 @@ class Case:
                 "a": [l.describe(self.names, self._line(l.loc)) for l in self.a],
                 "b": [l.describe(self.names, self._line(l.loc)) for l in self.b]}
 
-    def check(self, time_limit=60, memory_limit_mb=4096):
+    def check(self, time_limit=60, memory_limit_mb=4096, self_check_points=2):
         from .result import Result
         desc = self.description()
-        raw = _native.call(_native.core().check, json.dumps(desc), float(time_limit), int(memory_limit_mb))
+        raw = _native.call(_native.core().check, json.dumps(desc), float(time_limit), int(memory_limit_mb),
+                           int(self_check_points))
         return Result(self, desc, raw)
 
 
@@ -186,9 +187,10 @@ def case(tensors, program_a, program_b, outputs, name=None, about=""):
 
 
 def check(instance=None, *, tensors=None, program_a=None, program_b=None, outputs=None, name=None, about="",
-          time_limit=60, memory_limit_mb=4096):
+          time_limit=60, memory_limit_mb=4096, self_check_points=2):
     """Checks an instance: a racer.Instance subclass (or object), a racer.case(...), or the same
-    as keywords. Returns a racer.Result."""
+    as keywords. Returns a racer.Result. self_check_points: points at which the symbolic run is
+    checked against the bit-exact emulation (0 skips the self-check)."""
     if instance is None:
         loc = user_location()
         if tensors is None or program_a is None or program_b is None or outputs is None:
@@ -200,4 +202,4 @@ def check(instance=None, *, tensors=None, program_a=None, program_b=None, output
         instance = from_class(instance)
     elif not isinstance(instance, Case):
         fail(f"racer.check takes a racer.Instance subclass or a racer.case(...), not {type(instance).__name__}")
-    return instance.check(time_limit, memory_limit_mb)
+    return instance.check(time_limit, memory_limit_mb, self_check_points)

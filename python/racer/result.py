@@ -14,7 +14,7 @@ class Result:
         self.exit_code = raw["exit_code"]
         self.witness_json = json.loads(raw["witness"]) if raw["witness"] else None
         self.name = self.json["name"]
-        self.verdict = self.json["verdict"]          # equivalent | inequivalent | unknown | refused
+        self.verdict = self.json["verdict"]          # equivalent | inequivalent | unknown | refused | equal_up_to_rounding
         self.reason = self.json["reason"]
         self.defects = self.json["defects"]          # dicts: program, kind, memory, detail, count, site
         self.notes = self.json["notes"]

@@ -20,19 +20,20 @@ using namespace racer;
 
 namespace {
 
-check::CheckOptions options(double seconds, size_t memory_mb) {
+check::CheckOptions options(double seconds, size_t memory_mb, unsigned self_check_points = 2) {
   check::CheckOptions o;
   o.limits.max_seconds = seconds;
   o.limits.max_memory_mb = memory_mb;
+  o.self_check_points = self_check_points;
   return o;
 }
 
-py::dict check_json(const std::string& description, double seconds, size_t memory_mb) {
+py::dict check_json(const std::string& description, double seconds, size_t memory_mb, unsigned self_check_points) {
   instance::Instance inst = frontend::instance_from_json(nlohmann::json::parse(description));
   check::CheckResult r;
   {
     py::gil_scoped_release unlocked;
-    r = check::check_instance(inst, options(seconds, memory_mb));
+    r = check::check_instance(inst, options(seconds, memory_mb, self_check_points));
   }
   py::dict out;
   out["text"] = report::text(r);
@@ -116,6 +117,7 @@ PYBIND11_MODULE(_core, m) {
     }
   });
   m.def("check", &check_json, py::arg("description"), py::arg("time_limit") = 60.0, py::arg("memory_limit_mb") = 4096,
+        py::arg("self_check_points") = 2,
         "Check an instance given as JSON; returns text, json, exit_code and witness (JSON text, '' when none)");
   m.def("explain", &explain_json, py::arg("description"), py::arg("cell"), py::arg("time_limit") = 60.0);
   m.def("replay", &replay_file, py::arg("witness_path"));

@@ -12,7 +12,8 @@
 namespace racer::check {
 
 struct SelfCheck {
-  unsigned points = 0;
+  unsigned points = 0;         // points run (1 where every cell is analytic, see self_check.cpp)
+  bool analytic = false;
   uint64_t compared = 0;       // cell values compared with the emulation
   uint64_t without_bound = 0;  // cell values with no rounding bound there (overflow, a comparison at its edge)
   std::string failure;         // "" when every compared cell agreed

@@ -3,7 +3,6 @@
 #include <cmath>
 #include <vector>
 
-#include "expr/walk.hpp"
 
 namespace racer::decide {
 namespace {
@@ -32,28 +31,49 @@ constexpr long double kTwoOverSqrtPi = 1.1283791670955126L;
 }  // namespace
 
 RoundingBound::RoundingBound(const expr::Store& st, const FloatModel& model, const expr::Assignment& at)
-    : st_(st), model_(model), at_(at) {}
+    : st_(st), model_(model), at_(at), state_(st.size(), State::Unvisited), values_(st.size()) {}
 
+const std::optional<BoundedValue> RoundingBound::result(expr::ExprId x) const {
+  if (state_[x.index] != State::Bounded) return std::nullopt;
+  return values_[x.index];
+}
+
+// Operands before the node, each node once, iteratively (the DAGs of unrolled kernels are deep).
 std::optional<BoundedValue> RoundingBound::at(expr::ExprId root) {
-  auto leaf = [&](expr::ExprId) -> std::optional<std::optional<BoundedValue>> { return std::nullopt; };
-  auto children = [&](expr::ExprId x, auto push) {
-    if (st_.kind(x) == expr::Kind::Select) {  // the condition is evaluated by truth()
-      push(st_.operand(x, 1));
-      push(st_.operand(x, 2));
-      return;
+  std::vector<expr::ExprId> stack{root};
+  while (!stack.empty()) {
+    expr::ExprId x = stack.back();
+    State& s = state_[x.index];
+    if (s == State::Bounded || s == State::Unbounded) {
+      stack.pop_back();
+      continue;
     }
-    for (uint32_t i = 0; i < st_.arity(x); ++i) push(st_.operand(x, i));
-  };
-  expr::fold_post_order<std::optional<BoundedValue>>(root, memo_, leaf, children,
-                                                     [&](expr::ExprId x) { return combine(x); });
-  return memo_.at(root.index);
+    if (s == State::Unvisited) {
+      s = State::Expanded;
+      // A Select's condition is evaluated by truth(), which calls at() for its operands.
+      uint32_t first = st_.kind(x) == expr::Kind::Select ? 1 : 0;
+      for (uint32_t i = first; i < st_.arity(x); ++i) {
+        expr::ExprId c = st_.operand(x, i);
+        if (state_[c.index] == State::Unvisited) stack.push_back(c);
+      }
+      continue;
+    }
+    stack.pop_back();
+    std::optional<BoundedValue> r = combine(x);
+    state_[x.index] = r ? State::Bounded : State::Unbounded;
+    if (r) values_[x.index] = *r;
+  }
+  return result(root);
 }
 
 std::optional<BoundedValue> RoundingBound::combine(expr::ExprId x) {
   const long double u = model_.unit_roundoff, fe = model_.function_error, floor = model_.absolute_floor;
-  auto operand = [&](uint32_t i) { return memo_.at(st_.operand(x, i).index); };
+  auto operand = [&](uint32_t i) { return result(st_.operand(x, i)); };
   BoundedValue r;
-  switch (st_.kind(x)) {
+  expr::Kind kind = st_.kind(x);
+  piecewise_ |= kind == expr::Kind::Select || kind == expr::Kind::Min || kind == expr::Kind::Max ||
+                (kind == expr::Kind::Func && st_.func_kind(x) == expr::FuncKind::Abs);
+  switch (kind) {
     case expr::Kind::Const:
       if (!st_.is_rational(x)) return std::nullopt;
       r.value = as_long_double(st_.rational(x));

@@ -8,6 +8,7 @@
 // real difference between two programs (witness classification).
 #include <optional>
 #include <unordered_map>
+#include <vector>
 
 #include "expr/eval.hpp"
 #include "expr/store.hpp"
@@ -37,16 +38,26 @@ class RoundingBound {
   // argument within its own error of 0, a comparison within its error of its boundary
   // whose two outcomes are not close.
   std::optional<BoundedValue> at(expr::ExprId x);
+  // Whether any node evaluated so far is piecewise (a select, min, max or abs): elsewhere the
+  // expressions are analytic, and two different ones differ at a random point almost surely.
+  bool saw_piecewise() const { return piecewise_; }
 
  private:
   enum class Truth : uint8_t { False, True, Unsettled, Failed };
   Truth truth(expr::ExprId cond);
   std::optional<BoundedValue> combine(expr::ExprId x);
 
+  // Per node, by index (the store does not grow while a bound is evaluated): whether it has
+  // been evaluated and whether a bound holds, and its value.
+  enum class State : uint8_t { Unvisited, Expanded, Bounded, Unbounded };
+  const std::optional<BoundedValue> result(expr::ExprId x) const;
+
   const expr::Store& st_;
   FloatModel model_;
   const expr::Assignment& at_;
-  std::unordered_map<uint32_t, std::optional<BoundedValue>> memo_;
+  std::vector<State> state_;
+  std::vector<BoundedValue> values_;
+  bool piecewise_ = false;
   std::unordered_map<uint32_t, Truth> truth_memo_;
   std::unordered_map<uint32_t, bool> exact_truth_;  // the condition's value at the point, exactly
 };

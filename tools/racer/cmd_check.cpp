@@ -22,12 +22,14 @@ struct CheckArgs {
   std::string witness;
   double seconds = 60;
   size_t memory_mb = 4096;
+  unsigned self_check_points = 2;
 };
 
 check::CheckOptions options_from(const CheckArgs& a) {
   check::CheckOptions o;
   o.limits.max_seconds = a.seconds;
   o.limits.max_memory_mb = a.memory_mb;
+  o.self_check_points = a.self_check_points;
   return o;
 }
 
@@ -35,7 +37,8 @@ check::CheckOptions options_from(const CheckArgs& a) {
 // and prints the same report, with the same exit code.
 int run_python_check(const CheckArgs& a) {
   std::vector<std::string> args = {"-m", "racer.cli", "check", a.path, "--time-limit", std::to_string(a.seconds),
-                                   "--memory-limit", std::to_string(a.memory_mb)};
+                                   "--memory-limit", std::to_string(a.memory_mb), "--self-check-points",
+                                   std::to_string(a.self_check_points)};
   if (a.json) args.push_back("--json");
   if (!a.witness.empty()) args.insert(args.end(), {"--witness", a.witness});
   return exec_python(args);
@@ -109,6 +112,8 @@ void add_check_commands(CLI::App& app) {
   c->add_option("--witness", args.witness, "save the witness of an inequivalence to this file");
   c->add_option("--time-limit", args.seconds, "seconds before the case ends Unknown (default 60)");
   c->add_option("--memory-limit", args.memory_mb, "MiB of resident memory before the case ends Unknown (default 4096)");
+  c->add_option("--self-check-points", args.self_check_points,
+                "points at which the symbolic run is checked against the bit-exact emulation (default 2; 0 skips)");
   on_selected(c, [] { return run_check(args); });
 
   static std::string dir;
