@@ -47,10 +47,11 @@ decide::RoundingBound exact_values(Execution& ex, const expr::Assignment& at) {
   return decide::RoundingBound(ex.store(), none, at);
 }
 
-// Where the two programs' float outputs at this run differ because their exact outputs do:
-// the bits differ, and the exact difference is more than twice the rounding each program
-// actually made there (its float output against its own exact value). A difference that the
-// rounding alone could produce is not evidence.
+// Where the two programs' float outputs at this run differ because their exact outputs do,
+// by more than rounding level: the float outputs are more than kRoundingUlps apart, and the
+// exact difference is more than twice the rounding each program actually made there (its
+// float output against its own exact value). A difference that the rounding alone could
+// produce, or one of a few ulps, is not evidence of a bug that shows in the format.
 std::optional<CellAt> manifest_cell(Execution& ex, const ConcreteRun& run, decide::RoundingBound& exact, CellAt first) {
   const Prepared& prep = ex.prep();
   std::vector<size_t> outs = prep.output_tensors();
@@ -65,7 +66,8 @@ std::optional<CellAt> manifest_cell(Execution& ex, const ConcreteRun& run, decid
     auto a = exact.at(ex.cell('a', outs[at.output], at.cell)), b = exact.at(ex.cell('b', outs[at.output], at.cell));
     if (!a || !b) return false;  // no exact value there: not evidence either way
     long double noise = std::fabs(fa - a->value) + std::fabs(fb - b->value);
-    return std::fabs(a->value - b->value) > 2 * noise;
+    long double ulps = kRoundingUlps * 2 * unit_roundoff(t.elem) * std::max(std::fabs(fa), std::fabs(fb));
+    return std::fabs(a->value - b->value) > 2 * noise && std::fabs(static_cast<long double>(fa) - fb) > ulps;
   };
   if (differs(first)) return first;
   for (size_t oi = 0; oi < outs.size(); ++oi)
@@ -141,7 +143,8 @@ Classification classify_refutation(Execution& ex, const Counterexample& cx, uint
     double fa = cell_value(t.elem, run.outputs[0][where->output][static_cast<size_t>(where->cell)]);
     double fb = cell_value(t.elem, run.outputs[1][where->output][static_cast<size_t>(where->cell)]);
     res.summary = "manifest: replayed on the emulator " + std::string(r.point == 0 ? "at the witness" : "at a further point") +
-                  ", " + cell + " is " + number(fa) + " in program a and " + number(fb) + " in program b, apart by more than twice the rounding either program made there";
+                  ", " + cell + " is " + number(fa) + " in program a and " + number(fb) +
+                  " in program b: more than " + number(kRoundingUlps) + " ulp apart, and more than twice the rounding either program made there";
     if (r.point != 0) {
       expr::ExprId ma = ex.cell('a', outs[where->output], where->cell), mb = ex.cell('b', outs[where->output], where->cell);
       auto va = expr::eval_exact(ex.store(), ma, p.at), vb = expr::eval_exact(ex.store(), mb, p.at);

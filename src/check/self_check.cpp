@@ -88,6 +88,15 @@ SelfCheck self_check(Execution& ex, const std::vector<exec::Defect>& defects, un
   // One bound serves both programs (their expressions share nodes): the coarser of their models.
   decide::FloatModel model = coarser(float_model(prep, 'a'), float_model(prep, 'b'));
   std::vector<size_t> outs = prep.output_tensors();
+  // Every output cell's expression first: a cell no program wrote becomes a symbol of its
+  // own here, which the points must give a value too.
+  std::vector<std::vector<expr::ExprId>> cells[2];
+  for (int side = 0; side < 2; ++side)
+    for (size_t t : outs) {
+      cells[side].emplace_back();
+      for (uint64_t c = 0; c < prep.tensors()[t].cell_count(); ++c)
+        cells[side].back().push_back(ex.cell(side == 0 ? 'a' : 'b', t, static_cast<int64_t>(c)));
+    }
   PointSampler sampler(ex, seed);
   for (unsigned p = 0; p < points && sc.failure.empty(); ++p) {
     Point point = sampler.draw(PointStyle::Spread);
@@ -101,7 +110,7 @@ SelfCheck self_check(Execution& ex, const std::vector<exec::Defect>& defects, un
       for (size_t oi = 0; oi < outs.size() && sc.failure.empty(); ++oi) {
         const exec::TensorSpec& t = prep.tensors()[outs[oi]];
         for (uint64_t c = 0; c < t.cell_count(); ++c) {
-          expr::ExprId e = ex.cell(side == 0 ? 'a' : 'b', outs[oi], static_cast<int64_t>(c));
+          expr::ExprId e = cells[side][oi][c];
           std::string diff = compare_cell(ex.store(), e, t.elem, run.outputs[side][oi][c], bound, point.at, sc);
           if (diff.empty()) continue;
           sc.failure = std::string("program ") + (side == 0 ? "a" : "b") + ", cell " + t.cell_name(static_cast<int64_t>(c)) +

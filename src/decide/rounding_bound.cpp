@@ -40,6 +40,10 @@ const std::optional<BoundedValue> RoundingBound::result(expr::ExprId x) const {
 
 // Operands before the node, each node once, iteratively (the DAGs of unrolled kernels are deep).
 std::optional<BoundedValue> RoundingBound::at(expr::ExprId root) {
+  if (st_.size() > state_.size()) {  // nodes built since the last call
+    state_.resize(st_.size(), State::Unvisited);
+    values_.resize(st_.size());
+  }
   std::vector<expr::ExprId> stack{root};
   while (!stack.empty()) {
     expr::ExprId x = stack.back();

@@ -47,8 +47,8 @@ class RoundingBound {
   Truth truth(expr::ExprId cond);
   std::optional<BoundedValue> combine(expr::ExprId x);
 
-  // Per node, by index (the store does not grow while a bound is evaluated): whether it has
-  // been evaluated and whether a bound holds, and its value.
+  // Per node, by index (grown to the store's size when at() is called): whether it has been
+  // evaluated and whether a bound holds, and its value.
   enum class State : uint8_t { Unvisited, Expanded, Bounded, Unbounded };
   const std::optional<BoundedValue> result(expr::ExprId x) const;
 
