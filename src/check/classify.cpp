@@ -128,6 +128,7 @@ Classification classify_refutation(Execution& ex, const Counterexample& cx, uint
   size_t replays = 0;
   for (const Ranked& r : ranked) {
     if (replays++ > kReplays) break;
+    ex.session().check_limits();  // the check's own time and memory limits bound the replays too
     const Point& p = points[r.point];
     ConcreteRun run = run_concrete(prep, p.values);
     if (!run.refusal.empty()) {

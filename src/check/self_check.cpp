@@ -99,6 +99,7 @@ SelfCheck self_check(Execution& ex, const std::vector<exec::Defect>& defects, un
     }
   PointSampler sampler(ex, seed);
   for (unsigned p = 0; p < points && sc.failure.empty(); ++p) {
+    ex.session().check_limits();
     Point point = sampler.draw(PointStyle::Spread);
     auto emulation_start = std::chrono::steady_clock::now();
     ConcreteRun run = run_concrete(prep, point.values);

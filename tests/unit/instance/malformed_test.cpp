@@ -205,7 +205,7 @@ TEST_F(InstanceMalformed, CollectsEveryError) {
                                       "12:9: error: grid dimension must be positive, not 0",
                                       "14:35: error: argument names undeclared tensor 'ot'; did you mean 'out'?",
                                       "24:11: error: unknown verdict 'same'; expected one of equivalent, inequivalent, "
-                                      "not_equivalent"}));
+                                      "not_equivalent, equal_up_to_rounding"}));
 }
 
 TEST_F(InstanceMalformed, WindowsLineEndingsKeepLocations) {
