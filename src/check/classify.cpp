@@ -107,6 +107,12 @@ Classification classify_refutation(Execution& ex, const Counterexample& cx, uint
   };
   std::vector<Ranked> ranked;
   long double largest = 0, ratio_lo = INFINITY, ratio_hi = -INFINITY;
+  // Whether at every point the exact outputs differ by no more than rounding could make them:
+  // kRoundingUlps of the output, or the rounding bound of the two computations where that is
+  // larger (outputs that cancel to near 0 from large terms).
+  bool within_rounding = true;
+  const decide::FloatModel model = coarser(float_model(prep, 'a'), float_model(prep, 'b'));
+  const long double ulp = 2 * unit_roundoff(out.elem);
   for (size_t i = 0; i < points.size(); ++i) {
     decide::RoundingBound exact = exact_values(ex, points[i].at);
     auto a = exact.at(ea), b = exact.at(eb);
@@ -116,6 +122,10 @@ Classification classify_refutation(Execution& ex, const Counterexample& cx, uint
     }
     long double diff = std::fabs(a->value - b->value), scale = std::max(std::fabs(a->value), std::fabs(b->value));
     if (scale > 0) largest = std::max(largest, diff / scale);
+    decide::RoundingBound rounding(ex.store(), model, points[i].at);
+    auto ra = rounding.at(ea), rb = rounding.at(eb);
+    long double allowed = std::max(kRoundingUlps * ulp * scale, ra && rb ? ra->error + rb->error : 0.0L);
+    within_rounding &= diff <= allowed;
     if (b->value != 0) {
       ratio_lo = std::min(ratio_lo, a->value / b->value);
       ratio_hi = std::max(ratio_hi, a->value / b->value);
@@ -174,10 +184,9 @@ Classification classify_refutation(Execution& ex, const Counterexample& cx, uint
     }
     return res;
   }
-  long double ulp = 2 * unit_roundoff(out.elem);
   std::string largest_text = number(static_cast<double>(largest)) + " relative" +
                              (ulp > 0 ? " (" + number(static_cast<double>(largest / ulp)) + " ulp of " + std::string(ptx::type_name(out.elem)) + ")" : "");
-  if (ulp > 0 && largest <= kRoundingUlps * ulp) {
+  if (ulp > 0 && within_rounding) {
     res.kind = Classification::Kind::Rounding;
     bool constant_factor = std::isfinite(ratio_lo) && ratio_hi - ratio_lo <= 1e-3L * std::fabs(ratio_hi - 1) + 1e-15L && ratio_lo != 1;
     std::string why = constant_factor
@@ -186,11 +195,11 @@ Classification classify_refutation(Execution& ex, const Counterexample& cx, uint
                           : "the sides differ by at most " + largest_text + " (a constant or a routine read two ways)";
     res.summary = "rounding: no replay at " + std::to_string(std::min(points.size(), kReplays + 1)) +
                   " points shows a difference beyond rounding, and over " + std::to_string(points.size()) +
-                  " points the exact outputs differ by at most " + largest_text + "; " + why;
+                  " points the exact outputs differ by at most " + largest_text + ", within what rounding can make; " + why;
     return res;
   }
   res.summary = "hidden: no replay shows a difference beyond rounding, but the exact outputs differ by up to " + largest_text +
-                " at the points tried";
+                " at the points tried, more than rounding can make there";
   return res;
 }
 

@@ -233,6 +233,9 @@ def draws(rng, sh, specs, k=6):
         for _, n in nodes(sp.F):
             if n.op == "where" and n.args[0].op == "var" and is_const(n.args[1]):
                 c = n.args[1].value
+                lo, hi = sh.box[n.args[0].name]
+                if not lo <= c <= hi:  # the question is asked over the box only
+                    continue
                 base = out[0]
                 d = dict(base)
                 d[{"a": "x", "b": "y", "c": "z"}[n.args[0].name]] = np.full(shape, c)
