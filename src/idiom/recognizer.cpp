@@ -600,7 +600,8 @@ std::optional<MathRoutineRecognizer::Plan> MathRoutineRecognizer::probe(exec::Ex
     for (const Run& r : runs) {
       size_t k = 0;
       while (k < r.events.size() && !(r.events[k].pc == e.pc && r.events[k].writes.size() == 1 && r.events[k].writes[0] == y)) ++k;
-      if (k == r.events.size()) break;
+      // An event computed from other symbolic data carries no value: no sample there.
+      if (k == r.events.size() || r.events[k].values.size() != 1) break;
       double v = ieee::to_double(*yfmt, r.events[k].values[0]);
       samples.push_back({r.t, static_cast<long double>(v), std::isnan(v)});
       commit_index.push_back(k);
