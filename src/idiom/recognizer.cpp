@@ -43,6 +43,10 @@ struct Event {
   std::vector<std::pair<uint32_t, uint64_t>> fixed_reads;
   uint32_t addend = UINT32_MAX;   // an unrelated register added to the routine's value here
   bool addend_negated = false;
+  // Mixes a value the routine computed with other symbolic data (other than as the additive
+  // outsider of its last step): the routine's data escapes before its result is in place, so
+  // no plan may end after it.
+  bool escapes = false;
 };
 
 // add/sub/fma with exactly one operand outside the routine, in an additive position: the
@@ -224,6 +228,10 @@ std::optional<MathRoutineRecognizer::Plan> merge_commit(const ptx::Function& fn,
         const Run& r = runs[ri];
         for (size_t k = 0; k < r.visits.at(m).events_before; ++k) {
           const Event& ev = r.events[k];
+          if (ev.escapes) {
+            alive = true;
+            break;
+          }
           if (!ev.absorbed) continue;
           if (ev.pc == m) { alive = true; break; }
           skip.insert(ev.pc);
@@ -526,6 +534,11 @@ std::optional<MathRoutineRecognizer::Plan> MathRoutineRecognizer::probe(exec::Ex
       }
       if (on && s == State::Opaque) {
         if (I.op == ptx::Op::Bra) return std::nullopt;
+        // On a path of a branch on the input, what it writes depends on the path taken even
+        // when computed from other data: it belongs to the routine, so a plan that leaves such
+        // a register live is rejected rather than stepping over its computation.
+        ev.absorbed = g == State::Sample || !joins.empty();
+        for (uint32_t r : reads) ev.escapes |= state[r] == State::Sample;
         for (uint32_t w : writes) state[w] = State::Opaque;
         if (record) run.events.push_back(ev);
         return pc + 1;
@@ -627,6 +640,7 @@ std::optional<MathRoutineRecognizer::Plan> MathRoutineRecognizer::probe(exec::Ex
     for (size_t ri = 0; ri < runs.size() && !alive; ++ri) {
       for (size_t k = 0; k <= commit_index[ri]; ++k) {
         const Event& ev = runs[ri].events[k];
+        if (ev.escapes && k < commit_index[ri]) alive = true;
         if (!ev.absorbed) continue;
         skip.insert(ev.pc);
         for (uint32_t w : ev.writes) {
