@@ -83,6 +83,7 @@ std::string_view classification_name(Classification::Kind k) {
     case Classification::Kind::Manifest: return "manifest";
     case Classification::Kind::Rounding: return "rounding";
     case Classification::Kind::Hidden: return "hidden";
+    case Classification::Kind::NotReplayed: return "not_replayed";
   }
   return "?";
 }
@@ -198,6 +199,7 @@ Classification classify_refutation(Execution& ex, const Counterexample& cx, uint
                   " points the exact outputs differ by at most " + largest_text + ", within what rounding can make; " + why;
     return res;
   }
+  res.kind = Classification::Kind::Hidden;
   res.summary = "hidden: no replay shows a difference beyond rounding, but the exact outputs differ by up to " + largest_text +
                 " at the points tried, more than rounding can make there";
   return res;

@@ -8,7 +8,8 @@
 //  * rounding: nowhere, and the exact outputs never differ by more than a few units of the
 //    output format's rounding: the programs are equal up to rounding (its own verdict);
 //  * hidden: nowhere manifest, yet the exact difference is larger than that somewhere (the
-//    rounding noise there is larger still); the refutation stands.
+//    rounding noise there is larger still); the refutation stands;
+//  * not_replayed: the emulator refused, or the check's limits ended the replays first.
 #include <string>
 
 #include "check/execution.hpp"
@@ -16,7 +17,7 @@
 namespace racer::check {
 
 struct Classification {
-  enum class Kind : uint8_t { Manifest, Rounding, Hidden } kind = Kind::Hidden;
+  enum class Kind : uint8_t { Manifest, Rounding, Hidden, NotReplayed } kind = Kind::NotReplayed;
   std::string summary;                      // one line for the report
   std::optional<Counterexample> manifest;   // Manifest away from the decider's witness: the new witness
   double largest_relative_difference = 0;   // of the exact outputs, over the points tried
@@ -24,6 +25,7 @@ struct Classification {
 
 Classification classify_refutation(Execution& ex, const Counterexample& cx, uint64_t seed);
 
-std::string_view classification_name(Classification::Kind k);  // "manifest", "rounding", "hidden"
+// "manifest", "rounding", "hidden", "not_replayed"
+std::string_view classification_name(Classification::Kind k);
 
 }  // namespace racer::check
