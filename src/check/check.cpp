@@ -75,7 +75,8 @@ std::string clip(std::string s) {
 
 // Replays the refutation on the emulator (check/classify.hpp): a manifest witness replaces a
 // decider's witness that replays within rounding; a difference that never leaves rounding
-// level becomes its own verdict, unless undecided cells could still hide a real one.
+// level becomes its own verdict, unless undecided cells could still hide a real one; a
+// refutation that could not be replayed is no verdict.
 void classify(Execution& ex, CheckResult& res, uint64_t seed, bool any_unknown) {
   Classification c;
   try {
@@ -86,6 +87,12 @@ void classify(Execution& ex, CheckResult& res, uint64_t seed, bool any_unknown) 
   if (c.manifest) res.counterexample = std::move(*c.manifest);
   res.counterexample->replay_kind = std::string(classification_name(c.kind));
   res.counterexample->replay = c.summary;
+  if (c.kind == Classification::Kind::NotReplayed) {
+    // No witness is reported unreplayed: the difference may be rounding level.
+    res.verdict = Verdict::Unknown;
+    res.reason = "refuted over the reals, but the witness was " + c.summary;
+    return;
+  }
   if (c.kind != Classification::Kind::Rounding) return;
   if (any_unknown) {
     res.verdict = Verdict::Unknown;

@@ -34,6 +34,14 @@ void set_rational(arb_t out, const mpq_class& q, long prec) {
   fmpq_clear(f);
 }
 
+// Whether a ball's midpoint is a rational of reasonable size: exp(exp(1e38)) makes a finite
+// ball whose exponent no exact rational can hold (GMP aborts on such a size).
+bool moderate(const arb_t x) {
+  constexpr long kMaxExponent = 1L << 20;
+  const arf_struct* m = arb_midref(x);
+  return arf_is_zero(m) || (arf_cmpabs_2exp_si(m, kMaxExponent) < 0 && arf_cmpabs_2exp_si(m, -kMaxExponent) > 0);
+}
+
 mpq_class midpoint(const arb_t x) {
   fmpz_t m, e;
   fmpz_init(m);
@@ -271,6 +279,7 @@ std::optional<BallSeparation> balls_separate(const Store& s, ExprId a, ExprId b,
     if (ba.tag != Ball::Num) continue;
     const Ball& bb = ev.run(b);
     if (bb.tag != Ball::Num) continue;
+    if (!moderate(ba.v) || !moderate(bb.v)) return std::nullopt;
     if (!arb_overlaps(ba.v, bb.v)) return BallSeparation{midpoint(ba.v), midpoint(bb.v), prec};
   }
   return std::nullopt;
@@ -281,7 +290,7 @@ std::optional<double> ball_value(const Store& s, ExprId x, const expr::Assignmen
   BallEvaluator ev(s, at, kBallPrecisions[0]);
   const Ball& b = ev.run(x);
   if (b.tag != Ball::Num) return std::nullopt;
-  return midpoint(b.v).get_d();
+  return arf_get_d(arb_midref(b.v), ARF_RND_NEAR);  // +-inf where it overflows a double
 }
 
 }  // namespace racer::decide
