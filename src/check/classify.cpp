@@ -26,13 +26,6 @@ std::string number(double v) {
   return o.str();
 }
 
-long double unit_roundoff(ptx::Type t) {
-  auto f = float_format(t);
-  if (!f) return 0;
-  int p = ieee::info(*f).precision();
-  return std::ldexp(1.0L, -p);
-}
-
 struct CellAt {
   size_t output;  // index into prep.output_tensors()
   int64_t cell;

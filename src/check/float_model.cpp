@@ -5,19 +5,8 @@
 namespace racer::check {
 namespace {
 
-// Significand bits (with the hidden one) of each format.
-int precision(ieee::Format f) {
-  switch (f) {
-    case ieee::Format::F16: return 11;
-    case ieee::Format::BF16: return 8;
-    case ieee::Format::TF32: return 11;
-    case ieee::Format::F32: return 24;
-    case ieee::Format::F64: return 53;
-    case ieee::Format::E4M3: return 4;
-    case ieee::Format::E5M2: return 3;
-  }
-  return 24;
-}
+// Significand bits, the hidden one included.
+int precision(ieee::Format f) { return ieee::info(f).precision(); }
 
 }  // namespace
 
@@ -32,6 +21,11 @@ std::optional<ieee::Format> float_format(ptx::Type t) {
     case ptx::Type::E5M2: return ieee::Format::E5M2;
     default: return std::nullopt;
   }
+}
+
+long double unit_roundoff(ptx::Type t) {
+  auto f = float_format(t);
+  return f ? std::ldexp(1.0L, -precision(*f)) : 0.0L;
 }
 
 decide::FloatModel float_model(const Prepared& prep, char which) {

@@ -14,5 +14,7 @@ decide::FloatModel coarser(const decide::FloatModel& a, const decide::FloatModel
 
 // The IEEE format of a float type; nullopt for integers and untyped bits.
 std::optional<ieee::Format> float_format(ptx::Type t);
+// Half an ulp of 1 in a float type's format (2^-24 for f32); 0 for integers.
+long double unit_roundoff(ptx::Type t);
 
 }  // namespace racer::check

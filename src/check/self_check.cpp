@@ -9,7 +9,6 @@
 #include "check/points.hpp"
 #include "decide/rounding_bound.hpp"
 #include "exec/exact_float.hpp"
-#include "expr/print.hpp"
 
 namespace racer::check {
 namespace {
@@ -57,8 +56,7 @@ std::string compare_cell(const expr::Store& st, expr::ExprId e, ptx::Type elem, 
   auto b = bound.at(e);
   if (!b) return (++sc.without_bound, "");
   ++sc.compared;
-  long double out_u = std::ldexp(1.0L, -(fmt == ieee::Format::F64 ? 53 : fmt == ieee::Format::F32 ? 24 : 11));
-  long double allowed = 4 * b->error + 4 * out_u * std::fabs(b->value);
+  long double allowed = 4 * b->error + 4 * unit_roundoff(elem) * std::fabs(b->value);
   if (std::isfinite(emulated) && std::fabs(emulated - b->value) <= allowed) return "";
   return "the exact value is " + number(b->value) + ", the emulation gives " + number(emulated) + " (rounding allows " +
          number(allowed) + " here)";
