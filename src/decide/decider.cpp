@@ -1,4 +1,5 @@
 #include "decide/decider.hpp"
+#include "decide/pairwise.hpp"
 
 #include <algorithm>
 
@@ -87,12 +88,30 @@ struct Decider::Impl {
       FormResult f = normal_form(store, dn, limits_of(options));
       if (f.status == FormStatus::Zero) return proved("polynomial normal form");
       differ = f.status == FormStatus::NonZero;
+      // The atoms' relations (tanh against exp) can hide from the normal form: a pairing is
+      // worth trying even where it says the sides differ.
+      if (f.status != FormStatus::Zero && pairwise(a, b)) return proved("operand by operand");
       if (note.empty()) note = form_note(f);
     } catch (const Error& e) {
       // The Store refuses constants too large to build; that proves nothing either way.
       note = std::string("the normal form gave up: ") + e.what();
+      if (pairwise(a, b)) return proved("operand by operand");
     }
     return std::nullopt;
+  }
+
+  // Pairings tried for the cell being decided: each is cheap, but they recurse into operands
+  // and the case split asks for many pieces.
+  size_t pairings = 0;
+  static constexpr size_t kMaxPairings = 4000;
+
+  bool pairwise(ExprId a, ExprId b) {
+    if (++pairings > kMaxPairings) return false;
+    try {
+      return equal_pairwise(store, a, b, domain_of, [this](ExprId x, ExprId y) { return equal(x, y); });
+    } catch (const Error&) {
+      return false;
+    }
   }
 
   // Whether x = y is proved by steps 2 and 3 (the case split's check on each piece).
@@ -102,10 +121,10 @@ struct Decider::Impl {
       if (d == store.zero()) return true;
       ExprId dn = normalizer.normalize(d);
       if (dn == store.zero()) return true;
-      return normal_form(store, dn, limits_of(options)).status == FormStatus::Zero;
+      if (normal_form(store, dn, limits_of(options)).status == FormStatus::Zero) return true;
     } catch (const Error&) {
-      return false;
     }
+    return pairwise(x, y);
   }
 
   Z3Prover& z3() {
@@ -233,6 +252,7 @@ Decider::~Decider() = default;
 
 CellDecision Decider::decide(ExprId a, ExprId b) {
   if (a == b) return proved("identical");
+  impl_->pairings = 0;
   std::string note;
   ExprId d;  // a - b, when the sides are numbers and the Store could build it
   bool differ = false;  // the normal form shows the sides are different functions of their atoms

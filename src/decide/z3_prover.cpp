@@ -3,7 +3,10 @@
 #include <z3++.h>
 
 #include <chrono>
+#include <condition_variable>
 #include <map>
+#include <mutex>
+#include <thread>
 #include <unordered_map>
 
 #include "decide/ball_eval.hpp"
@@ -96,6 +99,7 @@ class Encoder {
   z3::expr rat(const mpq_class& q) { return ctx_.real_val(q.get_str().c_str()); }
 
  private:
+  size_t functions_ = 0;  // transcendental applications encoded so far
   const Enc& get(ExprId x) const {
     auto it = enc_.find(x.index);
     if (it == enc_.end()) throw NotEncodable{"an undefined operand"};
@@ -182,6 +186,8 @@ class Encoder {
     FuncKind f = s_.func_kind(x);
     if (f == FuncKind::Abs) return {z3::ite(u.val >= 0, u.val, -u.val), u.def};
     if (f == FuncKind::Log) throw NotEncodable{"log (it reaches -inf at 0)"};
+    if (++functions_ > opt_.max_functions)
+      throw NotEncodable{"more than " + std::to_string(opt_.max_functions) + " applications of transcendental functions"};
     z3::sort R = ctx_.real_sort();
     std::string name(expr::func_name(f));
     z3::func_decl decl = ctx_.function(name.c_str(), R, R);
@@ -263,6 +269,37 @@ struct Z3Prover::Impl {
     return sv;
   }
 
+  // Z3 4.8 does not honour its timeout inside every tactic (nlsat can run on for minutes
+  // past it), so each query also has a watchdog that interrupts the context when its time
+  // is up; the query then answers unknown.
+  class Watchdog {
+   public:
+    Watchdog(z3::context& ctx, unsigned ms)
+        : thread_([this, &ctx, ms] {
+            std::unique_lock<std::mutex> lock(m_);
+            if (!cv_.wait_for(lock, std::chrono::milliseconds(ms), [this] { return done_; })) ctx.interrupt();
+          }) {}
+    ~Watchdog() {
+      {
+        std::lock_guard<std::mutex> lock(m_);
+        done_ = true;
+      }
+      cv_.notify_all();
+      thread_.join();
+    }
+
+   private:
+    std::mutex m_;
+    std::condition_variable cv_;
+    bool done_ = false;
+    std::thread thread_;
+  };
+
+  z3::check_result timed_check(z3::solver& sv) {
+    Watchdog w(ctx, opt.timeout_ms + opt.timeout_ms / 2 + 50);
+    return sv.check();
+  }
+
   static std::string unknown_reason(z3::solver& sv) {
     std::string r = sv.reason_unknown();
     return r.empty() ? "unknown" : r;
@@ -322,12 +359,12 @@ struct Z3Prover::Impl {
       z3::solver sv = solver();
       for (const z3::expr& ax : enc.axioms()) sv.add(ax);
       sv.add(ea.def && eb.def && ea.val != eb.val);
-      switch (sv.check()) {
+      switch (timed_check(sv)) {
         case z3::unsat: {
           z3::solver dv = solver();
           for (const z3::expr& ax : enc.axioms()) dv.add(ax);
           dv.add(ea.def != eb.def);
-          z3::check_result r = dv.check();
+          z3::check_result r = timed_check(dv);
           if (r == z3::unsat) {
             out.status = Z3Status::Proved;
           } else {
@@ -366,7 +403,7 @@ struct Z3Prover::Impl {
           sv.add(kk <= ctx.int_val(top.get_str().c_str()) && kk >= ctx.int_val(mpz_class(-top).get_str().c_str()));
         }
       }
-      z3::check_result r2 = sv.check();
+      z3::check_result r2 = timed_check(sv);
       if (r2 == z3::sat) {
         Point raw2;
         if (std::optional<Refutation> r = from_model(s, a, b, src, enc, sv.get_model(), raw2)) {

@@ -41,6 +41,10 @@ struct Z3Options {
   unsigned rlimit = 0;         // Z3 resource limit per query, 0 for none; deterministic, unlike time
   size_t max_nodes = 20000;    // larger DAGs are not encoded
   size_t max_monotone = 24;    // applications per function related by monotonicity facts
+  // Cells with more applications of transcendental functions are not encoded: each is an
+  // uninterpreted function of its own, and nlsat over that many does not come back, nor
+  // always stop when interrupted (a row sum of 64 tanh ran on for minutes past its timeout).
+  size_t max_functions = 24;
   bool balls = true;           // confirm models in ball arithmetic where values are irrational
   // Cells of one check are alike: once Z3 has timed out (or said unknown) on this many
   // cells in a row, or spent this much time in all, it is skipped for the prover's later

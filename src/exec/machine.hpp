@@ -69,13 +69,19 @@ struct Semantics {
 };
 
 // Recognizes a compiled math routine where the instruction semantics would refuse (a
-// bit-level operation or a branch on symbolic data); supplied by the layer above (idiom/).
+// bit-level operation or a branch on symbolic data), or where a routine without either
+// selects between its range's approximations (nvcc's tanhf: a polynomial near zero, an
+// exp-based form beyond, picked by selp); supplied by the layer above (idiom/).
 class RoutineRecognizer {
  public:
+  // Refusal: the semantics refused `ins`. Selection: `ins` is a selp on symbolic data that
+  // the semantics can model as a piecewise function; a fit is held to a stricter bound there,
+  // since nothing forces the recognition.
+  enum class Trigger : uint8_t { Refusal, Selection };
   virtual ~RoutineRecognizer() = default;
-  // `ins` refused with `why`; th.pc is already past it. On success, installs an AbsorbPlan
-  // on the thread and returns true; execution then goes on at th.pc.
-  virtual bool recognize(ExecContext& ctx, const ptx::Instr& ins, const std::string& why) = 0;
+  // `ins` refused with `why` (or selects, see Trigger); th.pc is already past it. On success,
+  // installs an AbsorbPlan on the thread and returns true; execution then goes on at th.pc.
+  virtual bool recognize(ExecContext& ctx, const ptx::Instr& ins, const std::string& why, Trigger trigger) = 0;
 };
 
 struct PendingAtomic {
@@ -310,8 +316,10 @@ class Machine {
   std::unique_ptr<Cluster> cluster_;
   bool absorbed(ExecContext& ctx, uint32_t instr);
   void follow_skipped(ExecContext& ctx, const AbsorbPlan& p, uint32_t instr);
+  void enter_plan(ExecContext& ctx, uint32_t instr);
   void commit_plan(Thread& th, size_t plan, uint32_t instr);
-  bool try_recognize(ExecContext& ctx, const ptx::Instr& ins, const std::string& why);
+  bool try_recognize(ExecContext& ctx, const ptx::Instr& ins, const std::string& why,
+                     RoutineRecognizer::Trigger trigger = RoutineRecognizer::Trigger::Refusal);
   void resolve_sync(Cta& cta, const ptx::Function& fn);
 
   // Branches on symbolic data (branch_paths.cpp): run both paths to where they meet, then

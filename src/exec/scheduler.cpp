@@ -77,6 +77,14 @@ void Machine::follow_skipped(ExecContext& ctx, const AbsorbPlan& p, uint32_t ins
   ctx.th.pc = it->second;
 }
 
+// Just after a recognition at `instr`: the plan's first step, which may also be its last
+// (a selection whose value is the routine's result).
+void Machine::enter_plan(ExecContext& ctx, uint32_t instr) {
+  Thread& th = ctx.th;
+  follow_skipped(ctx, th.plans.back(), instr);
+  if (!th.plans.back().before && th.plans.back().commit == instr) commit_plan(th, th.plans.size() - 1, instr);
+}
+
 // Steps over an instruction of a recognized routine; at the plan's commit point the
 // routine's result register gets the function it computes.
 bool Machine::absorbed(ExecContext& ctx, uint32_t instr) {
@@ -100,15 +108,24 @@ bool Machine::absorbed(ExecContext& ctx, uint32_t instr) {
 
 // A recognizer that cannot read the values around the refusal (a packed register, say)
 // leaves the original refusal standing, located at the instruction.
-bool Machine::try_recognize(ExecContext& ctx, const ptx::Instr& ins, const std::string& why) {
+bool Machine::try_recognize(ExecContext& ctx, const ptx::Instr& ins, const std::string& why,
+                            RoutineRecognizer::Trigger trigger) {
   if (!recognizer_) return false;
   try {
-    return recognizer_->recognize(ctx, ins, why);
+    return recognizer_->recognize(ctx, ins, why, trigger);
   } catch (const LocatedRefusal&) {
     throw;
   } catch (const Refusal&) {
     return false;
   }
+}
+
+// A float selp whose predicate is symbolic: where a branchless routine (nvcc's tanhf) joins
+// the approximations of its range.
+static bool selects_on_symbolic(const Thread& th, const ptx::Instr& ins) {
+  if (ins.op != ptx::Op::Selp || !ptx::is_float(ins.type()) || ins.operands.size() != 4) return false;
+  const ptx::Operand& p = ins.operands[3];
+  return p.kind == ptx::Operand::Kind::Reg && th.regs[p.index].is_symbolic();
 }
 
 bool Machine::run_ready_threads(Cta& cta) {
@@ -147,7 +164,7 @@ bool Machine::run_ready_threads(Cta& cta) {
             } catch (const Refusal& r) {
               std::string why = std::string("guard ") + fn.regs[ins.guard].name + ": " + r.what();
               if (try_recognize(ctx, ins, why)) {
-                follow_skipped(ctx, th.plans.back(), th.pc - 1);
+                enter_plan(ctx, th.pc - 1);
                 continue;
               }
               if (ins.op == ptx::Op::Bra) {
@@ -159,6 +176,11 @@ bool Machine::run_ready_threads(Cta& cta) {
             }
             if (on == ins.guard_negated) continue;
           }
+          if (selects_on_symbolic(th, ins) &&
+              try_recognize(ctx, ins, "", RoutineRecognizer::Trigger::Selection)) {
+            enter_plan(ctx, th.pc - 1);
+            continue;
+          }
           Handler h = sem_.step[static_cast<size_t>(ins.op)];
           if (!h) refuse(ctx, ins, std::string("instruction '") + std::string(ptx::op_name(ins.op)) + "' is not modelled");
           h(ctx, ins);
@@ -167,7 +189,7 @@ bool Machine::run_ready_threads(Cta& cta) {
           throw;
         } catch (const Refusal& r) {
           if (try_recognize(ctx, ins, r.what())) {
-            follow_skipped(ctx, th.plans.back(), th.pc - 1);
+            enter_plan(ctx, th.pc - 1);
             continue;
           }
           refuse(ctx, ins, r.what());

@@ -5,6 +5,7 @@
 #include <gmpxx.h>
 
 #include <cstdint>
+#include <deque>
 #include <vector>
 
 namespace racer::expr::detail {
@@ -25,7 +26,9 @@ class RationalTable {
   static uint64_t hash(const mpq_class& q);
   void grow();
 
-  std::vector<mpq_class> values_;
+  // A deque, not a vector: callers hold references to rationals (a node's coefficient, a
+  // weight) across interning, which must not move them (exp(-2x) read a freed exponent).
+  std::deque<mpq_class> values_;
   std::vector<uint32_t> hashes_;
   std::vector<uint32_t> slots_;  // index + 1, 0 = empty
 };

@@ -50,19 +50,21 @@ const char* name(Fn f) {
 
 // Functions computed through tanh.approx or sin/cos range reduction carry an absolute
 // error bound; the others a relative one of a few ulp of f32.
-bool absolute_bound(Fn f) { return f == Fn::Tanh || f == Fn::Sin || f == Fn::Cos; }
+bool absolute_bound(Fn f, Tolerance tol) {
+  return (f == Fn::Tanh && tol == Tolerance::Loose) || f == Fn::Sin || f == Fn::Cos;
+}
 
 constexpr long double kFloatMax = 3.4028234663852886e38L;
 constexpr long double kFloatMinNormal = 1.1754943508222875e-38L;
 
-bool close(Fn f, long double want, long double got, long double scale) {
+bool close(Fn f, long double want, long double got, long double scale, Tolerance tol) {
   if (std::isnan(want)) return std::isnan(got);
   if (std::isnan(got)) return false;
   if (std::isinf(want) || std::fabs(want) > kFloatMax) return std::isinf(got) && (got > 0) == (want > 0);
   if (std::isinf(got)) return false;
   long double err = std::fabs(want - got);
   if (std::fabs(want) < kFloatMinNormal * 4 * scale && std::fabs(got) < kFloatMinNormal * 4 * scale) return true;
-  if (absolute_bound(f)) return err <= std::ldexp(1.0L, -15) * scale;
+  if (absolute_bound(f, tol)) return err <= std::ldexp(1.0L, -15) * scale;
   return err <= std::ldexp(1.0L, -19) * std::fabs(want) + std::ldexp(1.0L, -23) * scale;
 }
 
@@ -90,19 +92,19 @@ std::string Fit::describe() const {
   return s;
 }
 
-bool agrees(const Fit& f, const std::vector<Sample>& samples) {
+bool agrees(const Fit& f, const std::vector<Sample>& samples, Tolerance tol) {
   long double a = f.a.get_d(), b = f.b.get_d(), d = f.d.get_d();
   long double scale = std::max<long double>({1, std::fabs(a), std::fabs(d)});
   for (const Sample& s : samples) {
     long double want = a * value(f.fn, b * s.t, f.e.get_d()) + d;
-    if (!close(f.fn, want, s.nan ? NAN : s.y, scale)) return false;
+    if (!close(f.fn, want, s.nan ? NAN : s.y, scale, tol)) return false;
   }
   return true;
 }
 
 // t^e for a constant exponent (powf(x, 2.0f), powf(x, 0.5f)): e read off a sample with
 // t > 1, then every sample checked.
-std::optional<Fit> fit_power(const std::vector<Sample>& samples) {
+std::optional<Fit> fit_power(const std::vector<Sample>& samples, Tolerance tol) {
   for (const Sample& s : samples) {
     if (s.nan || !(s.t > 1.5L) || !(s.y > 0) || !std::isfinite(s.y)) continue;
     long double e = std::log(s.y) / std::log(s.t);
@@ -110,14 +112,14 @@ std::optional<Fit> fit_power(const std::vector<Sample>& samples) {
     if (std::fabs(2 * e - twice) > 1e-4L || twice == 0 || twice == 2 || std::fabs(twice) > 16) return std::nullopt;
     Fit f{Fn::Pow, 1, 1, 0, mpq_class(static_cast<long>(twice), 2)};
     f.e.canonicalize();
-    if (agrees(f, samples)) return f;
+    if (agrees(f, samples, tol)) return f;
     return std::nullopt;
   }
   return std::nullopt;
 }
 
-std::optional<Fit> fit_routine(const std::vector<Sample>& samples) {
-  if (auto f = fit_power(samples)) return f;
+std::optional<Fit> fit_routine(const std::vector<Sample>& samples, Tolerance tol) {
+  if (auto f = fit_power(samples, tol)) return f;
   for (Fn fn : kFamily) {
     for (long double b : kScales) {
       // Fit a and d from two samples where f differs, then check every sample.
@@ -140,7 +142,7 @@ std::optional<Fit> fit_routine(const std::vector<Sample>& samples) {
       auto qb = simple(b);
       if (!qa || !qd || !qb || *qa == 0) continue;
       Fit f{fn, *qa, *qb, *qd};
-      if (agrees(f, samples)) return f;
+      if (agrees(f, samples, tol)) return f;
     }
   }
   return std::nullopt;

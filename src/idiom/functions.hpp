@@ -27,11 +27,16 @@ struct Sample {
   bool nan = false;
 };
 
+// How close a routine must come. Loose allows the absolute error of routines built on
+// tanh.approx (2^-15); Strict holds every function but sin and cos to a few ulp relative,
+// for recognitions nothing forces (a selection between exact forms, see RoutineRecognizer).
+enum class Tolerance : uint8_t { Loose, Strict };
+
 // The first member of the family that every sample agrees with (within the function's
 // stated tolerance), or nullopt.
-std::optional<Fit> fit_routine(const std::vector<Sample>& samples);
+std::optional<Fit> fit_routine(const std::vector<Sample>& samples, Tolerance tol = Tolerance::Loose);
 // Whether a fit agrees with every sample.
-bool agrees(const Fit& f, const std::vector<Sample>& samples);
+bool agrees(const Fit& f, const std::vector<Sample>& samples, Tolerance tol = Tolerance::Loose);
 
 // a * f(b * t) + d as an exact expression of t.
 expr::ExprId build(expr::Store& st, const Fit& f, expr::ExprId t);

@@ -22,6 +22,8 @@ namespace {
 using exec::Value;
 
 constexpr size_t kMaxRoots = 6;
+// A selection sits at the end of a branchless routine, further from its input.
+constexpr size_t kMaxSelectionRoots = 12;
 constexpr size_t kMaxProbeSteps = 800;
 
 enum class State : uint8_t { Fixed, Sample, Opaque };
@@ -178,7 +180,8 @@ std::vector<std::pair<uint32_t, uint32_t>> jumps_of(const ptx::Function& fn, con
 // both into one register), the result is in a register on arrival rather than written by
 // one instruction every probe value executes.
 // The function register y holds at the first visit of m, across the runs, if one fits.
-std::optional<Fit> fit_at_visit(const ptx::Function& fn, const std::vector<Run>& runs, uint32_t m, uint32_t y) {
+std::optional<Fit> fit_at_visit(const ptx::Function& fn, const std::vector<Run>& runs, uint32_t m, uint32_t y,
+                                Tolerance tol) {
   auto yfmt = format_of(fn.regs[y].type);
   if (!yfmt || fn.regs[y].type == ptx::Type::Pred || ptx::type_bits(fn.regs[y].type) < 32) return std::nullopt;
   std::vector<Sample> samples;
@@ -189,14 +192,14 @@ std::optional<Fit> fit_at_visit(const ptx::Function& fn, const std::vector<Run>&
     double v = ieee::to_double(*yfmt, it->second);
     samples.push_back({r.t, static_cast<long double>(v), std::isnan(v)});
   }
-  return fit_routine(samples);
+  return fit_routine(samples, tol);
 }
 
 // `several`: whether a plan may leave more than one result (tried only when no plan with
 // one result exists, so that a routine is read whole rather than by its first pieces).
 std::optional<MathRoutineRecognizer::Plan> merge_commit(const ptx::Function& fn, const Liveness& live,
                                                         const std::vector<Run>& runs, uint32_t at, bool several,
-                                                        bool debug_) {
+                                                        Tolerance tol, bool debug_) {
   for (uint32_t m : runs[0].order) {
     if (m == at) continue;
     bool everywhere = true;
@@ -204,7 +207,7 @@ std::optional<MathRoutineRecognizer::Plan> merge_commit(const ptx::Function& fn,
     if (!everywhere) continue;
     for (auto [y, bits0] : runs[0].visits.at(m).sample_regs) {
       (void)bits0;
-      auto fit = fit_at_visit(fn, runs, m, y);
+      auto fit = fit_at_visit(fn, runs, m, y, tol);
       if (!fit) continue;
       MathRoutineRecognizer::Plan plan;
       plan.fit = *fit;
@@ -218,7 +221,7 @@ std::optional<MathRoutineRecognizer::Plan> merge_commit(const ptx::Function& fn,
       auto result = [&](uint32_t w) {
         if (results.count(w)) return true;
         if (!several) return false;
-        auto f = fit_at_visit(fn, runs, m, w);
+        auto f = fit_at_visit(fn, runs, m, w, tol);
         if (!f) return false;
         results.insert(w);
         plan.extra.emplace_back(w, *f);
@@ -259,6 +262,24 @@ std::optional<MathRoutineRecognizer::Plan> merge_commit(const ptx::Function& fn,
   return std::nullopt;
 }
 
+// The symbols of the symbolic values `reg` is computed from (itself included), along the
+// registers' defining instructions.
+std::set<uint32_t> symbolic_ancestors(const exec::Thread& th, const ptx::Function& fn, uint32_t reg) {
+  std::set<uint32_t> syms, seen{reg};
+  std::vector<uint32_t> queue{reg}, reads;
+  for (size_t qi = 0; qi < queue.size() && qi < 256; ++qi) {
+    const Value& v = th.regs[queue[qi]];
+    if (!v.is_symbolic()) continue;
+    syms.insert(v.sym);
+    uint32_t def = th.def_pc[queue[qi]];
+    if (def >= fn.instrs.size()) continue;
+    reads_of(fn.instrs[def], reads);
+    for (uint32_t x : reads)
+      if (seen.insert(x).second) queue.push_back(x);
+  }
+  return syms;
+}
+
 }  // namespace
 
 const std::vector<uint32_t>& MathRoutineRecognizer::post_dominators(const ptx::Function& f) {
@@ -273,7 +294,8 @@ const Liveness& MathRoutineRecognizer::liveness(const ptx::Function& f) {
   return *slot;
 }
 
-bool MathRoutineRecognizer::recognize(exec::ExecContext& ctx, const ptx::Instr& ins, const std::string&) {
+bool MathRoutineRecognizer::recognize(exec::ExecContext& ctx, const ptx::Instr& ins, const std::string&,
+                                      Trigger trigger) {
   auto* sym = dynamic_cast<exec::SymbolicDomain*>(&ctx.dom);
   if (!sym) return false;
   expr::Store& st = sym->store();
@@ -303,7 +325,19 @@ bool MathRoutineRecognizer::recognize(exec::ExecContext& ctx, const ptx::Instr& 
     for (uint32_t d : distinct) dup |= th.regs[d].sym == th.regs[r].sym;
     if (!dup) distinct.push_back(r);
   }
-  if (distinct.size() > kMaxRoots) distinct.resize(kMaxRoots);
+  // A selection joins one routine's pieces only if the predicate and both values are computed
+  // from its input: other candidates cannot be that input.
+  if (trigger == Trigger::Selection) {
+    std::vector<std::set<uint32_t>> feeds;
+    for (size_t i = 1; i < ins.operands.size(); ++i)
+      if (ins.operands[i].kind == ptx::Operand::Kind::Reg && th.regs[ins.operands[i].index].is_symbolic())
+        feeds.push_back(symbolic_ancestors(th, fn, ins.operands[i].index));
+    std::erase_if(distinct, [&](uint32_t r) {
+      return std::any_of(feeds.begin(), feeds.end(), [&](const std::set<uint32_t>& f) { return !f.count(th.regs[r].sym); });
+    });
+  }
+  const size_t max_roots = trigger == Trigger::Selection ? kMaxSelectionRoots : kMaxRoots;
+  if (distinct.size() > max_roots) distinct.resize(max_roots);
 
   static const bool debug = std::getenv("RACER_DEBUG_IDIOM") != nullptr;
   if (debug) {
@@ -318,7 +352,7 @@ bool MathRoutineRecognizer::recognize(exec::ExecContext& ctx, const ptx::Instr& 
     if (it != distinct.end()) std::rotate(distinct.begin(), it, it + 1);
   }
   for (uint32_t root : distinct) {
-    Key key{&fn, at, root, th.def_pc[root]};
+    Key key{&fn, at, root, th.def_pc[root], trigger};
     if (failed_.count(key)) continue;
     if (auto it = cache_.find(key); it != cache_.end()) {
       bool same = true;
@@ -328,7 +362,7 @@ bool MathRoutineRecognizer::recognize(exec::ExecContext& ctx, const ptx::Instr& 
         return true;
       }
     }
-    if (auto plan = probe(ctx, at, root)) {
+    if (auto plan = probe(ctx, at, root, trigger)) {
       if (debug_) {
         std::fprintf(stderr, "  plan reads fixed:");
         for (auto [r, bits] : plan->fixed_inputs) std::fprintf(stderr, " %s=%llx", fn.regs[r].name.c_str(), static_cast<unsigned long long>(bits));
@@ -366,7 +400,12 @@ void MathRoutineRecognizer::install(exec::ExecContext& ctx, const Plan& p, uint3
   if (std::find(recognized_.begin(), recognized_.end(), where) == recognized_.end()) recognized_.push_back(where);
 }
 
-std::optional<MathRoutineRecognizer::Plan> MathRoutineRecognizer::probe(exec::ExecContext& ctx, uint32_t at, uint32_t root) {
+std::optional<MathRoutineRecognizer::Plan> MathRoutineRecognizer::probe(exec::ExecContext& ctx, uint32_t at, uint32_t root,
+                                                                       Trigger trigger) {
+  // A selection is read as a routine only where the selected value itself is the function:
+  // nothing after it is stepped over.
+  const bool selection = trigger == Trigger::Selection;
+  const Tolerance tol = selection ? Tolerance::Strict : Tolerance::Loose;
   const ptx::Function& fn = ctx.fn;
   exec::Thread& th = ctx.th;
   auto fmt = format_of(fn.regs[root].type);
@@ -584,7 +623,7 @@ std::optional<MathRoutineRecognizer::Plan> MathRoutineRecognizer::probe(exec::Ex
       return std::nullopt;
     }
     uint32_t pc = at;
-    for (size_t n = 0; n < kMaxProbeSteps && pc < fn.instrs.size(); ++n) {
+    for (size_t n = 0; n < (selection ? 1 : kMaxProbeSteps) && pc < fn.instrs.size(); ++n) {
       auto next = step(pc, true);
       if (!next) break;
       pc = *next;
@@ -604,7 +643,7 @@ std::optional<MathRoutineRecognizer::Plan> MathRoutineRecognizer::probe(exec::Ex
       std::fprintf(stderr, "    pc %u absorbed %d writes %zu %s\n", e.pc, e.absorbed, e.writes.size(), e.writes.empty() ? "" : fn.regs[e.writes[0]].name.c_str());
   }
   for (const Event& e : runs[0].events) {
-    if (!e.absorbed || e.writes.size() != 1) continue;
+    if (!e.absorbed || e.writes.size() != 1 || (selection && e.pc != at)) continue;
     uint32_t y = e.writes[0];
     auto yfmt = format_of(fn.regs[y].type);
     if (!yfmt || fn.regs[y].type == ptx::Type::Pred) continue;
@@ -620,7 +659,7 @@ std::optional<MathRoutineRecognizer::Plan> MathRoutineRecognizer::probe(exec::Ex
       commit_index.push_back(k);
     }
     if (samples.size() != runs.size()) continue;
-    auto fit = fit_routine(samples);
+    auto fit = fit_routine(samples, tol);
     if (debug_) {
       std::fprintf(stderr, "    candidate %s at pc %u: %s;", fn.regs[y].name.c_str(), e.pc, fit ? fit->describe().c_str() : "no fit");
       for (size_t k = 0; k < samples.size() && k < 6; ++k) std::fprintf(stderr, " (%Lg -> %Lg)", samples[k].t, samples[k].y);
@@ -668,8 +707,9 @@ std::optional<MathRoutineRecognizer::Plan> MathRoutineRecognizer::probe(exec::Ex
     plan.clobber_local = local_stores_of(runs);
     return plan;
   }
-  if (auto plan = merge_commit(fn, live, runs, at, false, debug_)) return plan;
-  if (auto plan = merge_commit(fn, live, runs, at, true, debug_)) return plan;
+  if (selection) return std::nullopt;
+  if (auto plan = merge_commit(fn, live, runs, at, false, tol, debug_)) return plan;
+  if (auto plan = merge_commit(fn, live, runs, at, true, tol, debug_)) return plan;
   return std::nullopt;
 }
 

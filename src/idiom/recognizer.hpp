@@ -44,7 +44,7 @@ class MathRoutineRecognizer final : public exec::RoutineRecognizer {
     std::vector<std::pair<uint32_t, Fit>> extra;  // further results of one routine (sin and cos)
     std::vector<std::pair<uint32_t, uint32_t>> jumps;  // see exec::AbsorbPlan::jumps
   };
-  bool recognize(exec::ExecContext& ctx, const ptx::Instr& ins, const std::string& why) override;
+  bool recognize(exec::ExecContext& ctx, const ptx::Instr& ins, const std::string& why, Trigger trigger) override;
   // What was recognized, once per routine site: "silu: 1 + exp(-t) (PTX line 403, elementwise.cu:44:3)".
   const std::vector<std::string>& recognized() const { return recognized_; }
 
@@ -53,13 +53,14 @@ class MathRoutineRecognizer final : public exec::RoutineRecognizer {
   struct Key {
     const ptx::Function* fn;
     uint32_t at, root_reg, root_def;
+    Trigger trigger;
     bool operator<(const Key& o) const {
-      return std::tie(fn, at, root_reg, root_def) < std::tie(o.fn, o.at, o.root_reg, o.root_def);
+      return std::tie(fn, at, root_reg, root_def, trigger) < std::tie(o.fn, o.at, o.root_reg, o.root_def, o.trigger);
     }
   };
   const Liveness& liveness(const ptx::Function& f);
   const std::vector<uint32_t>& post_dominators(const ptx::Function& f);
-  std::optional<Plan> probe(exec::ExecContext& ctx, uint32_t at, uint32_t root_reg);
+  std::optional<Plan> probe(exec::ExecContext& ctx, uint32_t at, uint32_t root_reg, Trigger trigger);
   void install(exec::ExecContext& ctx, const Plan& p, uint32_t root_reg, uint32_t at);
 
   std::map<const ptx::Function*, std::unique_ptr<Liveness>> liveness_;

@@ -19,3 +19,18 @@ UNARY(cu_ex2_scale_prefolded, ex2_approx(x * (0.3f * 1.44269504f)))
 UNARY(cu_rsqrt_eps_inside, rsqrtf(x + 1e-5f))
 UNARY(cu_rsqrt_eps_outside, rsqrtf(x) + 1e-5f)
 UNARY(cu_rsqrt_eps_minus, rsqrtf(x - 1e-5f))
+
+// nvcc's tanhf has no branch and no bit-level step: a polynomial below |x| = 0.6 and
+// 1 - 2/(e^2|x| + 1) above, joined by selp. Read piece by piece it is a polynomial near zero,
+// about 1e-8 relative from tanh, and a product over a row carries that past rounding level.
+#define ROW_PRODUCT(name, expr) \
+  extern "C" __global__ void name(const float* __restrict__ xs, float* __restrict__ out, int rows, int cols) { \
+    int r = blockIdx.x * blockDim.x + threadIdx.x; \
+    if (r < rows) { \
+      float s = 1.0f; \
+      for (int j = 0; j < cols; ++j) { float x = xs[r * cols + j]; s *= (expr); } \
+      out[r] = s; } }
+
+ROW_PRODUCT(cu_tanhf_product, tanhf(x))
+ROW_PRODUCT(cu_tanh_sigmoid_form_product, 2.0f / (1.0f + expf(-2.0f * x)) - 1.0f)
+ROW_PRODUCT(cu_tanh_sigmoid_form_off_product, 2.0f / (1.0f + expf(-2.0f * x)) - 1.0001f)
