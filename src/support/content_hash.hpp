@@ -4,7 +4,7 @@
 #include <string>
 #include <string_view>
 
-namespace racer::frontend {
+namespace racer {
 
 // 32 hex digits (two independent 64-bit FNV-1a lanes); stable across runs and machines.
 std::string content_hash(std::string_view data);
@@ -17,4 +17,4 @@ std::string default_cache_dir();
 // returns that path.
 std::string store_ptx(std::string_view ptx, const std::string& cache_dir);
 
-}  // namespace racer::frontend
+}  // namespace racer

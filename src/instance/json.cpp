@@ -1,21 +1,20 @@
-#include "frontend/instance_json.hpp"
+#include "instance/json.hpp"
 
 #include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
-#include "frontend/content_hash.hpp"
 #include "instance/spelling.hpp"
 #include "ptx/parser.hpp"
 #include "ptx/types.hpp"
+#include "support/content_hash.hpp"
 #include "support/error.hpp"
 
-namespace racer::frontend {
+namespace racer::instance {
 namespace {
 
 using nlohmann::json;
-using namespace racer::instance;
 
 // Where each line of the description's source file starts, to turn "line" into a located
 // diagnostic with the user's own line under it.
@@ -338,4 +337,4 @@ json instance_to_json(const Instance& inst) {
   return j;
 }
 
-}  // namespace racer::frontend
+}  // namespace racer::instance

@@ -15,14 +15,14 @@
 
 #include "instance/instance.hpp"
 
-namespace racer::frontend {
+namespace racer::instance {
 
 // Builds and validates an instance; every problem is reported (with the source file and line
 // the description names) and thrown together as racer::Error(BadInput).
-instance::Instance instance_from_json(const nlohmann::json& j);
+Instance instance_from_json(const nlohmann::json& j);
 
 // The instance as JSON, every launch with its PTX text and its entry's parameter types
 // ("param_types"), every tensor with its strides: enough to run it without the files.
-nlohmann::json instance_to_json(const instance::Instance& inst);
+nlohmann::json instance_to_json(const Instance& inst);
 
-}  // namespace racer::frontend
+}  // namespace racer::instance

@@ -1,4 +1,4 @@
-#include "frontend/content_hash.hpp"
+#include "support/content_hash.hpp"
 
 #include <cstdint>
 #include <cstdio>
@@ -9,7 +9,7 @@
 
 #include "support/error.hpp"
 
-namespace racer::frontend {
+namespace racer {
 namespace {
 
 uint64_t fnv1a(std::string_view data, uint64_t basis) {
@@ -62,4 +62,4 @@ std::string store_ptx(std::string_view ptx, const std::string& cache_dir) {
   return path.string();
 }
 
-}  // namespace racer::frontend
+}  // namespace racer

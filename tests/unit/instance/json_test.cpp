@@ -3,26 +3,20 @@
 // description is rejected with every problem named.
 #include <gtest/gtest.h>
 
-#include <algorithm>
 #include <filesystem>
 
-#include "frontend/content_hash.hpp"
-#include "frontend/instance_json.hpp"
+#include "corpus_cases.hpp"
+#include "instance/json.hpp"
 #include "instance/load.hpp"
+#include "support/content_hash.hpp"
 #include "support/error.hpp"
 
-namespace racer::frontend {
+namespace racer::instance {
 namespace {
 
 using nlohmann::json;
 
-std::vector<std::filesystem::path> corpus_cases() {
-  std::vector<std::filesystem::path> out;
-  for (const auto& e : std::filesystem::directory_iterator(std::filesystem::path(RACER_CORPUS_DIR) / "cases"))
-    if (e.path().extension() == ".toml") out.push_back(e.path());
-  std::sort(out.begin(), out.end());
-  return out;
-}
+using testing::corpus_cases;
 
 TEST(InstanceJson, EveryCorpusCaseRoundTrips) {
   size_t seen = 0;
@@ -89,4 +83,4 @@ TEST(ContentHash, IsStableAndSensitive) {
 }
 
 }  // namespace
-}  // namespace racer::frontend
+}  // namespace racer::instance
