@@ -1,6 +1,8 @@
 #include "instance/json.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -16,8 +18,8 @@ namespace {
 
 using nlohmann::json;
 
-// Where each line of the description's source file starts, to turn "line" into a located
-// diagnostic with the user's own line under it.
+// The description's source file (the user's .py), to turn "line" into a located diagnostic with
+// the user's own line under it.
 class Locator {
  public:
   explicit Locator(const std::string& path) : path_(path) {
@@ -27,26 +29,21 @@ class Locator {
     std::stringstream ss;
     ss << in.rdbuf();
     source_ = std::make_shared<const SourceText>(path, ss.str());
-    const std::string& t = source_->text();
-    starts_.push_back(0);
-    for (size_t i = 0; i < t.size(); ++i)
-      if (t[i] == '\n') starts_.push_back(i + 1);
   }
 
   SourceLoc at(const json& obj) const {
     SourceLoc loc;
     loc.file = path_;
-    if (!obj.is_object() || !obj.contains("line") || !obj["line"].is_number_integer()) return loc;
+    if (!source_ || !obj.is_object() || !obj.contains("line") || !obj["line"].is_number_integer()) return loc;
     int64_t line = obj["line"].get<int64_t>();
-    if (!source_ || line < 1 || static_cast<size_t>(line) > starts_.size()) return loc;
-    const std::string& t = source_->text();
-    size_t b = starts_[static_cast<size_t>(line - 1)], e = t.find('\n', b);
-    if (e == std::string::npos) e = t.size();
-    while (b < e && (t[b] == ' ' || t[b] == '\t')) ++b;
+    if (line < 1 || line > static_cast<int64_t>(UINT32_MAX)) return loc;
+    std::string_view text = source_->line(static_cast<uint32_t>(line));
+    if (text.data() == nullptr) return loc;  // past the file's end
+    size_t indent = std::min(text.find_first_not_of(" \t"), text.size());
     loc.line = static_cast<uint32_t>(line);
-    loc.col = static_cast<uint32_t>(b - starts_[static_cast<size_t>(line - 1)] + 1);
-    loc.offset = b;
-    loc.width = std::max<size_t>(1, e - b);
+    loc.col = static_cast<uint32_t>(indent + 1);
+    loc.offset = static_cast<size_t>(text.data() - source_->text().data()) + indent;
+    loc.width = std::max<size_t>(1, text.size() - indent);
     return loc;
   }
 
@@ -55,7 +52,6 @@ class Locator {
  private:
   std::string path_;
   std::shared_ptr<const SourceText> source_;
-  std::vector<size_t> starts_;
 };
 
 class Builder {
