@@ -29,7 +29,7 @@ if ! "$PY" -c "import triton, sys; sys.exit(triton.__version__ != '$TRITON_VERSI
 fi
 
 # The Python API: NumPy (witnesses as arrays) and pytest (tests/python), then `import racer` for
-# this interpreter through a .pth naming this tree's python/ (the compiled core is found in
+# this interpreter through a .pth naming this tree's python/ (the compiled modules are found in
 # build/python/racer, or $RACER_CORE_DIR).
 for mod in numpy pytest; do
   if ! "$PY" -c "import $mod" 2>/dev/null; then

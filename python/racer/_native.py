@@ -1,8 +1,10 @@
-"""Finding the compiled core (racer._core, built by CMake into build/python/racer)."""
+"""Finding the compiled modules, built by CMake into build/python/racer: racer._frontend (PTX
+entries, the PTX cache, CUDA lowering: what describing an instance needs) and racer._core (the
+checker: check, explain, replay). `racer check FILE.py` loads only the first in Python."""
 import importlib
 import os
 
-_core = None
+_loaded = {}
 
 
 def _candidates():
@@ -20,16 +22,25 @@ def extend_package_path(package_path):
             package_path.append(d)
 
 
-def core():
-    global _core
-    if _core is None:
+def _module(name):
+    if name not in _loaded:
         try:
-            _core = importlib.import_module("racer._core")
+            _loaded[name] = importlib.import_module(f"racer.{name}")
         except ImportError as e:
             from .errors import RacerError
-            raise RacerError("racer's compiled core (racer._core) is not built or does not load: "
+            raise RacerError(f"racer's compiled core (racer.{name}) is not built or does not load: "
                              f"{e}; run `bash scripts/build.sh` (or set RACER_CORE_DIR)", code=4) from None
-    return _core
+    return _loaded[name]
+
+
+def core():
+    """The checker: check, explain, replay."""
+    return _module("_core")
+
+
+def frontend():
+    """The front end: ptx_entries, store_ptx, default_cache_dir, content_hash, compile_cuda, find_nvcc."""
+    return _module("_frontend")
 
 
 def call(fn, *args, loc=None, **kwargs):

@@ -1,8 +1,12 @@
-"""python3 -m racer.cli check FILE.py: every instance a Python file defines, checked and reported
-exactly as `racer check` does for TOML (the C++ CLI runs this for .py files).
+"""python3 -m racer.cli describe FILE.py --out DESCRIPTIONS.json: the instances a Python file
+defines, described as JSON for `racer check FILE.py`, which checks and reports them itself (the
+C++ CLI runs this; checking happens there, in the same process as for TOML, so this side loads
+only the front end: PTX entries, CUDA and Triton lowering).
 
-Exit code: 0 all equivalent without defects, 1 an inequivalence or a defect, 2 an unknown, 3 bad
-input or a refusal, 4 internal error; for several instances the most severe (4, 3, 1, 2, 0)."""
+DESCRIPTIONS.json is a list in file order, one entry an instance: {"instance": description} (the
+format of src/instance/json.hpp), or {"error": message, "code": exit code} for one that could not
+be built. Exit code 0 when the list is written; else the file itself is at fault (it cannot be
+read, raises while loading, or defines no instance), said on stderr: 3, or a RacerError's code."""
 import argparse
 import importlib.util
 import json
@@ -11,13 +15,7 @@ import sys
 import traceback
 
 from .errors import RacerError
-from .instance import Case, Instance, check
-
-_SEVERITY = [0, 2, 1, 3, 4]  # least to most severe
-
-
-def worst(codes):
-    return max(codes, key=_SEVERITY.index) if codes else 0
+from .instance import Case, Instance, from_class
 
 
 def load_instances(path):
@@ -39,19 +37,28 @@ def load_instances(path):
     return found
 
 
-def _witness_path(base, name, several):
-    if not several:
-        return base
-    root, ext = os.path.splitext(base)
-    return f"{root}.{name}{ext or '.json'}"
+def describe(found, file):
+    """One entry a found instance: its description, or why it could not be built."""
+    entries = []
+    for item in found:
+        try:
+            case = item if isinstance(item, Case) else from_class(item)
+            entries.append({"instance": case.description()})
+        except RacerError as e:
+            entries.append({"error": str(e), "code": e.code})
+        except Exception:  # the user's setup or program raised: show where, as Python does
+            traceback.print_exc()
+            entries.append({"error": f"{file}: {getattr(item, '__name__', 'an instance')} raised an exception "
+                                     "while it was built", "code": 3})
+    return entries
 
 
-def run_check(args):
+def run_describe(args):
     if not os.path.isfile(args.file):
         print(f"{args.file}: cannot read the instance file", file=sys.stderr)
         return 3
     try:
-        instances = load_instances(args.file)
+        found = load_instances(args.file)
     except RacerError as e:
         print(e, file=sys.stderr)
         return e.code
@@ -59,53 +66,28 @@ def run_check(args):
         traceback.print_exc()
         print(f"{args.file}: the file raised an exception while loading", file=sys.stderr)
         return 3
-    if not instances:
+    if not found:
         print(f"{args.file}: defines no racer.Instance subclass and no racer.case(...)", file=sys.stderr)
         return 3
-    codes, reports = [], []
-    with_witness = []
-    for inst in instances:
-        try:
-            r = check(inst, time_limit=args.time_limit, memory_limit_mb=args.memory_limit,
-                      self_check_points=args.self_check_points)
-        except RacerError as e:
-            print(e, file=sys.stderr)
-            codes.append(e.code)
-            continue
-        codes.append(r.exit_code)
-        if args.json:
-            reports.append(r.json)
-        else:
-            sys.stdout.write(r.text)
-            sys.stdout.flush()
-        if r.witness_json:
-            with_witness.append(r)
-    if args.json:
-        print(json.dumps(reports[0] if len(instances) == 1 and reports else reports, indent=2))
-    if args.witness:
-        if not with_witness:
-            print("no witness to save: no instance is inequivalent", file=sys.stderr)
-        for r in with_witness:
-            r.save_witness(_witness_path(args.witness, r.name, len(with_witness) > 1))
-    return worst(codes)
+    entries = describe(found, args.file)
+    sys.stdout.flush()
+    with open(args.out, "w") as f:
+        json.dump(entries, f)
+    return 0
 
 
 def main(argv=None):
-    p = argparse.ArgumentParser(prog="racer", description="Racer's Python side")
+    p = argparse.ArgumentParser(prog="racer", description="Racer's Python side: instances described for `racer check`")
     sub = p.add_subparsers(dest="command", required=True)
-    c = sub.add_parser("check", help="check every instance a Python file defines")
-    c.add_argument("file")
-    c.add_argument("--json", action="store_true", help="write the result as JSON")
-    c.add_argument("--witness", help="save the witness of an inequivalence to this file")
-    c.add_argument("--time-limit", type=float, default=60.0)
-    c.add_argument("--memory-limit", type=int, default=4096)
-    c.add_argument("--self-check-points", type=int, default=2)
+    d = sub.add_parser("describe", help="describe every instance a Python file defines, as JSON")
+    d.add_argument("file")
+    d.add_argument("--out", required=True, help="where to write the descriptions")
     try:
         args = p.parse_args(argv)
     except SystemExit as e:  # argparse's 2 for bad usage would read as "unknown"
         return 0 if e.code == 0 else 3
     try:
-        return run_check(args)
+        return run_describe(args)
     except RacerError as e:
         print(e, file=sys.stderr)
         return e.code

@@ -7,7 +7,7 @@ from .errors import fail, user_location
 
 
 def cache_dir():
-    return _native.call(_native.core().default_cache_dir)
+    return _native.call(_native.frontend().default_cache_dir)
 
 
 class Kernel:
@@ -28,7 +28,7 @@ class Kernel:
 
 
 def entries(path, loc):
-    return dict(_native.call(_native.core().ptx_entries, path, loc=loc))
+    return dict(_native.call(_native.frontend().ptx_entries, path, loc=loc))
 
 
 def _looks_like_text(s):
@@ -53,7 +53,7 @@ def ptx(path_or_text, entry):
         fail(f"racer.ptx takes a path or PTX text, not {type(path_or_text).__name__}", loc)
     s = os.fspath(path_or_text)
     if _looks_like_text(s):
-        path, label = _native.call(_native.core().store_ptx, s, cache_dir(), loc=loc), "the PTX text"
+        path, label = _native.call(_native.frontend().store_ptx, s, cache_dir(), loc=loc), "the PTX text"
     else:
         path = os.path.abspath(s)
         if not os.path.isfile(path):
@@ -111,7 +111,7 @@ def cuda(source_or_path, entry, arch="sm_90", options=()):
         text, includes = s, []
         name = f"{loc[0]}:{loc[1]} (CUDA source)" if loc[0] else "CUDA source"
     text = _line_directive(text, name if includes else loc[0]) + text
-    path = _native.call(_native.core().compile_cuda, text, name, includes, arch, list(options), cache_dir(), loc=loc)
+    path = _native.call(_native.frontend().compile_cuda, text, name, includes, arch, list(options), cache_dir(), loc=loc)
     found = entries(path, loc)
     chosen = _pick_entry(found, entry, f"the PTX nvcc made of {name}", loc, mangled_hint=True)
     return Kernel(path, chosen, found[chosen], name)

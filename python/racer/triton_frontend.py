@@ -88,8 +88,7 @@ class TritonKernel:
         key_text = json.dumps({"fn": self.fn.cache_key, "sig": sig, "constexprs": repr(sorted(self.constexprs.items())),
                                "warps": self.num_warps, "stages": self.num_stages, "arch": arch,
                                "triton": triton.__version__}, sort_keys=True)
-        core = _native.core()
-        index = os.path.join(cache_dir(), "triton-" + core.content_hash(key_text) + ".json")
+        index = os.path.join(cache_dir(), "triton-" + _native.frontend().content_hash(key_text) + ".json")
         meta = None
         if os.path.isfile(index):
             with open(index) as f:
@@ -127,7 +126,7 @@ class TritonKernel:
             if getattr(md, what, 0):
                 fail(f"Triton kernel {self.name} needs {getattr(md, what)} bytes of {what.split('_')[0]} scratch "
                      "memory, which Racer does not model", loc)
-        path = _native.call(_native.core().store_ptx, compiled.asm["ptx"], cache_dir(), loc=loc)
+        path = _native.call(_native.frontend().store_ptx, compiled.asm["ptx"], cache_dir(), loc=loc)
         return {"ptx": path, "entry": md.name, "shared": int(md.shared)}
 
     def __repr__(self):

@@ -1,5 +1,5 @@
-// racer._core: the C++ core as seen from Python. Instances cross as JSON text (the format of
-// frontend/instance_json.hpp) and results come back as the report layer renders them, so a
+// racer._core: the checker as seen from Python. Instances cross as JSON text (the format of
+// instance/json.hpp) and results come back as the report layer renders them, so a
 // check from Python is the very same check as from a TOML file.
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -7,11 +7,8 @@
 #include "check/check.hpp"
 #include "check/explain.hpp"
 #include "check/replay.hpp"
-#include "frontend/content_hash.hpp"
-#include "frontend/instance_json.hpp"
-#include "frontend/nvcc.hpp"
-#include "ptx/parser.hpp"
-#include "ptx/types.hpp"
+#include "instance/json.hpp"
+#include "errors.hpp"
 #include "report/report.hpp"
 #include "support/error.hpp"
 
@@ -29,7 +26,7 @@ check::CheckOptions options(double seconds, size_t memory_mb, unsigned self_chec
 }
 
 py::dict check_json(const std::string& description, double seconds, size_t memory_mb, unsigned self_check_points) {
-  instance::Instance inst = frontend::instance_from_json(nlohmann::json::parse(description));
+  instance::Instance inst = instance::instance_from_json(nlohmann::json::parse(description));
   check::CheckResult r;
   {
     py::gil_scoped_release unlocked;
@@ -44,7 +41,7 @@ py::dict check_json(const std::string& description, double seconds, size_t memor
 }
 
 py::dict explain_json(const std::string& description, const std::string& cell, double seconds) {
-  instance::Instance inst = frontend::instance_from_json(nlohmann::json::parse(description));
+  instance::Instance inst = instance::instance_from_json(nlohmann::json::parse(description));
   check::Explanation x;
   {
     py::gil_scoped_release unlocked;
@@ -79,53 +76,14 @@ py::dict replay_file(const std::string& path) {
   return out;
 }
 
-// Every entry of a PTX module with its parameters' types, e.g. [("add", ["u64", "u64", "u32"])].
-std::vector<std::pair<std::string, std::vector<std::string>>> ptx_entries(const std::string& path) {
-  ptx::ParsedModule m = ptx::parse_ptx_file(path);
-  std::vector<std::pair<std::string, std::vector<std::string>>> out;
-  for (const auto& f : m.module.functions) {
-    if (!f.is_entry) continue;
-    std::vector<std::string> types;
-    for (const auto& p : f.params) types.emplace_back(ptx::type_name(p.type));
-    out.emplace_back(f.name, std::move(types));
-  }
-  return out;
-}
-
-std::string compile_cuda(const std::string& text, const std::string& name, const std::vector<std::string>& include_dirs,
-                         const std::string& arch, const std::vector<std::string>& opts, const std::string& cache_dir) {
-  frontend::CudaSource src{text, name, include_dirs, arch, opts};
-  py::gil_scoped_release unlocked;
-  return frontend::compile_cuda(src, cache_dir).path;
-}
-
 }  // namespace
 
 PYBIND11_MODULE(_core, m) {
-  m.doc() = "Racer's C++ core: checking, explaining and replaying instances; PTX and CUDA front ends";
-  static py::exception<Error> error(m, "CoreError", PyExc_ValueError);
-  py::register_exception_translator([](std::exception_ptr p) {
-    try {
-      if (p) std::rethrow_exception(p);
-    } catch (const Error& e) {
-      // The exit code travels as the second argument: 3 bad input, 4 internal.
-      // A tuple value becomes the exception's args when Python instantiates it.
-      py::tuple args = py::make_tuple(py::str(e.what()), static_cast<int>(e.code()));
-      PyErr_SetObject(error.ptr(), args.ptr());
-    } catch (const nlohmann::json::exception& e) {
-      PyErr_SetString(PyExc_ValueError, (std::string("malformed instance description: ") + e.what()).c_str());
-    }
-  });
+  m.doc() = "Racer's checker: checking, explaining and replaying instances (racer._frontend has the front ends)";
+  python::translate_errors(m, "CoreError");
   m.def("check", &check_json, py::arg("description"), py::arg("time_limit") = 60.0, py::arg("memory_limit_mb") = 4096,
         py::arg("self_check_points") = 2,
         "Check an instance given as JSON; returns text, json, exit_code and witness (JSON text, '' when none)");
   m.def("explain", &explain_json, py::arg("description"), py::arg("cell"), py::arg("time_limit") = 60.0);
   m.def("replay", &replay_file, py::arg("witness_path"));
-  m.def("ptx_entries", &ptx_entries, py::arg("path"));
-  m.def("compile_cuda", &compile_cuda, py::arg("text"), py::arg("name"), py::arg("include_dirs"), py::arg("arch"),
-        py::arg("options"), py::arg("cache_dir"));
-  m.def("store_ptx", &frontend::store_ptx, py::arg("text"), py::arg("cache_dir"));
-  m.def("default_cache_dir", &frontend::default_cache_dir);
-  m.def("content_hash", &frontend::content_hash, py::arg("data"));
-  m.def("find_nvcc", &frontend::find_nvcc);
 }

@@ -12,12 +12,12 @@
 #include "exec/refusal.hpp"
 #include "expr/eval.hpp"
 #include "expr/substitute.hpp"
-#include "frontend/content_hash.hpp"
 #include "frontend/nvcc.hpp"
 #include "frontend/triton.hpp"
-#include "support/source_text.hpp"
 #include "sem/semantics.hpp"
+#include "support/content_hash.hpp"
 #include "support/error.hpp"
+#include "support/source_text.hpp"
 
 namespace racer::contract {
 namespace {
@@ -114,7 +114,7 @@ std::string implementation_ptx(const Impl& impl, const std::string& base_dir) {
   src.text = SourceText::load(file.string()).text();
   src.name = file.string();
   src.include_dirs.push_back(file.parent_path().string());
-  return frontend::compile_cuda(src, frontend::default_cache_dir()).path;
+  return frontend::compile_cuda(src, default_cache_dir()).path;
 }
 
 instance::Instance make_instance(const Contract& c, const Impl& impl, const Env& env, const std::string& base_dir) {

@@ -7,8 +7,8 @@
 #include <fstream>
 #include <sstream>
 
-#include "frontend/content_hash.hpp"
 #include "frontend/process.hpp"
+#include "support/content_hash.hpp"
 #include "support/error.hpp"
 
 namespace racer::frontend {

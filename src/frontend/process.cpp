@@ -15,8 +15,9 @@ int run_process(const std::vector<std::string>& argv, const std::string& out, co
   pid_t pid = ::fork();
   if (pid < 0) throw Error(ExitCode::Internal, "cannot start " + argv.at(0) + ": fork failed");
   if (pid == 0) {
-    int fo = ::open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    int fe = err == out ? fo : ::open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    auto open_out = [](const std::string& path) { return path.empty() ? -1 : ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644); };
+    int fo = open_out(out);
+    int fe = err == out ? fo : open_out(err);
     if (fo >= 0) ::dup2(fo, 1);
     if (fe >= 0) ::dup2(fe, 2);
     std::vector<char*> args;

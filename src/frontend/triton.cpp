@@ -2,12 +2,12 @@
 
 #include <unistd.h>
 
-#include <cstdlib>
 #include <filesystem>
 
 #include <nlohmann/json.hpp>
 
 #include "frontend/process.hpp"
+#include "frontend/python_env.hpp"
 #include "support/error.hpp"
 
 namespace racer::frontend {
@@ -23,26 +23,9 @@ std::string triton_type(const std::string& dtype) {
   return dtype;  // i8 ... i64, u8 ...: Triton's spelling already
 }
 
-namespace {
-
-// The racer package of this source tree and the compiled core of this build on the child's
-// path, ahead of any installed copy (set once, for the whole process).
-void use_this_builds_package() {
-  static bool done = false;
-  if (done) return;
-  done = true;
-  std::string path = RACER_FRONTEND_PYTHON_DIR;
-  if (const char* old = std::getenv("PYTHONPATH"); old && *old) path += std::string(":") + old;
-  ::setenv("PYTHONPATH", path.c_str(), 1);
-  ::setenv("RACER_CORE_DIR", RACER_FRONTEND_CORE_DIR, 0);
-}
-
-}  // namespace
-
 CompiledTriton compile_triton(const TritonSource& src) {
-  use_this_builds_package();
-  std::string python = "python3";
-  if (const char* p = std::getenv("RACER_PYTHON"); p && *p) python = p;
+  export_python_environment();
+  std::string python = python_interpreter();
   nlohmann::json sig = src.signature;
   std::vector<std::string> argv = {python, "-m", "racer.triton_ptx", "--file", src.file, "--kernel", src.kernel,
                                    "--signature", sig.dump(), "--num-warps", std::to_string(src.num_warps),

@@ -47,11 +47,12 @@ std::string rational_text(const mpq_class& q) { return q.get_str(); }
 double rational_double(const mpq_class& q) { return q.get_d(); }
 
 int exit_code(const check::CheckResult& r) {
-  if (r.verdict == check::Verdict::Refused) return 3;
-  if (!r.defects.empty() || r.verdict == check::Verdict::Inequivalent) return 1;
-  if (r.verdict == check::Verdict::Unknown) return 2;
-  if (r.verdict == check::Verdict::EqualUpToRounding) return 5;
-  return 0;
+  ExitCode c = ExitCode::Equivalent;
+  if (r.verdict == check::Verdict::Refused) c = ExitCode::BadInput;
+  else if (!r.defects.empty() || r.verdict == check::Verdict::Inequivalent) c = ExitCode::Inequivalent;
+  else if (r.verdict == check::Verdict::Unknown) c = ExitCode::Unknown;
+  else if (r.verdict == check::Verdict::EqualUpToRounding) c = ExitCode::EqualUpToRounding;
+  return static_cast<int>(c);
 }
 
 std::string text(const check::CheckResult& r) {

@@ -11,7 +11,8 @@ namespace racer::report {
 
 std::string text(const check::CheckResult& r);
 nlohmann::json json(const check::CheckResult& r);
-// 0 equivalent without defects, 1 inequivalent or any defect, 2 unknown, 3 refused.
+// The process exit code of a check (racer::ExitCode): Equivalent only without defects; any
+// defect makes it Inequivalent; a refusal is BadInput.
 int exit_code(const check::CheckResult& r);
 // A witness file: the counterexample's input values, enough to replay both programs.
 nlohmann::json witness_json(const check::CheckResult& r, const std::string& instance_path);

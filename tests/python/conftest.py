@@ -25,7 +25,7 @@ def _has_triton():
         return False
 
 
-needs_nvcc = pytest.mark.skipif(not _native.core().find_nvcc(), reason="needs nvcc (the CUDA toolkit) to lower CUDA C++")
+needs_nvcc = pytest.mark.skipif(not _native.frontend().find_nvcc(), reason="needs nvcc (the CUDA toolkit) to lower CUDA C++")
 needs_triton = pytest.mark.skipif(not _has_triton(), reason="needs the triton package (scripts/install-deps.sh)")
 needs_racer_bin = pytest.mark.skipif(not os.path.exists(RACER_BIN), reason=f"needs the racer CLI at {RACER_BIN}")
 

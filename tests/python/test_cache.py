@@ -11,12 +11,12 @@ def test_ptx_text_is_stored_under_its_content_hash(fresh_cache):
     text = open(VEC_ADD_PTX).read()
     a, b = racer.ptx(text, "vec_add"), racer.ptx(text, "vec_add_grid_stride")
     assert a.ptx == b.ptx and os.path.dirname(a.ptx) == str(fresh_cache)
-    assert os.path.basename(a.ptx) == _native.core().content_hash(text) + ".ptx"
+    assert os.path.basename(a.ptx) == _native.frontend().content_hash(text) + ".ptx"
     assert racer.ptx(text + "\n// changed\n", "vec_add").ptx != a.ptx
 
 
 def test_content_hash_is_stable():
-    h = _native.core().content_hash
+    h = _native.frontend().content_hash
     assert h("") == h("") and len(h("abc")) == 32 and h("abc") != h("abd") and h("ab") != h("ab\0")
 
 

@@ -86,9 +86,44 @@ def test_bad_python_files_exit_3(tmp_path):
     assert p.returncode == 3 and "cannot read" in p.stderr
 
 
-def test_severity_order():
-    from racer.cli import worst
-    assert worst([0, 2, 1]) == 1 and worst([1, 3]) == 3 and worst([0, 2]) == 2 and worst([4, 3]) == 4 and worst([]) == 0
+def test_an_instance_that_cannot_be_built_is_reported_beside_the_others(tmp_path):
+    # The order of the most severe code (4, 3, 1, 2, 5, 0) is tested in tests/unit/support.
+    two = tmp_path / "two.py"
+    two.write_text(MIRROR + textwrap.dedent('''
+        class Broken(racer.Instance):
+            def setup(self):
+                self.x = racer.input((4, 0), "f32")
+    '''))
+    p = racer_cli("check", str(two))
+    assert p.returncode == 3, p.stdout + p.stderr
+    assert "vec_add_one_per_thread_vs_grid_stride: EQUIVALENT" in p.stdout
+    assert f"{two}:" in p.stderr and "shape (4, 0)" in p.stderr
+    j = json.loads(racer_cli("check", str(two), "--json").stdout)
+    assert isinstance(j, list) and [r["name"] for r in j] == ["vec_add_one_per_thread_vs_grid_stride"]
+
+
+def test_python_side_loads_only_the_front_end(tmp_path):
+    # The CLI checks what the Python side describes: a package that finds racer._frontend but no
+    # racer._core still gives the full report.
+    py = tmp_path / "vec_add.py"
+    py.write_text(MIRROR)
+    core_dir = os.environ.get("RACER_CORE_DIR", os.path.join(ROOT, "build", "python", "racer"))
+    only = tmp_path / "only_frontend"
+    only.mkdir()
+    for f in os.listdir(core_dir):
+        if f.startswith("_frontend"):
+            os.symlink(os.path.join(core_dir, f), only / f)
+    env = dict(os.environ, RACER_CORE_DIR=str(only), RACER_BUILD_DIR=str(tmp_path / "no_build"))
+    p = subprocess.run([RACER_BIN, "check", str(py)], capture_output=True, text=True, cwd=ROOT, env=env)
+    assert p.returncode == 0 and "EQUIVALENT" in p.stdout, p.stdout + p.stderr
+
+
+def test_missing_interpreter_is_bad_input(tmp_path):
+    py = tmp_path / "vec_add.py"
+    py.write_text(MIRROR)
+    env = dict(os.environ, RACER_PYTHON=str(tmp_path / "no_python3"))
+    p = subprocess.run([RACER_BIN, "check", str(py)], capture_output=True, text=True, cwd=ROOT, env=env)
+    assert p.returncode == 3 and "cannot run" in p.stderr and "RACER_PYTHON" in p.stderr, p.stderr
 
 
 def test_replay_gpu_without_a_gpu_says_so(tmp_path):

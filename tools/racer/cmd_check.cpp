@@ -10,8 +10,8 @@
 #include "instance/load.hpp"
 #include "report/report.hpp"
 #include "support/error.hpp"
+#include "tools/racer/check_python.hpp"
 #include "tools/racer/commands.hpp"
-#include "tools/racer/python_bridge.hpp"
 
 namespace racer::cli {
 namespace {
@@ -33,19 +33,8 @@ check::CheckOptions options_from(const CheckArgs& a) {
   return o;
 }
 
-// An instance written with the Python API: the Python side builds it into the same Instance
-// and prints the same report, with the same exit code.
-int run_python_check(const CheckArgs& a) {
-  std::vector<std::string> args = {"-m", "racer.cli", "check", a.path, "--time-limit", std::to_string(a.seconds),
-                                   "--memory-limit", std::to_string(a.memory_mb), "--self-check-points",
-                                   std::to_string(a.self_check_points)};
-  if (a.json) args.push_back("--json");
-  if (!a.witness.empty()) args.insert(args.end(), {"--witness", a.witness});
-  return exec_python(args);
-}
-
 int run_check(const CheckArgs& a) {
-  if (std::filesystem::path(a.path).extension() == ".py") return run_python_check(a);
+  if (std::filesystem::path(a.path).extension() == ".py") return check_python_file(a.path, options_from(a), a.json, a.witness);
   instance::Instance inst = instance::load_instance(a.path);
   check::CheckResult r = check::check_instance(inst, options_from(a));
   if (a.json) std::cout << report::json(r).dump(2) << "\n";

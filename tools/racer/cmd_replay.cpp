@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "check/replay.hpp"
+#include "frontend/python_env.hpp"
 #include "instance/load.hpp"
 #include "report/report.hpp"
 #include "tools/racer/commands.hpp"
@@ -44,39 +45,7 @@ void add_replay_commands(CLI::App& app) {
   auto* r = app.add_subcommand("replay", "Run both programs concretely (bit-exact IEEE emulation) at a saved witness");
   r->add_option("witness", path, "witness file written by racer check --witness")->required();
   r->add_flag("--gpu", gpu, "run both programs on this machine's NVIDIA GPU (CuPy) instead of the CPU emulation");
-  on_selected(r, [] { return gpu ? exec_python({python_dir() + "/racer/gpu_replay.py", path}) : run_replay(path); });
-}
-
-}  // namespace racer::cli
-
-// racer explain CASE --cell T[i,j]
-#include "check/explain.hpp"
-
-namespace racer::cli {
-
-void add_explain_commands(CLI::App& app) {
-  static std::string path, cell;
-  static double seconds = 60;
-  auto* e = app.add_subcommand("explain", "Show both programs' expressions for one output cell and how it was decided");
-  e->add_option("case", path, "checking instance (.toml)")->required();
-  e->add_option("--cell", cell, "output cell, e.g. out[1,3]")->required();
-  e->add_option("--time-limit", seconds, "seconds (default 60)");
-  on_selected(e, [] {
-    instance::Instance inst = instance::load_instance(path);
-    check::CheckOptions o;
-    o.limits.max_seconds = seconds;
-    check::Explanation x = check::explain_cell(inst, cell, o);
-    std::cout << inst.name << ": " << x.cell << "\n";
-    for (const auto& r : x.recognized) std::cout << "  recognized " << r << "\n";
-    if (!x.stopped.empty()) {
-      std::cout << "the programs did not run to the end:\n  " << x.stopped << "\n";
-      return 3;
-    }
-    std::cout << "program a: " << x.expr_a << "\nprogram b: " << x.expr_b << "\na - b:     " << x.difference << "\n";
-    std::cout << "decided:   " << x.status << (x.step.empty() ? "" : " (" + x.step + ")") << "\n";
-    if (!x.reason.empty()) std::cout << "why:       " << x.reason << "\n";
-    return x.status == "proved" ? 0 : x.status == "refuted" ? 1 : 2;
-  });
+  on_selected(r, [] { return gpu ? exec_python({frontend::python_package_dir() + "/racer/gpu_replay.py", path}) : run_replay(path); });
 }
 
 }  // namespace racer::cli

@@ -5,7 +5,6 @@
 
 #include "support/error.hpp"
 #include "tools/racer/commands.hpp"
-#include "tools/racer/python_bridge.hpp"
 
 int main(int argc, char** argv) {
   CLI::App app{"Racer: symbolic equivalence checking of GPU kernels at the PTX level"};
@@ -23,7 +22,6 @@ int main(int argc, char** argv) {
     int code = app.exit(e);
     return code == 0 ? 0 : static_cast<int>(racer::ExitCode::BadInput);
   }
-  racer::cli::export_python_environment();
   try {
     return racer::cli::run_selected(app);
   } catch (const racer::Error& e) {

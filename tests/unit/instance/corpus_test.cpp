@@ -2,23 +2,17 @@
 // together. The checks are generic: nothing here depends on which cases the corpus holds.
 #include <gtest/gtest.h>
 
-#include <algorithm>
 #include <filesystem>
 #include <vector>
 
+#include "corpus_cases.hpp"
 #include "instance/load.hpp"
 #include "support/error.hpp"
 
 namespace racer::instance {
 namespace {
 
-std::vector<std::filesystem::path> corpus_cases() {
-  std::vector<std::filesystem::path> out;
-  for (const auto& e : std::filesystem::directory_iterator(std::filesystem::path(RACER_CORPUS_DIR) / "cases"))
-    if (e.path().extension() == ".toml") out.push_back(e.path());
-  std::sort(out.begin(), out.end());
-  return out;
-}
+using testing::corpus_cases;
 
 void check_launch(const Instance& inst, const Launch& l) {
   EXPECT_TRUE(std::filesystem::is_regular_file(l.ptx)) << l.ptx;
