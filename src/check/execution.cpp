@@ -1,5 +1,8 @@
 #include "check/execution.hpp"
 
+#include <algorithm>
+
+#include "check/reference_build.hpp"
 #include "exec/refusal.hpp"
 #include "sem/semantics.hpp"
 
@@ -58,7 +61,14 @@ std::string Execution::run(bool& refused) {
   refused = false;
   try {
     run_program(*ma_, prep_, 'a');
-    run_program(*mb_, prep_, 'b');
+    if (const auto& ref = prep_.inst().b.reference) {
+      // A reference reads each input cell as the untouched machine b would: the same symbol
+      // (or initial constant) program a's run reads there.
+      reference_cells_ = build_reference(*ref, session_.store(),
+                                         [this](size_t t, int64_t c) { return mb_->cell_expr(t, c); });
+    } else {
+      run_program(*mb_, prep_, 'b');
+    }
   } catch (const exec::Refusal& r) {
     refused = true;
     return r.what();
@@ -69,6 +79,11 @@ std::string Execution::run(bool& refused) {
 }
 
 expr::ExprId Execution::cell(char program, size_t tensor, int64_t flat) {
+  if (program == 'b' && prep_.inst().b.reference) {
+    std::vector<size_t> outs = prep_.output_tensors();
+    size_t o = static_cast<size_t>(std::find(outs.begin(), outs.end(), tensor) - outs.begin());
+    if (o < reference_cells_.size()) return reference_cells_[o][static_cast<size_t>(flat)];
+  }
   return (program == 'a' ? *ma_ : *mb_).cell_expr(tensor, flat);
 }
 

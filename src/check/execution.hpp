@@ -35,6 +35,8 @@ class Execution {
   exec::SymbolicDomain dom_;
   idiom::MathRoutineRecognizer recognizer_a_, recognizer_b_;
   std::unique_ptr<exec::Machine> ma_, mb_;
+  // Program b given as a reference (check/reference_build): per output, per cell.
+  std::vector<std::vector<expr::ExprId>> reference_cells_;
 };
 
 }  // namespace racer::check

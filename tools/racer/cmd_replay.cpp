@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "check/replay.hpp"
+#include "frontend/reference_trace.hpp"
 #include "instance/load.hpp"
 #include "report/report.hpp"
 #include "tools/racer/commands.hpp"
@@ -63,6 +64,7 @@ void add_explain_commands(CLI::App& app) {
   e->add_option("--time-limit", seconds, "seconds (default 60)");
   on_selected(e, [] {
     instance::Instance inst = instance::load_instance(path);
+    frontend::trace_reference(inst);
     check::CheckOptions o;
     o.limits.max_seconds = seconds;
     check::Explanation x = check::explain_cell(inst, cell, o);
