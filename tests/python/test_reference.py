@@ -195,7 +195,9 @@ def cross_entropy_ref(smoothing=0, ignore_index=-100):
         lse = R.logsumexp(logits, axis=-1)
         nll = lse - picked
         smooth = lse - logits.mean(axis=-1)
-        return np.where(keep, (1 - smoothing) * nll + smoothing * smooth, 0.0)
+        # (1 - s) * nll + s * smooth, written so that no float32 arithmetic happens on the
+        # constant alone: NumPy would round 1 - float32(0.1) before the tracer sees it.
+        return np.where(keep, nll + smoothing * (smooth - nll), 0.0)
     return ref
 
 

@@ -60,6 +60,8 @@ def exact(v):
 def as_sym(g, x):
     if isinstance(x, SymArray):
         return x
+    if isinstance(x, Fraction):
+        return SymArray(g, np.array(g.const(x), dtype=np.int64))
     a = np.asarray(x)
     if a.dtype == object:
         if any(isinstance(e, SymArray) for e in a.flat):
