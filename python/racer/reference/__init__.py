@@ -10,4 +10,11 @@ exact real expressions of the inputs, are what the kernel must compute.
 from .functions import erf, gelu, log_softmax, logsumexp, rsqrt, sigmoid, silu, softmax  # noqa: F401
 from .trace import resolve, trace  # noqa: F401
 
-__all__ = ["erf", "gelu", "log_softmax", "logsumexp", "rsqrt", "sigmoid", "silu", "softmax", "trace", "resolve"]
+
+def from_torch(fn):
+    """Marks fn as a PyTorch reference (captured at the ATen level) even where its module does
+    not name torch itself."""
+    fn.__racer_torch__ = True
+    return fn
+
+__all__ = ["erf", "gelu", "log_softmax", "logsumexp", "rsqrt", "sigmoid", "silu", "softmax", "trace", "resolve", "from_torch"]

@@ -7,7 +7,7 @@ import os
 import numpy as np
 
 from ..errors import RacerError, fail, where
-from . import ops
+from . import ops, torch_capture
 from .array import SymArray
 from .graph import Graph
 
@@ -71,7 +71,12 @@ def trace(fn, tensors, outputs):
                 kwargs[n] = _argument(g, t, i, loc)
     ops._state.update(graph=g, depth=0)
     try:
-        result = fn(**kwargs)
+        if getattr(fn, "__racer_torch__", None) or torch_capture.uses_torch(fn):
+            if not torch_capture.available():
+                fail(f"the reference {function} uses PyTorch, which is not installed here", loc)
+            result = torch_capture.capture(fn, list(kwargs), list(kwargs.values()), {t["name"]: t for t in tensors})
+        else:
+            result = fn(**kwargs)
     finally:
         ops._state.update(graph=None, depth=0)
     ret_loc = loc
