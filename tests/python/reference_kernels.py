@@ -110,6 +110,23 @@ def cross_entropy_smooth_wrong(logits, labels, loss, ncols, ignore_index, smooth
 
 
 @triton.jit
+def cross_entropy_smooth_host_keep(logits, labels, loss, ncols, ignore_index, keep, smoothing, BLOCK: tl.constexpr):
+    # The same with 1 - smoothing computed on the host (in double, then float32), as PyTorch's
+    # cross_entropy does: keep * (lse - x[y]) + smoothing * (lse - mean(x)).
+    row = tl.program_id(0)
+    offs = tl.arange(0, BLOCK)
+    m = offs < ncols
+    v = tl.load(logits + row * ncols + offs, mask=m, other=-float("inf"))
+    y = tl.load(labels + row)
+    mx = tl.max(v, 0)
+    lse = mx + tl.log(tl.sum(tl.exp(v - mx), 0))
+    picked = tl.sum(tl.where(offs == y, v, 0.0), 0)
+    mean = tl.sum(tl.where(m, v, 0.0), 0) / ncols
+    val = keep * (lse - picked) + smoothing * (lse - mean)
+    tl.store(loss + row, tl.where(y == ignore_index, 0.0, val))
+
+
+@triton.jit
 def embedding(table, idx, out, D: tl.constexpr):
     # out[i, :] = table[idx[i], :]: a gather by an index tensor.
     i = tl.program_id(0)

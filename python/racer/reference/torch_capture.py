@@ -57,8 +57,10 @@ def capture(fn, names, inputs, tensors_by_name):
 
     def positional(*args):
         return fn(**dict(zip(names, args)))
+    from torch.func import functionalize
     try:
-        gm = make_fx(positional, tracing_mode="fake", decomposition_table=core_aten_decompositions(),
+        # functionalize: in-place operators (add_, copy_) become their pure forms.
+        gm = make_fx(functionalize(positional), tracing_mode="fake", decomposition_table=core_aten_decompositions(),
                      record_stack_traces=True)(*examples)
     except RacerError:
         raise
@@ -122,6 +124,10 @@ def lower(graph, inputs):
             ops._state["depth"] += 1  # keep the node's own line, not the lowering's
             try:
                 env[node] = _apply(node, args, kwargs, loc)
+                # An in-place operator left by a decomposition (add_, copy_): later readers of
+                # its first operand see the result.
+                if _inplace(node) and isinstance(node.args[0], torch.fx.Node):
+                    env[node.args[0]] = env[node]
             finally:
                 ops._state["depth"] -= 1
                 if g is not None:
@@ -137,6 +143,8 @@ def lower(graph, inputs):
 
 def _dtype(node):
     v = node.meta.get("val")
+    if isinstance(v, (tuple, list)) and v:  # a multi-result operator (native_layer_norm): its first result
+        v = v[0]
     return getattr(v, "dtype", None)
 
 
@@ -165,9 +173,20 @@ def _dims(d, ndim):
     return tuple(int(x) % ndim for x in d) if len(d) else None
 
 
+def _inplace(node):
+    name = getattr(node.target, "__name__", "").split(".")[0]
+    return name.endswith("_") and not name.startswith("_")
+
+
 def _apply(node, args, kwargs, loc):
+    import operator
+    if node.target is operator.getitem:  # one result of a multi-result operator
+        return args[0][args[1]]
     name = node.target.__name__          # "add.Tensor"
     packet = name.split(".")[0]
+    if _inplace(node):
+        packet = packet[:-1]
+        name = packet + name[len(packet) + 1:]
     fn = LOWER.get(name) or LOWER.get(packet)
     if fn is None:
         _fail(loc, f"the PyTorch operator aten.{name} is not supported by Racer's reference tracer")
@@ -363,7 +382,7 @@ LOWER = {
     "gt": _cmp(np.greater), "ge": _cmp(np.greater_equal), "logical_and": _cmp(np.logical_and),
     "logical_or": _cmp(np.logical_or), "bitwise_and": _cmp(np.logical_and), "bitwise_or": _cmp(np.logical_or),
     "sum": _reduce(np.sum), "mean": _reduce(np.mean), "amax": _reduce(np.max), "amin": _reduce(np.min),
-    "prod": _reduce(np.prod), "var": _var, "max.dim": _max_dim,
+    "prod": _reduce(np.prod), "var": _var, "max.dim": _max_dim, "any": _reduce(np.any), "all": _reduce(np.all),
     "argmax": lambda x, dim=None, keepdim=False, *, _s, **k: np.argmax(x, axis=dim, keepdims=keepdim),
     "cumsum": lambda x, dim, *a, _s, **k: np.cumsum(x, axis=dim),
     "_softmax": _softmax, "_log_softmax": _log_softmax, "native_layer_norm": _layer_norm, "gelu": _gelu,
