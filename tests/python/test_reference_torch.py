@@ -16,7 +16,7 @@ import racer.reference
 from racer.reference import torch_capture
 from test_reference import (assert_equivalent, assert_manifest, ce_tensors, corpus, mm_tensors, own, rms_tensors, rope_tensors,
                             softmax_tensors, unary_tensors)
-from conftest import needs_triton
+from conftest import line_of, needs_triton
 
 RECORDED = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "torch_graphs.json.gz")
 LIVE = torch_capture.available()
@@ -192,3 +192,34 @@ def test_mutated_kernel_is_refuted_against_its_pytorch_reference(family, monkeyp
     ref = reference(family, monkeypatch)
     outputs = [n for n, v in t.items() if v.init == "empty"]
     assert_manifest(racer.check(tensors=t, program_a=[launch], reference=ref, outputs=outputs, time_limit=300))
+
+
+needs_torch = pytest.mark.skipif(not LIVE, reason="needs torch (not installed by scripts/install-deps.sh, see README)")
+
+
+@needs_torch
+def test_unsupported_torch_operator_is_refused_by_name_at_the_users_line():
+    import torch
+    t = [{"name": "x", "shape": [4, 8], "dtype": "f32", "init": "input"},
+         {"name": "y", "shape": [4, 8], "dtype": "f32", "init": "empty"}]
+
+    def ref(x):
+        return torch.sort(x, dim=-1).values  # sorted
+    with pytest.raises(racer.RacerError) as e:
+        racer.reference.trace(ref, t, ["y"])
+    assert "aten.sort.default is not supported" in str(e.value)
+    assert str(e.value).startswith(f"{os.path.abspath(__file__)}:{line_of('# sorted', __file__)}:")
+
+
+@needs_torch
+def test_torch_branch_on_tensor_values_is_refused_at_the_users_line():
+    t = [{"name": "x", "shape": [4], "dtype": "f32", "init": "input"}, {"name": "y", "shape": [4], "dtype": "f32", "init": "empty"}]
+
+    def ref(x):
+        if x.sum() > 0:  # a branch on data
+            return x
+        return -x
+    with pytest.raises(racer.RacerError) as e:
+        racer.reference.trace(ref, t, ["y"])
+    assert "could not capture the reference without data" in str(e.value)
+    assert str(e.value).startswith(f"{os.path.abspath(__file__)}:{line_of('# a branch on data', __file__)}:")

@@ -117,6 +117,11 @@ def record(path):
             graphs[family] = trace(fn, tensors, outputs)
         except Exception as e:  # recorded, so the record says what did not capture
             failures[family] = f"{type(e).__name__}: {e}"
+    # Paths relative to the repository, wherever the recording ran.
+    root = os.path.dirname(os.path.dirname(HERE)) + os.sep
+    for g in graphs.values():
+        g["function"] = g["function"].replace(root, "")
+        g["lines"] = [l.replace(root, "") for l in g["lines"]]
     out = {"torch": torch.__version__, "numpy": np.__version__, "graphs": graphs, "failures": failures}
     with open(path, "w") as f:
         json.dump(out, f, separators=(",", ":"))

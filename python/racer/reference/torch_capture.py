@@ -56,7 +56,8 @@ def capture(fn, names, inputs, tensors_by_name):
         examples.append(torch.zeros(tuple(t["shape"]), dtype=getattr(torch, _TORCH_DTYPE[t["dtype"]])))
 
     def positional(*args):
-        return fn(**dict(zip(names, args)))
+        with _line_mode()():
+            return fn(**dict(zip(names, args)))
     from torch.func import functionalize
     try:
         # functionalize: in-place operators (add_, copy_) become their pure forms.
@@ -65,9 +66,31 @@ def capture(fn, names, inputs, tensors_by_name):
     except RacerError:
         raise
     except Exception as e:  # data-dependent control flow, an op fake tensors cannot run, ...
-        raise RacerError(f"{where(_user_frame_of_exception(e))}PyTorch could not capture the reference without data: "
+        raise RacerError(f"{where(_user_frame_of_exception(e))}PyTorch could not capture the reference without data "
+                         "(a Python branch or conversion on tensor values? use torch.where): "
                          f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}") from None
     return lower(gm.graph, dict(zip(names, inputs)))
+
+
+def _line_mode():
+    """A torch-function mode that tags the graph nodes each torch call makes with the user's
+    line (make_fx records no stack traces here)."""
+    from torch.overrides import TorchFunctionMode
+    from .location import user_line
+
+    class Lines(TorchFunctionMode):
+        def __torch_function__(self, func, types, args=(), kwargs=None):
+            from torch.fx.experimental.proxy_tensor import get_proxy_mode
+            mode = get_proxy_mode()
+            graph = getattr(getattr(mode, "tracer", None), "graph", None)
+            before = len(graph.nodes) if graph is not None else 0
+            out = func(*args, **(kwargs or {}))
+            if graph is not None and len(graph.nodes) > before:
+                loc = user_line()
+                for n in list(graph.nodes)[before:]:
+                    n.meta.setdefault("racer_line", loc)
+            return out
+    return Lines
 
 
 def _user_frame_of_exception(e):
@@ -85,6 +108,8 @@ def _node_line(node):
     """The user's line of an FX node, from the stack trace make_fx recorded."""
     import os
     from .location import _SKIP
+    if node.meta.get("racer_line"):
+        return node.meta["racer_line"]
     st = node.meta.get("stack_trace") or ""
     best = None
     lines = st.splitlines()
