@@ -13,7 +13,7 @@ import traceback
 from .errors import RacerError
 from .instance import Case, Instance, check
 
-_SEVERITY = [0, 2, 1, 3, 4]  # least to most severe
+_SEVERITY = [0, 5, 2, 1, 3, 4]  # least to most severe (5: equal up to rounding)
 
 
 def worst(codes):
