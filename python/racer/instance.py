@@ -58,8 +58,16 @@ def _outputs(result, which, names, loc):
 class Case:
     """An instance ready to check: named tensors, the launches of programs a and b, the outputs."""
 
-    def __init__(self, name, tensors, a, b, outputs, about="", source=None, loc=None):
+    def __init__(self, name, tensors, a, b, outputs, about="", source=None, loc=None, reference=None):
         self.loc = loc or user_location()
+        # Program b given as a reference function (racer.reference): traced, not launched.
+        if reference is None and callable(b) and not isinstance(b, (list, tuple)):
+            reference, b = b, []
+        if reference is not None and not callable(reference):
+            fail(f"reference must be a function over arrays, not {type(reference).__name__}", self.loc)
+        if reference is not None and b:
+            fail("program b is either launches or a reference function, not both", self.loc)
+        self.reference = reference
         self.name, self.about, self.source = name, about, source or self.loc[0]
         if not re.fullmatch(r"[a-z0-9_]+", name or ""):
             fail(f"instance name {name!r} must be made of a-z, 0-9 and _", self.loc)
@@ -67,6 +75,8 @@ class Case:
         self.names = {id(t): n for n, t in self.tensors.items()}
         self.a, self.b = list(a), list(b)
         for which, launches in (("a", self.a), ("b", self.b)):
+            if which == "b" and self.reference is not None:
+                continue
             if not launches:
                 fail(f"program {which} has no launches", self.loc)
             for l in launches:
@@ -134,7 +144,17 @@ class Case:
                 "tensors": [t.describe(self._line(t.loc)) for t in self.tensors.values()],
                 "tensor_maps": [m.describe(self.names, self._line(m.loc)) for m in self.tensor_maps.values()],
                 "a": [l.describe(self.names, self._line(l.loc)) for l in self.a],
-                "b": [l.describe(self.names, self._line(l.loc)) for l in self.b]}
+                "b": [l.describe(self.names, self._line(l.loc)) for l in self.b],
+                **self._reference_description()}
+
+    def _reference_description(self):
+        if self.reference is None:
+            return {}
+        if not hasattr(self, "_traced"):
+            from .reference import trace
+            tensors = [t.describe(None) for t in self.tensors.values()]
+            self._traced = trace(self.reference, tensors, self.outputs)
+        return {"reference": self._traced}
 
     def check(self, time_limit=60, memory_limit_mb=4096, self_check_points=2):
         from .result import Result
@@ -164,7 +184,15 @@ def from_class(cls):
         if isinstance(t, Tensor):
             names[id(t)] = t.name if t.name is not None else n
     progs, outs = {}, {}
+    # program_b taking parameters (tensors by name) is a reference function, as is a method
+    # named `reference`: traced over the tensors rather than launched.
+    reference = getattr(obj, "reference", None)
+    if reference is None and _takes_parameters(obj.program_b):
+        reference = obj.program_b
     for which in "ab":
+        if which == "b" and reference is not None:
+            progs["b"], outs["b"] = [], outs["a"]
+            continue
         with program() as p:
             ret = getattr(obj, f"program_{which}")()
         progs[which] = p.launches
@@ -173,31 +201,43 @@ def from_class(cls):
         fail(f"program_a returns outputs {outs['a']} but program_b returns {outs['b']}; both must return the same", loc)
     name = klass.name or _snake(klass.__name__)
     about = klass.about or (inspect.getdoc(klass) or "").split("\n")[0]
-    return Case(name, declared, progs["a"], progs["b"], outs["a"], about=about, source=source, loc=loc)
+    return Case(name, declared, progs["a"], progs["b"], outs["a"], about=about, source=source, loc=loc,
+                reference=reference)
 
 
-def case(tensors, program_a, program_b, outputs, name=None, about=""):
+def _takes_parameters(method):
+    try:
+        return len(inspect.signature(method).parameters) > 0
+    except (TypeError, ValueError):
+        return False
+
+
+def case(tensors, program_a, program_b=None, outputs=None, name=None, about="", reference=None):
     """An instance from plain values: tensors as a dict name -> tensor, each program a list of
-    launches (or a racer.program block), outputs as names or tensors."""
+    launches (or a racer.program block), outputs as names or tensors. Program b may instead be
+    a reference function over arrays (program_b=fn or reference=fn, see racer.reference)."""
     loc = user_location()
     if name is None:
         name = "case_" + os.path.splitext(os.path.basename(loc[0] or "python"))[0].lower()
         name = re.sub(r"[^a-z0-9_]", "_", name)
-    return Case(name, tensors, program_a, program_b, outputs, about=about, loc=loc)
+    if outputs is None:
+        fail("racer.case needs outputs=", loc)
+    return Case(name, tensors, program_a, program_b or [], outputs, about=about, loc=loc, reference=reference)
 
 
 def check(instance=None, *, tensors=None, program_a=None, program_b=None, outputs=None, name=None, about="",
-          time_limit=60, memory_limit_mb=4096, self_check_points=2):
+          reference=None, time_limit=60, memory_limit_mb=4096, self_check_points=2):
     """Checks an instance: a racer.Instance subclass (or object), a racer.case(...), or the same
-    as keywords. Returns a racer.Result. self_check_points: points at which the symbolic run is
-    checked against the bit-exact emulation (0 skips the self-check)."""
+    as keywords (program b as launches, or reference= a function over arrays). Returns a
+    racer.Result. self_check_points: points at which the symbolic run is checked against the
+    bit-exact emulation (0 skips the self-check)."""
     if instance is None:
         loc = user_location()
-        if tensors is None or program_a is None or program_b is None or outputs is None:
-            fail("racer.check needs an instance, or tensors=, program_a=, program_b= and outputs=", loc)
+        if tensors is None or program_a is None or (program_b is None and reference is None) or outputs is None:
+            fail("racer.check needs an instance, or tensors=, program_a=, program_b= (or reference=) and outputs=", loc)
         if name is None:
             name = re.sub(r"[^a-z0-9_]", "_", "case_" + os.path.splitext(os.path.basename(loc[0] or "python"))[0].lower())
-        instance = Case(name, tensors, program_a, program_b, outputs, about=about, loc=loc)
+        instance = Case(name, tensors, program_a, program_b or [], outputs, about=about, loc=loc, reference=reference)
     elif isinstance(instance, type) and issubclass(instance, Instance) or isinstance(instance, Instance):
         instance = from_class(instance)
     elif not isinstance(instance, Case):

@@ -230,6 +230,11 @@ CheckResult check_instance(const instance::Instance& inst, const CheckOptions& o
   res.verdict = v.verdict;
   res.reason = v.reason;
   if (res.verdict == Verdict::Inequivalent && res.counterexample) classify(ex, res, options.seed, any_unknown);
+  if (res.counterexample && inst.b.reference) {  // name the reference's line for the refuted cell
+    const instance::Reference& ref = *inst.b.reference;
+    std::string line = ref.line_of(res.counterexample->output, res.counterexample->flat_cell);
+    res.counterexample->reference_line = ref.function + (line.empty() ? "" : ", the cell computed at " + line);
+  }
   return res;
 }
 

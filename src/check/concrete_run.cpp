@@ -2,6 +2,7 @@
 
 #include <map>
 
+#include "check/reference_eval.hpp"
 #include "exec/concrete_domain.hpp"
 #include "exec/exact_float.hpp"
 #include "exec/ieee.hpp"
@@ -101,6 +102,11 @@ ConcreteRun run_concrete(const Prepared& prep, const std::vector<WitnessValue>& 
   for (char which : {'a', 'b'}) {
     exec::Machine& m = which == 'a' ? ma : mb;
     auto& outs = run.outputs[which == 'a' ? 0 : 1];
+    if (which == 'b' && prep.inst().b.reference) {
+      // A reference side "runs" as its exact value at the point, rounded once (reference_eval).
+      outs = evaluate_reference(*prep.inst().b.reference, tensors, prep.output_tensors());
+      continue;
+    }
     for (size_t t : prep.output_tensors()) {
       std::vector<uint64_t> bits;
       for (uint64_t c = 0; c < tensors[t].cell_count(); ++c) bits.push_back(m.cell(t, static_cast<int64_t>(c)).bits);

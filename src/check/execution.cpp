@@ -1,5 +1,6 @@
 #include "check/execution.hpp"
 
+#include "check/reference_build.hpp"
 #include "exec/refusal.hpp"
 #include "sem/semantics.hpp"
 
@@ -58,7 +59,17 @@ std::string Execution::run(bool& refused) {
   refused = false;
   try {
     run_program(*ma_, prep_, 'a');
-    run_program(*mb_, prep_, 'b');
+    if (const auto& ref = prep_.inst().b.reference) {
+      // A reference reads each input cell as the untouched machine b would: the same symbol
+      // (or initial constant) program a's run reads there.
+      reference_cells_ = build_reference(*ref, session_.store(),
+                                         [this](size_t t, int64_t c) { return mb_->cell_expr(t, c); });
+      std::vector<size_t> outs = prep_.output_tensors();
+      reference_output_of_.assign(prep_.tensors().size(), -1);
+      for (size_t o = 0; o < outs.size(); ++o) reference_output_of_[outs[o]] = static_cast<int>(o);
+    } else {
+      run_program(*mb_, prep_, 'b');
+    }
   } catch (const exec::Refusal& r) {
     refused = true;
     return r.what();
@@ -69,6 +80,8 @@ std::string Execution::run(bool& refused) {
 }
 
 expr::ExprId Execution::cell(char program, size_t tensor, int64_t flat) {
+  if (program == 'b' && tensor < reference_output_of_.size() && reference_output_of_[tensor] >= 0)
+    return reference_cells_[static_cast<size_t>(reference_output_of_[tensor])][static_cast<size_t>(flat)];
   return (program == 'a' ? *ma_ : *mb_).cell_expr(tensor, flat);
 }
 

@@ -35,6 +35,10 @@ class Execution {
   exec::SymbolicDomain dom_;
   idiom::MathRoutineRecognizer recognizer_a_, recognizer_b_;
   std::unique_ptr<exec::Machine> ma_, mb_;
+  // Program b given as a reference (check/reference_build): per output, per cell; and per
+  // tensor, its output index (-1: not an output).
+  std::vector<std::vector<expr::ExprId>> reference_cells_;
+  std::vector<int> reference_output_of_;
 };
 
 }  // namespace racer::check

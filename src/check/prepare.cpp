@@ -126,6 +126,9 @@ Prepared::Prepared(const instance::Instance& inst) : inst_(inst) {
   }
   a_ = prepare(inst.a, 'a');
   b_ = prepare(inst.b, 'b');
+  // A TOML reference is traced by the front end (frontend/reference_trace) before checking.
+  if (!inst.b.reference_spec.empty() && !inst.b.reference)
+    error_at(diags_, inst, inst.b.reference_loc, "program b's reference " + inst.b.reference_spec + " was not traced");
   diags_.throw_if_any();
 }
 

@@ -59,6 +59,8 @@ struct Counterexample {
   // The witness replayed on the emulator: "manifest", "rounding" or "hidden" (check/classify.hpp),
   // and what the replays showed.
   std::string replay_kind, replay;
+  // Program b given as a reference: the function and the user's line that computes this cell.
+  std::string reference_line;
 };
 
 struct CheckResult {

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "instance/dtype.hpp"
+#include "instance/reference.hpp"
 #include "support/diagnostics.hpp"
 #include "support/source_text.hpp"
 
@@ -154,6 +155,12 @@ struct Launch {
 struct Program {
   std::vector<Launch> launches;  // run in order
   SourceLoc loc;
+  // Program B may instead be a reference function (no launches): traced into `reference`;
+  // from a TOML file first named as "file.py:function" or "module:function" (reference_spec),
+  // which frontend/reference_trace resolves.
+  std::shared_ptr<const Reference> reference;
+  std::string reference_spec;
+  SourceLoc reference_loc;
 };
 
 enum class Verdict : uint8_t { Equivalent, Inequivalent, NotEquivalent, EqualUpToRounding };

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "instance/reference_json.hpp"
 #include "instance/spelling.hpp"
 #include "ptx/parser.hpp"
 #include "ptx/types.hpp"
@@ -262,11 +263,13 @@ Instance instance_from_json(const json& j) {
     }
     if (inst.outputs.empty()) b.error(j, "an instance must compare at least one output");
     inst.a = b.program("a");
-    inst.b = b.program("b");
+    // Program b is launches, or a reference function traced into a graph (no launches).
+    if (!j.contains("reference")) inst.b = b.program("b");
   } catch (const json::exception& e) {
     throw Error(ExitCode::BadInput, "malformed instance description: " + std::string(e.what()));
   }
   diags.throw_if_any();
+  if (j.contains("reference")) inst.b.reference = reference_from_json(j["reference"], inst);
   return inst;
 }
 
@@ -330,6 +333,7 @@ json instance_to_json(const Instance& inst) {
     }
     j[key] = std::move(launches);
   }
+  if (inst.b.reference) j["reference"] = reference_to_json(*inst.b.reference, inst);
   return j;
 }
 

@@ -213,6 +213,23 @@ Program load_program(TomlReader& r, const toml::node& node, std::string_view nam
   const std::string where = "program '" + std::string(name) + "'";
   const toml::table* tbl = r.table(node, "'" + std::string(name) + "'");
   if (!tbl) return p;
+  // Program B may be a reference function instead of launches: "refs.py:softmax" (a file
+  // beside the instance) or "package.module:softmax"; frontend/reference_trace traces it.
+  if (name == "b" && tbl->contains("reference")) {
+    r.check_keys(*tbl, {"reference"}, where + " given by a reference (which takes no launches)");
+    const toml::node& ref = *tbl->get("reference");
+    p.reference_loc = r.loc(ref);
+    if (auto s = r.string(ref, "'b.reference'")) {
+      size_t colon = s->rfind(':');
+      if (colon == std::string::npos || colon == 0 || colon + 1 == s->size())
+        r.error(ref, "'b.reference' must be \"file.py:function\" or \"module:function\", not \"" + *s + "\"");
+      else if (s->substr(0, colon).ends_with(".py"))
+        p.reference_spec = (base_dir / s->substr(0, colon)).lexically_normal().string() + s->substr(colon);
+      else
+        p.reference_spec = *s;
+    }
+    return p;
+  }
   r.check_keys(*tbl, {"launch"}, where);
   const toml::node* launches = r.require(*tbl, "launch", where);
   if (!launches) return p;

@@ -7,6 +7,7 @@
 
 #include "check/check.hpp"
 #include "check/expect.hpp"
+#include "frontend/reference_trace.hpp"
 #include "instance/load.hpp"
 #include "report/report.hpp"
 #include "support/error.hpp"
@@ -36,6 +37,7 @@ check::CheckOptions options_from(const CheckArgs& a) {
 int run_check(const CheckArgs& a) {
   if (std::filesystem::path(a.path).extension() == ".py") return check_python_file(a.path, options_from(a), a.json, a.witness);
   instance::Instance inst = instance::load_instance(a.path);
+  frontend::trace_reference(inst);  // [b] reference = "refs.py:fn": program b traced from Python
   check::CheckResult r = check::check_instance(inst, options_from(a));
   if (a.json) std::cout << report::json(r).dump(2) << "\n";
   else std::cout << report::text(r);
@@ -65,6 +67,7 @@ int run_corpus(const std::string& dir, double seconds, bool json) {
     double secs = 0;
     try {
       instance::Instance inst = instance::load_instance(f.string());
+      frontend::trace_reference(inst);
       if (inst.expect) expected = std::string(instance::verdict_name(inst.expect->verdict));
       check::CheckOptions o;
       o.limits.max_seconds = seconds;

@@ -2,6 +2,7 @@
 #include <iostream>
 
 #include "check/explain.hpp"
+#include "frontend/reference_trace.hpp"
 #include "instance/load.hpp"
 #include "tools/racer/commands.hpp"
 
@@ -16,6 +17,7 @@ void add_explain_commands(CLI::App& app) {
   e->add_option("--time-limit", seconds, "seconds (default 60)");
   on_selected(e, [] {
     instance::Instance inst = instance::load_instance(path);
+    frontend::trace_reference(inst);
     check::CheckOptions o;
     o.limits.max_seconds = seconds;
     check::Explanation x = check::explain_cell(inst, cell, o);
