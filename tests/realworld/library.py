@@ -14,6 +14,7 @@ HOST_FACTS for the target Racer compiles for (an NVIDIA sm_90 GPU, Triton as ins
 """
 import ast
 import builtins
+import hashlib
 import importlib
 import importlib.util
 import linecache
@@ -65,6 +66,7 @@ def _libdevice():
 HOST_FACTS = {
     ("liger_kernel.ops.utils", "compare_version"): lambda: _compare_version,
     ("liger_kernel.utils", "is_npu_available"): lambda: (lambda: False),
+    ("liger_kernel.utils", "infer_device"): lambda: (lambda: "cuda"),
     ("liger_kernel.ops.utils", "is_hip"): lambda: (lambda: False),
     ("flag_gems.utils.triton_lang_helper", "tl_extra_shim"): _libdevice,
     ("flag_gems.utils", "tl_extra_shim"): _libdevice,
@@ -128,6 +130,14 @@ def _defined_names(stmt):
     return set()
 
 
+def _binds(compound, name):
+    """Whether a module-level if/try binds `name` somewhere (only then is its condition evaluated)."""
+    for node in ast.walk(compound):
+        if isinstance(node, ast.stmt) and not isinstance(node, (ast.If, ast.Try)) and name in _defined_names(node):
+            return True
+    return False
+
+
 class _Module:
     """One library module, read from source and executed a definition at a time into its own namespace."""
 
@@ -144,10 +154,10 @@ class _Module:
         for stmt in (self.tree.body if body is None else body):
             if name in _defined_names(stmt):
                 yield stmt
-            elif isinstance(stmt, ast.If):
+            elif isinstance(stmt, ast.If) and _binds(stmt, name):
                 branch = stmt.body if self._condition(stmt.test) else stmt.orelse
                 yield from self.definitions(name, branch)
-            elif isinstance(stmt, ast.Try):
+            elif isinstance(stmt, ast.Try) and _binds(stmt, name):
                 yield from self.definitions(name, stmt.body)
                 for h in stmt.handlers:
                     yield from self.definitions(name, h.body)
@@ -163,9 +173,8 @@ class _Module:
 
     def require(self, names, where):
         for n in sorted(names):
-            if n in self.namespace or hasattr(builtins, n):
-                continue
-            self.resolve(n, where)
+            if n not in self.namespace:  # a module-level name shadows a builtin (flag-gems' `pow`)
+                self.resolve(n, where)
 
     def resolve(self, name, where=None):
         """Binds `name` in this module's namespace; returns its value."""
@@ -318,7 +327,8 @@ def kernel(module, name, mutate=None):
     the file (registered with linecache, so Triton reads the mutated text)."""
     if not mutate:
         return _get(_SHARED, module, name)
-    tag = "[mutated:" + ";".join(f"{o}->{n}" for o, n in mutate) + "]"
+    # The tag names the mutated copy (module name, file name in the PTX's line info): no newlines or quotes.
+    tag = "+mutant-" + hashlib.sha1(repr(list(mutate)).encode()).hexdigest()[:10]
 
     def apply(text, path):
         mod = ast.parse(text)
