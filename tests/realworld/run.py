@@ -34,6 +34,7 @@ def discover(only):
     """(file, class, expect, doc) of every instance, in file order; loads the files without checking."""
     sys.path.insert(0, HERE)
     from racer.cli import load_instances
+    from common import Mutation
     rows = []
     for f in sorted(os.listdir(INSTANCES)):
         if not f.endswith(".py"):
@@ -43,7 +44,8 @@ def discover(only):
             if only and not re.search(only, key):
                 continue
             doc = (cls.__doc__ or "").strip().splitlines()[0] if cls.__doc__ else ""
-            rows.append({"file": f, "name": cls.__name__, "expect": cls.expect, "doc": doc})
+            rows.append({"file": f, "name": cls.__name__, "expect": cls.expect, "doc": doc,
+                         "kind": "mutation" if issubclass(cls, Mutation) else "library"})
     return rows
 
 
@@ -59,13 +61,10 @@ try:
     cls = next(c for c in load_instances(path) if c.__name__ == name)
     r = check(cls, time_limit=limit)
     cx = r.json.get("counterexample") or {{}}
-    cells = r.json.get("unknown_cells") or []
-    cell = cells[0] if cells else ""
     out = {{"verdict": r.verdict, "exit": r.exit_code, "report": r.text,
-           "why": r.json.get("reason") or (cell.get("reason", str(cell)) if isinstance(cell, dict) else str(cell)),
            "replay": (cx.get("replay") or {{}}).get("kind", "")}}
 except RacerError as e:
-    out = {{"verdict": "refused" if e.code == 3 else "error", "exit": e.code, "report": str(e)}}
+    out = {{"verdict": "error", "exit": e.code, "report": str(e)}}
 except Exception:
     out = {{"verdict": "error", "exit": 4, "report": traceback.format_exc()}}
 print("@@RESULT@@" + json.dumps(out))
@@ -92,27 +91,50 @@ def replay_of(report):
 
 
 def reason_of(report):
-    """The first line that says why: a refusal's or unknown's reason, an error's last line."""
-    lines = [l.rstrip() for l in (report or "").splitlines() if l.strip()]
-    for i, l in enumerate(lines):
-        m = re.match(r"^\s*(?:refused|reason|unknown|why)\s*:\s*(.+)$", l, re.I)
-        if m:
-            return m.group(1)
-    for l in lines:
-        if re.search(r"refus|cannot|not modelled|not supported|unsupported|unknown because", l, re.I):
-            return l.strip()
+    """(reason, group): the first line that says why a row is not decided, with where it happened;
+    and the same with names, numbers and positions taken out, which side (library program a or
+    reference program b) and the refused instruction's opcode, so rows refused for one construct group together."""
+    lines = [l.strip() for l in (report or "").splitlines() if l.strip()]
+    field = lambda key: next((l[len(key):].strip() for l in lines if l.startswith(key)), "")
+    where, refused = field("reason:"), field("refused:")
+    if refused:
+        side = re.match(r"program ([ab])", where)
+        op = re.search(r"\): (?:@!?%\w+ )?([a-z][\w.:]*)", where)
+        side = ("library" if side.group(1) == "a" else "reference") if side else "?"
+        return f"{refused} ({where})", f"[{op.group(1) if op else '?'} in the {side}] {refused}"
+    cell = next((l for l in lines if re.match(r"unknown \w+\[[^\]]*\]:", l)), "")
+    if cell:
+        why = cell.split(":", 1)[1].strip()
+        return why, why
+    if where:
+        race = next((l for l in lines if re.match(r"[ab]: race at ", l)), "")
+        if race:
+            side = "library" if race.startswith("a") else "reference"
+            return f"{where}: {race}", f"{where} ({side}: {re.sub(r'at [^ ]+ ', '', race[3:]).split(',')[0]})"
+        return where, where
+    err = next((l for l in lines if "error:" in l), "")
+    if err:
+        why = err.split("error:", 1)[1].strip()
+        return why, why
     if lines and lines[0].startswith("Traceback"):
-        return lines[-1].strip()
-    return lines[0].strip() if lines else "(no reason given)"
+        return lines[-1], lines[-1]
+    first = lines[0] if lines else "(no reason given)"
+    first = re.sub(r"^\S+\.py:\d+: ", "", first)
+    return first, first
 
 
 def classify(expect, res):
     v, rep = res.get("verdict") or "error", res.get("report", "")
-    if res.get("why"):
-        rep = res["why"]
-    if v == "error" and re.search(r"refus", rep):
+    reason, group = reason_of(rep)
+    if v == "error" and re.search(r"refus|unknown instruction|not accepted|not supported", reason):
         v = "refused"
-    manifest = (res.get("replay") or replay_of(res.get("report", ""))) == "manifest"
+    manifest = (res.get("replay") or replay_of(rep)) == "manifest"
+    out = _outcome(expect, v, manifest, rep, reason)
+    out["group"] = group if out["outcome"] not in DECIDED else ""
+    return out
+
+
+def _outcome(expect, v, manifest, rep, reason):
     if v == "equivalent":
         return {"outcome": "proved" if expect == "equivalent" else "WRONG", "reason": "" if expect == "equivalent"
                 else "equivalent on a mutation"}
@@ -123,11 +145,9 @@ def classify(expect, res):
         return {"outcome": "WRONG" if manifest else "hidden",
                 "reason": "inequivalent with a manifest witness on a library kernel" if manifest
                 else f"inequivalent, replay {replay_of(rep) or '(none)'}"}
-    if v == "equal_up_to_rounding":
-        return {"outcome": "rounding", "reason": reason_of(rep)}
-    if v in ("unknown", "refused"):
-        return {"outcome": v, "reason": reason_of(rep)}
-    return {"outcome": "error", "reason": reason_of(rep)}
+    if v in ("unknown", "refused", "equal_up_to_rounding"):
+        return {"outcome": "rounding" if v == "equal_up_to_rounding" else v, "reason": reason}
+    return {"outcome": "error", "reason": reason}
 
 
 _NORMALIZE = [
@@ -152,15 +172,18 @@ DECIDED = ("proved", "refuted")
 
 def scoreboard(rows, racer_rev, wall):
     n = len(rows)
-    lib = [r for r in rows if r["expect"] == "equivalent"]
-    mut = [r for r in rows if r["expect"] == "inequivalent"]
+    lib = [r for r in rows if r["kind"] == "library"]
+    mut = [r for r in rows if r["kind"] == "mutation"]
     cnt = collections.Counter(r["outcome"] for r in rows)
     decided = sum(cnt[o] for o in DECIDED)
     out = [SECTION, "",
            f"`python3 tests/realworld/run.py --jobs 2 --time-limit 60` at {racer_rev}: {n} rows "
            f"({len(lib)} library kernels against a naive reference, {len(mut)} deliberate mutations), "
            f"{decided} decided, {wall:.0f} s wall on 2 cores. Library kernels: "
-           f"{sum(r['outcome'] == 'proved' for r in lib)} proved equivalent; mutations: "
+           f"{sum(r['outcome'] == 'proved' for r in lib)} proved equivalent"
+           + "".join(f", {sum(r['outcome'] == 'refuted' for r in lib)} refuted (a genuine difference, inspected)"
+                     for _ in [0] if any(r['outcome'] == 'refuted' for r in lib))
+           + "; mutations: "
            f"{sum(r['outcome'] == 'refuted' for r in mut)} refuted with a manifest witness. "
            + ", ".join(f"{cnt[o]} {o}" for o in ("unknown", "refused", "rounding", "hidden", "error", "WRONG") if cnt[o])
            + ". Kernels are read from liger-kernel 0.8.5, flag-gems 5.0.2 and fla-core 0.6.0 "
@@ -173,7 +196,7 @@ def scoreboard(rows, racer_rev, wall):
     groups = collections.defaultdict(list)
     for r in rows:
         if r["outcome"] not in DECIDED:
-            groups[(r["outcome"], group_of(r["reason"]))].append(r)
+            groups[(r["outcome"], group_of(r.get("group") or r["reason"]))].append(r)
     for (o, g), rs in sorted(groups.items(), key=lambda kv: (-len(kv[1]), kv[0])):
         out.append(f"- {len(rs)} {o}: {g} ({', '.join(r['name'] for r in rs)})")
     out += ["", "Every row's reason (first line):", ""]

@@ -86,7 +86,13 @@ class FlagGemsSoftplus(_Unary, Row):
 
 
 class FlagGemsHardsigmoid(Row):
-    """flag-gems hardsigmoid_kernel (a whole kernel of its own)"""
+    """flag-gems hardsigmoid_kernel: x * fl(1/6) + 0.5 differs from x / 6 + 0.5 beyond rounding (inspected)
+
+    A genuine difference, not a mistake of the reference: the kernel multiplies by the f32 rounding
+    of 1/6 (11184811 / 2^26), and next to x = -3, where x/6 + 1/2 cancels to a small result, that
+    constant's relative error of 2^-25 becomes more than 4 ulp of the output (PyTorch computes
+    (x + 3) / 6, which does not). Racer's refutation replays on the emulator as manifest."""
+    expect = "inequivalent"
 
     def setup(self):
         self.x = racer.input((N,), "f32", range=(-5, 5))
@@ -197,8 +203,8 @@ class _Norm:
         self.w = racer.input((C,), "f32", range=(-2, 2))
         self.b = racer.input((C,), "f32", range=(-2, 2))
         self.y = racer.empty((R, C), "f32")
-        self.s1 = racer.empty((R,), "f32")
-        self.s2 = racer.empty((R,), "f32")
+        self.mean = racer.empty((R,), "f32")
+        self.rstd = racer.empty((R,), "f32")
 
 
 class FlagGemsRmsNorm(_Norm, Row):
@@ -206,15 +212,15 @@ class FlagGemsRmsNorm(_Norm, Row):
 
     def program_a(self):
         k = racer.triton(kernel("flag_gems.ops.rms_norm", "rms_norm_kernel"), BLOCK_SIZE=64, num_warps=1)
-        racer.launch(k, grid=R, args=[racer.write(self.y), racer.write(self.s1), racer.read(self.x), racer.read(self.w),
+        racer.launch(k, grid=R, args=[racer.write(self.y), racer.write(self.rstd), racer.read(self.x), racer.read(self.w),
                                       C, 1, C, 1, C, 1e-5])
-        return {"y": self.y, "rstd": self.s1}
+        return {"y": self.y, "rstd": self.rstd}
 
     def program_b(self):
         racer.launch(ref("norms.cu", "rmsnorm_fwd"), grid=1, block=R,
-                     args=[racer.read(self.x), racer.read(self.w), racer.write(self.y), racer.write(self.s1),
+                     args=[racer.read(self.x), racer.read(self.w), racer.write(self.y), racer.write(self.rstd),
                            R, C, 1e-5, 0.0])
-        return {"y": self.y, "rstd": self.s1}
+        return {"y": self.y, "rstd": self.rstd}
 
 
 class FlagGemsLayerNormPersistent(_Norm, Row):
@@ -223,14 +229,14 @@ class FlagGemsLayerNormPersistent(_Norm, Row):
     def program_a(self):
         k = racer.triton(kernel("flag_gems.ops.layernorm", "layer_norm_persistent_kernel"), TILE_N=64, num_warps=1)
         racer.launch(k, grid=R, args=[racer.read(self.x), racer.write(self.y), racer.read(self.w), racer.read(self.b),
-                                      racer.write(self.s1), racer.write(self.s2), R, C, 1e-5])
-        return {"y": self.y, "mean": self.s1, "rstd": self.s2}
+                                      racer.write(self.mean), racer.write(self.rstd), R, C, 1e-5])
+        return {"y": self.y, "mean": self.mean, "rstd": self.rstd}
 
     def program_b(self):
         racer.launch(ref("norms.cu", "layernorm_fwd"), grid=1, block=R,
                      args=[racer.read(self.x), racer.read(self.w), racer.read(self.b), racer.write(self.y),
-                           racer.write(self.s1), racer.write(self.s2), R, C, 1e-5])
-        return {"y": self.y, "mean": self.s1, "rstd": self.s2}
+                           racer.write(self.mean), racer.write(self.rstd), R, C, 1e-5])
+        return {"y": self.y, "mean": self.mean, "rstd": self.rstd}
 
 
 class FlagGemsLayerNormVarianceMutant(_Norm, Mutation):
@@ -240,8 +246,8 @@ class FlagGemsLayerNormVarianceMutant(_Norm, Mutation):
         k = racer.triton(kernel("flag_gems.ops.layernorm", "layer_norm_persistent_kernel",
                                 mutate=[("var = sum_square / N", "var = sum_square / (N - 1)")]), TILE_N=64, num_warps=1)
         racer.launch(k, grid=R, args=[racer.read(self.x), racer.write(self.y), racer.read(self.w), racer.read(self.b),
-                                      racer.write(self.s1), racer.write(self.s2), R, C, 1e-5])
-        return {"y": self.y, "mean": self.s1, "rstd": self.s2}
+                                      racer.write(self.mean), racer.write(self.rstd), R, C, 1e-5])
+        return {"y": self.y, "mean": self.mean, "rstd": self.rstd}
 
     program_b = FlagGemsLayerNormPersistent.program_b
 
