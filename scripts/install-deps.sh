@@ -38,6 +38,15 @@ for mod in numpy pytest; do
     "$PY" -m pip install -q "$mod" 2>/dev/null || "$PY" -m pip install -q --break-system-packages "$mod"
   fi
 done
+# Real Triton libraries whose kernels tests/realworld checks (read from source by
+# tests/realworld/library.py; torch is never imported, so their dependencies are not installed).
+REALWORLD_PACKAGES=(liger-kernel==0.8.5 flag-gems==5.0.2 fla-core==0.6.0)
+for spec in "${REALWORLD_PACKAGES[@]}"; do
+  if [ "$("$PY" -m pip show "${spec%%==*}" 2>/dev/null | sed -n 's/^Version: //p')" != "${spec##*==}" ]; then
+    echo "install-deps: pip --no-deps $spec"
+    "$PY" -m pip install -q --no-deps "$spec" 2>/dev/null || "$PY" -m pip install -q --no-deps --break-system-packages "$spec"
+  fi
+done
 RACER_PY_DIR="$(cd "$(dirname "$0")/.." && pwd)/python"
 SITE=$("$PY" -c 'import site, sys; print(site.getsitepackages()[0] if hasattr(site, "getsitepackages") else sys.exit(1))')
 if [ "$(cat "$SITE/racer.pth" 2>/dev/null)" != "$RACER_PY_DIR" ]; then
