@@ -187,6 +187,8 @@ def from_class(cls):
     # program_b taking parameters (tensors by name) is a reference function, as is a method
     # named `reference`: traced over the tensors rather than launched.
     reference = getattr(obj, "reference", None)
+    if not callable(reference):
+        reference = None  # a data attribute of that name is the instance's own business
     if reference is None and _takes_parameters(obj.program_b):
         reference = obj.program_b
     for which in "ab":
