@@ -319,11 +319,14 @@ bool MathRoutineRecognizer::recognize(exec::ExecContext& ctx, const ptx::Instr& 
       if (seen.insert(x).second) queue.push_back(x);
   }
   std::stable_sort(roots.begin(), roots.end(), [&](uint32_t a, uint32_t b) { return th.def_pc[a] + 1 > th.def_pc[b] + 1; });
+  // One register per value: the one defined first, where the value came from. A later copy
+  // (a select that folded to one of its operands in this thread) may be a different thing in
+  // another thread, and what was learned there about it (a failed probe) does not apply here.
   std::vector<uint32_t> distinct;
   for (uint32_t r : roots) {
-    bool dup = false;
-    for (uint32_t d : distinct) dup |= th.regs[d].sym == th.regs[r].sym;
-    if (!dup) distinct.push_back(r);
+    auto same = std::find_if(distinct.begin(), distinct.end(), [&](uint32_t d) { return th.regs[d].sym == th.regs[r].sym; });
+    if (same == distinct.end()) distinct.push_back(r);
+    else if (th.def_pc[r] + 1 < th.def_pc[*same] + 1) *same = r;
   }
   // A selection joins one routine's pieces only if the predicate and both values are computed
   // from its input: other candidates cannot be that input.
