@@ -74,6 +74,34 @@ std::optional<ExprId> SymbolicDomain::divide_if_multiple(ExprId x, const mpq_cla
   return store_.div(x, store_.constant(c));
 }
 
+// ex2.approx(k * u) where k is a scale s times 0f3FB8AA3B: exactly (x * s * log2e computed in
+// that order) or rounded to f32 (s * log2e folded into one constant, by the compiler or by
+// hand). Either way s * u, so that the routine reads as exp(s u) however the scale was folded
+// (one reading per routine); s is an f32 value. nullopt where k is neither.
+std::optional<ExprId> SymbolicDomain::unfold_scaled_log2e(ExprId x) {
+  expr::Kind k = store_.kind(x);
+  mpq_class scale;
+  if (k == expr::Kind::Mul) scale = abs(store_.coef(x));
+  else if (k == expr::Kind::Add && store_.arity(x) > 0) scale = abs(store_.weight(x, 0));
+  else return std::nullopt;
+  if (scale == 0) return std::nullopt;
+  std::optional<ExprId> unit = divide_if_multiple(x, scale);
+  if (!unit) return std::nullopt;
+  mpq_class exact = scale / log2e_float();
+  if (encode_exact(ptx::Type::F32, exact)) return store_.mul(store_.constant(exact), *unit);
+  // A small rational scale is a plain exp2 (ex2.approx(2 x)), not a folded log2(e).
+  bool small = mpz_sizeinbase(scale.get_num_mpz_t(), 2) <= 16 && mpz_sizeinbase(scale.get_den_mpz_t(), 2) <= 8;
+  std::optional<uint64_t> folded = encode_exact(ptx::Type::F32, scale);
+  std::optional<uint64_t> nearest = encode_rounded(ptx::Type::F32, exact);
+  if (small || !folded || !nearest) return std::nullopt;
+  for (int64_t step : {0, -1, 1}) {
+    uint64_t bits = static_cast<uint64_t>(static_cast<int64_t>(*nearest) + step);
+    mpq_class sv = decode_float(ptx::Type::F32, bits).value;
+    if (encode_rounded(ptx::Type::F32, sv * log2e_float()) == folded) return store_.mul(store_.constant(sv), *unit);
+  }
+  return std::nullopt;
+}
+
 Value SymbolicDomain::fbin(FBin op, ptx::Type t, Value a, Value b, const FloatMods& m) {
   if (fault_for_testing) op = fault_for_testing(op);
   ExprId x = real(a, t), y = real(b, t);
@@ -124,6 +152,9 @@ Value SymbolicDomain::fun(FUn op, ptx::Type t, Value a, const FloatMods& m) {
         // the float nearest log2(e) stands for log2(e) itself (DESIGN.md, routine recognition).
         r = store_.exp(*q);
         ++recognized_["exp(x) as ex2.approx(x * 0f3FB8AA3B)"];
+      } else if (auto su = unfold_scaled_log2e(x)) {
+        r = store_.exp(*su);
+        ++recognized_["exp(s x) as ex2.approx(x * K), K the f32 product of s and 0f3FB8AA3B"];
       } else {
         r = store_.exp(store_.mul(x, ln2()));
       }

@@ -55,6 +55,7 @@ class SymbolicDomain final : public Domain {
   static const mpq_class& log2e_float();
   static const mpq_class& ln2_float();
   std::optional<expr::ExprId> divide_if_multiple(expr::ExprId x, const mpq_class& c);
+  std::optional<expr::ExprId> unfold_scaled_log2e(expr::ExprId x);
   std::map<std::string, size_t> recognized_;
 
   expr::Store& store_;
