@@ -5,14 +5,18 @@
 #include <pybind11/stl.h>
 
 #include "check/check.hpp"
+#include "check/expect.hpp"
 #include "check/explain.hpp"
 #include "check/replay.hpp"
 #include "frontend/content_hash.hpp"
 #include "frontend/instance_json.hpp"
 #include "frontend/nvcc.hpp"
+#include "instance/load.hpp"
 #include "ptx/parser.hpp"
 #include "ptx/types.hpp"
+#include "report/html.hpp"
 #include "report/report.hpp"
+#include "report/sarif.hpp"
 #include "support/error.hpp"
 
 namespace py = pybind11;
@@ -28,8 +32,7 @@ check::CheckOptions options(double seconds, size_t memory_mb, unsigned self_chec
   return o;
 }
 
-py::dict check_json(const std::string& description, double seconds, size_t memory_mb, unsigned self_check_points) {
-  instance::Instance inst = frontend::instance_from_json(nlohmann::json::parse(description));
+py::dict checked(const instance::Instance& inst, double seconds, size_t memory_mb, unsigned self_check_points, bool html = false) {
   check::CheckResult r;
   {
     py::gil_scoped_release unlocked;
@@ -40,7 +43,28 @@ py::dict check_json(const std::string& description, double seconds, size_t memor
   out["json"] = report::json(r).dump();
   out["exit_code"] = report::exit_code(r);
   out["witness"] = r.counterexample ? report::witness_json(r, inst.source_path, inst).dump() : std::string();
+  // What `racer corpus` compares: the instance's [expect] (None without one) and what differs.
+  out["expected"] = inst.expect ? py::object(py::str(std::string(instance::verdict_name(inst.expect->verdict)))) : py::none();
+  out["mismatch"] = inst.expect ? check::expectation_mismatch(inst, r) : std::string();
+  out["sarif"] = report::sarif(r, inst).dump(2);
+  if (html) {  // the page explains the witness cell: both programs run once more
+    std::optional<check::Explanation> x;
+    {
+      py::gil_scoped_release unlocked;
+      if (r.counterexample) x = check::explain_cell(inst, r.counterexample->cell, options(seconds, memory_mb));
+    }
+    out["html"] = report::html(r, inst, x);
+  }
   return out;
+}
+
+py::dict check_json(const std::string& description, double seconds, size_t memory_mb, unsigned self_check_points, bool html) {
+  return checked(frontend::instance_from_json(nlohmann::json::parse(description)), seconds, memory_mb, self_check_points, html);
+}
+
+// A TOML instance file, checked as `racer check FILE.toml` does.
+py::dict check_file(const std::string& path, double seconds, size_t memory_mb, unsigned self_check_points, bool html) {
+  return checked(instance::load_instance(path), seconds, memory_mb, self_check_points, html);
 }
 
 py::dict explain_json(const std::string& description, const std::string& cell, double seconds) {
@@ -117,8 +141,12 @@ PYBIND11_MODULE(_core, m) {
     }
   });
   m.def("check", &check_json, py::arg("description"), py::arg("time_limit") = 60.0, py::arg("memory_limit_mb") = 4096,
-        py::arg("self_check_points") = 2,
-        "Check an instance given as JSON; returns text, json, exit_code and witness (JSON text, '' when none)");
+        py::arg("self_check_points") = 2, py::arg("html") = false,
+        "Check an instance given as JSON; returns text, json, exit_code, witness (JSON text, '' when none), sarif, "
+        "and with html=True the HTML report");
+  m.def("check_file", &check_file, py::arg("path"), py::arg("time_limit") = 60.0, py::arg("memory_limit_mb") = 4096,
+        py::arg("self_check_points") = 2, py::arg("html") = false,
+        "Check a TOML instance file; as check, plus expected ([expect]'s verdict or None) and mismatch");
   m.def("explain", &explain_json, py::arg("description"), py::arg("cell"), py::arg("time_limit") = 60.0);
   m.def("replay", &replay_file, py::arg("witness_path"));
   m.def("ptx_entries", &ptx_entries, py::arg("path"));

@@ -7,6 +7,7 @@
 #include "instance/load.hpp"
 #include "report/report.hpp"
 #include "tools/racer/commands.hpp"
+#include "tools/racer/options.hpp"
 #include "tools/racer/python_bridge.hpp"
 
 namespace racer::cli {
@@ -42,7 +43,7 @@ void add_replay_commands(CLI::App& app) {
   static std::string path;
   static bool gpu = false;
   auto* r = app.add_subcommand("replay", "Run both programs concretely (bit-exact IEEE emulation) at a saved witness");
-  r->add_option("witness", path, "witness file written by racer check --witness")->required();
+  r->add_option("witness", path, "witness file written by racer check --witness")->required()->check(input_file());
   r->add_flag("--gpu", gpu, "run both programs on this machine's NVIDIA GPU (CuPy) instead of the CPU emulation");
   on_selected(r, [] { return gpu ? exec_python({python_dir() + "/racer/gpu_replay.py", path}) : run_replay(path); });
 }
@@ -58,9 +59,9 @@ void add_explain_commands(CLI::App& app) {
   static std::string path, cell;
   static double seconds = 60;
   auto* e = app.add_subcommand("explain", "Show both programs' expressions for one output cell and how it was decided");
-  e->add_option("case", path, "checking instance (.toml)")->required();
+  e->add_option("case", path, "checking instance (.toml)")->required()->check(input_file());
   e->add_option("--cell", cell, "output cell, e.g. out[1,3]")->required();
-  e->add_option("--time-limit", seconds, "seconds (default 60)");
+  e->add_option("--time-limit", seconds, "seconds (default 60)")->check(non_negative());
   on_selected(e, [] {
     instance::Instance inst = instance::load_instance(path);
     check::CheckOptions o;
