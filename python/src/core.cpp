@@ -17,6 +17,7 @@
 #include "report/html.hpp"
 #include "report/report.hpp"
 #include "report/sarif.hpp"
+#include "report/scoreboard.hpp"
 #include "support/error.hpp"
 
 namespace py = pybind11;
@@ -123,6 +124,22 @@ std::string compile_cuda(const std::string& text, const std::string& name, const
   return frontend::compile_cuda(src, cache_dir).path;
 }
 
+// One instance file scored against its [expect]: the JSON row and the line `racer corpus` prints.
+py::tuple score_file(const std::string& path, double seconds) {
+  report::ScoreRow row;
+  {
+    py::gil_scoped_release unlocked;
+    row = report::score_instance(path, seconds);
+  }
+  return py::make_tuple(report::row_json(row).dump(), report::scoreboard_line(row));
+}
+
+std::string junit_xml(const std::vector<std::string>& rows, const std::string& suite) {
+  std::vector<report::ScoreRow> parsed;
+  for (const auto& r : rows) parsed.push_back(report::row_from_json(nlohmann::json::parse(r)));
+  return report::junit(parsed, suite);
+}
+
 }  // namespace
 
 PYBIND11_MODULE(_core, m) {
@@ -147,6 +164,12 @@ PYBIND11_MODULE(_core, m) {
   m.def("check_file", &check_file, py::arg("path"), py::arg("time_limit") = 60.0, py::arg("memory_limit_mb") = 4096,
         py::arg("self_check_points") = 2, py::arg("html") = false,
         "Check a TOML instance file; as check, plus expected ([expect]'s verdict or None) and mismatch");
+  m.def("score_file", &score_file, py::arg("path"), py::arg("time_limit") = 60.0,
+        "Score a TOML instance file against its [expect] as racer corpus does: (row as JSON text, scoreboard line)");
+  m.def(
+      "scoreboard_line", [](const std::string& row) { return report::scoreboard_line(report::row_from_json(nlohmann::json::parse(row))); },
+      py::arg("row"), "The line racer corpus prints for a row (JSON text)");
+  m.def("junit", &junit_xml, py::arg("rows"), py::arg("suite"), "JUnit XML of scoreboard rows (JSON texts)");
   m.def("explain", &explain_json, py::arg("description"), py::arg("cell"), py::arg("time_limit") = 60.0);
   m.def("replay", &replay_file, py::arg("witness_path"));
   m.def("ptx_entries", &ptx_entries, py::arg("path"));

@@ -1,8 +1,13 @@
 #include "report/scoreboard.hpp"
 
 #include <cstdio>
+#include <filesystem>
 
+#include "check/check.hpp"
+#include "check/expect.hpp"
+#include "instance/load.hpp"
 #include "report/markup.hpp"
+#include "support/error.hpp"
 
 namespace racer::report {
 namespace {
@@ -14,6 +19,30 @@ std::string seconds_text(double s) {
 }
 
 }  // namespace
+
+ScoreRow score_instance(const std::string& path, double seconds) {
+  ScoreRow row;
+  row.name = std::filesystem::path(path).stem().string();
+  row.file = path;
+  row.expected = "?";
+  try {
+    instance::Instance inst = instance::load_instance(path);
+    if (inst.expect) row.expected = std::string(instance::verdict_name(inst.expect->verdict));
+    check::CheckOptions o;
+    o.limits.max_seconds = seconds;
+    check::CheckResult r = check::check_instance(inst, o);
+    row.got = std::string(check::verdict_name(r.verdict));
+    row.seconds = r.seconds;
+    row.why = check::expectation_mismatch(inst, r);
+    if (r.counterexample) row.replay = r.counterexample->replay_kind;
+  } catch (const Error& e) {
+    row.got = "error";
+    row.why = e.what();
+    row.why = row.why.substr(0, row.why.find('\n'));
+  }
+  row.pass = row.why.empty();
+  return row;
+}
 
 std::string scoreboard_line(const ScoreRow& r) {
   char line[288];

@@ -19,6 +19,10 @@ struct ScoreRow {
   bool pass = false;
 };
 
+// Checks one instance file against its [expect] (time limit `seconds`): the row `racer corpus`
+// prints for it. An instance that cannot be loaded or checked is a row with got "error".
+ScoreRow score_instance(const std::string& path, double seconds);
+
 // `<case> <expected> <got> <replay> <seconds> PASS|FAIL  why`, as `racer corpus` prints it.
 std::string scoreboard_line(const ScoreRow& r);
 nlohmann::json row_json(const ScoreRow& r);

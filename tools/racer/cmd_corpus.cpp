@@ -4,9 +4,6 @@
 #include <fstream>
 #include <iostream>
 
-#include "check/check.hpp"
-#include "check/expect.hpp"
-#include "instance/load.hpp"
 #include "report/scoreboard.hpp"
 #include "support/error.hpp"
 #include "tools/racer/commands.hpp"
@@ -23,34 +20,6 @@ struct CorpusArgs {
   std::string junit;
   unsigned jobs = 1;
 };
-
-std::string first_line(std::string s) {
-  if (auto nl = s.find('\n'); nl != std::string::npos) s = s.substr(0, nl);
-  return s;
-}
-
-report::ScoreRow score(const std::filesystem::path& f, double seconds) {
-  report::ScoreRow row;
-  row.name = f.stem().string();
-  row.file = f.string();
-  row.expected = "?";
-  try {
-    instance::Instance inst = instance::load_instance(f.string());
-    if (inst.expect) row.expected = std::string(instance::verdict_name(inst.expect->verdict));
-    check::CheckOptions o;
-    o.limits.max_seconds = seconds;
-    check::CheckResult r = check::check_instance(inst, o);
-    row.got = std::string(check::verdict_name(r.verdict));
-    row.seconds = r.seconds;
-    row.why = check::expectation_mismatch(inst, r);
-    if (r.counterexample) row.replay = r.counterexample->replay_kind;
-  } catch (const Error& e) {
-    row.got = "error";
-    row.why = first_line(e.what());
-  }
-  row.pass = row.why.empty();
-  return row;
-}
 
 std::vector<std::filesystem::path> instance_files(const std::string& dir) {
   std::error_code ec;
@@ -71,10 +40,10 @@ int run_corpus(const CorpusArgs& a) {
     rows.push_back(std::move(row));
   };
   if (a.jobs <= 1) {
-    for (const auto& f : files) print(score(f, a.seconds));
+    for (const auto& f : files) print(report::score_instance(f.string(), a.seconds));
   } else {
     run_forked(
-        files.size(), a.jobs, [&](size_t i) { return report::row_json(score(files[i], a.seconds)).dump(); },
+        files.size(), a.jobs, [&](size_t i) { return report::row_json(report::score_instance(files[i].string(), a.seconds)).dump(); },
         [&](size_t i, const ChildOutcome& c) {
           if (c.died.empty()) return print(report::row_from_json(nlohmann::json::parse(c.output)));
           report::ScoreRow row;
