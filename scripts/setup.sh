@@ -4,6 +4,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
 bash scripts/build.sh
+bash scripts/install-package.sh   # pip install . (reuses build/)
 echo
-echo "== racer check examples/vec_add_check.toml"
-build/racer check examples/vec_add_check.toml
+echo "== python3 -m racer check examples/vec_add_check.toml"
+"${PYTHON:-python3}" -m racer check examples/vec_add_check.toml

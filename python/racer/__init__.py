@@ -24,8 +24,9 @@ from .instance import Case, Instance, case, check  # noqa: E402
 from .kernels import Kernel, cuda, ptx  # noqa: E402
 from .launch import Launch, launch, program  # noqa: E402
 from .tensors import Tensor, TensorMap, empty, full, input, read, readwrite, scalar, tensor_map, values, write, zeros  # noqa: E402
+from .testing import assert_equivalent  # noqa: E402
 from .triton_frontend import triton  # noqa: E402
 
 __all__ = ["RacerError", "Case", "Instance", "case", "check", "Kernel", "cuda", "ptx", "Launch", "launch",
            "program", "Tensor", "TensorMap", "tensor_map", "empty", "full", "input", "read", "readwrite", "scalar", "values", "write",
-           "zeros", "triton"]
+           "zeros", "triton", "assert_equivalent"]

@@ -12,8 +12,6 @@ import importlib.util
 import json
 import os
 import sys
-import traceback
-
 from .errors import RacerError
 from .instance import Case, Instance, from_class
 
@@ -74,6 +72,18 @@ def run_describe(args):
     with open(args.out, "w") as f:
         json.dump(entries, f)
     return 0
+
+
+def _non_negative(kind):
+    def parse(text):
+        try:
+            v = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"'{text}' is not a number") from None
+        if not v >= 0 or v == float("inf"):
+            raise argparse.ArgumentTypeError(f"'{text}' is not a finite number >= 0")
+        return v
+    return parse
 
 
 def main(argv=None):

@@ -5,11 +5,17 @@
 #include <pybind11/stl.h>
 
 #include "check/check.hpp"
+#include "check/expect.hpp"
 #include "check/explain.hpp"
 #include "check/replay.hpp"
-#include "instance/json.hpp"
 #include "errors.hpp"
+#include "instance/json.hpp"
+#include "instance/load.hpp"
+#include "frontend/reference_trace.hpp"
+#include "report/html.hpp"
 #include "report/report.hpp"
+#include "report/sarif.hpp"
+#include "report/scoreboard.hpp"
 #include "support/error.hpp"
 
 namespace py = pybind11;
@@ -25,8 +31,7 @@ check::CheckOptions options(double seconds, size_t memory_mb, unsigned self_chec
   return o;
 }
 
-py::dict check_json(const std::string& description, double seconds, size_t memory_mb, unsigned self_check_points) {
-  instance::Instance inst = instance::instance_from_json(nlohmann::json::parse(description));
+py::dict checked(const instance::Instance& inst, double seconds, size_t memory_mb, unsigned self_check_points, bool html = false) {
   check::CheckResult r;
   {
     py::gil_scoped_release unlocked;
@@ -37,7 +42,30 @@ py::dict check_json(const std::string& description, double seconds, size_t memor
   out["json"] = report::json(r).dump();
   out["exit_code"] = report::exit_code(r);
   out["witness"] = r.counterexample ? report::witness_json(r, inst.source_path, inst).dump() : std::string();
+  // What `racer corpus` compares: the instance's [expect] (None without one) and what differs.
+  out["expected"] = inst.expect ? py::object(py::str(std::string(instance::verdict_name(inst.expect->verdict)))) : py::none();
+  out["mismatch"] = inst.expect ? check::expectation_mismatch(inst, r) : std::string();
+  out["sarif"] = report::sarif(r, inst).dump(2);
+  if (html) {  // the page explains the witness cell: both programs run once more
+    std::optional<check::Explanation> x;
+    {
+      py::gil_scoped_release unlocked;
+      if (r.counterexample) x = check::explain_cell(inst, r.counterexample->cell, options(seconds, memory_mb));
+    }
+    out["html"] = report::html(r, inst, x);
+  }
   return out;
+}
+
+py::dict check_json(const std::string& description, double seconds, size_t memory_mb, unsigned self_check_points, bool html) {
+  return checked(instance::instance_from_json(nlohmann::json::parse(description)), seconds, memory_mb, self_check_points, html);
+}
+
+// A TOML instance file, checked as `racer check FILE.toml` does.
+py::dict check_file(const std::string& path, double seconds, size_t memory_mb, unsigned self_check_points, bool html) {
+  instance::Instance inst = instance::load_instance(path);
+  frontend::trace_reference(inst);
+  return checked(inst, seconds, memory_mb, self_check_points, html);
 }
 
 py::dict explain_json(const std::string& description, const std::string& cell, double seconds) {
@@ -76,14 +104,40 @@ py::dict replay_file(const std::string& path) {
   return out;
 }
 
+// One instance file scored against its [expect]: the JSON row and the line `racer corpus` prints.
+py::tuple score_file(const std::string& path, double seconds) {
+  report::ScoreRow row;
+  {
+    py::gil_scoped_release unlocked;
+    row = report::score_instance(path, seconds, frontend::trace_reference);
+  }
+  return py::make_tuple(report::row_json(row).dump(), report::scoreboard_line(row));
+}
+
+std::string junit_xml(const std::vector<std::string>& rows, const std::string& suite) {
+  std::vector<report::ScoreRow> parsed;
+  for (const auto& r : rows) parsed.push_back(report::row_from_json(nlohmann::json::parse(r)));
+  return report::junit(parsed, suite);
+}
+
 }  // namespace
 
 PYBIND11_MODULE(_core, m) {
   m.doc() = "Racer's checker: checking, explaining and replaying instances (racer._frontend has the front ends)";
   python::translate_errors(m, "CoreError");
   m.def("check", &check_json, py::arg("description"), py::arg("time_limit") = 60.0, py::arg("memory_limit_mb") = 4096,
-        py::arg("self_check_points") = 2,
-        "Check an instance given as JSON; returns text, json, exit_code and witness (JSON text, '' when none)");
+        py::arg("self_check_points") = 2, py::arg("html") = false,
+        "Check an instance given as JSON; returns text, json, exit_code, witness (JSON text, '' when none), sarif, "
+        "and with html=True the HTML report");
+  m.def("check_file", &check_file, py::arg("path"), py::arg("time_limit") = 60.0, py::arg("memory_limit_mb") = 4096,
+        py::arg("self_check_points") = 2, py::arg("html") = false,
+        "Check a TOML instance file; as check, plus expected ([expect]'s verdict or None) and mismatch");
+  m.def("score_file", &score_file, py::arg("path"), py::arg("time_limit") = 60.0,
+        "Score a TOML instance file against its [expect] as racer corpus does: (row as JSON text, scoreboard line)");
+  m.def(
+      "scoreboard_line", [](const std::string& row) { return report::scoreboard_line(report::row_from_json(nlohmann::json::parse(row))); },
+      py::arg("row"), "The line racer corpus prints for a row (JSON text)");
+  m.def("junit", &junit_xml, py::arg("rows"), py::arg("suite"), "JUnit XML of scoreboard rows (JSON texts)");
   m.def("explain", &explain_json, py::arg("description"), py::arg("cell"), py::arg("time_limit") = 60.0);
   m.def("replay", &replay_file, py::arg("witness_path"));
 }

@@ -162,6 +162,7 @@ CheckResult check_instance(const instance::Instance& inst, const CheckOptions& o
       stats.tensor = prep.tensors()[t].name;
       uint64_t cells = prep.tensors()[t].cell_count();
       stats.cells = cells;
+      stats.outcomes.assign(cells, CellOutcome::Undecided);
       for (uint64_t c = 0; c < cells; ++c) {
         session.check_limits();
         expr::ExprId ea = ex.cell('a', t, static_cast<int64_t>(c)), eb = ex.cell('b', t, static_cast<int64_t>(c));
@@ -175,14 +176,19 @@ CheckResult check_instance(const instance::Instance& inst, const CheckOptions& o
         }
         std::string cell_name = prep.tensors()[t].cell_name(static_cast<int64_t>(c));
         switch (d.status) {
-          case decide::CellStatus::Proved: ++stats.proved; break;
+          case decide::CellStatus::Proved:
+            ++stats.proved;
+            stats.outcomes[c] = CellOutcome::Proved;
+            break;
           case decide::CellStatus::Unknown:
             ++stats.unknown;
+            stats.outcomes[c] = CellOutcome::Unknown;
             any_unknown = true;
             if (res.unknown_cells.size() < 5) res.unknown_cells.push_back(cell_name + ": " + d.reason);
             break;
           case decide::CellStatus::Refuted: {
             ++stats.refuted;
+            stats.outcomes[c] = CellOutcome::Refuted;
             any_refuted = true;
             if (res.counterexample) break;
             Counterexample cx;

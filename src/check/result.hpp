@@ -34,9 +34,13 @@ struct VerdictAndReason {
 // undecided cell leaves Unknown; only a complete run with every cell proved is Equivalent.
 VerdictAndReason combine_cells(const CellTally& t);
 
+// How each output cell was decided, for the per-cell map of the HTML report.
+enum class CellOutcome : uint8_t { Undecided, Proved, Refuted, Unknown };
+
 struct OutputStats {
   std::string tensor;
   uint64_t cells = 0, proved = 0, refuted = 0, unknown = 0;
+  std::vector<CellOutcome> outcomes;  // per cell, row-major; Undecided where deciding stopped
 };
 
 // One input value of a witness: a cell of an input tensor, or unknown initial memory.

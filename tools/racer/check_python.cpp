@@ -41,14 +41,6 @@ std::optional<nlohmann::json> describe(const std::string& path, int& status) {
   }
 }
 
-// Where an instance's witness goes: `base` itself when one instance has a witness, else
-// base with the instance's name before its extension (w.json -> w.NAME.json).
-std::string witness_path(const std::string& base, const std::string& name, bool several) {
-  if (!several) return base;
-  std::string ext = fs::path(base).extension().string();
-  return base.substr(0, base.size() - ext.size()) + "." + name + (ext.empty() ? ".json" : ext);
-}
-
 struct Checked {
   instance::Instance inst;
   check::CheckResult result;
@@ -56,7 +48,14 @@ struct Checked {
 
 }  // namespace
 
-int check_python_file(const std::string& path, const check::CheckOptions& options, bool json, const std::string& witness) {
+std::string per_instance_path(const std::string& base, const std::string& name, bool several) {
+  if (!several) return base;
+  std::string ext = fs::path(base).extension().string();
+  return base.substr(0, base.size() - ext.size()) + "." + name + (ext.empty() ? ".json" : ext);
+}
+
+int check_python_file(const std::string& path, const check::CheckOptions& options, bool json, const std::string& witness,
+                      const AlsoReport& also) {
   int status = 0;
   std::optional<nlohmann::json> entries = describe(path, status);
   if (!entries) return status;
@@ -71,6 +70,7 @@ int check_python_file(const std::string& path, const check::CheckOptions& option
       worst = most_severe(worst, static_cast<ExitCode>(report::exit_code(c.result)));
       if (json) reports.push_back(report::json(c.result));
       else std::cout << report::text(c.result) << std::flush;
+      if (also) also(c.inst, c.result, entries->size() > 1);
       if (c.result.counterexample) with_witness.push_back(std::move(c));
     } catch (const Error& e) {
       std::cerr << e.what() << "\n";
@@ -81,7 +81,7 @@ int check_python_file(const std::string& path, const check::CheckOptions& option
   if (!witness.empty()) {
     if (with_witness.empty()) std::cerr << "no witness to save: no instance is inequivalent\n";
     for (const Checked& c : with_witness) {
-      std::string file = witness_path(witness, c.inst.name, with_witness.size() > 1);
+      std::string file = per_instance_path(witness, c.inst.name, with_witness.size() > 1);
       std::ofstream out(file);
       if (!out) throw Error(ExitCode::BadInput, file + ": cannot write the witness file");
       out << report::witness_json(c.result, c.inst.source_path, c.inst).dump(2) << "\n";

@@ -12,6 +12,7 @@
 #include "contract/trace_records.hpp"
 #include "support/error.hpp"
 #include "tools/racer/commands.hpp"
+#include "tools/racer/options.hpp"
 
 namespace racer::cli {
 namespace {
@@ -157,13 +158,13 @@ void add_contract_commands(CLI::App& app) {
   c->require_subcommand(1);
   static std::vector<std::string> lint_paths;
   auto* lint = c->add_subcommand("lint", "Parse and validate .kc files; every error located (file:line:col)");
-  lint->add_option("files", lint_paths, "contract files")->required();
+  lint->add_option("files", lint_paths, "contract files")->required()->check(input_file());
   on_selected(lint, [] { return run_lint(lint_paths); });
 
   static std::string check_path, check_impl, check_backend = "cpu";
   static bool check_visible = false;
   auto* chk = c->add_subcommand("check", "Run the measurement protocol: conforming | violation | under-specified (exit 0 | 1 | 2; 3 refused or bad input)");
-  chk->add_option("file", check_path, "contract file")->required();
+  chk->add_option("file", check_path, "contract file")->required()->check(input_file());
   chk->add_option("--impl", check_impl, "only this implementation (default: all but reference ones)");
   chk->add_option("--backend", check_backend, "cpu (bit-exact emulation) or gpu (CUDA driver)")->check(CLI::IsMember({"cpu", "gpu"}));
   chk->add_flag("--visible", check_visible, "run the visible smoke tests instead of the measurement protocol");
@@ -177,7 +178,7 @@ void add_contract_commands(CLI::App& app) {
   static std::vector<std::string> cal_paths;
   static std::string cal_backend = "cpu", cal_markdown;
   auto* cal = c->add_subcommand("calibrate", "Three-state calibration: the measurement must separate baseline, bad and good (exit 1 when it does not)");
-  cal->add_option("files", cal_paths, "contract files")->required();
+  cal->add_option("files", cal_paths, "contract files")->required()->check(input_file());
   cal->add_option("--backend", cal_backend, "cpu or gpu")->check(CLI::IsMember({"cpu", "gpu"}));
   cal->add_option("--markdown", cal_markdown, "write the calibration table (Markdown) to this file");
   static TraceArgs cal_trace;
@@ -190,7 +191,7 @@ void add_contract_commands(CLI::App& app) {
   static std::vector<std::string> rt_files, rt_changed;
   static bool rt_major = false;
   auto* rt = c->add_subcommand("retest", "Which contracts a stack upgrade must re-run (the retest policy)");
-  rt->add_option("files", rt_files, "contract files")->required();
+  rt->add_option("files", rt_files, "contract files")->required()->check(input_file());
   rt->add_option("--changed", rt_changed, "subsystems the release changes: compiler, math_library, mixed_precision, fusion, collectives, scheduler, atomics, driver");
   rt->add_flag("--major", rt_major, "the upgrade is a major version");
   on_selected(rt, [] { return run_retest(rt_files, rt_changed, rt_major); });

@@ -5,6 +5,7 @@
 #include "frontend/reference_trace.hpp"
 #include "instance/load.hpp"
 #include "tools/racer/commands.hpp"
+#include "tools/racer/options.hpp"
 
 namespace racer::cli {
 
@@ -12,9 +13,9 @@ void add_explain_commands(CLI::App& app) {
   static std::string path, cell;
   static double seconds = 60;
   auto* e = app.add_subcommand("explain", "Show both programs' expressions for one output cell and how it was decided");
-  e->add_option("case", path, "checking instance (.toml)")->required();
+  e->add_option("case", path, "checking instance (.toml)")->required()->check(input_file());
   e->add_option("--cell", cell, "output cell, e.g. out[1,3]")->required();
-  e->add_option("--time-limit", seconds, "seconds (default 60)");
+  e->add_option("--time-limit", seconds, "seconds (default 60)")->check(non_negative());
   on_selected(e, [] {
     instance::Instance inst = instance::load_instance(path);
     frontend::trace_reference(inst);

@@ -8,6 +8,7 @@
 #include "instance/load.hpp"
 #include "report/report.hpp"
 #include "tools/racer/commands.hpp"
+#include "tools/racer/options.hpp"
 #include "tools/racer/python_bridge.hpp"
 
 namespace racer::cli {
@@ -43,7 +44,7 @@ void add_replay_commands(CLI::App& app) {
   static std::string path;
   static bool gpu = false;
   auto* r = app.add_subcommand("replay", "Run both programs concretely (bit-exact IEEE emulation) at a saved witness");
-  r->add_option("witness", path, "witness file written by racer check --witness")->required();
+  r->add_option("witness", path, "witness file written by racer check --witness")->required()->check(input_file());
   r->add_flag("--gpu", gpu, "run both programs on this machine's NVIDIA GPU (CuPy) instead of the CPU emulation");
   on_selected(r, [] { return gpu ? exec_python({frontend::python_package_dir() + "/racer/gpu_replay.py", path}) : run_replay(path); });
 }

@@ -6,6 +6,7 @@
 #include "support/error.hpp"
 
 #include "tools/racer/commands.hpp"
+#include "tools/racer/options.hpp"
 #include "trace/trace.hpp"
 
 namespace racer::cli {
@@ -52,8 +53,8 @@ void add_trace_commands(CLI::App& app) {
     return 0;
   });
   auto* v = t->add_subcommand("verify", "Check a trace's chain and signatures against a trusted public key");
-  v->add_option("trace", trace_path, "trace file (JSON lines)")->required();
-  v->add_option("--key", pub_path, "trusted public key file (KEYFILE.pub)")->required();
+  v->add_option("trace", trace_path, "trace file (JSON lines)")->required()->check(input_file());
+  v->add_option("--key", pub_path, "trusted public key file (KEYFILE.pub)")->required()->check(input_file());
   v->add_flag("--every-signature", every_signature,
               "verify every record's signature (default: the last one's, which covers the rest through the hash chain)");
   v->add_option("--expect-records", expect_records,

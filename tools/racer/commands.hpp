@@ -7,6 +7,7 @@ namespace racer::cli {
 // Each add_* registers subcommands and the action to run when one is selected.
 void add_ptx_commands(CLI::App& app);
 void add_check_commands(CLI::App& app);
+void add_corpus_commands(CLI::App& app);
 void add_replay_commands(CLI::App& app);
 void add_explain_commands(CLI::App& app);
 void add_contract_commands(CLI::App& app);

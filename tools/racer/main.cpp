@@ -3,14 +3,17 @@
 #include <cstdio>
 #include <iostream>
 
+#include "report/version.hpp"
 #include "support/error.hpp"
 #include "tools/racer/commands.hpp"
 
 int main(int argc, char** argv) {
   CLI::App app{"Racer: symbolic equivalence checking of GPU kernels at the PTX level"};
+  app.set_version_flag("--version", "racer " + std::string(racer::report::racer_version()));
   app.require_subcommand(1);
   racer::cli::add_ptx_commands(app);
   racer::cli::add_check_commands(app);
+  racer::cli::add_corpus_commands(app);
   racer::cli::add_replay_commands(app);
   racer::cli::add_explain_commands(app);
   racer::cli::add_contract_commands(app);

@@ -1,0 +1,41 @@
+#pragma once
+#include <functional>
+// A corpus run: one row per instance against its [expect], printed as the scoreboard line,
+// kept as JSON, or written as a JUnit XML report for CI systems.
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "instance/instance.hpp"
+
+namespace racer::report {
+
+struct ScoreRow {
+  std::string name;      // the instance file's stem
+  std::string file;      // its path
+  std::string expected;  // [expect]'s verdict, "?" without one
+  std::string got;       // the verdict, or "error" when the instance could not be checked
+  std::string replay;    // the witness replay's kind, "" without a witness
+  std::string why;       // what differs from [expect] (or the error); "" when it passes
+  double seconds = 0;
+  bool pass = false;
+};
+
+// Checks one instance file against its [expect] (time limit `seconds`): the row `racer corpus`
+// prints for it. An instance that cannot be loaded or checked is a row with got "error".
+// `prepare` runs on the loaded instance before it is checked (the CLI traces a [b] reference
+// there: the front ends live above this layer).
+ScoreRow score_instance(const std::string& path, double seconds,
+                        const std::function<void(instance::Instance&)>& prepare = {});
+
+// `<case> <expected> <got> <replay> <seconds> PASS|FAIL  why`, as `racer corpus` prints it.
+std::string scoreboard_line(const ScoreRow& r);
+nlohmann::json row_json(const ScoreRow& r);
+ScoreRow row_from_json(const nlohmann::json& j);
+
+// JUnit XML (the schema Jenkins, GitLab and GitHub test reporters read): a failure per row
+// that misses its [expect], an error per instance that could not be checked.
+std::string junit(const std::vector<ScoreRow>& rows, const std::string& suite);
+
+}  // namespace racer::report
