@@ -14,6 +14,7 @@ import os
 import sys
 from .errors import RacerError
 from .instance import Case, Instance, from_class
+from .user_code import user_traceback
 
 
 def load_instances(path):
@@ -44,8 +45,8 @@ def describe(found, file):
             entries.append({"instance": case.description()})
         except RacerError as e:
             entries.append({"error": str(e), "code": e.code})
-        except Exception:  # the user's setup or program raised: show where, as Python does
-            traceback.print_exc()
+        except Exception as e:  # the user's setup or program raised: show their frames, as Python does
+            sys.stderr.write(user_traceback(e))
             entries.append({"error": f"{file}: {getattr(item, '__name__', 'an instance')} raised an exception "
                                      "while it was built", "code": 3})
     return entries
@@ -60,8 +61,8 @@ def run_describe(args):
     except RacerError as e:
         print(e, file=sys.stderr)
         return e.code
-    except Exception:  # the user's file itself fails: show where, as Python does
-        traceback.print_exc()
+    except Exception as e:  # the user's file itself fails: show their frames, as Python does
+        sys.stderr.write(user_traceback(e))
         print(f"{args.file}: the file raised an exception while loading", file=sys.stderr)
         return 3
     if not found:
