@@ -74,6 +74,8 @@ const std::array<Group, kModCount>& groups() {
       {"read", {"read"}},
       {"level", {"L1", "L2"}},
       {"arrive", {"arrive"}},
+      {"cache policy", {"fractional", "range", "cvt"}},
+      {"secondary L2 eviction", {"L2::evict_unchanged"}},
       {"shape", {}},
   }};
   return g;

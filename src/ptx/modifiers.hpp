@@ -65,6 +65,8 @@ enum class Mod : uint8_t {
   Read,       // read (cp.async.bulk.wait_group.read)
   Level,      // L1 L2 (prefetch)
   Arrive,     // arrive (barrier.cluster.arrive variants)
+  Policy,     // fractional range cvt (createpolicy)
+  L2Evict2,   // L2::evict_unchanged: createpolicy's secondary eviction priority
   Shape,      // mMnNkK: value kept in Instr::shape, the group only marks presence
   Count
 };

@@ -131,6 +131,9 @@ const std::vector<Row>& rows() {
       {Op::Trap, {}, 0, 0, ""},
       {Op::Brkpt, {}, 0, 0, ""},
       {Op::Nanosleep, {T}, 1, 1, "su"},
+      // createpolicy.fractional.L2::evict_first{.L2::evict_unchanged}.b64 d, fraction;
+      // .range ... d, [a], primary_size, total_size; .cvt.L2.b64 d, src
+      {Op::Createpolicy, {M::Policy, M::Level, M::L2Evict, M::L2Evict2, T}, 1, 1, "dU x.? x.? x.?"},
       {Op::Setmaxnreg, {M::IncDec, M::Sync, M::Aligned, T}, 1, 1, "iu"},
       {Op::CpAsync, {M::CacheOp, M::Space, M::Space2, M::L2Evict, M::CacheHint, M::Prefetch}, 0, 0,
        "a. a. iu x.? x.?"},

@@ -73,6 +73,11 @@ void atom(ExecContext& c, const Instr& i) {
 
 void no_effect(ExecContext&, const Instr&) {}
 
+// createpolicy: an opaque cache-eviction policy that loads and stores take as a hint
+// (.L2::cache_hint, Triton's eviction_policy=). Hints change no value, so every policy is
+// the same constant here; a program that computes with it as data gets that constant.
+void createpolicy(ExecContext& c, const Instr& i) { c.set(i.operands[0], Value::of_bits(0)); }
+
 }  // namespace
 
 void register_memory(exec::Semantics& s) {
@@ -88,6 +93,7 @@ void register_memory(exec::Semantics& s) {
   st_[size_t(ptx::Op::Membar)] = no_effect;
   st_[size_t(ptx::Op::Prefetch)] = no_effect;
   st_[size_t(ptx::Op::Prefetchu)] = no_effect;
+  st_[size_t(ptx::Op::Createpolicy)] = createpolicy;
 }
 
 }  // namespace racer::sem

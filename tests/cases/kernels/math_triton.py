@@ -93,8 +93,18 @@ def tri_div(x, y, out, n, BLOCK: tl.constexpr):
     tl.store(out + offs, a / b, mask=m)
 
 
+# Cache-eviction hints (createpolicy and .L2::cache_hint operands in the PTX) change no value.
+@triton.jit
+def tri_axpy_evict(x, y, out, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    m = offs < n
+    a = tl.load(x + offs, mask=m, other=0.0, eviction_policy="evict_first")
+    b = tl.load(y + offs, mask=m, other=0.0, eviction_policy="evict_last")
+    tl.store(out + offs, 2.0 * a + b, mask=m, eviction_policy="evict_last")
+
+
 UNARY = ["tri_exp", "tri_exp2", "tri_exp_minus_one", "tri_log", "tri_log2", "tri_log_one_plus",
          "tri_sqrt", "tri_rsqrt", "tri_recip", "tri_sigmoid", "tri_erf", "tri_tanh", "tri_sin",
          "tri_cos", "tri_square", "tri_softplus", "tri_gelu", "tri_rsqrt_eps_in", "tri_relu_max",
          "tri_relu_where", "tri_exp_pos_nonstrict"]
-BINARY = ["tri_div"]
+BINARY = ["tri_div", "tri_axpy_evict"]

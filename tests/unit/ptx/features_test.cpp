@@ -135,6 +135,26 @@ TEST(PtxFeatures, TensorCoreAndAsyncForms) {
   EXPECT_EQ(f.instrs[8].mod(Mod::AtomOp), atomop::ADD);
 }
 
+// Triton's eviction_policy= and CUDA's cache-hint intrinsics: a policy made by createpolicy
+// (fractional, with a secondary priority, by range, converted) and handed to loads and stores.
+TEST(PtxFeatures, CachePoliciesAndHints) {
+  Module m = parse(
+      "\tcreatepolicy.fractional.L2::evict_first.b64 %rd2, 1.0;\n"
+      "\tcreatepolicy.fractional.L2::evict_last.L2::evict_unchanged.b64 %rd3, 0.5;\n"
+      "\tcreatepolicy.range.L2::evict_last.b64 %rd4, [%rd1], 1024, 4096;\n"
+      "\tcreatepolicy.cvt.L2.b64 %rd5, %rd4;\n"
+      "\tld.global.L1::evict_first.L2::cache_hint.b32 %r1, [%rd1], %rd2;\n"
+      "\tst.global.L1::evict_last.L2::cache_hint.b32 [%rd1], %r1, %rd3;\n");
+  const Function& f = m.functions[0];
+  EXPECT_EQ(f.instrs[0].op, Op::Createpolicy);
+  EXPECT_TRUE(f.instrs[1].has(Mod::L2Evict2));
+  EXPECT_EQ(f.instrs[2].operands.size(), 4u);
+  EXPECT_TRUE(f.instrs[3].has(Mod::Level));
+  EXPECT_TRUE(f.instrs[4].has(Mod::CacheHint));
+  EXPECT_EQ(f.instrs[4].operands.size(), 3u);
+  EXPECT_EQ(f.instrs[5].operands.size(), 3u);
+}
+
 TEST(PtxFeatures, FunctionsAndCalls) {
   std::string text =
       ".version 8.7\n.target sm_90\n.address_size 64\n"
