@@ -616,15 +616,16 @@ std::optional<MathRoutineRecognizer::Plan> MathRoutineRecognizer::probe(exec::Ex
       if (record) run.events.push_back(std::move(ev));
       return next;
     };
+    // A prelude instruction the probe cannot run (a warp shuffle, a load: the running sum
+    // of a softmax reaches the routine's input through a loop full of them) computes
+    // something that is not the input's alone: what it writes is other data to the probe,
+    // and a routine that reads it has no values to fit there.
     for (uint32_t pc : prelude)
       if (!step(pc, false)) {
-        failed = true;
-        break;
+        writes_of(fn.instrs[pc], writes);
+        for (uint32_t w : writes) state[w] = State::Opaque;
+        failed = false;
       }
-    if (failed) {
-      if (debug_) std::fprintf(stderr, "  probe root %s: prelude failed\n", fn.regs[root].name.c_str());
-      return std::nullopt;
-    }
     uint32_t pc = at;
     for (size_t n = 0; n < (selection ? 1 : kMaxProbeSteps) && pc < fn.instrs.size(); ++n) {
       auto next = step(pc, true);
