@@ -137,3 +137,15 @@ def test_replay_gpu_without_a_gpu_says_so(tmp_path):
     racer_cli("check", os.path.join(EXAMPLES, "split_k_pipeline.py"), "--witness", str(w))
     p = racer_cli("replay", "--gpu", str(w))
     assert p.returncode == 3 and "no GPU to replay on" in p.stderr, p.stdout + p.stderr
+
+
+def test_explain_takes_a_python_instance(tmp_path):
+    py = tmp_path / "vec_add.py"
+    py.write_text(MIRROR)
+    p = racer_cli("explain", str(py), "--cell", "out[7]")
+    assert p.returncode == 0, p.stdout + p.stderr
+    assert p.stdout.startswith("vec_add_one_per_thread_vs_grid_stride: out[7]")
+    assert "program a: y[7] + x[7]" in p.stdout and "decided:   proved" in p.stdout
+    wrong = racer_cli("explain", str(py), "--cell", "out[7]", "--instance", "nope")
+    assert wrong.returncode == 3 and "defines no instance named 'nope'" in wrong.stderr
+    assert "vec_add_one_per_thread_vs_grid_stride" in wrong.stderr

@@ -48,6 +48,25 @@ struct Checked {
 
 }  // namespace
 
+instance::Instance python_instance(const std::string& path, const std::string& name) {
+  int status = 0;
+  std::optional<nlohmann::json> entries = describe(path, status);
+  if (!entries) throw Error(static_cast<ExitCode>(status), path + ": its instances could not be described");
+  std::vector<instance::Instance> found;
+  std::string names;
+  for (const nlohmann::json& entry : *entries) {
+    if (entry.contains("error")) throw Error(static_cast<ExitCode>(entry.value("code", 3)), entry["error"].get<std::string>());
+    found.push_back(instance::instance_from_json(entry.at("instance")));
+    names += (names.empty() ? "" : ", ") + found.back().name;
+  }
+  for (instance::Instance& inst : found)
+    if (inst.name == name || (name.empty() && found.size() == 1)) return std::move(inst);
+  if (name.empty())
+    throw Error(ExitCode::BadInput, path + " defines " + std::to_string(found.size()) + " instances (" + names +
+                                        "): name one with --instance");
+  throw Error(ExitCode::BadInput, path + " defines no instance named '" + name + "' (it defines: " + names + ")");
+}
+
 std::string per_instance_path(const std::string& base, const std::string& name, bool several) {
   if (!several) return base;
   std::string ext = fs::path(base).extension().string();

@@ -18,6 +18,11 @@ using AlsoReport = std::function<void(const instance::Instance&, const check::Ch
 int check_python_file(const std::string& path, const check::CheckOptions& options, bool json, const std::string& witness,
                       const AlsoReport& also = {});
 
+// The instance named `name` (or the file's only one when `name` is empty) a .py file defines,
+// as the Python side describes it; racer::Error (bad input) naming the instances there are
+// when none or several match.
+instance::Instance python_instance(const std::string& path, const std::string& name);
+
 // `base` itself when one instance writes a file, else base with the instance's name before its
 // extension (w.json -> w.NAME.json).
 std::string per_instance_path(const std::string& base, const std::string& name, bool several);

@@ -1,24 +1,30 @@
 // racer explain CASE --cell T[i,j]
+#include <filesystem>
 #include <iostream>
 
 #include "check/explain.hpp"
 #include "frontend/reference_trace.hpp"
 #include "instance/load.hpp"
+#include "tools/racer/check_python.hpp"
 #include "tools/racer/commands.hpp"
 #include "tools/racer/options.hpp"
 
 namespace racer::cli {
 
 void add_explain_commands(CLI::App& app) {
-  static std::string path, cell;
+  static std::string path, cell, which;
   static double seconds = 60;
   auto* e = app.add_subcommand("explain", "Show both programs' expressions for one output cell and how it was decided");
-  e->add_option("case", path, "checking instance (.toml)")->required()->check(input_file());
+  e->add_option("case", path, "checking instance (.toml, or .py written with the Python API)")
+      ->required()
+      ->check(input_file());
+  e->add_option("--instance", which, "the instance of a .py file that defines several");
   e->add_option("--cell", cell, "output cell, e.g. out[1,3]")->required();
   e->add_option("--time-limit", seconds, "seconds (default 60)")->check(non_negative());
   on_selected(e, [] {
-    instance::Instance inst = instance::load_instance(path);
-    frontend::trace_reference(inst);
+    bool python = std::filesystem::path(path).extension() == ".py";
+    instance::Instance inst = python ? python_instance(path, which) : instance::load_instance(path);
+    if (!python) frontend::trace_reference(inst);
     check::CheckOptions o;
     o.limits.max_seconds = seconds;
     check::Explanation x = check::explain_cell(inst, cell, o);
