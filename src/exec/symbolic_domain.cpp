@@ -1,6 +1,7 @@
 #include "exec/symbolic_domain.hpp"
 
 #include "exec/exact_float.hpp"
+#include "expr/walk.hpp"
 #include "exec/refusal.hpp"
 #include "ptx/modifiers.hpp"
 
@@ -102,6 +103,28 @@ std::optional<ExprId> SymbolicDomain::unfold_scaled_log2e(ExprId x) {
   return std::nullopt;
 }
 
+// Whether x is a real number at every point where the inputs are finite reals (Racer's
+// assumption about inputs): built from them and rational constants by operations defined
+// everywhere (sums, products with non-negative integer exponents, exp, tanh, erf, sin, cos,
+// abs, min, max, selects), so that a NaN test on it is false. Division, log, sqrt and the
+// infinities may make a NaN; those stay refused.
+bool SymbolicDomain::defined_everywhere(ExprId x) const {
+  return !expr::any_node(store_, x, [&](ExprId e) {
+    switch (store_.kind(e)) {
+      case expr::Kind::Const: return !store_.is_rational(e);
+      case expr::Kind::Mul:
+        for (uint32_t i = 0; i < store_.arity(e); ++i)
+          if (store_.weight(e, i) < 0 || store_.weight(e, i).get_den() != 1) return true;
+        return false;
+      case expr::Kind::Func: {
+        expr::FuncKind f = store_.func_kind(e);
+        return f == expr::FuncKind::Log || f == expr::FuncKind::Sqrt;
+      }
+      default: return false;
+    }
+  });
+}
+
 Value SymbolicDomain::fbin(FBin op, ptx::Type t, Value a, Value b, const FloatMods& m) {
   if (fault_for_testing) op = fault_for_testing(op);
   ExprId x = real(a, t), y = real(b, t);
@@ -190,12 +213,12 @@ Value SymbolicDomain::fcmp(uint8_t cmp, ptx::Type t, Value a, Value b, bool) {
     case ptx::cmp::GE: case ptx::cmp::GEU: r = store_.cmp(CmpOp::Ge, x, y); break;
     case ptx::cmp::NUM:
       if (store_.is_undefined(x) || store_.is_undefined(y)) return Value::of_bits(0);
-      if (store_.kind(x) == expr::Kind::Const && store_.kind(y) == expr::Kind::Const) return Value::of_bits(1);
-      throw Refusal("setp.num on symbolic data needs NaN semantics");
+      if (defined_everywhere(x) && defined_everywhere(y)) return Value::of_bits(1);
+      throw Refusal("setp.num on symbolic data that may be NaN (a division, log or sqrt of the inputs) needs NaN semantics");
     case ptx::cmp::NAN_:
       if (store_.is_undefined(x) || store_.is_undefined(y)) return Value::of_bits(1);
-      if (store_.kind(x) == expr::Kind::Const && store_.kind(y) == expr::Kind::Const) return Value::of_bits(0);
-      throw Refusal("setp.nan on symbolic data needs NaN semantics");
+      if (defined_everywhere(x) && defined_everywhere(y)) return Value::of_bits(0);
+      throw Refusal("setp.nan on symbolic data that may be NaN (a division, log or sqrt of the inputs) needs NaN semantics");
     default: throw Refusal("integer comparison mode on a float comparison");
   }
   if (store_.kind(r) == expr::Kind::Bool) return Value::of_bits(store_.bool_value(r) ? 1 : 0);

@@ -56,6 +56,7 @@ class SymbolicDomain final : public Domain {
   static const mpq_class& ln2_float();
   std::optional<expr::ExprId> divide_if_multiple(expr::ExprId x, const mpq_class& c);
   std::optional<expr::ExprId> unfold_scaled_log2e(expr::ExprId x);
+  bool defined_everywhere(expr::ExprId x) const;
   std::map<std::string, size_t> recognized_;
 
   expr::Store& store_;
