@@ -55,13 +55,15 @@ const mpq_class& SymbolicDomain::ln2_float() {
   return c;
 }
 
+// A rational with a short numerator and denominator (at most 16 and 8 bits): a scale a
+// programmer writes (0.125, 3/2), not a float that approximates an irrational.
+static bool small_rational(const mpq_class& q) {
+  return mpz_sizeinbase(q.get_num_mpz_t(), 2) <= 16 && mpz_sizeinbase(q.get_den_mpz_t(), 2) <= 8;
+}
+
 // x / c when every coefficient of x is a small multiple of c (x was scaled by c), else nullopt.
 std::optional<ExprId> SymbolicDomain::divide_if_multiple(ExprId x, const mpq_class& c) {
-  auto nice = [&](const mpq_class& k) {
-    if (k == 0) return true;
-    mpq_class q = k / c;
-    return mpz_sizeinbase(q.get_num_mpz_t(), 2) <= 16 && mpz_sizeinbase(q.get_den_mpz_t(), 2) <= 8;
-  };
+  auto nice = [&](const mpq_class& k) { return k == 0 || small_rational(k / c); };
   expr::Kind k = store_.kind(x);
   if (k == expr::Kind::Add) {
     if (!nice(store_.coef(x))) return std::nullopt;
@@ -90,11 +92,10 @@ std::optional<ExprId> SymbolicDomain::unfold_scaled_log2e(ExprId x) {
   if (!unit) return std::nullopt;
   mpq_class exact = scale / log2e_float();
   if (encode_exact(ptx::Type::F32, exact)) return store_.mul(store_.constant(exact), *unit);
-  // A small rational scale is a plain exp2 (ex2.approx(2 x)), not a folded log2(e).
-  bool small = mpz_sizeinbase(scale.get_num_mpz_t(), 2) <= 16 && mpz_sizeinbase(scale.get_den_mpz_t(), 2) <= 8;
   std::optional<uint64_t> folded = encode_exact(ptx::Type::F32, scale);
   std::optional<uint64_t> nearest = encode_rounded(ptx::Type::F32, exact);
-  if (small || !folded || !nearest) return std::nullopt;
+  // A small rational scale is a plain exp2 (ex2.approx(2 x)), not a folded log2(e).
+  if (small_rational(scale) || !folded || !nearest) return std::nullopt;
   for (int64_t step : {0, -1, 1}) {
     uint64_t bits = static_cast<uint64_t>(static_cast<int64_t>(*nearest) + step);
     mpq_class sv = decode_float(ptx::Type::F32, bits).value;

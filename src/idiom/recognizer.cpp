@@ -262,21 +262,29 @@ std::optional<MathRoutineRecognizer::Plan> merge_commit(const ptx::Function& fn,
   return std::nullopt;
 }
 
-// The symbols of the symbolic values `reg` is computed from (itself included), along the
-// registers' defining instructions.
-std::set<uint32_t> symbolic_ancestors(const exec::Thread& th, const ptx::Function& fn, uint32_t reg) {
-  std::set<uint32_t> syms, seen{reg};
-  std::vector<uint32_t> queue{reg}, reads;
-  for (size_t qi = 0; qi < queue.size() && qi < 256; ++qi) {
-    const Value& v = th.regs[queue[qi]];
-    if (!v.is_symbolic()) continue;
-    syms.insert(v.sym);
-    uint32_t def = th.def_pc[queue[qi]];
-    if (def >= fn.instrs.size()) continue;
+// The registers the seeds are computed from, breadth first along their defining
+// instructions (the seeds first, nearest next), at most `limit`; the walk goes on only
+// through symbolic values.
+std::vector<uint32_t> defining_registers(const exec::Thread& th, const ptx::Function& fn, std::vector<uint32_t> seeds,
+                                         size_t limit) {
+  std::vector<uint32_t> queue = std::move(seeds), reads;
+  std::set<uint32_t> seen(queue.begin(), queue.end());
+  for (size_t qi = 0; qi < queue.size() && qi < limit; ++qi) {
+    uint32_t r = queue[qi], def = th.def_pc[r];
+    if (!th.regs[r].is_symbolic() || def >= fn.instrs.size()) continue;
     reads_of(fn.instrs[def], reads);
     for (uint32_t x : reads)
       if (seen.insert(x).second) queue.push_back(x);
   }
+  if (queue.size() > limit) queue.resize(limit);
+  return queue;
+}
+
+// The symbols of the symbolic values `reg` is computed from (itself included).
+std::set<uint32_t> symbolic_ancestors(const exec::Thread& th, const ptx::Function& fn, uint32_t reg) {
+  std::set<uint32_t> syms;
+  for (uint32_t r : defining_registers(th, fn, {reg}, 256))
+    if (th.regs[r].is_symbolic()) syms.insert(th.regs[r].sym);
   return syms;
 }
 
@@ -304,19 +312,11 @@ bool MathRoutineRecognizer::recognize(exec::ExecContext& ctx, const ptx::Instr& 
   uint32_t at = static_cast<uint32_t>(&ins - fn.instrs.data());
 
   // Candidate inputs: symbolic reals along the defining instructions, nearest first.
-  std::vector<uint32_t> queue, reads, roots;
-  reads_of(ins, queue);
-  std::set<uint32_t> seen(queue.begin(), queue.end());
-  for (size_t qi = 0; qi < queue.size() && qi < 128; ++qi) {
-    uint32_t r = queue[qi];
+  std::vector<uint32_t> seeds, roots;
+  reads_of(ins, seeds);
+  for (uint32_t r : defining_registers(th, fn, std::move(seeds), 128)) {
     const Value& v = th.regs[r];
-    if (!v.is_symbolic()) continue;
-    if (!v.integer && !st.is_condition(v.expr())) roots.push_back(r);
-    uint32_t def = th.def_pc[r];
-    if (def >= fn.instrs.size()) continue;
-    reads_of(fn.instrs[def], reads);
-    for (uint32_t x : reads)
-      if (seen.insert(x).second) queue.push_back(x);
+    if (v.is_symbolic() && !v.integer && !st.is_condition(v.expr())) roots.push_back(r);
   }
   std::stable_sort(roots.begin(), roots.end(), [&](uint32_t a, uint32_t b) { return th.def_pc[a] + 1 > th.def_pc[b] + 1; });
   // One register per value: the one defined first, where the value came from. A later copy
