@@ -14,12 +14,15 @@
 
 #include "exec/cta_barrier.hpp"
 #include "exec/defect.hpp"
+#include "exec/defect_log.hpp"
 #include "exec/domain.hpp"
 #include "exec/happens_before.hpp"
 #include "exec/launch.hpp"
 #include "exec/params.hpp"
 #include "exec/region.hpp"
 #include "exec/session.hpp"
+#include "exec/site_ref.hpp"
+#include "exec/storage.hpp"
 #include "exec/thread.hpp"
 #include "ptx/ir.hpp"
 #include "ptx/liveness.hpp"
@@ -46,18 +49,6 @@ struct ExecContext {
   uint64_t address(const ptx::Operand& addr);
   Site site(const ptx::Instr& ins) const;
 };
-
-// Where a defect happened, built only when a defect is recorded for the first time at
-// that instruction (printing the instruction is too costly for every access).
-struct SiteRef {
-  ExecContext* ctx = nullptr;
-  const ptx::Instr* ins = nullptr;
-  const Site* fixed = nullptr;
-  Site get() const;
-  uint32_t launch() const;
-  uint32_t instr() const;
-};
-using Text = std::function<std::string()>;
 
 // Instruction semantics, supplied by the layer above (sem/).
 using Handler = void (*)(ExecContext&, const ptx::Instr&);
@@ -122,8 +113,8 @@ class Machine {
  public:
   // Address layout: each tensor at its own base with a guard gap, shared and local memory
   // in their own windows of the generic address space.
-  static constexpr uint64_t kGlobalBase = 0x100000000ull;
-  static constexpr uint64_t kGuardGap = 0x10000ull;
+  static constexpr uint64_t kGlobalBase = Storage::kGlobalBase;
+  static constexpr uint64_t kGuardGap = Storage::kGuardGap;
   static constexpr uint64_t kSharedWindow = 0x7F0000000000ull;  // generic address of shared offset 0
   static constexpr uint64_t kLocalWindow = 0x7E0000000000ull;
   static constexpr uint64_t kParamWindow = 0x7D0000000000ull;  // generic address of kernel-param offset 0 (cvta.param)
@@ -133,7 +124,7 @@ class Machine {
   Machine(Session& session, char program, const std::vector<TensorSpec>& tensors, Domain& dom, const Semantics& sem);
   ~Machine();
 
-  uint64_t tensor_base(size_t tensor) const;
+  uint64_t tensor_base(size_t tensor) const { return storage_.tensor_base(tensor); }
   // Runs one launch to completion. Throws Refusal (with a message naming the instruction,
   // thread and launch) or LimitReached.
   void launch(const LaunchSpec& spec);
@@ -155,12 +146,13 @@ class Machine {
   expr::ExprId cell_expr(size_t tensor, int64_t flat_cell);
 
   // The defects that stand (occurrences withdrawn by a later race are gone).
-  std::vector<Defect> defects() const;
-  const std::vector<Note>& notes() const { return notes_; }
+  std::vector<Defect> defects() const { return log_.standing(); }
+  const std::vector<Note>& notes() const { return log_.notes(); }
   char program() const { return program_; }
   uint64_t steps() const { return steps_; }  // thread-instructions executed
   Session& session() { return session_; }
-  const std::vector<TensorSpec>& tensors() const { return tensors_; }
+  const std::vector<TensorSpec>& tensors() const { return storage_.tensors(); }
+  const Storage& storage() const { return storage_; }
 
   // --- used by semantics ---
   Value load(ExecContext& ctx, const ptx::Instr& ins, Space space, uint64_t addr, unsigned size, ptx::Type t);
@@ -175,9 +167,6 @@ class Machine {
   // Where a local-space address falls in the thread's local memory: (region, offset), or
   // a null region.
   std::pair<Region*, uint64_t> local_bytes(ExecContext& ctx, uint64_t addr, unsigned size);
-  // Records a defect (folded into an earlier one at the same instruction); returns its index.
-  size_t defect(DefectKind kind, const SiteRef& site, const Text& memory, const Text& detail = {});
-  void note(const SiteRef& site, const Text& message);
   const LaunchSpec& current_launch() const { return *launch_; }
   Domain& current_domain() { return dom_; }
   const Semantics& semantics() const { return sem_; }
@@ -267,7 +256,8 @@ class Machine {
     uint64_t offset;
   };
   Located locate(ExecContext& ctx, Space space, uint64_t addr);
-  std::string describe(const Region* r, uint64_t addr, uint64_t offset, unsigned size);
+  std::optional<uint64_t> target(ExecContext& ctx, const ptx::Instr& ins, const Located& l, unsigned size, unsigned align,
+                                 DefectKind oob, const std::string& misaligned);
   // The value in r's bytes [off, off+size); an uninitialized read records a defect at `site`.
   Value read_bytes(Region& r, uint64_t off, unsigned size, const Cta* cta, const SiteRef& site, bool as_integer);
   void write_bytes(Region& r, uint64_t off, unsigned size, Value v);
@@ -279,7 +269,6 @@ class Machine {
   // A race defect where another thread's plain access to r's bytes [off, off+size) is not
   // ordered before ctx's atomic (or red.async) on them.
   void atomic_conflicts(ExecContext& ctx, const ptx::Instr& ins, Region& r, uint64_t off, unsigned size);
-  const std::vector<int64_t>& cell_map(size_t tensor);
   void run_cta(Cta& cta);
   void init_cta(Cta& cta, uint32_t x, uint32_t y, uint32_t z, uint64_t shared_size, uint64_t local_bytes);
   bool run_ready_threads(Cta& cta);                          // true when every thread exited
@@ -337,24 +326,13 @@ class Machine {
 
   Session& session_;
   char program_;
-  std::vector<TensorSpec> tensors_;
+  Storage storage_;
+  DefectLog log_;
   Domain& dom_;
   const Semantics& sem_;
-  std::vector<std::unique_ptr<Region>> regions_;  // tensors first (same index), then module variables
-  std::vector<uint64_t> module_var_address_;      // per module var of the current launch's module
   std::map<uint64_t, PendingAtomic> global_atomics_;
-  std::vector<Defect> defects_;
-  // Uninitialized reads wait for the end of the launch: a later write by another thread in
-  // the same epoch (a race) withdraws them.
-  struct PendingUninit {
-    Site site;
-    std::string memory;
-    bool withdrawn = false;
-  };
-  std::vector<PendingUninit> pending_uninit_;
-  size_t last_uninit_defect_ = 0;  // index + 1 of the pending read the last read_bytes made
+  uint32_t last_uninit_defect_ = 0;  // the ticket of the pending read the last read_bytes made
   uint32_t access_seq_ = 0;
-  void commit_uninit_reads();
   // Bytes an asynchronous copy is still writing (exec/async_copy.cpp).
   bool in_flight(const Region& r, uint64_t off, unsigned size) const;
   Value in_flight_access(ExecContext& ctx, const ptx::Instr& ins, Region& r, uint64_t off, unsigned size, bool write, ptx::Type t);
@@ -376,25 +354,15 @@ class Machine {
   bool only_same_reductions(const Cta& cta, const AsyncCopy& c, uint64_t off, unsigned size) const;
   AsyncCopy read_source(ExecContext& ctx, const ptx::Instr& ins, uint64_t dst, uint64_t src, unsigned size, unsigned src_size);
   Value unknown_value(const std::string& name, const std::string& where, uint64_t off, unsigned size, bool integer);
-  std::vector<Note> notes_;
   const LaunchSpec* launch_ = nullptr;
   uint32_t launch_index_ = 0;
   uint32_t next_epoch_ = 1;
   uint32_t next_landing_writer_ = AccessRecord::kAsyncWriterBase;
   uint64_t steps_ = 0;
-  uint64_t next_global_ = kGlobalBase;
-  std::map<const ptx::Module*, std::vector<uint64_t>> module_vars_;
-  std::vector<uint32_t> shared_var_offset_;  // per module var: offset in shared memory, for .shared vars
-  std::vector<uint64_t> fn_var_offset_;      // per function var: offset in shared or local memory
-  uint64_t shared_static_bytes_ = 0;
-  std::map<size_t, std::vector<int64_t>> cell_maps_;
   std::vector<ParamSlot> param_slots_;  // the current launch's parameter layout
   ConcreteUnknown concrete_unknown_;
   RoutineRecognizer* recognizer_ = nullptr;
   AtomicOrder atomic_order_;
-  // The symbol of each input cell, by tensor and cell (0: not made yet); making one names it.
-  std::vector<std::vector<uint32_t>> input_symbols_;
-  Value input_cell(size_t tensor, int64_t cell);
 
   friend struct ExecContext;
 };
