@@ -257,7 +257,8 @@ bool Machine::release_sync(Cta& cta, const ptx::Function& fn) {
       const ptx::Instr& ins = fn.instrs[th.wait_instr];
       Collective c = sem_.collective[static_cast<size_t>(ins.op)];
       try {
-        c(*this, cta, fn, ins, lanes);
+        ExecContext ctx{*this, cta, th, mod, fn, dom_};
+        c(ctx, ins, lanes);
       } catch (const LocatedRefusal&) {
         throw;
       } catch (const Refusal& r) {

@@ -48,8 +48,8 @@ class Prober {
  public:
   Prober(const ProbeSite& site, uint64_t bits)
       : site_(site), fn_(site.ctx.fn), scratch_(site.ctx.th), state_(fn_.regs.size(), State::Fixed),
-        written_(fn_.regs.size(), 0), sctx_{site.ctx.m, site.ctx.cta, scratch_, site.ctx.mod, fn_, concrete_},
-        sem_(site.ctx.m.semantics()) {
+        written_(fn_.regs.size(), 0), sctx_(site.ctx.with(scratch_, concrete_)),
+        sem_(site.ctx.semantics()) {
     const exec::Thread& th = site.ctx.th;
     auto fmt = format_of(fn_.regs[site.root].type);
     run_.t = static_cast<long double>(ieee::to_double(*fmt, bits));
@@ -138,7 +138,7 @@ class Prober {
       if (!load) return store_scratch(data.index, sp, addr, size, derived, ev);
       if (ptx::type_bits(fn_.regs[data.index].type) != size * 8) return false;
       std::optional<uint64_t> bits = sp == exec::Space::Local ? scratch_memory_.load(addr, size, derived)
-                                                               : site_.ctx.m.peek_constant(sctx_, sp, addr, size);
+                                                               : site_.ctx.memory().peek_constant(sctx_, sp, addr, size);
       if (!bits) return false;
       scratch_.regs[data.index] = Value::of_bits(*bits);
       written_[data.index] = 1;
