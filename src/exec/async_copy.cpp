@@ -58,7 +58,7 @@ Value Machine::in_flight_access(ExecContext& ctx, const ptx::Instr& ins, Region&
       for (const AsyncCopy& c : b.copies) covering(c, true);
   }
   std::string where = storage_.describe(&r, r.base + off, size);
-  log_.record(DefectKind::Race, SiteRef{&ctx, &ins}, [&] { return where; }, [&] {
+  defect(DefectKind::Race, SiteRef{&ctx, &ins}, [&] { return where; }, [&] {
     return std::string(write ? "write" : "read") + " of bytes an asynchronous copy is still writing: " +
            (bulk ? "no wait for the phase of the " + std::string(op == ptx::Op::StAsync || op == ptx::Op::RedAsync ? ptx::op_info(op).name : "cp.async.bulk") +
                        "'s mbarrier orders the copy before it"

@@ -48,7 +48,7 @@ Value Machine::pending_register_access(ExecContext& ctx, uint32_t reg, Value v, 
   const ptx::Instr& ins = ctx.fn.instrs[ctx.th.pc - 1];
   std::string name = ctx.fn.regs[reg].name;
   uint32_t writer = it->instr;
-  log_.record(DefectKind::Race, SiteRef{&ctx, &ins}, [&] { return "register " + name; }, [&] {
+  defect(DefectKind::Race, SiteRef{&ctx, &ins}, [&] { return "register " + name; }, [&] {
     return std::string(write ? "writes" : "reads") + " an accumulator of the wgmma.mma_async at instruction " +
            std::to_string(writer) + " before a wgmma.wait_group retires it";
   });
@@ -81,7 +81,7 @@ Value Machine::async_proxy_load(ExecContext& ctx, const ptx::Instr& ins, uint64_
       }
       if (fenced > w.seq) continue;
       std::string where = storage_.describe(l.region, l.offset, size);
-      log_.record(DefectKind::Race, SiteRef{&ctx, &ins}, [&] { return where; }, [&] {
+      defect(DefectKind::Race, SiteRef{&ctx, &ins}, [&] { return where; }, [&] {
         return "the async proxy (wgmma) reads bytes thread " + std::to_string(writer) +
                " stored without a fence.proxy.async after the store: the wgmma may see the old contents";
       });

@@ -21,7 +21,7 @@ void Machine::atomic(ExecContext& ctx, const ptx::Instr& ins, Space space, uint6
   if (!at) return;
   const uint64_t off = *at;
   if (!l.region->writable)
-    log_.record(DefectKind::AccessViolation, SiteRef{&ctx, &ins}, [&] { return storage_.describe(l.region, l.offset, size); },
+    defect(DefectKind::AccessViolation, SiteRef{&ctx, &ins}, [&] { return storage_.describe(l.region, l.offset, size); },
            [] { return std::string("atomically updates a tensor this launch was given only for reading"); });
   Cta& owner = region_cta(ctx, l.region);  // another CTA's, for distributed shared memory
   bool shared = l.region == owner.shared.get();
@@ -61,7 +61,7 @@ void Machine::atomic_conflicts(ExecContext& ctx, const ptx::Instr& ins, Region& 
     for (const AccessRecord* a : {&b.writer, &b.reader, &b.other_reader}) {
       if (!a->valid() || a->thread == me || a->launch != launch_index_) continue;
       if (!ordered_before(*a, ctx.cta, ctx.th)) {
-        log_.record(DefectKind::Race, SiteRef{&ctx, &ins}, [&] { return storage_.describe(&r, r.base + off, size); },
+        defect(DefectKind::Race, SiteRef{&ctx, &ins}, [&] { return storage_.describe(&r, r.base + off, size); },
                [] { return std::string("atomic conflicts with a plain access by another thread not ordered by a barrier"); });
         return;
       }

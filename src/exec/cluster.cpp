@@ -209,7 +209,7 @@ Machine::Located Machine::locate_cluster(ExecContext& ctx, uint64_t addr) {
     const ptx::Instr& ins = ctx.fn.instrs[instr];
     const uint32_t me = ctx.cta.linear * cluster_->per_cta + ctx.th.linear;
     if (ctx.th.hb.cluster_phases == 0)  // no cluster barrier phase known complete
-      log_.record(DefectKind::Race, SiteRef{&ctx, &ins}, [&] { return target.shared->name; }, [&] {
+      defect(DefectKind::Race, SiteRef{&ctx, &ins}, [&] { return target.shared->name; }, [&] {
         return "reaches the shared memory of cluster rank " + std::to_string(rank) +
                " before any barrier.cluster.wait: that CTA may not have started";
       });
@@ -232,7 +232,7 @@ void Machine::check_remote_lifetimes() {
     for (uint32_t t = 0; t < cl.per_cta && before_exit; ++t) before_exit = ordered_before(value.access, target, target.threads[t]);
     if (before_exit) continue;
     const Site& site = cl.remote_site.at(instr);
-    log_.record(DefectKind::Race, SiteRef{nullptr, nullptr, &site}, [&] { return cl.ctas[rank]->shared->name; }, [&] {
+    defect(DefectKind::Race, SiteRef{nullptr, nullptr, &site}, [&] { return cl.ctas[rank]->shared->name; }, [&] {
       return "reaches the shared memory of cluster rank " + std::to_string(rank) +
              " with no barrier.cluster that CTA waits at after it: the CTA may have exited";
     });
@@ -279,7 +279,7 @@ void Machine::bulk_copy_multicast(ExecContext& ctx, const ptx::Instr& ins, const
   for (uint32_t rank = 0; rank < 16; ++rank) {
     if (!(mask >> rank & 1)) continue;
     if (rank >= n) {
-      log_.record(DefectKind::OobWrite, SiteRef{&ctx, &ins}, [&] {
+      defect(DefectKind::OobWrite, SiteRef{&ctx, &ins}, [&] {
         return "the shared memory of cluster rank " + std::to_string(rank) + " (the cluster has " + std::to_string(n) +
                (n == 1 ? " CTA)" : " CTAs)");
       }, [] { return std::string("the multicast's CTA mask names a rank outside the cluster"); });

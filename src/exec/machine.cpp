@@ -28,14 +28,7 @@ Value Machine::cell(size_t tensor, int64_t flat) {
   unsigned n = t.elem_bytes();
   switch (r.state[pos]) {
     case ByteState::Input: return storage_.input_cell(tensor, flat);
-    case ByteState::Uninit: {
-      // Never written by this program: the unknown initial contents both programs share.
-      if (concrete_unknown_) return Value::of_bits(concrete_unknown_(t.cell_name(flat) + " (uninitialized)", n));
-      SymbolOrigin o{SymbolOrigin::Kind::UninitTensor, static_cast<int>(tensor), flat, 0, t.cell_name(flat)};
-      Value v = Value::of_expr(session_.symbol(o, t.cell_name(flat) + " (uninitialized)"));
-      v.integer = !ptx::is_float(t.elem);
-      return v;
-    }
+    case ByteState::Uninit: return final_uninitialized(tensor, flat);
     case ByteState::Symbolic:
       if ((r.sym_size[pos] & ~Region::kIntegerData) == n) return Value{0, r.sym[pos], (r.sym_size[pos] & Region::kIntegerData) != 0};
       throw Refusal("output cell " + t.cell_name(flat) + " holds part of a wider symbolic value");
@@ -50,6 +43,16 @@ Value Machine::cell(size_t tensor, int64_t flat) {
     }
   }
   return {};
+}
+
+Value Machine::final_uninitialized(size_t tensor, int64_t flat) {
+  // Never written by this program: the unknown initial contents both programs share.
+  const TensorSpec& t = storage_.tensors()[tensor];
+  if (concrete_unknown_) return Value::of_bits(concrete_unknown_(t.cell_name(flat) + " (uninitialized)", t.elem_bytes()));
+  SymbolOrigin o{SymbolOrigin::Kind::UninitTensor, static_cast<int>(tensor), flat, 0, t.cell_name(flat)};
+  Value v = Value::of_expr(session_.symbol(o, t.cell_name(flat) + " (uninitialized)"));
+  v.integer = !ptx::is_float(t.elem);
+  return v;
 }
 
 expr::ExprId Machine::cell_expr(size_t tensor, int64_t flat) {

@@ -239,6 +239,8 @@ class Machine final : public MemoryPort, public AsyncPort, public ClusterPort, p
     Region* region;
     uint64_t offset;
   };
+  // Records a defect; one found on a path of a data-dependent branch says under which condition.
+  size_t defect(DefectKind kind, const SiteRef& site, const Text& memory, const Text& detail = {});
   Located locate(ExecContext& ctx, Space space, uint64_t addr);
   std::optional<uint64_t> target(ExecContext& ctx, const ptx::Instr& ins, const Located& l, unsigned size, unsigned align,
                                  DefectKind oob, const std::string& misaligned);
@@ -303,8 +305,23 @@ class Machine final : public MemoryPort, public AsyncPort, public ClusterPort, p
   };
   const Flow& flow(const ptx::Function& fn);
   std::string split(ExecContext& ctx, const ptx::Instr& bra, Value guard);
+  void enter_path(Thread& th, uint32_t at, uint32_t join, Value taken);
+  // An instruction (a load, a store, a register computation) under a symbolic guard: a path
+  // of its own that the other path skips. Returns why it cannot, or "" once it ran.
+  std::string guarded_path(ExecContext& ctx, const ptx::Instr& ins, Value guard);
+  // ret/exit on a path whose paths meet where the kernel ends: go there instead.
+  bool leave_on_path(ExecContext& ctx, const ptx::Instr& ins);
   void reach_join(ExecContext& ctx);
   void check_on_path(ExecContext& ctx, const ptx::Instr& ins);
+  // The condition under which the thread's current path runs, as text.
+  std::string path_condition(const Thread& th) const;
+  // A load on a path: what the path (or an enclosing one) stored there, if it did.
+  std::optional<Value> path_load(ExecContext& ctx, const ptx::Instr& ins, Region& r, uint64_t off, unsigned size);
+  void path_store(ExecContext& ctx, const ptx::Instr& ins, PathFrame& f, PathStore s);
+  Value before_paths(ExecContext& ctx, const ptx::Instr& ins, size_t depth, const PathStore& s);
+  void merge_stores(ExecContext& ctx, PathFrame& f);
+  // The unknown initial contents of an output cell this program never wrote.
+  Value final_uninitialized(size_t tensor, int64_t flat);
   Value merge(Value taken, Value on_taken, Value otherwise, ptx::Type reg_type);
   std::map<const ptx::Function*, std::unique_ptr<Flow>> flows_;
 

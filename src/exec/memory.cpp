@@ -138,7 +138,8 @@ Value Machine::read_bytes(Region& r, uint64_t off, unsigned size, const Cta* cta
              program_, where};
         name = std::string(1, program_) + ": " + where + " (" + std::to_string(size) + " bytes, uninitialized)";
       }
-      last_uninit_defect_ = log_.pend_uninit_read(site.get(), where);
+      last_uninit_defect_ = log_.pend_uninit_read(
+          site.get(), site.ctx && !site.ctx->th.paths.empty() ? where + ", only where " + path_condition(site.ctx->th) : where);
       if (concrete_unknown_) {
         Value c = Value::of_bits(concrete_unknown_(name, size));
         write_bytes(r, off, size, c);
@@ -214,7 +215,7 @@ void Machine::track(ExecContext& ctx, const ptx::Instr& ins, Region& r, uint64_t
         if (holds_same) {
           log_.note(SiteRef{&ctx, &ins}, [&] { return "stores the same value as " + other(w) + " to " + storage_.describe(&r, r.base + off, size) + " in the same epoch"; });
         } else {
-          log_.record(DefectKind::Race, SiteRef{&ctx, &ins}, [&] { return storage_.describe(&r, r.base + off, size); },
+          defect(DefectKind::Race, SiteRef{&ctx, &ins}, [&] { return storage_.describe(&r, r.base + off, size); },
                  [&] { return "write conflicts with a write by " + other(w) + " not ordered by a barrier"; });
           reported = true;
         }
@@ -224,7 +225,7 @@ void Machine::track(ExecContext& ctx, const ptx::Instr& ins, Region& r, uint64_t
         if (holds_same && rd->seq > b.established.seq) continue;
         if (b.uninit_defect) log_.withdraw_uninit_read(b.uninit_defect), b.uninit_defect = 0;
         const AccessRecord reader = *rd;
-        log_.record(DefectKind::Race, SiteRef{&ctx, &ins}, [&] { return storage_.describe(&r, r.base + off, size); },
+        defect(DefectKind::Race, SiteRef{&ctx, &ins}, [&] { return storage_.describe(&r, r.base + off, size); },
                [&] { return "write conflicts with a read by " + other(reader) + " not ordered by a barrier"; });
         reported = true;
       }
@@ -232,7 +233,7 @@ void Machine::track(ExecContext& ctx, const ptx::Instr& ins, Region& r, uint64_t
       // (A reader that itself stored the current value last sees it in every order: other
       // concurrent stores there wrote the same value, or they were reported as races.)
       const AccessRecord w = b.established;
-      log_.record(DefectKind::Race, SiteRef{&ctx, &ins}, [&] { return storage_.describe(&r, r.base + off, size); },
+      defect(DefectKind::Race, SiteRef{&ctx, &ins}, [&] { return storage_.describe(&r, r.base + off, size); },
              [&] { return "read conflicts with a write by " + other(w) + " not ordered by a barrier"; });
       reported = true;
     }
@@ -255,11 +256,11 @@ void Machine::track(ExecContext& ctx, const ptx::Instr& ins, Region& r, uint64_t
 std::optional<uint64_t> Machine::target(ExecContext& ctx, const ptx::Instr& ins, const Located& l, unsigned size,
                                         unsigned align, DefectKind oob, const std::string& misaligned) {
   if (!l.region || !l.region->contains(l.offset, size)) {
-    log_.record(oob, SiteRef{&ctx, &ins}, [&] { return storage_.describe(l.region, l.offset, size); });
+    defect(oob, SiteRef{&ctx, &ins}, [&] { return storage_.describe(l.region, l.offset, size); });
     return std::nullopt;
   }
   if (l.offset % align != 0) {
-    log_.record(DefectKind::Misaligned, SiteRef{&ctx, &ins}, [&] { return storage_.describe(l.region, l.offset, size); });
+    defect(DefectKind::Misaligned, SiteRef{&ctx, &ins}, [&] { return storage_.describe(l.region, l.offset, size); });
     refuse(ctx, ins, misaligned);
   }
   return l.offset - l.region->base;
@@ -279,7 +280,7 @@ Value Machine::load(ExecContext& ctx, const ptx::Instr& ins, Space space, uint64
   }
   const uint64_t off = *at;
   if (l.region->tensor >= 0 && !l.region->readable)
-    log_.record(DefectKind::AccessViolation, SiteRef{&ctx, &ins}, [&] { return storage_.describe(l.region, l.offset, size); },
+    defect(DefectKind::AccessViolation, SiteRef{&ctx, &ins}, [&] { return storage_.describe(l.region, l.offset, size); },
            [] { return std::string("reads a tensor this launch was not given for reading"); });
   Cta& owner = region_cta(ctx, l.region);  // another CTA's, for distributed shared memory
   if (pending_atomic_overlaps(*l.region, off, size, owner))
@@ -287,6 +288,8 @@ Value Machine::load(ExecContext& ctx, const ptx::Instr& ins, Space space, uint64
   if (!l.region->in_flight.empty() && in_flight(*l.region, off, size))
     return in_flight_access(ctx, ins, *l.region, off, size, false, t);
   track(ctx, ins, *l.region, off, size, false, {});
+  if (!ctx.th.paths.empty())
+    if (auto held = path_load(ctx, ins, *l.region, off, size)) return *held;
   last_uninit_defect_ = 0;
   Value v = read_bytes(*l.region, off, size, &owner, SiteRef{&ctx, &ins}, !ptx::is_float(t));
   if (l.region->track_races && l.region != ctx.th.local)
@@ -302,12 +305,13 @@ void Machine::store(ExecContext& ctx, const ptx::Instr& ins, Space space, uint64
   if (!at) return;
   const uint64_t off = *at;
   if (!l.region->writable)
-    log_.record(DefectKind::AccessViolation, SiteRef{&ctx, &ins}, [&] { return storage_.describe(l.region, l.offset, size); },
+    defect(DefectKind::AccessViolation, SiteRef{&ctx, &ins}, [&] { return storage_.describe(l.region, l.offset, size); },
            [&] { return std::string(l.region->tensor >= 0 ? "stores into a tensor this launch was given only for reading" : "stores into read-only memory"); });
   if (pending_atomic_overlaps(*l.region, off, size, region_cta(ctx, l.region)))
     refuse(ctx, ins, "stores to " + storage_.describe(l.region, l.offset, size) + " while atomic updates to it are pending");
   if (!l.region->in_flight.empty() && in_flight(*l.region, off, size)) in_flight_access(ctx, ins, *l.region, off, size, true, t);
   track(ctx, ins, *l.region, off, size, true, v);
+  if (!ctx.th.paths.empty()) return path_store(ctx, ins, ctx.th.paths.back(), PathStore{l.region, off, size, v, t});
   write_bytes(*l.region, off, size, v);
 }
 
@@ -317,6 +321,16 @@ Value Machine::load_param(ExecContext& ctx, const ptx::Instr& ins, uint64_t offs
   uint64_t bits = 0;
   for (unsigned k = 0; k < size && k < 8; ++k) bits |= uint64_t{p[offset + k]} << (8 * k);
   return Value::of_bits(bits);
+}
+
+size_t Machine::defect(DefectKind kind, const SiteRef& site, const Text& memory, const Text& detail) {
+  if (!site.ctx || site.ctx->th.paths.empty()) return log_.record(kind, site, memory, detail);
+  // Found on a path of a data-dependent branch: a defect for the inputs that take it.
+  const Thread& th = site.ctx->th;
+  return log_.record(kind, site, memory, [&] {
+    std::string d = detail ? detail() : "";
+    return d + (d.empty() ? "" : "; ") + "only where " + path_condition(th);
+  });
 }
 
 Site SiteRef::get() const { return fixed ? *fixed : ctx->site(*ins); }

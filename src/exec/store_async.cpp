@@ -47,7 +47,7 @@ void Machine::send_async(ExecContext& ctx, const ptx::Instr& ins, AsyncCopy copy
   if (d.region != target.shared.get() || !d.region->contains(d.offset, copy.size)) {
     // No such CTA in the cluster, or outside its shared memory: nothing lands, nothing
     // completes on the barrier.
-    log_.record(DefectKind::OobWrite, SiteRef{&ctx, &ins}, [&] { return storage_.describe(d.region, d.offset, copy.size); });
+    defect(DefectKind::OobWrite, SiteRef{&ctx, &ins}, [&] { return storage_.describe(d.region, d.offset, copy.size); });
     return;
   }
   if (cluster_rank_of(ctx, mbar, false) != target.cluster_rank)
