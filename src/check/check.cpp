@@ -67,6 +67,18 @@ std::optional<decide::CellDecision> decide_as_approximations(expr::Store& st, de
   return d;
 }
 
+// Every output with every cell not yet reached: what a limit leaves of the cells not decided.
+std::vector<OutputStats> undecided_outputs(const Prepared& prep) {
+  std::vector<OutputStats> outs;
+  for (size_t t : prep.output_tensors()) {
+    OutputStats& o = outs.emplace_back();
+    o.tensor = prep.tensors()[t].name;
+    o.cells = prep.tensors()[t].cell_count();
+    o.outcomes.assign(o.cells, CellOutcome::Undecided);
+  }
+  return outs;
+}
+
 std::string clip(std::string s) {
   constexpr size_t kMax = 600;
   if (s.size() > kMax) s = s.substr(0, kMax) + " ... (" + std::to_string(s.size()) + " characters)";
@@ -123,15 +135,19 @@ CheckResult check_instance(const instance::Instance& inst, const CheckOptions& o
   exec::Session& session = ex.session();
   const Prepared& prep = ex.prep();
   auto collect = [&] { ex.fill(res); };
+  ProgressTicker ticker(options.progress, session, [&ex] { return ex.thread_instructions(); });
+  session.set_poll([&ticker] { ticker.poll(); });
   bool refused = false;
-  if (std::string why = ex.run(refused); !why.empty()) {
+  if (std::string why = ex.run(refused, [&](char p) { ticker.enter(Phase::Executing, p); }); !why.empty()) {
     res.verdict = refused ? Verdict::Refused : Verdict::Unknown;
     res.reason = why;
+    if (!refused) res.outputs = undecided_outputs(prep);  // a limit: the JSON still lists every cell
     collect();
     return res;
   }
   res.exec_seconds = session.elapsed_seconds();
   if (options.self_check_points > 0) {
+    ticker.enter(Phase::SelfCheck);
     collect();
     SelfCheck sc;
     try {
@@ -155,14 +171,15 @@ CheckResult check_instance(const instance::Instance& inst, const CheckOptions& o
   bool any_unknown = false, any_refuted = false;
   std::string stopped;  // why deciding ended before the last cell
   std::vector<size_t> outs = prep.output_tensors();
+  res.outputs = undecided_outputs(prep);  // kept as decided so far when a limit stops deciding
+  uint64_t total_cells = 0;
+  for (const OutputStats& o : res.outputs) total_cells += o.cells;
+  ticker.deciding(total_cells);
   try {
     for (size_t oi = 0; oi < outs.size(); ++oi) {
       size_t t = outs[oi];
-      OutputStats stats;
-      stats.tensor = prep.tensors()[t].name;
-      uint64_t cells = prep.tensors()[t].cell_count();
-      stats.cells = cells;
-      stats.outcomes.assign(cells, CellOutcome::Undecided);
+      OutputStats& stats = res.outputs[oi];
+      uint64_t cells = stats.cells;
       for (uint64_t c = 0; c < cells; ++c) {
         session.check_limits();
         expr::ExprId ea = ex.cell('a', t, static_cast<int64_t>(c)), eb = ex.cell('b', t, static_cast<int64_t>(c));
@@ -218,8 +235,8 @@ CheckResult check_instance(const instance::Instance& inst, const CheckOptions& o
             break;
           }
         }
+        ticker.cell_decided();
       }
-      res.outputs.push_back(stats);
     }
   } catch (const exec::LimitReached& l) {
     stopped = std::string("deciding stopped: ") + l.what();
@@ -235,7 +252,10 @@ CheckResult check_instance(const instance::Instance& inst, const CheckOptions& o
   VerdictAndReason v = combine_cells(tally);
   res.verdict = v.verdict;
   res.reason = v.reason;
-  if (res.verdict == Verdict::Inequivalent && res.counterexample) classify(ex, res, options.seed, any_unknown);
+  if (res.verdict == Verdict::Inequivalent && res.counterexample) {
+    ticker.enter(Phase::Replaying);
+    classify(ex, res, options.seed, any_unknown);
+  }
   if (res.counterexample && inst.b.reference) {  // name the reference's line for the refuted cell
     const instance::Reference& ref = *inst.b.reference;
     std::string line = ref.line_of(res.counterexample->output, res.counterexample->flat_cell);

@@ -1,5 +1,6 @@
 #pragma once
 // Checking one instance: run both programs symbolically, then decide every output cell.
+#include "check/progress.hpp"
 #include "check/result.hpp"
 #include "exec/launch.hpp"
 #include "instance/instance.hpp"
@@ -11,6 +12,8 @@ struct CheckOptions {
   uint64_t seed = 1;
   // Points at which the symbolic run is checked against the bit-exact emulation (0: none).
   unsigned self_check_points = 2;
+  // Told the phase and counts as the check goes (check/progress.hpp); null: no one asks.
+  ProgressObserver* progress = nullptr;
 };
 
 // Bad input (the instance does not fit its PTX) throws racer::Error(BadInput); refusals and

@@ -41,6 +41,7 @@ struct OutputStats {
   std::string tensor;
   uint64_t cells = 0, proved = 0, refuted = 0, unknown = 0;
   std::vector<CellOutcome> outcomes;  // per cell, row-major; Undecided where deciding stopped
+  uint64_t not_reached() const { return cells - proved - refuted - unknown; }
 };
 
 // One input value of a witness: a cell of an input tensor, or unknown initial memory.

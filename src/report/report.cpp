@@ -40,6 +40,30 @@ nlohmann::json site_json(const exec::Site& s) {
           {"ptx_line", s.ptx_line}, {"source", s.source}, {"instruction", s.text}};
 }
 
+std::string_view outcome_name(check::CellOutcome o) {
+  switch (o) {
+    case check::CellOutcome::Proved: return "proved";
+    case check::CellOutcome::Refuted: return "refuted";
+    case check::CellOutcome::Unknown: return "unknown";
+    case check::CellOutcome::Undecided: return "not_reached";
+  }
+  return "?";
+}
+
+// The cells of an output as runs of one outcome, row-major flat indices: [{"outcome":
+// "proved", "first": 0, "last": 99}, {"outcome": "not_reached", ...}]. A check stopped by a
+// limit keeps every cell it decided, and says which it did not reach.
+nlohmann::json outcome_runs(const check::OutputStats& o) {
+  nlohmann::json runs = nlohmann::json::array();
+  for (size_t first = 0; first < o.outcomes.size();) {
+    size_t last = first;
+    while (last + 1 < o.outcomes.size() && o.outcomes[last + 1] == o.outcomes[first]) ++last;
+    runs.push_back({{"outcome", outcome_name(o.outcomes[first])}, {"first", first}, {"last", last}});
+    first = last + 1;
+  }
+  return runs;
+}
+
 }  // namespace
 
 std::string rational_text(const mpq_class& q) { return q.get_str(); }
@@ -63,7 +87,8 @@ std::string text(const check::CheckResult& r) {
   if (!r.reason.empty()) s += "  reason: " + r.reason + "\n";
   for (const auto& o : r.outputs)
     s += "  " + o.tensor + ": " + std::to_string(o.cells) + " cells, " + std::to_string(o.proved) + " proved, " +
-         std::to_string(o.refuted) + " refuted, " + std::to_string(o.unknown) + " unknown\n";
+         std::to_string(o.refuted) + " refuted, " + std::to_string(o.unknown) + " unknown" +
+         (o.not_reached() ? ", " + std::to_string(o.not_reached()) + " not reached" : "") + "\n";
   for (const auto& u : r.unknown_cells) s += "  unknown " + u + "\n";
   for (const auto& g : r.recognized) s += "  recognized " + g + "\n";
   if (!r.self_check.empty()) s += "  " + r.self_check + "\n";
@@ -104,7 +129,8 @@ nlohmann::json json(const check::CheckResult& r) {
   j["expression_nodes"] = r.expression_nodes;
   j["outputs"] = nlohmann::json::array();
   for (const auto& o : r.outputs)
-    j["outputs"].push_back({{"tensor", o.tensor}, {"cells", o.cells}, {"proved", o.proved}, {"refuted", o.refuted}, {"unknown", o.unknown}});
+    j["outputs"].push_back({{"tensor", o.tensor}, {"cells", o.cells}, {"proved", o.proved}, {"refuted", o.refuted},
+                            {"unknown", o.unknown}, {"not_reached", o.not_reached()}, {"cell_outcomes", outcome_runs(o)}});
   j["unknown_cells"] = r.unknown_cells;
   j["recognized_routines"] = r.recognized;
   j["defects"] = nlohmann::json::array();
