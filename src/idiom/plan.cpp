@@ -150,7 +150,7 @@ std::optional<RoutinePlan> merge_commit(const ptx::Function& fn, const Liveness&
         const Run& r = runs[ri];
         for (size_t k = 0; k < r.visits.at(m).events_before; ++k) {
           const Event& ev = r.events[k];
-          if (ev.escapes) {
+          if (ev.escapes || ev.addend != UINT32_MAX) {  // a plan committing at a merge adds no outsider
             alive = true;
             break;
           }
@@ -224,7 +224,8 @@ std::optional<RoutinePlan> plan_at_write(const PlanSearch& s, const Event& e) {
   for (size_t ri = 0; ri < runs.size() && !alive; ++ri) {
     for (size_t k = 0; k <= commit_index[ri]; ++k) {
       const Event& ev = runs[ri].events[k];
-      if (ev.escapes && k < commit_index[ri]) alive = true;
+      // An earlier step that added an outsider to the routine's value: only the commit may.
+      if ((ev.escapes || ev.addend != UINT32_MAX) && k < commit_index[ri]) alive = true;
       if (!ev.absorbed) continue;
       skip.insert(ev.pc);
       for (uint32_t w : ev.writes) {

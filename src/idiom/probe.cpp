@@ -48,7 +48,7 @@ class Prober {
  public:
   Prober(const ProbeSite& site, uint64_t bits)
       : site_(site), fn_(site.ctx.fn), scratch_(site.ctx.th), state_(fn_.regs.size(), State::Fixed),
-        written_(fn_.regs.size(), 0), sctx_(site.ctx.with(scratch_, concrete_)),
+        written_(fn_.regs.size(), 0), mixed_(fn_.regs.size(), 0), sctx_(site.ctx.with(scratch_, concrete_)),
         sem_(site.ctx.semantics()) {
     const exec::Thread& th = site.ctx.th;
     auto fmt = format_of(fn_.regs[site.root].type);
@@ -142,6 +142,7 @@ class Prober {
       if (!bits) return false;
       scratch_.regs[data.index] = Value::of_bits(*bits);
       written_[data.index] = 1;
+      mixed_[data.index] = 0;
       ev.absorbed |= derived;
       state_[data.index] = ev.absorbed ? State::Sample : State::Fixed;
       ev.writes = {data.index};
@@ -170,7 +171,8 @@ class Prober {
   }
 
   // A routine's value added to an unrelated one (sum += exp(x)): evaluated with the outsider
-  // at zero; this can only be the routine's last instruction.
+  // at zero; this can only be the routine's last instruction. (The input added to other data,
+  // x + t, is no such step: it uses nothing the routine computed, and the thread runs it.)
   std::optional<uint32_t> step_with_outsider(uint32_t pc, const ptx::Instr& I, std::pair<uint32_t, bool> outsider, Event ev) {
     Value saved = scratch_.regs[outsider.first];
     scratch_.regs[outsider.first] = Value::of_bits(0);
@@ -182,6 +184,7 @@ class Prober {
     for (uint32_t w : writes_) {
       ev.values.push_back(scratch_.regs[w].bits);
       state_[w] = State::Opaque;  // what follows must not treat it as the routine's alone
+      mixed_[w] = 1;              // but a read of it still consumes the routine's value
     }
     run_.events.push_back(std::move(ev));
     return pc + 1;
@@ -194,8 +197,8 @@ class Prober {
   std::optional<uint32_t> step_opaque(uint32_t pc, const ptx::Instr& I, State guard, bool record, Event ev) {
     if (I.op == ptx::Op::Bra) return std::nullopt;
     ev.absorbed = guard == State::Sample || !joins_.empty();
-    for (uint32_t r : reads_) ev.escapes |= state_[r] == State::Sample;
-    for (uint32_t w : writes_) state_[w] = State::Opaque;
+    for (uint32_t r : reads_) ev.escapes |= routine_value(r);
+    for (uint32_t w : writes_) state_[w] = State::Opaque, mixed_[w] = 0;
     if (record) run_.events.push_back(ev);
     return pc + 1;
   }
@@ -246,6 +249,7 @@ class Prober {
       for (uint32_t w : writes_) {
         state_[w] = ev.absorbed ? State::Sample : State::Fixed;
         written_[w] = 1;
+        mixed_[w] = 0;
         ev.values.push_back(scratch_.regs[w].bits);
       }
     } else {
@@ -255,15 +259,18 @@ class Prober {
     return next;
   }
 
-  bool reads_routine() const {
-    return std::any_of(reads_.begin(), reads_.end(), [&](uint32_t r) { return state_[r] == State::Sample; });
-  }
+  // Whether the instruction reads a value the probe computed from the input (the input
+  // itself, and what the thread computed from it before the probe, it reads as any other
+  // instruction does: the thread has them).
+  bool routine_value(uint32_t r) const { return (state_[r] == State::Sample && written_[r]) || mixed_[r]; }
+  bool reads_routine() const { return std::any_of(reads_.begin(), reads_.end(), [&](uint32_t r) { return routine_value(r); }); }
 
   const ProbeSite& site_;
   const ptx::Function& fn_;
   exec::Thread scratch_;
   std::vector<State> state_;
   std::vector<uint8_t> written_;  // by the probe so far
+  std::vector<uint8_t> mixed_;    // the routine's value plus an outsider (see step_with_outsider)
   // Where the paths of branches on the input meet again, innermost last: until then,
   // whatever the probe writes depends on the input through the path taken.
   std::vector<uint32_t> joins_;

@@ -53,6 +53,37 @@ TEST_F(MachineTest, InlinedExpfIsRecognizedAndEqualsTritonsExp) {
   EXPECT_TRUE(recognized) << show(r);
 }
 
+TEST_F(MachineTest, AnInputSumComputedInsideTheRoutineStaysOutsideIt) {
+  // out = expf(x) + (y + x): nvcc computes y + x between the range reduction and the last
+  // fma, which adds it to the routine's result. That add uses only the routine's input and
+  // other data: it is the program's, not the routine's, and the thread must still run it.
+  const std::string with_y = replace_all(kExpfBody, "  ld.global.f32 %f1, [%rd11];\n", R"(  ld.global.f32 %f1, [%rd11];
+  add.s64 %rd13, %rd2, %rd10;
+  ld.global.f32 %f20, [%rd13];
+)");
+  std::string fused = replace_all(with_y, "  mul.f32 %f18, %f17, %f16;\n", R"(
+  add.f32 %f21, %f20, %f1;
+  fma.rn.f32 %f18, %f17, %f16, %f21;
+)");
+  std::string separate = replace_all(with_y, "  mul.f32 %f18, %f17, %f16;\n", R"(
+  mul.f32 %f22, %f17, %f16;
+  add.f32 %f21, %f1, %f20;
+  add.f32 %f18, %f22, %f21;
+)");
+  const std::string tensors = std::string(R"(x = { shape = [32], dtype = "f32", init = "input", range = [-4, 4] }
+y = { shape = [32], dtype = "f32", init = "input", range = [-4, 4] }
+out = { shape = [32], dtype = "f32", init = "empty" }
+)");
+  const std::string args = R"({ read = "x" }, { write = "out" }, { read = "y" })";
+  auto r = run(kernel("fused", 3, fused) + kernel("separate", 3, separate),
+               {.tensors = tensors, .a = {{"fused", args}}, .b = {{"separate", args}}});
+  EXPECT_EQ(r.verdict, Verdict::Equivalent) << show(r);
+  // y - x added instead: refuted, not hidden by an addend lost in the routine.
+  r = run(kernel("fused", 3, fused) + kernel("separate", 3, replace_all(separate, "add.f32 %f21, %f1, %f20", "sub.f32 %f21, %f20, %f1")),
+          {.tensors = tensors, .a = {{"fused", args}}, .b = {{"separate", args}}});
+  EXPECT_EQ(r.verdict, Verdict::Inequivalent) << show(r);
+}
+
 TEST_F(MachineTest, ExpfWithOneCoefficientChangedIsNotRecognized) {
   // The low part of log2(e) (0f32A57060) changed by a few percent: the routine no longer
   // computes exp within its error bound, so it must not be read as exp.
