@@ -49,14 +49,23 @@ Execution::Execution(const instance::Instance& inst, const exec::Limits& limits)
     return exec::Interval{mpq_class(lo), mpq_class(hi)};
   });
   const exec::Semantics& sem = sem::semantics();
-  ma_ = std::make_unique<exec::Machine>(session_, 'a', prep_.tensors(), dom_, sem);
-  mb_ = std::make_unique<exec::Machine>(session_, 'b', prep_.tensors(), dom_, sem);
+  try {
+    ma_ = std::make_unique<exec::Machine>(session_, 'a', prep_.tensors(), dom_, sem);
+    mb_ = std::make_unique<exec::Machine>(session_, 'b', prep_.tensors(), dom_, sem);
+  } catch (const exec::LimitReached& l) {
+    ma_.reset(), mb_.reset();
+    not_started_ = std::string("setting up memory stopped: ") + l.what();
+    return;
+  }
   ma_->set_recognizer(&recognizer_a_);
   mb_->set_recognizer(&recognizer_b_);
 }
 
+uint64_t Execution::thread_instructions() const { return ma_ && mb_ ? ma_->steps() + mb_->steps() : 0; }
+
 std::string Execution::run(bool& refused, const std::function<void(char program)>& starting) {
   refused = false;
+  if (!not_started_.empty()) return not_started_;
   char running = 'a';
   auto start = [&](char program) {
     running = program;
@@ -107,6 +116,8 @@ decide::SymbolDomain Execution::domain_of(expr::ExprId sym) const {
 }
 
 void Execution::fill(CheckResult& res) const {
+  res.seconds = session_.elapsed_seconds();
+  if (!ma_ || !mb_) return;
   res.defects = ma_->defects();
   std::vector<exec::Defect> from_b = mb_->defects();
   res.defects.insert(res.defects.end(), from_b.begin(), from_b.end());

@@ -21,7 +21,7 @@ class Execution {
   // Runs program a, then program b (telling `starting` which one begins). Returns "" or why
   // they stopped; `refused` tells a refusal from a limit.
   std::string run(bool& refused, const std::function<void(char program)>& starting = {});
-  uint64_t thread_instructions() const { return ma_->steps() + mb_->steps(); }
+  uint64_t thread_instructions() const;
 
   const Prepared& prep() const { return prep_; }
   exec::Session& session() { return session_; }
@@ -36,7 +36,8 @@ class Execution {
   exec::Session session_;
   exec::SymbolicDomain dom_;
   idiom::MathRoutineRecognizer recognizer_a_, recognizer_b_;
-  std::unique_ptr<exec::Machine> ma_, mb_;
+  std::unique_ptr<exec::Machine> ma_, mb_;  // null when their memory could not be set up
+  std::string not_started_;                 // why, then
   // Program b given as a reference (check/reference_build): per output, per cell; and per
   // tensor, its output index (-1: not an output).
   std::vector<std::vector<expr::ExprId>> reference_cells_;

@@ -104,6 +104,17 @@ void Machine::launch(const LaunchSpec& spec) {
   const ptx::Function& fn = mod.functions.at(spec.function);
   param_slots_ = param_layout(fn);
   const auto [shared_size, local_off] = storage_.lay_out(spec);
+  // What the hardware allows (sm_90: 227 KB of shared memory per CTA at most, opted in; 512 KB
+  // of local memory per thread), and what the engine can hold for one CTA at a time.
+  constexpr uint64_t kMaxSharedPerCta = 232448, kMaxLocalPerThread = 512 * 1024;
+  if (shared_size > kMaxSharedPerCta)
+    throw Refusal("launch " + std::to_string(launch_index_) + " (" + fn.name + ") needs " + std::to_string(shared_size) +
+                  " bytes of shared memory per CTA; an sm_90 CTA has at most " + std::to_string(kMaxSharedPerCta));
+  if (local_off > kMaxLocalPerThread)
+    throw Refusal("launch " + std::to_string(launch_index_) + " (" + fn.name + ") declares " + std::to_string(local_off) +
+                  " bytes of local memory per thread; a thread has at most " + std::to_string(kMaxLocalPerThread));
+  session_.reserve_mb((shared_size + local_off * spec.block.count()) * Region::kBytesPerByte / (1024 * 1024),
+                      "one CTA's shared and local memory");
 
   publishes_clocks_ = publishes_clocks(fn);
   if (spec.clustered || uses_cluster_instructions(fn)) {

@@ -58,6 +58,10 @@ struct Region {
   // Per byte: how many cp.async copies are writing it (empty until the first one).
   std::vector<uint16_t> in_flight;
 
+  // What the engine keeps per byte of a region: its value, state, symbol and access record.
+  static constexpr uint64_t kBytesPerByte =
+      sizeof(uint8_t) + sizeof(ByteState) + sizeof(uint32_t) + sizeof(uint8_t) + sizeof(ByteTrack);
+
   Region(std::string name, uint64_t base, uint64_t size, ByteState initial);
   bool contains(uint64_t addr, uint64_t n) const { return addr >= base && addr + n <= base + size && addr + n >= addr; }
 };

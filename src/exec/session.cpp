@@ -21,6 +21,12 @@ void Session::check_limits() const {
     throw LimitReached("memory limit of " + std::to_string(limits_.max_memory_mb) + " MiB reached");
 }
 
+void Session::reserve_mb(uint64_t mb, const std::string& what) const {
+  if (mb + resident_mb() > limits_.max_memory_mb)
+    throw LimitReached(what + " would need about " + std::to_string(mb) + " MiB, more than the memory limit of " +
+                       std::to_string(limits_.max_memory_mb) + " MiB leaves");
+}
+
 size_t Session::resident_mb() {
   long pages = 0, resident = 0;
   if (FILE* f = std::fopen("/proc/self/statm", "r")) {

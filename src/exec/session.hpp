@@ -34,6 +34,9 @@ class Session {
   // caller can report progress from the thread doing the work; empty: nothing to call.
   void set_poll(std::function<void()> poll) { poll_ = std::move(poll); }
   static size_t resident_mb();  // this process's resident memory
+  // Before allocating `mb` MiB for `what`: throws LimitReached when that, on top of what is
+  // resident now, would pass the memory limit.
+  void reserve_mb(uint64_t mb, const std::string& what) const;
 
   expr::ExprId symbol(const SymbolOrigin& origin, const std::string& name, std::optional<expr::Range> range = {});
   const SymbolOrigin* origin(expr::ExprId symbol) const;

@@ -37,6 +37,13 @@ std::unique_ptr<Region> variable_region(const ptx::Variable& v, uint64_t base, u
 }  // namespace
 
 Storage::Storage(Session& session, const std::vector<TensorSpec>& tensors) : session_(session), tensors_(tensors) {
+  // The whole span of every tensor is kept byte by byte: refuse to start what cannot fit
+  // (rather than let the allocation, or the host, end the process).
+  uint64_t bytes = 0;
+  for (const TensorSpec& t : tensors_) bytes += t.storage_elements * t.elem_bytes();
+  session_.reserve_mb(bytes * Region::kBytesPerByte / (1024 * 1024),
+                      "the tensors' storage (" + std::to_string(bytes) + " bytes, " +
+                          std::to_string(Region::kBytesPerByte) + " bytes of bookkeeping each)");
   for (size_t i = 0; i < tensors_.size(); ++i) {
     const TensorSpec& t = tensors_[i];
     uint64_t size = t.storage_elements * t.elem_bytes();
