@@ -11,6 +11,9 @@ struct CheckOptions {
   uint64_t seed = 1;
   // Points at which the symbolic run is checked against the bit-exact emulation (0: none).
   unsigned self_check_points = 2;
+  // Decide every cell of an output after one of its cells is refuted (by default one witness
+  // per output is enough and its remaining cells are reported as not decided).
+  bool all_cells = false;
 };
 
 // Bad input (the instance does not fit its PTX) throws racer::Error(BadInput); refusals and

@@ -37,7 +37,7 @@ void outputs_section(std::string& s, const check::CheckResult& r) {
     s += "<tr><td>" + esc(o.tensor) + "</td><td>" + std::to_string(o.cells) + "</td><td>" + std::to_string(o.proved) +
          "</td><td>" + std::to_string(o.refuted) + "</td><td>" + std::to_string(o.unknown) + "</td></tr>\n";
   s += "</table>\n<div class=\"legend\"><span class=\"p\"></span>proved<span class=\"r\"></span>refuted"
-       "<span class=\"u\"></span>unknown<span class=\"n\"></span>not decided (a limit stopped deciding)"
+       "<span class=\"u\"></span>unknown<span class=\"n\"></span>not decided (a limit stopped deciding, or the output was already refuted)"
        "<span class=\"w\" style=\"outline:2px solid #000\"></span>witness cell</div>\n";
 }
 
@@ -58,6 +58,7 @@ void cell_map(std::string& s, const check::OutputStats& o, size_t index, const c
       case check::CellOutcome::Proved: cls = "p"; word = "proved"; break;
       case check::CellOutcome::Refuted: cls = "r"; word = "refuted"; break;
       case check::CellOutcome::Unknown: cls = "u"; word = "unknown"; break;
+      case check::CellOutcome::Skipped: word = "not decided (output already refuted)"; break;
       case check::CellOutcome::Undecided: break;
     }
     bool w = static_cast<int64_t>(c) == witness;

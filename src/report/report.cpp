@@ -40,6 +40,21 @@ nlohmann::json site_json(const exec::Site& s) {
           {"ptx_line", s.ptx_line}, {"source", s.source}, {"instruction", s.text}};
 }
 
+// "shape reduction: 2048 cells in 32 classes, 32 decisions (largest: out[0,0] 64 cells proved, ...)"
+std::string reuse_text(const check::ReuseStats& u) {
+  auto cells = [](uint64_t n) { return std::to_string(n) + (n == 1 ? " cell" : " cells"); };
+  std::string s = "  shape reduction: " + cells(u.cells) + " in " + std::to_string(u.classes) +
+                  (u.classes == 1 ? " class" : " classes") + " equal up to a renaming of inputs, one decision each";
+  if (!u.largest.empty()) {
+    s += " (largest:";
+    for (size_t i = 0; i < u.largest.size(); ++i)
+      s += (i ? ", " : " ") + u.largest[i].representative + " " + cells(u.largest[i].cells) + " " + u.largest[i].outcome;
+    s += ")";
+  }
+  if (u.identical > 0) s += "; " + cells(u.identical) + " with identical sides";
+  return s + "\n";
+}
+
 }  // namespace
 
 std::string rational_text(const mpq_class& q) { return q.get_str(); }
@@ -61,9 +76,13 @@ std::string text(const check::CheckResult& r) {
                 upper(check::verdict_name(r.verdict)).c_str(), r.seconds, r.expression_nodes);
   std::string s = head;
   if (!r.reason.empty()) s += "  reason: " + r.reason + "\n";
-  for (const auto& o : r.outputs)
+  for (const auto& o : r.outputs) {
     s += "  " + o.tensor + ": " + std::to_string(o.cells) + " cells, " + std::to_string(o.proved) + " proved, " +
-         std::to_string(o.refuted) + " refuted, " + std::to_string(o.unknown) + " unknown\n";
+         std::to_string(o.refuted) + " refuted, " + std::to_string(o.unknown) + " unknown";
+    if (o.skipped > 0) s += ", " + std::to_string(o.skipped) + " not decided (the output is already refuted; --all-cells decides them)";
+    s += "\n";
+  }
+  if (r.reuse.classes > 0 || r.reuse.identical > 0) s += reuse_text(r.reuse);
   for (const auto& u : r.unknown_cells) s += "  unknown " + u + "\n";
   for (const auto& g : r.recognized) s += "  recognized " + g + "\n";
   if (!r.self_check.empty()) s += "  " + r.self_check + "\n";
@@ -104,7 +123,12 @@ nlohmann::json json(const check::CheckResult& r) {
   j["expression_nodes"] = r.expression_nodes;
   j["outputs"] = nlohmann::json::array();
   for (const auto& o : r.outputs)
-    j["outputs"].push_back({{"tensor", o.tensor}, {"cells", o.cells}, {"proved", o.proved}, {"refuted", o.refuted}, {"unknown", o.unknown}});
+    j["outputs"].push_back({{"tensor", o.tensor}, {"cells", o.cells}, {"proved", o.proved}, {"refuted", o.refuted},
+                            {"unknown", o.unknown}, {"skipped", o.skipped}});
+  nlohmann::json classes = nlohmann::json::array();
+  for (const auto& c : r.reuse.largest) classes.push_back({{"representative", c.representative}, {"cells", c.cells}, {"outcome", c.outcome}});
+  j["shape_reduction"] = {{"identical_cells", r.reuse.identical}, {"cells", r.reuse.cells}, {"classes", r.reuse.classes},
+                          {"largest", classes}};
   j["unknown_cells"] = r.unknown_cells;
   j["recognized_routines"] = r.recognized;
   j["defects"] = nlohmann::json::array();
