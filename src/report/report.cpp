@@ -40,18 +40,21 @@ nlohmann::json site_json(const exec::Site& s) {
           {"ptx_line", s.ptx_line}, {"source", s.source}, {"instruction", s.text}};
 }
 
-// "shape reduction: 2048 cells in 32 classes, 32 decisions (largest: out[0,0] 64 cells proved, ...)"
+// "shape reduction: 2048 cells in 32 classes equal up to a renaming of inputs, one decision each
+// (largest: out[0,0] 64 cells proved, ...); 16 cells with identical sides"
 std::string reuse_text(const check::ReuseStats& u) {
   auto cells = [](uint64_t n) { return std::to_string(n) + (n == 1 ? " cell" : " cells"); };
-  std::string s = "  shape reduction: " + cells(u.cells) + " in " + std::to_string(u.classes) +
-                  (u.classes == 1 ? " class" : " classes") + " equal up to a renaming of inputs, one decision each";
-  if (!u.largest.empty()) {
-    s += " (largest:";
+  std::vector<std::string> parts;
+  if (u.classes > 0) {
+    std::string p = cells(u.cells) + " in " + std::to_string(u.classes) + (u.classes == 1 ? " class" : " classes") +
+                    " equal up to a renaming of inputs, one decision each (largest:";
     for (size_t i = 0; i < u.largest.size(); ++i)
-      s += (i ? ", " : " ") + u.largest[i].representative + " " + cells(u.largest[i].cells) + " " + u.largest[i].outcome;
-    s += ")";
+      p += (i ? ", " : " ") + u.largest[i].representative + " " + cells(u.largest[i].cells) + " " + u.largest[i].outcome;
+    parts.push_back(p + ")");
   }
-  if (u.identical > 0) s += "; " + cells(u.identical) + " with identical sides";
+  if (u.identical > 0) parts.push_back(cells(u.identical) + " with identical sides");
+  std::string s = "  shape reduction:";
+  for (size_t i = 0; i < parts.size(); ++i) s += (i ? "; " : " ") + parts[i];
   return s + "\n";
 }
 
