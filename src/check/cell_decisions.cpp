@@ -175,6 +175,13 @@ void CellDecisions::skip(uint64_t cell, OutputStats& stats) {
   stats.outcomes[cell] = CellOutcome::Skipped;
 }
 
+std::vector<Counterexample> CellDecisions::refuted_representatives() const {
+  std::vector<Counterexample> out;
+  for (const Class& c : classes_)
+    if (c.decided && c.decision.status == decide::CellStatus::Refuted) out.push_back(counterexample(c.output, c.cell, c.decision));
+  return out;
+}
+
 ReuseStats CellDecisions::reuse(size_t largest) const {
   ReuseStats r;
   r.identical = identical_;

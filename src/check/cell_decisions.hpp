@@ -28,6 +28,8 @@ class CellDecisions {
 
   // The classes so far, the `largest` biggest listed.
   ReuseStats reuse(size_t largest) const;
+  // A counterexample at the representative of every refuted class, in the order decided.
+  std::vector<Counterexample> refuted_representatives() const;
 
  private:
   struct Class {

@@ -34,6 +34,39 @@ Classification replay_refutation(Execution& ex, CheckResult& res, uint64_t seed)
   return c;
 }
 
+// Equal up to rounding speaks for every refuted cell, not only the first: the representative
+// of every other class of refuted cells is replayed too (a few at most; more leave no verdict).
+// The first that is not rounding level becomes the counterexample and its classification the
+// one the verdict follows.
+Classification replay_other_classes(Execution& ex, const CellDecisions& cells, CheckResult& res, uint64_t seed,
+                                    Classification first) {
+  constexpr size_t kMaxClasses = 8;
+  std::vector<Counterexample> reps = cells.refuted_representatives();
+  std::erase_if(reps, [&](const Counterexample& cx) {
+    return cx.output == res.counterexample->output && cx.flat_cell == res.counterexample->flat_cell;
+  });
+  if (reps.size() > kMaxClasses) {
+    Classification c;
+    c.summary = "not replayed: " + std::to_string(reps.size() + 1) + " classes of refuted cells, more than the " +
+                std::to_string(kMaxClasses + 1) + " replayed to tell rounding from a real difference";
+    return c;
+  }
+  for (Counterexample& cx : reps) {
+    Classification c;
+    try {
+      c = classify_refutation(ex, cx, seed);
+    } catch (const exec::LimitReached& l) {
+      c.summary = std::string("not replayed: ") + l.what();
+    }
+    if (c.kind == Classification::Kind::Rounding) continue;
+    res.counterexample = c.manifest ? std::move(*c.manifest) : std::move(cx);
+    res.counterexample->replay_kind = std::string(classification_name(c.kind));
+    res.counterexample->replay = c.summary;
+    return c;
+  }
+  return first;
+}
+
 // What the replay makes of the verdict: a difference that never leaves rounding level becomes
 // its own verdict, unless cells left undecided could still hide a real one; a refutation that
 // could not be replayed is no verdict.
@@ -167,6 +200,7 @@ CheckResult check_instance(const instance::Instance& inst, const CheckOptions& o
     }
     bool undecided = !stopped.empty() || skipped_cells(res) > 0;
     for (const OutputStats& o : res.outputs) undecided |= o.unknown > 0;
+    if (c.kind == Classification::Kind::Rounding && !undecided) c = replay_other_classes(ex, cells, res, options.seed, c);
     apply_replay(res, c, undecided);
   }
   res.reuse = cells.reuse(kLargestClassesShown);
