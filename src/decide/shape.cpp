@@ -217,12 +217,15 @@ PairShape ShapeClasses::shape(ExprId a, ExprId b) {
 
 ShapeClasses::Found ShapeClasses::classify(ExprId a, ExprId b) {
   PairShape s = shape(a, b);
-  std::vector<size_t>& bucket = classes_by_hash_[s.hash];
-  for (size_t cls : bucket)
-    if (shapes_[cls].words == s.words) return {cls, false};
-  bucket.push_back(shapes_.size());
-  shapes_.push_back(std::move(s));
-  return {shapes_.size() - 1, true};
+  auto it = classes_by_hash_.try_emplace(s.hash).first;
+  for (size_t cls : it->second) {
+    Representative& r = classes_[cls];
+    if (r.words.empty()) r.words = shape(r.a, r.b).words;  // the walk is deterministic: the same record
+    if (r.words == s.words) return {cls, false};
+  }
+  it->second.push_back(classes_.size());
+  classes_.push_back({a, b, {}});
+  return {classes_.size() - 1, true};
 }
 
 }  // namespace racer::decide

@@ -54,7 +54,7 @@ class ShapeClasses {
   };
   // The class of (a, b): the class whose representative has the identical shape, or a new one.
   Found classify(expr::ExprId a, expr::ExprId b);
-  size_t size() const { return shapes_.size(); }
+  size_t size() const { return classes_.size(); }
 
  private:
   struct Invariant {
@@ -75,7 +75,13 @@ class ShapeClasses {
     std::optional<expr::Range> range;  // the Store's own
   };
   std::vector<StoredTraits> traits_;
-  std::vector<PairShape> shapes_;                                    // per class, its representative's
+  // Per class, its representative; the record only once another pair's hash matches it (a
+  // class of one cell keeps no record, so cells that share nothing cost no memory).
+  struct Representative {
+    expr::ExprId a, b;
+    std::vector<uint64_t> words;
+  };
+  std::vector<Representative> classes_;
   std::unordered_map<uint64_t, std::vector<size_t>> classes_by_hash_;
 };
 
