@@ -34,7 +34,7 @@ def summary(j):
     if o.get("skipped"):
         counts += f', {o["skipped"]} skipped'
     shape = j.get("shape_reduction")
-    classes = "-" if shape is None else f'{shape["classes"]} ({shape["cells"]} cells)'
+    classes = "-" if shape is None else f'{shape["classes"]} ({shape["cells"]} cell{"" if shape["cells"] == 1 else "s"})'
     return j["verdict"], o["cells"], counts, classes
 
 
