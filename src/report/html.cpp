@@ -32,10 +32,13 @@ code,pre{font:12px/1.4 ui-monospace,monospace}pre{background:#f6f8fa;padding:8px
 )";
 
 void outputs_section(std::string& s, const check::CheckResult& r) {
-  s += "<h2>Outputs</h2>\n<table id=\"outputs\"><tr><th>output</th><th>cells</th><th>proved</th><th>refuted</th><th>unknown</th></tr>\n";
+  s += "<h2>Outputs</h2>\n<table id=\"outputs\"><tr><th>output</th><th>cells</th><th>proved</th><th>refuted</th><th>unknown</th><th>not decided</th></tr>\n";
   for (const auto& o : r.outputs)
     s += "<tr><td>" + esc(o.tensor) + "</td><td>" + std::to_string(o.cells) + "</td><td>" + std::to_string(o.proved) +
-         "</td><td>" + std::to_string(o.refuted) + "</td><td>" + std::to_string(o.unknown) + "</td></tr>\n";
+         "</td><td>" + std::to_string(o.refuted) + "</td><td>" + std::to_string(o.unknown) + "</td><td>" +
+         std::to_string(o.skipped + static_cast<uint64_t>(std::count(o.outcomes.begin(), o.outcomes.end(),
+                                                                       check::CellOutcome::Undecided))) +
+         "</td></tr>\n";
   s += "</table>\n<div class=\"legend\"><span class=\"p\"></span>proved<span class=\"r\"></span>refuted"
        "<span class=\"u\"></span>unknown<span class=\"n\"></span>not decided (a limit stopped deciding, or the output was already refuted)"
        "<span class=\"w\" style=\"outline:2px solid #000\"></span>witness cell</div>\n";
