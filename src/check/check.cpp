@@ -34,26 +34,19 @@ Classification replay_refutation(Execution& ex, CheckResult& res, uint64_t seed)
   return c;
 }
 
-// Equal up to rounding speaks for every refuted cell, not only the first: the representative
-// of every other class of refuted cells is replayed too (a few at most; more leave no verdict).
-// The first that is not rounding level becomes the counterexample and its classification the
+// Equal up to rounding speaks for every refuted cell, not only the first: at the representative
+// of every other class of refuted cells the exact outputs must stay within rounding too. A class
+// where they do not is replayed in full and becomes the counterexample, its classification the
 // one the verdict follows.
 Classification replay_other_classes(Execution& ex, const CellDecisions& cells, CheckResult& res, uint64_t seed,
                                     Classification first) {
-  constexpr size_t kMaxClasses = 8;
   std::vector<Counterexample> reps = cells.refuted_representatives();
-  std::erase_if(reps, [&](const Counterexample& cx) {
-    return cx.output == res.counterexample->output && cx.flat_cell == res.counterexample->flat_cell;
-  });
-  if (reps.size() > kMaxClasses) {
-    Classification c;
-    c.summary = "not replayed: " + std::to_string(reps.size() + 1) + " classes of refuted cells, more than the " +
-                std::to_string(kMaxClasses + 1) + " replayed to tell rounding from a real difference";
-    return c;
-  }
   for (Counterexample& cx : reps) {
+    if (cx.output == res.counterexample->output && cx.flat_cell == res.counterexample->flat_cell) continue;
     Classification c;
     try {
+      ex.session().check_limits();
+      if (exact_outputs_within_rounding(ex, cx, seed)) continue;
       c = classify_refutation(ex, cx, seed);
     } catch (const exec::LimitReached& l) {
       c.summary = std::string("not replayed: ") + l.what();

@@ -83,6 +83,8 @@ std::string text(const check::CheckResult& r) {
     s += "  " + o.tensor + ": " + std::to_string(o.cells) + " cells, " + std::to_string(o.proved) + " proved, " +
          std::to_string(o.refuted) + " refuted, " + std::to_string(o.unknown) + " unknown";
     if (o.skipped > 0) s += ", " + std::to_string(o.skipped) + " not decided (the output is already refuted; --all-cells decides them)";
+    if (uint64_t stopped = o.cells - o.proved - o.refuted - o.unknown - o.skipped; stopped > 0)
+      s += ", " + std::to_string(stopped) + " not decided (deciding stopped)";
     s += "\n";
   }
   if (r.reuse.classes > 0 || r.reuse.identical > 0) s += reuse_text(r.reuse);

@@ -49,3 +49,15 @@ extern "C" __global__ void cu_tenth_last_bumped(const float* __restrict__ x, flo
     out[i] = i == n - 1 ? (v == 3.25f ? v + 1.0f : v) : v / 10.0f;
   }
 }
+
+// A scale per cell, folded into a float constant in one kernel and divided exactly in the
+// other: every cell is its own class of refuted cells (its constant differs), each only at
+// rounding level, so the pair is equal up to rounding.
+extern "C" __global__ void cu_scaled_tenths_mul(const float* __restrict__ x, float* __restrict__ out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = x[i] * ((float)(i + 1) * 0.1f);
+}
+extern "C" __global__ void cu_scaled_tenths_div(const float* __restrict__ x, float* __restrict__ out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = x[i] * (float)(i + 1) / 10.0f;
+}
