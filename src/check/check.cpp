@@ -19,6 +19,18 @@ uint64_t skipped_cells(const CheckResult& res) {
   return n;
 }
 
+// Every output with every cell not yet reached: what a limit leaves of the cells not decided.
+std::vector<OutputStats> undecided_outputs(const Prepared& prep) {
+  std::vector<OutputStats> outs;
+  for (size_t t : prep.output_tensors()) {
+    OutputStats& o = outs.emplace_back();
+    o.tensor = prep.tensors()[t].name;
+    o.cells = prep.tensors()[t].cell_count();
+    o.outcomes.assign(o.cells, CellOutcome::Undecided);
+  }
+  return outs;
+}
+
 // Replays the refutation on the emulator (check/classify.hpp): a manifest witness replaces a
 // decider's witness that replays within rounding.
 Classification replay_refutation(Execution& ex, CheckResult& res, uint64_t seed) {
@@ -80,22 +92,14 @@ void apply_replay(CheckResult& res, const Classification& c, bool cells_undecide
   res.reason = c.summary;
 }
 
-// Decides the output cells, output by output: every cell (first pass), or only those the
-// first pass skipped. Once an output has a refuted cell, its remaining cells are skipped
-// unless all_cells. Returns "" or why deciding stopped before the last cell.
-std::string decide_cells(Execution& ex, CellDecisions& cells, CheckResult& res, bool all_cells, bool skipped_only) {
-  const Prepared& prep = ex.prep();
-  std::vector<size_t> outs = prep.output_tensors();
+// Decides the output cells, output by output, into res.outputs (every output listed, every cell
+// not reached): every cell (first pass), or only those the first pass skipped. Once an output has
+// a refuted cell, its remaining cells are skipped unless all_cells. Returns "" or why deciding
+// stopped before the last cell. `ticker` (if any) counts the cells passed, skipped or decided.
+std::string decide_cells(Execution& ex, CellDecisions& cells, CheckResult& res, bool all_cells, bool skipped_only,
+                         ProgressTicker* ticker = nullptr) {
   try {
-    for (size_t oi = 0; oi < outs.size(); ++oi) {
-      if (!skipped_only) {
-        const exec::TensorSpec& t = prep.tensors()[outs[oi]];
-        OutputStats fresh;
-        fresh.tensor = t.name;
-        fresh.cells = t.cell_count();
-        fresh.outcomes.assign(fresh.cells, CellOutcome::Undecided);
-        res.outputs.push_back(std::move(fresh));
-      }
+    for (size_t oi = 0; oi < res.outputs.size(); ++oi) {
       OutputStats& stats = res.outputs[oi];
       for (uint64_t c = 0; c < stats.cells; ++c) {
         if (skipped_only) {
@@ -105,10 +109,11 @@ std::string decide_cells(Execution& ex, CellDecisions& cells, CheckResult& res, 
         }
         if (stats.refuted > 0 && !all_cells) {
           CellDecisions::skip(c, stats);
-          continue;
+        } else {
+          ex.session().check_limits();
+          cells.decide(oi, c, stats, res);
         }
-        ex.session().check_limits();
-        cells.decide(oi, c, stats, res);
+        if (ticker) ticker->cell_decided();
       }
     }
   } catch (const exec::LimitReached& l) {
@@ -135,16 +140,21 @@ CheckResult check_instance(const instance::Instance& inst, const CheckOptions& o
   res.name = inst.name;
   Execution ex(inst, options.limits);
   exec::Session& session = ex.session();
+  const Prepared& prep = ex.prep();
   auto collect = [&] { ex.fill(res); };
+  ProgressTicker ticker(options.progress, session, [&ex] { return ex.thread_instructions(); });
+  session.set_poll([&ticker] { ticker.poll(); });
   bool refused = false;
-  if (std::string why = ex.run(refused); !why.empty()) {
+  if (std::string why = ex.run(refused, [&](char p) { ticker.enter(Phase::Executing, p); }); !why.empty()) {
     res.verdict = refused ? Verdict::Refused : Verdict::Unknown;
     res.reason = why;
+    if (!refused) res.outputs = undecided_outputs(prep);  // a limit: the JSON still lists every cell
     collect();
     return res;
   }
   res.exec_seconds = session.elapsed_seconds();
   if (options.self_check_points > 0) {
+    ticker.enter(Phase::SelfCheck);
     collect();
     SelfCheck sc;
     try {
@@ -164,8 +174,12 @@ CheckResult check_instance(const instance::Instance& inst, const CheckOptions& o
   }
   CellDecisions cells(ex, options.seed);
   std::string stopped;  // why deciding ended before the last cell
+  res.outputs = undecided_outputs(prep);  // kept as decided so far when a limit stops deciding
+  uint64_t total_cells = 0;
+  for (const OutputStats& o : res.outputs) total_cells += o.cells;
+  ticker.deciding(total_cells);
   try {
-    stopped = decide_cells(ex, cells, res, options.all_cells, false);
+    stopped = decide_cells(ex, cells, res, options.all_cells, false, &ticker);
   } catch (const exec::Refusal& r) {
     res.verdict = Verdict::Refused;
     res.reason = r.what();
@@ -180,6 +194,7 @@ CheckResult check_instance(const instance::Instance& inst, const CheckOptions& o
   res.verdict = v.verdict;
   res.reason = v.reason;
   if (res.verdict == Verdict::Inequivalent && res.counterexample) {
+    ticker.enter(Phase::Replaying);
     Classification c = replay_refutation(ex, res, options.seed);
     // Equal up to rounding is a claim about every cell: the cells skipped after a refutation
     // are decided after all (the same cells, hence the same verdict, as with all_cells).

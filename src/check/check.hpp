@@ -1,5 +1,6 @@
 #pragma once
 // Checking one instance: run both programs symbolically, then decide every output cell.
+#include "check/progress.hpp"
 #include "check/result.hpp"
 #include "exec/launch.hpp"
 #include "instance/instance.hpp"
@@ -14,6 +15,8 @@ struct CheckOptions {
   // Decide every cell of an output after one of its cells is refuted (by default one witness
   // per output is enough and its remaining cells are reported as not decided).
   bool all_cells = false;
+  // Told the phase and counts as the check goes (check/progress.hpp); null: no one asks.
+  ProgressObserver* progress = nullptr;
 };
 
 // Bad input (the instance does not fit its PTX) throws racer::Error(BadInput); refusals and

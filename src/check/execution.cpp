@@ -55,10 +55,17 @@ Execution::Execution(const instance::Instance& inst, const exec::Limits& limits)
   mb_->set_recognizer(&recognizer_b_);
 }
 
-std::string Execution::run(bool& refused) {
+std::string Execution::run(bool& refused, const std::function<void(char program)>& starting) {
   refused = false;
+  char running = 'a';
+  auto start = [&](char program) {
+    running = program;
+    if (starting) starting(program);
+  };
   try {
+    start('a');
     run_program(*ma_, prep_, 'a');
+    start('b');  // or its reference, built over the symbols program a read
     if (const auto& ref = prep_.inst().b.reference) {
       // A reference reads each input cell as the untouched machine b would: the same symbol
       // (or initial constant) program a's run reads there.
@@ -74,7 +81,7 @@ std::string Execution::run(bool& refused) {
     refused = true;
     return r.what();
   } catch (const exec::LimitReached& l) {
-    return l.what();
+    return std::string("running program ") + running + " stopped: " + l.what();
   }
   return {};
 }

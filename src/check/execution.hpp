@@ -1,6 +1,7 @@
 #pragma once
 // Both programs of an instance run symbolically over one shared expression store: the
 // machines, the routine recognizers, and what the decider needs to know about symbols.
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -17,9 +18,10 @@ class Execution {
  public:
   Execution(const instance::Instance& inst, const exec::Limits& limits);
 
-  // Runs program a, then program b. Returns "" or why they stopped; `refused` tells a
-  // refusal from a limit.
-  std::string run(bool& refused);
+  // Runs program a, then program b (telling `starting` which one begins). Returns "" or why
+  // they stopped; `refused` tells a refusal from a limit.
+  std::string run(bool& refused, const std::function<void(char program)>& starting = {});
+  uint64_t thread_instructions() const { return ma_->steps() + mb_->steps(); }
 
   const Prepared& prep() const { return prep_; }
   exec::Session& session() { return session_; }

@@ -43,6 +43,8 @@ struct OutputStats {
   std::string tensor;
   uint64_t cells = 0, proved = 0, refuted = 0, unknown = 0, skipped = 0;
   std::vector<CellOutcome> outcomes;  // per cell, row-major; Undecided where deciding stopped
+  // Cells a limit stopped deciding before (skipped cells were passed over on purpose).
+  uint64_t not_reached() const { return cells - proved - refuted - unknown - skipped; }
 };
 
 // Shape reduction (decide/shape.hpp): a class of cells whose pairs are equal up to a renaming

@@ -124,6 +124,7 @@ struct Impl {
   std::vector<LaunchDecl> launches;
   std::vector<std::pair<Name, Name>> declares;  // nan = IEEE_PROPAGATE
   Span at;
+  bool incomplete = false;  // a syntax error cut it short: the linter leaves it alone
 };
 
 struct TensorDecl {
@@ -158,6 +159,9 @@ struct Contract {
   std::vector<Impl> impls;
   // Which single-occurrence parts were written, and where (keyword -> span of the first one).
   std::map<std::string, Span> parts_seen;
+  // A syntax error cut parts of it: the linter checks what parsed, but not what may be missing
+  // because of the error (required parts, names declared where the error was).
+  bool incomplete = false;
 
   const Impl* find_impl(const std::string& name) const;
   const TensorDecl* find_tensor(const std::string& name) const;
@@ -166,6 +170,9 @@ struct Contract {
 
 struct ContractFile {
   std::vector<Contract> contracts;
+  // The lexer met characters it could not read: the tokens themselves are in doubt (a malformed
+  // number reads as 0), so only the syntax errors are reported.
+  bool unreadable = false;
 };
 
 }  // namespace racer::contract

@@ -6,6 +6,7 @@
 #include <set>
 
 #include "contract/lang_parser.hpp"
+#include "contract/lint_ptx.hpp"
 #include "support/error.hpp"
 
 namespace racer::contract {
@@ -36,7 +37,7 @@ class Linter {
 
   void contract(const Contract& c) {
     c_ = &c;
-    required_parts();
+    if (!c.incomplete) required_parts();
     names();
     env_ = {};
     for (const TensorDecl& t : c.tensors)  // data-dependent bounds: a placeholder to type-check with
@@ -56,6 +57,11 @@ class Linter {
 
  private:
   void err(const Span& at, const std::string& m) { d_.error(src_, at.offset, at.width, m); }
+  // A name that resolves to nothing: in a contract a syntax error cut short, most likely
+  // declared where the error was, so not reported twice.
+  void unresolved(const Span& at, const std::string& m) {
+    if (!c_->incomplete) err(at, m);
+  }
 
   void required_parts() {
     for (const char* part : {"scope", "pre", "post", "tolerance", "reference", "measure", "violation"})
@@ -78,7 +84,8 @@ class Linter {
   std::optional<double> value(const Quantity& q, const char* what) {
     EvalResult r = evaluate(q, env_);
     if (r.error) {
-      err(r.error->at, r.error->message + " in " + what);
+      if (r.error->message.starts_with("unknown name")) unresolved(r.error->at, r.error->message + " in " + what);
+      else err(r.error->at, r.error->message + " in " + what);
       return std::nullopt;
     }
     return r.value;
@@ -101,7 +108,7 @@ class Linter {
   }
 
   void need_tensor(const Name& n) {
-    if (!c_->find_tensor(n.text)) err(n.at, "unknown tensor '" + n.text + "'");
+    if (!c_->find_tensor(n.text)) unresolved(n.at, "unknown tensor '" + n.text + "'");
   }
 
   void precision(const Name& n) {
@@ -198,7 +205,7 @@ class Linter {
 
   const Impl* need_impl(const Name& n) {
     const Impl* i = c_->find_impl(n.text);
-    if (!i) err(n.at, "unknown implementation '" + n.text + "'");
+    if (!i) unresolved(n.at, "unknown implementation '" + n.text + "'");
     return i;
   }
 
@@ -254,7 +261,7 @@ class Linter {
         if (s.scale) value(*s.scale, "the scale");
         break;
       case Step::Kind::Sweep:
-        if (!c_->find_param(s.what.text)) err(s.what.at, "sweep over '" + s.what.text + "', which is not a parameter of this contract");
+        if (!c_->find_param(s.what.text)) unresolved(s.what.at, "sweep over '" + s.what.text + "', which is not a parameter of this contract");
         for (const Quantity& q : s.values) value(q, "a swept value");
         break;
       case Step::Kind::Inject:
@@ -285,6 +292,7 @@ class Linter {
   }
 
   void impl(const Impl& i) {
+    if (i.incomplete) return;  // its items after the syntax error were skipped
     if (!i.role) err(i.name.at, "implementation '" + i.name.text + "' has no 'role' (baseline, bad, good or reference)");
     else if (!among(kRoles, i.role->text)) err(i.role->at, "unknown role '" + i.role->text + "'; expected baseline, bad, good or reference");
     int kinds = (i.ptx ? 1 : 0) + (i.cuda ? 1 : 0) + (i.triton ? 1 : 0);
@@ -311,7 +319,7 @@ class Linter {
       for (const Arg& a : l.args) {
         if (a.is_tensor) {
           if (!c_->find_tensor(a.tensor.text) && !env_.count(a.tensor.text))
-            err(a.tensor.at, "unknown argument '" + a.tensor.text + "' (neither a tensor nor a parameter)");
+            unresolved(a.tensor.at, "unknown argument '" + a.tensor.text + "' (neither a tensor nor a parameter)");
         } else {
           value(a.value, "an argument");
         }
@@ -332,6 +340,9 @@ class Linter {
             return s;
           }() + "}, not " + v.text);
     }
+    if (i.ptx && o_.check_files && std::filesystem::is_regular_file(std::filesystem::path(o_.base_dir) / i.ptx->text))
+      lint_ptx_launches(*c_, i, (std::filesystem::path(o_.base_dir) / i.ptx->text).string(), env_,
+                        [this](const Span& at, const std::string& m) { err(at, m); });
   }
 
   const SourceText& src_;
@@ -355,6 +366,7 @@ const std::vector<std::string>& policy_choices(const std::string& policy) {
 }
 
 void lint(const SourceText& src, const ContractFile& file, Diagnostics& diags, const LintOptions& opts) {
+  if (file.unreadable) return;
   std::set<std::string> ids;
   for (const Contract& c : file.contracts) {
     if (!c.id.text.empty() && !ids.insert(c.id.text).second) diags.error(src, c.id.at.offset, c.id.at.width, "contract '" + c.id.text + "' defined twice in this file");
@@ -381,7 +393,7 @@ LoadedContracts load_contracts(const std::string& path) {
   Diagnostics diags;
   ContractFile f = parse_contracts(*src, diags);
   std::string base = std::filesystem::path(path).parent_path().string();
-  if (diags.empty()) lint(*src, f, diags, {base, true});
+  lint(*src, f, diags, {base, true});  // after syntax errors too: what did parse is checked
   diags.throw_if_any();
   return {src, std::move(f), base};
 }

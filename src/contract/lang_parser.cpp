@@ -30,9 +30,13 @@ const Param* Contract::find_param(const std::string& n) const {
 }
 
 ContractFile parse_contracts(const SourceText& src, Diagnostics& diags) {
+  size_t before = diags.items().size();
   std::vector<Token> toks = lex_contract(src, diags);
+  bool unreadable = diags.items().size() > before;
   detail::Parser p(src, diags, std::move(toks));
-  return p.file();
+  ContractFile f = p.file();
+  f.unreadable = unreadable;
+  return f;
 }
 
 namespace detail {
@@ -125,13 +129,17 @@ ContractFile Parser::file() {
 Contract Parser::contract() {
   Contract c;
   size_t start = peek().offset;
+  size_t errors_before = diags_.items().size();
   next();  // contract
   try {
     c.id = contract_id();
     expect_punct("{", "to open the contract body");
   } catch (const Resync&) {
     while (peek().kind != Tok::End && !at_punct("{") && !at_word("contract")) next();
-    if (!accept_punct("{")) return c;
+    if (!accept_punct("{")) {
+      c.incomplete = true;
+      return c;
+    }
   }
   while (peek().kind != Tok::End && !at_punct("}") && !at_word("contract") && !diags_.full()) {
     try {
@@ -143,6 +151,7 @@ Contract Parser::contract() {
   }
   if (!accept_punct("}")) diags_.error(src_, start, 8, "contract '" + c.id.text + "' is not closed with '}'");
   c.at = span_from(start);
+  c.incomplete = diags_.items().size() > errors_before;
   return c;
 }
 
@@ -236,6 +245,7 @@ Impl Parser::impl() {
   try {
     impl_items(im);
   } catch (const Resync&) {
+    im.incomplete = true;
     // Resume after this implementation's closing brace, so the next part parses normally.
     for (int depth = 0; peek().kind != Tok::End; next()) {
       if (at_punct("{")) ++depth;

@@ -57,7 +57,7 @@ Value Machine::in_flight_access(ExecContext& ctx, const ptx::Instr& ins, Region&
     for (const auto& [at, b] : ctx.cta.async->barriers)
       for (const AsyncCopy& c : b.copies) covering(c, true);
   }
-  std::string where = describe(&r, r.base + off, off, size);
+  std::string where = storage_.describe(&r, r.base + off, size);
   defect(DefectKind::Race, SiteRef{&ctx, &ins}, [&] { return where; }, [&] {
     return std::string(write ? "write" : "read") + " of bytes an asynchronous copy is still writing: " +
            (bulk ? "no wait for the phase of the " + std::string(op == ptx::Op::StAsync || op == ptx::Op::RedAsync ? ptx::op_info(op).name : "cp.async.bulk") +
@@ -85,8 +85,8 @@ AsyncCopy Machine::read_source(ExecContext& ctx, const ptx::Instr& ins, uint64_t
     if (s.region && s.region->contains(s.offset + k, 1)) {
       uint64_t o = s.offset + k - s.region->base;
       if (s.region->tensor >= 0) {
-        t = tensors_[s.region->tensor].elem;
-        unit = tensors_[s.region->tensor].elem_bytes();
+        t = storage_.tensors()[s.region->tensor].elem;
+        unit = storage_.tensors()[s.region->tensor].elem_bytes();
       }
       if (s.region->state[o] == ByteState::Symbolic) unit = s.region->sym_size[o] & ~Region::kIntegerData;
       if (s.region->state[o] == ByteState::Concrete && unit > 8) unit = 1;
@@ -105,15 +105,9 @@ void Machine::async_copy(ExecContext& ctx, const ptx::Instr& ins, uint64_t dst, 
   if (!ctx.cta.async) ctx.cta.async = std::make_shared<CtaAsync>();
   AsyncCopy copy = read_source(ctx, ins, dst, src, size, src_size);
   Located d = locate(ctx, Space::Shared, dst);
-  uint64_t off = d.region ? d.offset - d.region->base : 0;
-  if (!d.region || !d.region->contains(d.offset, size)) {
-    defect(DefectKind::OobWrite, SiteRef{&ctx, &ins}, [&] { return describe(d.region, d.offset, off, size); });
-    return;
-  }
-  if (d.offset % size) {
-    defect(DefectKind::Misaligned, SiteRef{&ctx, &ins}, [&] { return describe(d.region, d.offset, off, size); });
-    refuse(ctx, ins, "misaligned " + std::to_string(size) + "-byte cp.async destination");
-  }
+  std::optional<uint64_t> at = target(ctx, ins, d, size, size, DefectKind::OobWrite, "misaligned " + std::to_string(size) + "-byte cp.async destination");
+  if (!at) return;
+  const uint64_t off = *at;
   if (!d.region->in_flight.empty() && in_flight(*d.region, off, size)) in_flight_access(ctx, ins, *d.region, off, size, true, ptx::Type::B8);
   // The copy may write at any moment from now to its wait: it conflicts with what other
   // threads did to these bytes in this epoch, and (through in_flight) with anything later.

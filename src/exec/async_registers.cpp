@@ -80,7 +80,7 @@ Value Machine::async_proxy_load(ExecContext& ctx, const ptx::Instr& ins, uint64_
         if (it != ctx.cta.async->proxy_fence.end()) fenced = it->second;
       }
       if (fenced > w.seq) continue;
-      std::string where = describe(l.region, l.offset, off, size);
+      std::string where = storage_.describe(l.region, l.offset, size);
       defect(DefectKind::Race, SiteRef{&ctx, &ins}, [&] { return where; }, [&] {
         return "the async proxy (wgmma) reads bytes thread " + std::to_string(writer) +
                " stored without a fence.proxy.async after the store: the wgmma may see the old contents";

@@ -17,17 +17,11 @@ void Machine::atomic(ExecContext& ctx, const ptx::Instr& ins, Space space, uint6
                          " depends on the order in which threads perform it");
   if (operand.is_poison()) refuse(ctx, ins, "an atomic's operand is the old value of another atomic");
   Located l = locate(ctx, space, addr);
-  uint64_t off = l.region ? l.offset - l.region->base : 0;
-  if (!l.region || !l.region->contains(l.offset, size)) {
-    defect(DefectKind::OobWrite, SiteRef{&ctx, &ins}, [&] { return describe(l.region, l.offset, off, size); });
-    return;
-  }
-  if (l.offset % size != 0) {
-    defect(DefectKind::Misaligned, SiteRef{&ctx, &ins}, [&] { return describe(l.region, l.offset, off, size); });
-    refuse(ctx, ins, "misaligned atomic");
-  }
+  std::optional<uint64_t> at = target(ctx, ins, l, size, size, DefectKind::OobWrite, "misaligned atomic");
+  if (!at) return;
+  const uint64_t off = *at;
   if (!l.region->writable)
-    defect(DefectKind::AccessViolation, SiteRef{&ctx, &ins}, [&] { return describe(l.region, l.offset, off, size); },
+    defect(DefectKind::AccessViolation, SiteRef{&ctx, &ins}, [&] { return storage_.describe(l.region, l.offset, size); },
            [] { return std::string("atomically updates a tensor this launch was given only for reading"); });
   Cta& owner = region_cta(ctx, l.region);  // another CTA's, for distributed shared memory
   bool shared = l.region == owner.shared.get();
@@ -53,7 +47,7 @@ void Machine::atomic(ExecContext& ctx, const ptx::Instr& ins, Space space, uint6
     return;
   }
   if (it->second.op != op || it->second.type != t || it->second.size != size)
-    refuse(ctx, ins, "different atomic operations meet on " + describe(l.region, l.offset, off, size) +
+    refuse(ctx, ins, "different atomic operations meet on " + storage_.describe(l.region, l.offset, size) +
                          ": the result would depend on their order");
   it->second.operands.push_back(operand);
 }
@@ -67,7 +61,7 @@ void Machine::atomic_conflicts(ExecContext& ctx, const ptx::Instr& ins, Region& 
     for (const AccessRecord* a : {&b.writer, &b.reader, &b.other_reader}) {
       if (!a->valid() || a->thread == me || a->launch != launch_index_) continue;
       if (!ordered_before(*a, ctx.cta, ctx.th)) {
-        defect(DefectKind::Race, SiteRef{&ctx, &ins}, [&] { return describe(&r, r.base + off, off, size); },
+        defect(DefectKind::Race, SiteRef{&ctx, &ins}, [&] { return storage_.describe(&r, r.base + off, size); },
                [] { return std::string("atomic conflicts with a plain access by another thread not ordered by a barrier"); });
         return;
       }
@@ -124,9 +118,7 @@ void Machine::flush_atomics(Region* shared_region, std::map<uint64_t, PendingAto
     Region* r = shared_region;
     uint64_t off = key;
     if (!r) {
-      auto it = std::upper_bound(regions_.begin(), regions_.end(), key,
-                                 [](uint64_t a, const std::unique_ptr<Region>& reg) { return a < reg->base; });
-      r = (--it)->get();
+      r = storage_.region_at(key);
       off = key - r->base;
     }
     Value old = read_bytes(*r, off, p.size, cta, SiteRef{nullptr, nullptr, &p.first}, !ptx::is_float(p.type));

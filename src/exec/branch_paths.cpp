@@ -1,11 +1,15 @@
 // Branches on symbolic data. A guard like `x > 0` cannot be decided while x is a symbol,
-// but where both paths only compute into registers, running each in turn and selecting
-// between their results at the point where they meet gives the exact piecewise function
-// (`x > 0 ? exp(x) : 0`), with no path guessed. Anything with an effect outside the
-// thread's registers (memory, synchronization, exits) on such a path is refused.
+// but running each path in turn and selecting between their results at the point where
+// they meet gives the exact piecewise function (`x > 0 ? exp(x) : 0`), with no path guessed.
+// Registers still live there become selects on the branch condition; so does memory: a
+// path's stores are held by the path (its loads see them) and written at the meeting point,
+// where a cell stored on one path only keeps its old contents on the other. Defects found on
+// a path are reported with the condition under which the path runs. Synchronization,
+// atomics and anything else whose effect would depend on the path are refused.
 #include <algorithm>
 
 #include "exec/machine.hpp"
+#include "expr/print.hpp"
 #include "exec/refusal.hpp"
 #include "ptx/effects.hpp"
 #include "ptx/post_dominators.hpp"
@@ -15,9 +19,18 @@ namespace {
 
 constexpr size_t kMaxNesting = 16;
 
-// Instructions whose only effect is on the thread's registers. Parameter loads qualify:
-// other loads could report a defect on a path that never runs.
-bool register_only(const ptx::Instr& ins) { return ptx::register_only_op(ins.op) || ptx::is_param_load(ins); }
+// What a path may run: register computations, and plain loads and stores, whose effects the
+// path holds until the paths meet.
+bool allowed_on_path(const ptx::Instr& ins) {
+  if (ptx::register_only_op(ins.op) || ptx::is_param_load(ins)) return true;
+  if (ins.op != ptx::Op::Ld && ins.op != ptx::Op::Ldu && ins.op != ptx::Op::St) return false;
+  Space sp = space_of(ins);
+  return sp == Space::Global || sp == Space::Shared || sp == Space::Local || sp == Space::Generic || sp == Space::Const;
+}
+
+bool overlaps(const PathStore& s, const Region* r, uint64_t off, unsigned size) {
+  return s.region == r && s.off < off + size && off < s.off + s.size;
+}
 
 std::vector<uint32_t> plan_commits(const std::vector<AbsorbPlan>& plans) {
   std::vector<uint32_t> c;
@@ -46,25 +59,150 @@ std::string Machine::split(ExecContext& ctx, const ptx::Instr& bra, Value guard)
   uint32_t at = th.pc - 1;
   uint32_t join = flow(ctx.fn).ipdom[at];
   if (join == ptx::kNoPostDominator) return "the paths from this data-dependent branch never meet again";
-  if (join >= ctx.fn.instrs.size())
-    return "the paths from this data-dependent branch meet only where the kernel ends (an exit or a store on one of them is not modelled)";
-  PathFrame f;
-  f.branch = at;
-  f.join = join;
-  f.other = at + 1;
-  f.taken = bra.guard_negated ? dom_.pred(PredOp::Not, guard, guard) : guard;
-  f.saved_regs = th.regs;
-  f.saved_def_pc = th.def_pc;
-  f.saved_plans = th.plans;
-  th.paths.push_back(std::move(f));
+  enter_path(th, at, join, bra.guard_negated ? dom_.pred(PredOp::Not, guard, guard) : guard);
   th.pc = ctx.fn.labels[bra.operands[0].index].target;
   return {};
 }
 
+void Machine::enter_path(Thread& th, uint32_t at, uint32_t join, Value taken) {
+  PathFrame f;
+  f.branch = at;
+  f.join = join;
+  f.other = at + 1;
+  f.taken = taken;
+  f.saved_regs = th.regs;
+  f.saved_def_pc = th.def_pc;
+  f.saved_plans = th.plans;
+  f.saved_carry = th.carry;
+  th.paths.push_back(std::move(f));
+}
+
+std::string Machine::guarded_path(ExecContext& ctx, const ptx::Instr& ins, Value guard) {
+  Thread& th = ctx.th;
+  if (guard.is_poison()) return "the guard is the old value returned by an atomic";
+  bool leaves = (ins.op == ptx::Op::Ret || ins.op == ptx::Op::Exit) && ins.operands.empty();
+  if (!allowed_on_path(ins) && !leaves)
+    return "only register computations, loads, stores and exits are modelled under a guard on symbolic data";
+  if (th.paths.size() >= kMaxNesting) return "guarded instructions nested in " + std::to_string(kMaxNesting) + " data-dependent branches";
+  Handler h = sem_.step[static_cast<size_t>(ins.op)];
+  if (!h) return "instruction '" + std::string(ptx::op_name(ins.op)) + "' is not modelled";
+  uint32_t at = th.pc - 1;
+  Value taken = ins.guard_negated ? dom_.pred(PredOp::Not, guard, guard) : guard;
+  if (ins.op == ptx::Op::Ret || ins.op == ptx::Op::Exit) {
+    // The guarded path leaves the kernel: the paths meet where it ends.
+    enter_path(th, at, static_cast<uint32_t>(ctx.fn.instrs.size()), taken);
+    th.pc = th.paths.back().join;
+    return {};
+  }
+  enter_path(th, at, at + 1, taken);
+  try {
+    h(ctx, ins);  // the path where the guard holds; the other one is empty
+  } catch (...) {
+    th.regs = th.paths.back().saved_regs;
+    th.def_pc = th.paths.back().saved_def_pc;
+    th.paths.pop_back();
+    throw;
+  }
+  return {};
+}
+
+bool Machine::leave_on_path(ExecContext& ctx, const ptx::Instr& ins) {
+  Thread& th = ctx.th;
+  if ((ins.op != ptx::Op::Ret && ins.op != ptx::Op::Exit) || ins.has_guard) return false;
+  if (th.paths.back().join < ctx.fn.instrs.size()) return false;
+  th.pc = th.paths.back().join;  // the paths meet where the kernel ends
+  return true;
+}
+
 void Machine::check_on_path(ExecContext& ctx, const ptx::Instr& ins) {
-  if (!register_only(ins))
+  if (!allowed_on_path(ins))
     refuse(ctx, ins, "on a path of a branch on symbolic data (PTX instruction " + std::to_string(ctx.th.paths.back().branch) +
-                         "), only register computations are modelled: this instruction's effect would depend on the path");
+                         "), only register computations, loads and stores are modelled: this instruction's effect would depend on the path");
+}
+
+std::string Machine::path_condition(const Thread& th) const {
+  constexpr size_t kMaxText = 240;
+  std::string s;
+  for (const PathFrame& f : th.paths) {
+    std::string c = f.taken.is_symbolic() ? expr::to_string(session_.store(), f.taken.expr()) : ((f.taken.bits & 1) ? "true" : "false");
+    if (c.size() > kMaxText) c = c.substr(0, kMaxText) + "...";
+    s += (s.empty() ? "" : " and ") + (f.second ? "not (" + c + ")" : c);
+  }
+  return s;
+}
+
+std::optional<Value> Machine::path_load(ExecContext& ctx, const ptx::Instr& ins, Region& r, uint64_t off, unsigned size) {
+  for (size_t k = ctx.th.paths.size(); k-- > 0;) {
+    for (auto it = ctx.th.paths[k].stores.rbegin(); it != ctx.th.paths[k].stores.rend(); ++it) {
+      if (!overlaps(*it, &r, off, size)) continue;
+      if (it->off != off || it->size != size)
+        refuse(ctx, ins, "on a path of a data-dependent branch, reads " + std::to_string(size) +
+                             " bytes that the path stored with another width or offset");
+      return it->value;
+    }
+  }
+  return std::nullopt;
+}
+
+void Machine::path_store(ExecContext& ctx, const ptx::Instr& ins, PathFrame& f, PathStore s) {
+  for (PathStore& old : f.stores) {
+    if (!overlaps(old, s.region, s.off, s.size)) continue;
+    if (old.off != s.off || old.size != s.size)
+      refuse(ctx, ins, "on a path of a data-dependent branch, stores " + std::to_string(s.size) +
+                           " bytes over what the path stored with another width or offset");
+    old = s;
+    return;
+  }
+  f.stores.push_back(s);
+}
+
+// What the bytes held before the branch: an enclosing path's store, or memory. An output
+// cell never written holds the unknown initial contents both programs share (as a final
+// cell read does).
+Value Machine::before_paths(ExecContext& ctx, const ptx::Instr& ins, size_t depth, const PathStore& s) {
+  for (size_t k = depth; k-- > 0;)
+    for (auto it = ctx.th.paths[k].stores.rbegin(); it != ctx.th.paths[k].stores.rend(); ++it)
+      if (overlaps(*it, s.region, s.off, s.size)) {
+        if (it->off != s.off || it->size != s.size) refuse(ctx, ins, "nested data-dependent branches store with different widths");
+        return it->value;
+      }
+  Region& r = *s.region;
+  if (r.state[s.off] != ByteState::Uninit) return read_bytes(r, s.off, s.size, &ctx.cta, SiteRef{&ctx, &ins}, !ptx::is_float(s.type));
+  if (r.tensor < 0)
+    refuse(ctx, ins, "one path of a data-dependent branch stores to " + storage_.describe(&r, r.base + s.off, s.size) +
+                         ", which holds no value on the other path");
+  const TensorSpec& t = storage_.tensors()[r.tensor];
+  int64_t cell = s.size == t.elem_bytes() && s.off % s.size == 0 ? storage_.cell_map(r.tensor)[s.off / s.size] : -1;
+  if (cell < 0) refuse(ctx, ins, "one path of a data-dependent branch stores part of a cell of " + t.name + " that holds no value");
+  return final_uninitialized(static_cast<size_t>(r.tensor), cell);
+}
+
+void Machine::merge_stores(ExecContext& ctx, PathFrame& f) {
+  const ptx::Instr& bra = ctx.fn.instrs[f.branch];
+  std::vector<PathStore> both = f.taken_stores;
+  for (const PathStore& s : f.stores) {
+    auto same = std::find_if(both.begin(), both.end(), [&](const PathStore& t) { return overlaps(t, s.region, s.off, s.size); });
+    if (same == both.end()) both.push_back(s);
+    else if (same->off != s.off || same->size != s.size)
+      refuse(ctx, bra, "the paths of this data-dependent branch store to overlapping bytes with different widths");
+  }
+  const size_t depth = ctx.th.paths.size() - 1;
+  for (PathStore s : both) {
+    auto find = [&](const std::vector<PathStore>& v) -> std::optional<Value> {
+      for (auto it = v.rbegin(); it != v.rend(); ++it)
+        if (it->region == s.region && it->off == s.off) return it->value;
+      return std::nullopt;
+    };
+    std::optional<Value> on_taken = find(f.taken_stores), on_other = find(f.stores);
+    Value before = on_taken && on_other ? Value{} : before_paths(ctx, bra, depth, s);
+    try {
+      s.value = merge(f.taken, on_taken ? *on_taken : before, on_other ? *on_other : before, s.type);
+    } catch (const Refusal& e) {
+      refuse(ctx, bra, "merging " + storage_.describe(s.region, s.region->base + s.off, s.size) + " where the paths meet: " + e.what());
+    }
+    if (depth > 0) path_store(ctx, bra, ctx.th.paths[depth - 1], s);
+    else write_bytes(*s.region, s.off, s.size, s.value);
+  }
 }
 
 void Machine::reach_join(ExecContext& ctx) {
@@ -79,13 +217,19 @@ void Machine::reach_join(ExecContext& ctx) {
     refuse(ctx, ctx.fn.instrs[f.branch], "a recognized math routine straddles the meeting point of this data-dependent branch");
   if (!f.second) {
     f.taken_regs = std::move(th.regs);
+    f.taken_stores = std::move(f.stores);
+    f.stores.clear();
+    f.taken_carry = th.carry;
     th.regs = f.saved_regs;
     th.def_pc = f.saved_def_pc;
     th.plans = f.saved_plans;
+    th.carry = f.saved_carry;
     th.pc = f.other;
     f.second = true;
     return;
   }
+  if (th.carry != f.taken_carry) refuse(ctx, ctx.fn.instrs[f.branch], "the paths of this data-dependent branch leave different carry flags");
+  merge_stores(ctx, f);
   const Flow& fl = flow(ctx.fn);
   for (uint32_t r = 0; r < th.regs.size(); ++r) {
     if (f.taken_regs[r] == th.regs[r] || !fl.live.live_at(f.join, r)) continue;

@@ -91,13 +91,13 @@ Value ExecContext::get(const ptx::Operand& op, ptx::Type t) {
       switch (op.symbol_kind) {
         case ptx::SymbolKind::ModuleVar: {
           const ptx::Variable& v = mod.vars[op.index];
-          if (v.space == ptx::Space::Shared) return Value::of_bits(Machine::kSharedBase + m.shared_var_offset_[op.index]);
-          return Value::of_bits(m.module_var_address_[op.index]);
+          if (v.space == ptx::Space::Shared) return Value::of_bits(Machine::kSharedBase + m.storage_.module_shared_offset(op.index));
+          return Value::of_bits(m.storage_.module_var_address(op.index));
         }
         case ptx::SymbolKind::LocalVar: {
           const ptx::Variable& v = fn.vars[op.index];
-          if (v.space == ptx::Space::Shared) return Value::of_bits(Machine::kSharedBase + m.fn_var_offset_[op.index]);
-          if (v.space == ptx::Space::Local) return Value::of_bits(Machine::kLocalBase + m.fn_var_offset_[op.index]);
+          if (v.space == ptx::Space::Shared) return Value::of_bits(Machine::kSharedBase + m.storage_.function_var_offset(op.index));
+          if (v.space == ptx::Space::Local) return Value::of_bits(Machine::kLocalBase + m.storage_.function_var_offset(op.index));
           throw Refusal("takes the address of ." + std::string(ptx::space_name(v.space)) + " variable " + v.name);
         }
         case ptx::SymbolKind::Param:

@@ -9,69 +9,26 @@
 #include "ptx/printer.hpp"
 
 namespace racer::exec {
-namespace {
-
-uint64_t align_up(uint64_t x, uint64_t a) { return (x + a - 1) / a * a; }
-
-}  // namespace
-
 Machine::Machine(Session& session, char program, const std::vector<TensorSpec>& tensors, Domain& dom,
                  const Semantics& sem)
-    : session_(session), program_(program), tensors_(tensors), dom_(dom), sem_(sem) {
-  for (size_t i = 0; i < tensors_.size(); ++i) {
-    const TensorSpec& t = tensors_[i];
-    uint64_t size = t.storage_elements * t.elem_bytes();
-    ByteState initial = t.init == TensorInit::Input ? ByteState::Input
-                        : t.init == TensorInit::Empty ? ByteState::Uninit
-                                                       : ByteState::Concrete;
-    auto r = std::make_unique<Region>(t.name, next_global_, size, initial);
-    r->tensor = static_cast<int>(i);
-    if (t.init == TensorInit::Bytes) std::copy(t.bytes.begin(), t.bytes.begin() + std::min<size_t>(size, t.bytes.size()), r->bytes.begin());
-    next_global_ = align_up(next_global_ + std::max<uint64_t>(size, 1), 256) + kGuardGap;
-    regions_.push_back(std::move(r));
-  }
-}
+    : session_(session), program_(program), storage_(session, tensors), log_(program), dom_(dom), sem_(sem) {}
 
 Machine::~Machine() = default;  // here, where Cluster is complete
 
-Value Machine::input_cell(size_t tensor, int64_t cell) {
-  if (input_symbols_.size() <= tensor) input_symbols_.resize(tensors_.size());
-  auto& cache = input_symbols_[tensor];
-  const TensorSpec& t = tensors_[tensor];
-  if (cache.empty()) cache.assign(t.cell_count(), 0);
-  uint32_t& slot = cache[static_cast<size_t>(cell)];
-  if (!slot) {
-    std::string name = t.cell_name(cell);
-    SymbolOrigin o{SymbolOrigin::Kind::InputCell, static_cast<int>(tensor), cell, 0, name};
-    slot = session_.symbol(o, name, t.range).index + 1;
-  }
-  expr::ExprId e{slot - 1};
-  return ptx::is_float(t.elem) ? Value::of_expr(e) : Value::of_int_expr(e);
-}
-
-uint64_t Machine::tensor_base(size_t tensor) const { return regions_.at(tensor)->base; }
-
 Value Machine::cell(size_t tensor, int64_t flat) {
-  const TensorSpec& t = tensors_[tensor];
+  const TensorSpec& t = storage_.tensors()[tensor];
   // Map the logical cell to its storage element through the strides.
   int64_t off = 0, rest = flat;
   for (size_t d = t.shape.size(); d-- > 0;) {
     off += (rest % t.shape[d]) * t.strides[d];
     rest /= t.shape[d];
   }
-  Region& r = *regions_[tensor];
+  Region& r = storage_.tensor_region(tensor);
   uint64_t pos = static_cast<uint64_t>(off) * t.elem_bytes();
   unsigned n = t.elem_bytes();
   switch (r.state[pos]) {
-    case ByteState::Input: return input_cell(tensor, flat);
-    case ByteState::Uninit: {
-      // Never written by this program: the unknown initial contents both programs share.
-      if (concrete_unknown_) return Value::of_bits(concrete_unknown_(t.cell_name(flat) + " (uninitialized)", n));
-      SymbolOrigin o{SymbolOrigin::Kind::UninitTensor, static_cast<int>(tensor), flat, 0, t.cell_name(flat)};
-      Value v = Value::of_expr(session_.symbol(o, t.cell_name(flat) + " (uninitialized)"));
-      v.integer = !ptx::is_float(t.elem);
-      return v;
-    }
+    case ByteState::Input: return storage_.input_cell(tensor, flat);
+    case ByteState::Uninit: return final_uninitialized(tensor, flat);
     case ByteState::Symbolic:
       if ((r.sym_size[pos] & ~Region::kIntegerData) == n) return Value{0, r.sym[pos], (r.sym_size[pos] & Region::kIntegerData) != 0};
       throw Refusal("output cell " + t.cell_name(flat) + " holds part of a wider symbolic value");
@@ -88,9 +45,19 @@ Value Machine::cell(size_t tensor, int64_t flat) {
   return {};
 }
 
+Value Machine::final_uninitialized(size_t tensor, int64_t flat) {
+  // Never written by this program: the unknown initial contents both programs share.
+  const TensorSpec& t = storage_.tensors()[tensor];
+  if (concrete_unknown_) return Value::of_bits(concrete_unknown_(t.cell_name(flat) + " (uninitialized)", t.elem_bytes()));
+  SymbolOrigin o{SymbolOrigin::Kind::UninitTensor, static_cast<int>(tensor), flat, 0, t.cell_name(flat)};
+  Value v = Value::of_expr(session_.symbol(o, t.cell_name(flat) + " (uninitialized)"));
+  v.integer = !ptx::is_float(t.elem);
+  return v;
+}
+
 expr::ExprId Machine::cell_expr(size_t tensor, int64_t flat) {
   Value v = cell(tensor, flat);
-  const TensorSpec& t = tensors_[tensor];
+  const TensorSpec& t = storage_.tensors()[tensor];
   expr::Store& st = session_.store();
   if (v.is_symbolic()) {
     if (v.integer == ptx::is_float(t.elem))
@@ -136,71 +103,7 @@ void Machine::launch(const LaunchSpec& spec) {
   const ptx::Module& mod = *spec.module;
   const ptx::Function& fn = mod.functions.at(spec.function);
   param_slots_ = param_layout(fn);
-  for (size_t i = 0; i < tensors_.size(); ++i) {
-    TensorAccess a = i < spec.access.size() ? spec.access[i] : TensorAccess::None;
-    regions_[i]->readable = a == TensorAccess::Read || a == TensorAccess::ReadWrite;
-    regions_[i]->writable = a == TensorAccess::Write || a == TensorAccess::ReadWrite;
-  }
-
-  // Module variables: .global/.const ones live in global memory for the program's run;
-  // .shared ones are laid out in each CTA's shared memory, with extern arrays at the end.
-  auto& addrs = module_vars_[&mod];
-  shared_var_offset_.assign(mod.vars.size(), 0);
-  uint64_t shared_off = 0;
-  std::vector<size_t> externs;
-  for (size_t i = 0; i < mod.vars.size(); ++i) {
-    const ptx::Variable& v = mod.vars[i];
-    uint64_t align = std::max<uint64_t>(v.align ? v.align : 1, ptx::type_bits(v.type) / 8);
-    if (v.space == ptx::Space::Shared) {
-      if (v.has_dims && v.size_bytes() == 0) {
-        externs.push_back(i);
-        continue;
-      }
-      shared_off = align_up(shared_off, align);
-      shared_var_offset_[i] = static_cast<uint32_t>(shared_off);
-      shared_off += v.size_bytes();
-    } else if (addrs.size() <= i || addrs[i] == 0) {
-      addrs.resize(mod.vars.size(), 0);
-      uint64_t size = std::max<uint64_t>(v.size_bytes(), 1);
-      auto r = std::make_unique<Region>(v.name, next_global_, size, v.init ? ByteState::Concrete : ByteState::Uninit);
-      if (v.init) {
-        unsigned elem = std::max(1u, ptx::type_bits(v.type) / 8);
-        for (size_t k = 0; k < v.init->values.size() && (k + 1) * elem <= size; ++k) {
-          const ptx::Operand& o = v.init->values[k];
-          if (o.kind == ptx::Operand::Kind::Symbol) throw Refusal("variable " + v.name + " is initialized with an address");
-          uint64_t bits = static_cast<uint64_t>(o.value);
-          for (unsigned b = 0; b < elem; ++b) r->bytes[k * elem + b] = static_cast<uint8_t>(bits >> (8 * b));
-        }
-      }
-      r->writable = v.space == ptx::Space::Global;
-      addrs[i] = next_global_;
-      next_global_ = align_up(next_global_ + size, 256) + kGuardGap;
-      regions_.push_back(std::move(r));
-    }
-  }
-  module_var_address_ = addrs;
-  module_var_address_.resize(mod.vars.size(), 0);
-  // Function-scope .shared variables follow the module's.
-  std::vector<uint64_t> fn_shared_offset(fn.vars.size(), 0);
-  uint64_t local_off = 0;
-  for (size_t i = 0; i < fn.vars.size(); ++i) {
-    const ptx::Variable& v = fn.vars[i];
-    uint64_t align = std::max<uint64_t>(v.align ? v.align : 1, ptx::type_bits(v.type) / 8);
-    if (v.space == ptx::Space::Shared) {
-      shared_off = align_up(shared_off, align);
-      fn_shared_offset[i] = shared_off;
-      shared_off += v.size_bytes();
-    } else if (v.space == ptx::Space::Local) {
-      local_off = align_up(local_off, align);
-      fn_shared_offset[i] = local_off;
-      local_off += v.size_bytes();
-    }
-  }
-  shared_off = align_up(shared_off, 16);
-  for (size_t i : externs) shared_var_offset_[i] = static_cast<uint32_t>(shared_off);
-  shared_static_bytes_ = shared_off;
-  fn_var_offset_ = std::move(fn_shared_offset);
-  uint64_t shared_size = shared_off + spec.dynamic_shared_bytes;
+  const auto [shared_size, local_off] = storage_.lay_out(spec);
 
   publishes_clocks_ = publishes_clocks(fn);
   if (spec.clustered || uses_cluster_instructions(fn)) {
@@ -215,7 +118,7 @@ void Machine::launch(const LaunchSpec& spec) {
         }
   }
   flush_atomics_global();
-  commit_uninit_reads();
+  log_.commit_uninit_reads();
   ++launch_index_;
   launch_ = nullptr;
 }

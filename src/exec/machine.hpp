@@ -14,12 +14,16 @@
 
 #include "exec/cta_barrier.hpp"
 #include "exec/defect.hpp"
+#include "exec/defect_log.hpp"
 #include "exec/domain.hpp"
 #include "exec/happens_before.hpp"
 #include "exec/launch.hpp"
 #include "exec/params.hpp"
+#include "exec/ports.hpp"
 #include "exec/region.hpp"
 #include "exec/session.hpp"
+#include "exec/site_ref.hpp"
+#include "exec/storage.hpp"
 #include "exec/thread.hpp"
 #include "ptx/ir.hpp"
 #include "ptx/liveness.hpp"
@@ -28,15 +32,28 @@ namespace racer::exec {
 
 class Machine;
 struct Cta;
+struct Semantics;
 
-// Everything an instruction's semantics may touch.
+// Everything an instruction's semantics may touch: one thread of one CTA, its registers and
+// operands, the value domain, and the machine through its ports only.
 struct ExecContext {
-  Machine& m;
+  ExecContext(Machine& machine, Cta& cta, Thread& th, const ptx::Module& mod, const ptx::Function& fn, Domain& dom)
+      : cta(cta), th(th), mod(mod), fn(fn), dom(dom), m(machine) {}
   Cta& cta;
   Thread& th;
   const ptx::Module& mod;
   const ptx::Function& fn;
   Domain& dom;
+
+  MemoryPort& memory() const;
+  AsyncPort& async() const;
+  ClusterPort& cluster() const;
+  SyncPort& sync() const;
+  const Semantics& semantics() const;
+  // The same instruction's context for another thread of the CTA (a collective's lanes), or
+  // over another copy of the thread in another domain (a probe of a compiled routine).
+  ExecContext with(Thread& other) const { return ExecContext(m, cta, other, mod, fn, dom); }
+  ExecContext with(Thread& other, Domain& d) const { return ExecContext(m, cta, other, mod, fn, d); }
 
   // Source operand as type t: registers (checked for poison), immediates, special registers.
   Value get(const ptx::Operand& op, ptx::Type t);
@@ -45,24 +62,18 @@ struct ExecContext {
   // The address an [ ] operand names, in its state space (shared/local offsets, global address).
   uint64_t address(const ptx::Operand& addr);
   Site site(const ptx::Instr& ins) const;
-};
 
-// Where a defect happened, built only when a defect is recorded for the first time at
-// that instruction (printing the instruction is too costly for every access).
-struct SiteRef {
-  ExecContext* ctx = nullptr;
-  const ptx::Instr* ins = nullptr;
-  const Site* fixed = nullptr;
-  Site get() const;
-  uint32_t launch() const;
-  uint32_t instr() const;
+ private:
+  friend class Machine;
+  friend struct SiteRef;
+  Machine& m;
 };
-using Text = std::function<std::string()>;
 
 // Instruction semantics, supplied by the layer above (sem/).
 using Handler = void (*)(ExecContext&, const ptx::Instr&);
-// A warp collective, run once all its participants have arrived.
-using Collective = void (*)(Machine&, Cta&, const ptx::Function&, const ptx::Instr&, std::span<Thread* const> lanes);
+// A warp collective, run once all its participants have arrived; the context is the first
+// lane's.
+using Collective = void (*)(ExecContext& ctx, const ptx::Instr&, std::span<Thread* const> lanes);
 struct Semantics {
   std::array<Handler, static_cast<size_t>(ptx::Op::Count)> step{};
   std::array<Collective, static_cast<size_t>(ptx::Op::Count)> collective{};
@@ -111,19 +122,13 @@ struct Cta {
   uint32_t cluster_rank = 0;        // %cluster_ctarank (0 outside clustered launches)
 };
 
-// SharedCluster: a .shared::cluster address, reaching the shared memory of every CTA of the
-// cluster (exec/cluster.cpp has the address layout).
-enum class Space : uint8_t { Global, Shared, Local, Param, Const, Generic, SharedCluster };
-// The state space a memory instruction names (Generic without one); a Refusal for spaces
-// not modelled.
-Space space_of(const ptx::Instr& ins);
 
-class Machine {
+class Machine final : public MemoryPort, public AsyncPort, public ClusterPort, public SyncPort {
  public:
   // Address layout: each tensor at its own base with a guard gap, shared and local memory
   // in their own windows of the generic address space.
-  static constexpr uint64_t kGlobalBase = 0x100000000ull;
-  static constexpr uint64_t kGuardGap = 0x10000ull;
+  static constexpr uint64_t kGlobalBase = Storage::kGlobalBase;
+  static constexpr uint64_t kGuardGap = Storage::kGuardGap;
   static constexpr uint64_t kSharedWindow = 0x7F0000000000ull;  // generic address of shared offset 0
   static constexpr uint64_t kLocalWindow = 0x7E0000000000ull;
   static constexpr uint64_t kParamWindow = 0x7D0000000000ull;  // generic address of kernel-param offset 0 (cvta.param)
@@ -133,7 +138,6 @@ class Machine {
   Machine(Session& session, char program, const std::vector<TensorSpec>& tensors, Domain& dom, const Semantics& sem);
   ~Machine();
 
-  uint64_t tensor_base(size_t tensor) const;
   // Runs one launch to completion. Throws Refusal (with a message naming the instruction,
   // thread and launch) or LimitReached.
   void launch(const LaunchSpec& spec);
@@ -155,119 +159,91 @@ class Machine {
   expr::ExprId cell_expr(size_t tensor, int64_t flat_cell);
 
   // The defects that stand (occurrences withdrawn by a later race are gone).
-  std::vector<Defect> defects() const;
-  const std::vector<Note>& notes() const { return notes_; }
+  std::vector<Defect> defects() const { return log_.standing(); }
+  const std::vector<Note>& notes() const { return log_.notes(); }
   char program() const { return program_; }
   uint64_t steps() const { return steps_; }  // thread-instructions executed
   Session& session() { return session_; }
-  const std::vector<TensorSpec>& tensors() const { return tensors_; }
+  const Storage& storage() const { return storage_; }
 
-  // --- used by semantics ---
-  Value load(ExecContext& ctx, const ptx::Instr& ins, Space space, uint64_t addr, unsigned size, ptx::Type t);
-  void store(ExecContext& ctx, const ptx::Instr& ins, Space space, uint64_t addr, unsigned size, Value v, ptx::Type t);
-  // atom/red whose old value is not used: recorded, combined when order no longer matters.
+  // --- the ports instruction semantics see (exec/ports.hpp has what each promises) ---
+  Value load(ExecContext& ctx, const ptx::Instr& ins, Space space, uint64_t addr, unsigned size, ptx::Type t) override;
+  void store(ExecContext& ctx, const ptx::Instr& ins, Space space, uint64_t addr, unsigned size, Value v,
+             ptx::Type t) override;
   void atomic(ExecContext& ctx, const ptx::Instr& ins, Space space, uint64_t addr, unsigned size, uint8_t op,
-              ptx::Type t, Value operand);
-  Value load_param(ExecContext& ctx, const ptx::Instr& ins, uint64_t offset, unsigned size);
-  // A compiled routine's constant table: bytes of a module variable that nothing has
-  // written (its initializer), read without recording an access; nullopt otherwise.
-  std::optional<uint64_t> peek_constant(ExecContext& ctx, Space space, uint64_t addr, unsigned size);
-  // Where a local-space address falls in the thread's local memory: (region, offset), or
-  // a null region.
-  std::pair<Region*, uint64_t> local_bytes(ExecContext& ctx, uint64_t addr, unsigned size);
-  // Records a defect (folded into an earlier one at the same instruction); returns its index.
-  size_t defect(DefectKind kind, const SiteRef& site, const Text& memory, const Text& detail = {});
-  void note(const SiteRef& site, const Text& message);
-  const LaunchSpec& current_launch() const { return *launch_; }
+              ptx::Type t, Value operand) override;
+  Value load_param(ExecContext& ctx, const ptx::Instr& ins, uint64_t offset, unsigned size) override;
+  std::optional<uint64_t> peek_constant(ExecContext& ctx, Space space, uint64_t addr, unsigned size) override;
+  const std::vector<ParamSlot>& param_slots() const override { return param_slots_; }
+  const LaunchSpec& current_launch() const override { return *launch_; }
+  const std::vector<TensorSpec>& tensors() const override { return storage_.tensors(); }
+  uint64_t tensor_base(size_t tensor) const override { return storage_.tensor_base(tensor); }
+
+  void async_copy(ExecContext& ctx, const ptx::Instr& ins, uint64_t dst, uint64_t src, unsigned size,
+                  unsigned src_size) override;
+  void async_commit(ExecContext& ctx) override;
+  void async_wait(ExecContext& ctx, uint32_t keep, bool all) override;
+  void proxy_fence(ExecContext& ctx) override;
+  Value async_proxy_load(ExecContext& ctx, const ptx::Instr& ins, uint64_t addr, unsigned size, ptx::Type t) override;
+  void pend_registers(ExecContext& ctx, const ptx::Instr& ins, std::span<const uint32_t> regs) override;
+  void wgmma_commit(ExecContext& ctx) override;
+  void wgmma_wait(ExecContext& ctx, uint32_t keep) override;
+  void mbarrier_init(ExecContext& ctx, uint64_t addr, uint32_t count) override;
+  void mbarrier_inval(ExecContext& ctx, uint64_t addr) override;
+  void mbarrier_expect_tx(ExecContext& ctx, uint64_t addr, uint32_t tx) override;
+  bool mbarrier_wait(ExecContext& ctx, uint64_t addr, bool parity, uint64_t value) override;
+  void bulk_copy(ExecContext& ctx, const ptx::Instr& ins, uint64_t dst, uint64_t src, unsigned size,
+                 uint64_t mbar) override;
+  AsyncCopy bulk_source(ExecContext& ctx, const ptx::Instr& ins, uint64_t dst, uint64_t src, unsigned size) override;
+  void bulk_copy_parts(ExecContext& ctx, const ptx::Instr& ins, AsyncCopy copy, uint64_t mbar,
+                       unsigned align = 16) override;
+
+  void cluster_arrive(ExecContext& ctx, const ptx::Instr& ins, bool relaxed) override;
+  void cluster_wait(ExecContext& ctx, const ptx::Instr& ins) override;
+  void mbarrier_init_fence(ExecContext& ctx) override;
+  uint64_t cluster_map_address(ExecContext& ctx, uint64_t addr, uint32_t rank, bool generic) override;
+  uint32_t cluster_rank_of(ExecContext& ctx, uint64_t addr, bool generic) override;
+  uint64_t own_shared_address(ExecContext& ctx, uint64_t cluster_addr, const char* what) override;
+  void bulk_copy_multicast(ExecContext& ctx, const ptx::Instr& ins, const AsyncCopy& copy, uint64_t mbar,
+                           uint32_t mask) override;
+  void store_async(ExecContext& ctx, const ptx::Instr& ins, uint64_t dst, const std::vector<Value>& values,
+                   unsigned elem_size, uint64_t mbar) override;
+  void reduce_async(ExecContext& ctx, const ptx::Instr& ins, uint64_t dst, uint8_t op, ptx::Type t, Value operand,
+                    uint64_t mbar) override;
+  uint64_t mbarrier_arrive_cluster(ExecContext& ctx, uint64_t cluster_addr, uint32_t count, uint32_t tx, bool drop,
+                                   bool release = true) override;
+
+  void cta_barrier_arrive(ExecContext& ctx, uint32_t id, uint32_t count, bool waits) override;
+  void warp_synchronized(Cta& cta, std::span<Thread* const> lanes) override;
+
+  // --- for the execution context and the engine's own parts ---
   Domain& current_domain() { return dom_; }
   const Semantics& semantics() const { return sem_; }
-  const std::vector<ParamSlot>& param_slots() const { return param_slots_; }
   uint32_t launch_index() const { return launch_index_; }
   [[noreturn]] void refuse(ExecContext& ctx, const ptx::Instr& ins, const std::string& reason);
   [[noreturn]] void refuse_at(const Site& site, const std::string& reason);  // the same at a recorded site
-  // bar.sync / barrier.sync (waits: the caller has set the thread waiting) and bar.arrive at
-  // barrier `id` of ctx's CTA; count 0: every thread of the CTA (exec/cta_barrier.cpp).
-  void cta_barrier_arrive(ExecContext& ctx, uint32_t id, uint32_t count, bool waits);
-  // bar.warp.sync over a whole warp (the warp epoch already moved on): what one lane knew, and
-  // every lane's accesses so far, every lane now knows, for what its later releases publish.
-  void warp_synchronized(Cta& cta, std::span<Thread* const> lanes);
-
-  // --- asynchronous operations (exec/async_copy.cpp, exec/async_registers.cpp) ---
-  // cp.async: reads the source now; the destination's bytes are in flight until a wait of
-  // the issuing thread lands them. src_size < size zero-fills the rest.
-  void async_copy(ExecContext& ctx, const ptx::Instr& ins, uint64_t dst, uint64_t src, unsigned size, unsigned src_size);
-  void async_commit(ExecContext& ctx);
-  // Lands every committed copy of the thread but those of the newest `keep` groups
-  // (wait_all: every copy, committed or not).
-  void async_wait(ExecContext& ctx, uint32_t keep, bool all);
-  // fence.proxy.async: the thread's earlier shared-memory stores become visible to the
-  // async proxy. async_proxy_load: a wgmma's read of shared memory, where bytes a thread
-  // stored without such a fence since are a race (and read as an unknown value).
-  void proxy_fence(ExecContext& ctx);
-  Value async_proxy_load(ExecContext& ctx, const ptx::Instr& ins, uint64_t addr, unsigned size, ptx::Type t);
-  // wgmma: registers written by wgmma.mma_async, pending until wgmma.wait_group retires them.
-  void pend_registers(ExecContext& ctx, const ptx::Instr& ins, std::span<const uint32_t> regs);
-  void wgmma_commit(ExecContext& ctx);
-  void wgmma_wait(ExecContext& ctx, uint32_t keep);
-  // mbarrier (exec/mbarrier.cpp). Addresses are shared-space addresses of the object.
-  void mbarrier_init(ExecContext& ctx, uint64_t addr, uint32_t count);
-  void mbarrier_inval(ExecContext& ctx, uint64_t addr);
-  // Arrives (count arrivals; drop: also one fewer per later phase) after adding tx expected
-  // bytes; returns the state token (the phase arrived at).
-  // release: .release semantics (the default), making the thread's earlier accesses visible to
-  // threads whose wait sees the phase complete.
-  uint64_t mbarrier_arrive(ExecContext& ctx, uint64_t addr, uint32_t count, uint32_t tx, bool drop, bool release = true);
-  void mbarrier_expect_tx(ExecContext& ctx, uint64_t addr, uint32_t tx);
-  // True when the awaited phase has completed; otherwise the thread now waits for it.
-  bool mbarrier_wait(ExecContext& ctx, uint64_t addr, bool parity, uint64_t value);
-  // cp.async.bulk global -> shared completing on the mbarrier at `mbar`.
-  void bulk_copy(ExecContext& ctx, const ptx::Instr& ins, uint64_t dst, uint64_t src, unsigned size, uint64_t mbar);
-  // The source of a cp.async.bulk of `size` bytes, read now.
-  AsyncCopy bulk_source(ExecContext& ctx, const ptx::Instr& ins, uint64_t dst, uint64_t src, unsigned size);
-  // A bulk copy whose parts the caller read (a TMA box), completing on the mbarrier at `mbar`.
-  // `align`: the destination's required alignment (16 for bulk copies).
-  void bulk_copy_parts(ExecContext& ctx, const ptx::Instr& ins, AsyncCopy copy, uint64_t mbar, unsigned align = 16);
+  Value cluster_special(ExecContext& ctx, ptx::SpecialReg sr, uint32_t component);
   // A read or write of a pending register by any other instruction: a defect; a read gets
   // an unknown value (neither the old nor the new one).
   Value pending_register_access(ExecContext& ctx, uint32_t reg, Value v, bool write);
 
-  // --- thread-block clusters (exec/cluster.cpp) ---
-  Value cluster_special(ExecContext& ctx, ptx::SpecialReg sr, uint32_t component);
-  // barrier.cluster.arrive (relaxed: without release semantics) and barrier.cluster.wait.
-  void cluster_arrive(ExecContext& ctx, const ptx::Instr& ins, bool relaxed);
-  void cluster_wait(ExecContext& ctx, const ptx::Instr& ins);
-  // fence.mbarrier_init: the thread's earlier mbarrier.init become visible to the cluster at
-  // its next barrier.cluster.arrive, even a relaxed one.
-  void mbarrier_init_fence(ExecContext& ctx);
-  // mapa: the .shared::cluster address (generic: its generic address) of the byte at `addr`
-  // of this CTA's shared memory in the CTA of rank `rank`; getctarank: the rank an address names.
-  uint64_t cluster_map_address(ExecContext& ctx, uint64_t addr, uint32_t rank, bool generic);
-  uint32_t cluster_rank_of(ExecContext& ctx, uint64_t addr, bool generic);
-  // .multicast::cluster: the copy lands at the same offsets in the shared memory of every CTA
-  // whose rank is set in `mask`, completing on the mbarrier at the same offset in each.
-  void bulk_copy_multicast(ExecContext& ctx, const ptx::Instr& ins, const AsyncCopy& copy, uint64_t mbar, uint32_t mask);
-  // st.async / red.async (exec/store_async.cpp): `values` (elements of elem_size bytes), or one
-  // atomic operation `op` of type t, sent to the .shared::cluster address `dst`, in flight
-  // until a wait sees the phase of the mbarrier at .shared::cluster address `mbar` (in the
-  // same CTA) complete; their bytes complete_tx on it.
-  void store_async(ExecContext& ctx, const ptx::Instr& ins, uint64_t dst, const std::vector<Value>& values,
-                   unsigned elem_size, uint64_t mbar);
-  void reduce_async(ExecContext& ctx, const ptx::Instr& ins, uint64_t dst, uint8_t op, ptx::Type t, Value operand,
-                    uint64_t mbar);
-  // mbarrier.arrive on a .shared::cluster address, possibly another CTA's barrier (mapa).
-  uint64_t mbarrier_arrive_cluster(ExecContext& ctx, uint64_t cluster_addr, uint32_t count, uint32_t tx, bool drop,
-                                   bool release = true);
-  // A .shared::cluster address (or a generic one, less the shared window) as an address of
-  // this CTA's shared memory; a Refusal naming `what` when it lies in another CTA.
-  uint64_t own_shared_address(ExecContext& ctx, uint64_t cluster_addr, const char* what);
-
  private:
+  // Arrives (count arrivals; drop: also one fewer per later phase) after adding tx expected
+  // bytes; returns the state token (the phase arrived at). release: .release semantics,
+  // making the thread's earlier accesses visible to threads whose wait sees the phase complete.
+  uint64_t mbarrier_arrive(ExecContext& ctx, uint64_t addr, uint32_t count, uint32_t tx, bool drop, bool release = true);
+  // Where a local-space address falls in the thread's local memory: (region, offset), or
+  // a null region.
+  std::pair<Region*, uint64_t> local_bytes(ExecContext& ctx, uint64_t addr, unsigned size);
   struct Located {
     Region* region;
     uint64_t offset;
   };
+  // Records a defect; one found on a path of a data-dependent branch says under which condition.
+  size_t defect(DefectKind kind, const SiteRef& site, const Text& memory, const Text& detail = {});
   Located locate(ExecContext& ctx, Space space, uint64_t addr);
-  std::string describe(const Region* r, uint64_t addr, uint64_t offset, unsigned size);
+  std::optional<uint64_t> target(ExecContext& ctx, const ptx::Instr& ins, const Located& l, unsigned size, unsigned align,
+                                 DefectKind oob, const std::string& misaligned);
   // The value in r's bytes [off, off+size); an uninitialized read records a defect at `site`.
   Value read_bytes(Region& r, uint64_t off, unsigned size, const Cta* cta, const SiteRef& site, bool as_integer);
   void write_bytes(Region& r, uint64_t off, unsigned size, Value v);
@@ -279,7 +255,6 @@ class Machine {
   // A race defect where another thread's plain access to r's bytes [off, off+size) is not
   // ordered before ctx's atomic (or red.async) on them.
   void atomic_conflicts(ExecContext& ctx, const ptx::Instr& ins, Region& r, uint64_t off, unsigned size);
-  const std::vector<int64_t>& cell_map(size_t tensor);
   void run_cta(Cta& cta);
   void init_cta(Cta& cta, uint32_t x, uint32_t y, uint32_t z, uint64_t shared_size, uint64_t local_bytes);
   bool run_ready_threads(Cta& cta);                          // true when every thread exited
@@ -330,31 +305,35 @@ class Machine {
   };
   const Flow& flow(const ptx::Function& fn);
   std::string split(ExecContext& ctx, const ptx::Instr& bra, Value guard);
+  void enter_path(Thread& th, uint32_t at, uint32_t join, Value taken);
+  // An instruction (a load, a store, a register computation) under a symbolic guard: a path
+  // of its own that the other path skips. Returns why it cannot, or "" once it ran.
+  std::string guarded_path(ExecContext& ctx, const ptx::Instr& ins, Value guard);
+  // ret/exit on a path whose paths meet where the kernel ends: go there instead.
+  bool leave_on_path(ExecContext& ctx, const ptx::Instr& ins);
   void reach_join(ExecContext& ctx);
   void check_on_path(ExecContext& ctx, const ptx::Instr& ins);
+  // The condition under which the thread's current path runs, as text.
+  std::string path_condition(const Thread& th) const;
+  // A load on a path: what the path (or an enclosing one) stored there, if it did.
+  std::optional<Value> path_load(ExecContext& ctx, const ptx::Instr& ins, Region& r, uint64_t off, unsigned size);
+  void path_store(ExecContext& ctx, const ptx::Instr& ins, PathFrame& f, PathStore s);
+  Value before_paths(ExecContext& ctx, const ptx::Instr& ins, size_t depth, const PathStore& s);
+  void merge_stores(ExecContext& ctx, PathFrame& f);
+  // The unknown initial contents of an output cell this program never wrote.
+  Value final_uninitialized(size_t tensor, int64_t flat);
   Value merge(Value taken, Value on_taken, Value otherwise, ptx::Type reg_type);
   std::map<const ptx::Function*, std::unique_ptr<Flow>> flows_;
 
   Session& session_;
   char program_;
-  std::vector<TensorSpec> tensors_;
+  Storage storage_;
+  DefectLog log_;
   Domain& dom_;
   const Semantics& sem_;
-  std::vector<std::unique_ptr<Region>> regions_;  // tensors first (same index), then module variables
-  std::vector<uint64_t> module_var_address_;      // per module var of the current launch's module
   std::map<uint64_t, PendingAtomic> global_atomics_;
-  std::vector<Defect> defects_;
-  // Uninitialized reads wait for the end of the launch: a later write by another thread in
-  // the same epoch (a race) withdraws them.
-  struct PendingUninit {
-    Site site;
-    std::string memory;
-    bool withdrawn = false;
-  };
-  std::vector<PendingUninit> pending_uninit_;
-  size_t last_uninit_defect_ = 0;  // index + 1 of the pending read the last read_bytes made
+  uint32_t last_uninit_defect_ = 0;  // the ticket of the pending read the last read_bytes made
   uint32_t access_seq_ = 0;
-  void commit_uninit_reads();
   // Bytes an asynchronous copy is still writing (exec/async_copy.cpp).
   bool in_flight(const Region& r, uint64_t off, unsigned size) const;
   Value in_flight_access(ExecContext& ctx, const ptx::Instr& ins, Region& r, uint64_t off, unsigned size, bool write, ptx::Type t);
@@ -376,27 +355,23 @@ class Machine {
   bool only_same_reductions(const Cta& cta, const AsyncCopy& c, uint64_t off, unsigned size) const;
   AsyncCopy read_source(ExecContext& ctx, const ptx::Instr& ins, uint64_t dst, uint64_t src, unsigned size, unsigned src_size);
   Value unknown_value(const std::string& name, const std::string& where, uint64_t off, unsigned size, bool integer);
-  std::vector<Note> notes_;
   const LaunchSpec* launch_ = nullptr;
   uint32_t launch_index_ = 0;
   uint32_t next_epoch_ = 1;
   uint32_t next_landing_writer_ = AccessRecord::kAsyncWriterBase;
   uint64_t steps_ = 0;
-  uint64_t next_global_ = kGlobalBase;
-  std::map<const ptx::Module*, std::vector<uint64_t>> module_vars_;
-  std::vector<uint32_t> shared_var_offset_;  // per module var: offset in shared memory, for .shared vars
-  std::vector<uint64_t> fn_var_offset_;      // per function var: offset in shared or local memory
-  uint64_t shared_static_bytes_ = 0;
-  std::map<size_t, std::vector<int64_t>> cell_maps_;
   std::vector<ParamSlot> param_slots_;  // the current launch's parameter layout
   ConcreteUnknown concrete_unknown_;
   RoutineRecognizer* recognizer_ = nullptr;
   AtomicOrder atomic_order_;
-  // The symbol of each input cell, by tensor and cell (0: not made yet); making one names it.
-  std::vector<std::vector<uint32_t>> input_symbols_;
-  Value input_cell(size_t tensor, int64_t cell);
 
   friend struct ExecContext;
 };
+
+inline MemoryPort& ExecContext::memory() const { return m; }
+inline AsyncPort& ExecContext::async() const { return m; }
+inline ClusterPort& ExecContext::cluster() const { return m; }
+inline SyncPort& ExecContext::sync() const { return m; }
+inline const Semantics& ExecContext::semantics() const { return m.semantics(); }
 
 }  // namespace racer::exec

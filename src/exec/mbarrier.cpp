@@ -175,16 +175,11 @@ void Machine::bulk_copy_parts(ExecContext& ctx, const ptx::Instr& ins, AsyncCopy
   uint64_t dst = copy.dst;
   unsigned size = copy.size;
   Located d = locate(ctx, Space::Shared, dst);
-  uint64_t off = d.region ? d.offset - d.region->base : 0;
-  if (!d.region || !d.region->contains(d.offset, size)) {
-    defect(DefectKind::OobWrite, SiteRef{&ctx, &ins}, [&] { return describe(d.region, d.offset, off, size); });
-    return;
-  }
-  if (d.offset % align) {
-    defect(DefectKind::Misaligned, SiteRef{&ctx, &ins}, [&] { return describe(d.region, d.offset, off, size); });
-    refuse(ctx, ins, align == 16 ? std::string("bulk copy destination not 16-byte aligned")
-                                 : "destination not aligned to its " + std::to_string(align) + " bytes");
-  }
+  std::optional<uint64_t> at = target(ctx, ins, d, size, align, DefectKind::OobWrite,
+                                      align == 16 ? std::string("bulk copy destination not 16-byte aligned")
+                                                  : "destination not aligned to its " + std::to_string(align) + " bytes");
+  if (!at) return;
+  const uint64_t off = *at;
   if (!d.region->in_flight.empty() && in_flight(*d.region, off, size) && !only_same_reductions(ctx.cta, copy, off, size))
     in_flight_access(ctx, ins, *d.region, off, size, true, ptx::Type::B8);
   if (d.region->in_flight.empty()) d.region->in_flight.assign(d.region->size, 0);

@@ -10,23 +10,11 @@
 namespace racer::exec {
 namespace {
 
-std::string hex(uint64_t v) {
-  char buf[24];
-  std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
-  return buf;
-}
-
 std::string dims(const std::array<uint32_t, 3>& d) {
   return "(" + std::to_string(d[0]) + "," + std::to_string(d[1]) + "," + std::to_string(d[2]) + ")";
 }
 
 }  // namespace
-
-const std::vector<int64_t>& Machine::cell_map(size_t tensor) {
-  auto it = cell_maps_.find(tensor);
-  if (it == cell_maps_.end()) it = cell_maps_.emplace(tensor, tensors_[tensor].storage_to_cell()).first;
-  return it->second;
-}
 
 Space space_of(const ptx::Instr& i) {
   if (!i.has(ptx::Mod::Space)) return Space::Generic;
@@ -74,44 +62,8 @@ Machine::Located Machine::locate(ExecContext& ctx, Space space, uint64_t addr) {
     case Space::Local:
       if (!ctx.th.local) return {nullptr, addr};
       return {ctx.th.local, addr};
-    default: {
-      auto it = std::upper_bound(regions_.begin(), regions_.end(), addr,
-                                 [](uint64_t a, const std::unique_ptr<Region>& r) { return a < r->base; });
-      if (it == regions_.begin()) return {nullptr, addr};
-      return {(--it)->get(), addr};
-    }
+    default: return {storage_.region_at(addr), addr};
   }
-}
-
-std::string Machine::describe(const Region* r, uint64_t addr, uint64_t off, unsigned size) {
-  if (r && r->contains(addr, size)) {
-    if (r->tensor >= 0) {
-      const TensorSpec& t = tensors_[r->tensor];
-      uint64_t elem = (addr - r->base) / t.elem_bytes();
-      const auto& map = cell_map(static_cast<size_t>(r->tensor));
-      if (elem < map.size() && map[elem] >= 0 && (addr - r->base) % t.elem_bytes() == 0) return t.cell_name(map[elem]);
-      return t.name + " + " + std::to_string(addr - r->base) + " bytes";
-    }
-    return r->name + " + " + std::to_string(addr - r->base);
-  }
-  (void)off;
-  // Out of bounds: name the nearest tensor.
-  const Region* best = nullptr;
-  uint64_t best_dist = UINT64_MAX;
-  bool after = false;
-  for (const auto& reg : regions_) {
-    if (reg->tensor < 0) continue;
-    uint64_t end = reg->base + reg->size;
-    if (addr >= end && addr - end < best_dist) best = reg.get(), best_dist = addr - end, after = true;
-    if (addr < reg->base && reg->base - addr < best_dist) best = reg.get(), best_dist = reg->base - addr, after = false;
-  }
-  std::string s = hex(addr) + " (" + std::to_string(size) + " bytes";
-  if (r && r->tensor < 0) return s + ", outside " + r->name + " of " + std::to_string(r->size) + " bytes)";
-  if (best) {
-    if (after) s += ", " + std::to_string(best_dist) + " bytes past the end of " + best->name;
-    else s += ", " + std::to_string(best_dist) + " bytes before " + best->name;
-  }
-  return s + ")";
 }
 
 bool Machine::pending_atomic_overlaps(const Region& r, uint64_t off, unsigned size, const Cta& cta) const {
@@ -137,7 +89,7 @@ static bool holds_two_halves(const Region& r, uint64_t off, const std::vector<Te
 }
 
 Value Machine::read_bytes(Region& r, uint64_t off, unsigned size, const Cta* cta, const SiteRef& site, bool as_integer) {
-  if (size == 4 && off % 2 == 0 && holds_two_halves(r, off, tensors_))
+  if (size == 4 && off % 2 == 0 && holds_two_halves(r, off, storage_.tensors()))
     return pack_halves(read_bytes(r, off, 2, cta, site, as_integer), read_bytes(r, off + 2, 2, cta, site, as_integer));
   ByteState s0 = r.state[off];
   bool same = true;
@@ -158,21 +110,21 @@ Value Machine::read_bytes(Region& r, uint64_t off, unsigned size, const Cta* cta
       return Value{0, sym, integer};
     }
     case ByteState::Input: {
-      const TensorSpec& t = tensors_[r.tensor];
+      const TensorSpec& t = storage_.tensors()[r.tensor];
       if (size != t.elem_bytes() || off % size != 0)
         throw Refusal("reads input tensor " + t.name + " with a " + std::to_string(size) + "-byte access; its cells are " +
                       std::to_string(t.elem_bytes()) + " bytes (a bit-level reinterpretation of symbolic data)");
-      int64_t cell = cell_map(r.tensor)[off / size];
+      int64_t cell = storage_.cell_map(r.tensor)[off / size];
       if (cell < 0) throw Refusal("reads storage of " + t.name + " that no cell of its shape and strides maps to");
-      return input_cell(static_cast<size_t>(r.tensor), cell);
+      return storage_.input_cell(static_cast<size_t>(r.tensor), cell);
     }
     case ByteState::Uninit: {
       std::string where;
       SymbolOrigin o;
       std::string name;
       if (r.tensor >= 0) {
-        const TensorSpec& t = tensors_[r.tensor];
-        int64_t cell = off % t.elem_bytes() == 0 && size == t.elem_bytes() ? cell_map(r.tensor)[off / size] : -1;
+        const TensorSpec& t = storage_.tensors()[r.tensor];
+        int64_t cell = off % t.elem_bytes() == 0 && size == t.elem_bytes() ? storage_.cell_map(r.tensor)[off / size] : -1;
         if (cell < 0) throw Refusal("reads uninitialized bytes of " + t.name + " with an access that is not one cell");
         where = t.cell_name(cell);
         o = {SymbolOrigin::Kind::UninitTensor, r.tensor, cell, 0, where};
@@ -186,15 +138,15 @@ Value Machine::read_bytes(Region& r, uint64_t off, unsigned size, const Cta* cta
              program_, where};
         name = std::string(1, program_) + ": " + where + " (" + std::to_string(size) + " bytes, uninitialized)";
       }
-      pending_uninit_.push_back({site.get(), where, false});
-      last_uninit_defect_ = pending_uninit_.size();
+      last_uninit_defect_ = log_.pend_uninit_read(
+          site.get(), site.ctx && !site.ctx->th.paths.empty() ? where + ", only where " + path_condition(site.ctx->th) : where);
       if (concrete_unknown_) {
         Value c = Value::of_bits(concrete_unknown_(name, size));
         write_bytes(r, off, size, c);
         return c;
       }
       Value v = Value::of_expr(session_.symbol(o, name));
-      v.integer = r.tensor >= 0 ? !ptx::is_float(tensors_[r.tensor].elem) : as_integer;
+      v.integer = r.tensor >= 0 ? !ptx::is_float(storage_.tensors()[r.tensor].elem) : as_integer;
       write_bytes(r, off, size, v);  // later reads see the same unknown value
       return v;
     }
@@ -261,9 +213,9 @@ void Machine::track(ExecContext& ctx, const ptx::Instr& ins, Region& r, uint64_t
       if (concurrent(b.writer)) {
         const AccessRecord w = b.writer;
         if (holds_same) {
-          note(SiteRef{&ctx, &ins}, [&] { return "stores the same value as " + other(w) + " to " + describe(&r, r.base + off, off, size) + " in the same epoch"; });
+          log_.note(SiteRef{&ctx, &ins}, [&] { return "stores the same value as " + other(w) + " to " + storage_.describe(&r, r.base + off, size) + " in the same epoch"; });
         } else {
-          defect(DefectKind::Race, SiteRef{&ctx, &ins}, [&] { return describe(&r, r.base + off, off, size); },
+          defect(DefectKind::Race, SiteRef{&ctx, &ins}, [&] { return storage_.describe(&r, r.base + off, size); },
                  [&] { return "write conflicts with a write by " + other(w) + " not ordered by a barrier"; });
           reported = true;
         }
@@ -271,9 +223,9 @@ void Machine::track(ExecContext& ctx, const ptx::Instr& ins, Region& r, uint64_t
       for (const AccessRecord* rd : {&b.reader, &b.other_reader}) {
         if (reported || !concurrent(*rd)) continue;
         if (holds_same && rd->seq > b.established.seq) continue;
-        if (b.uninit_defect) pending_uninit_[b.uninit_defect - 1].withdrawn = true, b.uninit_defect = 0;
+        if (b.uninit_defect) log_.withdraw_uninit_read(b.uninit_defect), b.uninit_defect = 0;
         const AccessRecord reader = *rd;
-        defect(DefectKind::Race, SiteRef{&ctx, &ins}, [&] { return describe(&r, r.base + off, off, size); },
+        defect(DefectKind::Race, SiteRef{&ctx, &ins}, [&] { return storage_.describe(&r, r.base + off, size); },
                [&] { return "write conflicts with a read by " + other(reader) + " not ordered by a barrier"; });
         reported = true;
       }
@@ -281,7 +233,7 @@ void Machine::track(ExecContext& ctx, const ptx::Instr& ins, Region& r, uint64_t
       // (A reader that itself stored the current value last sees it in every order: other
       // concurrent stores there wrote the same value, or they were reported as races.)
       const AccessRecord w = b.established;
-      defect(DefectKind::Race, SiteRef{&ctx, &ins}, [&] { return describe(&r, r.base + off, off, size); },
+      defect(DefectKind::Race, SiteRef{&ctx, &ins}, [&] { return storage_.describe(&r, r.base + off, size); },
              [&] { return "read conflicts with a write by " + other(w) + " not ordered by a barrier"; });
       reported = true;
     }
@@ -298,12 +250,27 @@ void Machine::track(ExecContext& ctx, const ptx::Instr& ins, Region& r, uint64_t
   }
 }
 
+// The bytes [addr, addr + size) of l's region an access may touch: outside every region, or
+// running past its end, records `oob` and gives nullopt; an address not a multiple of `align`
+// records Misaligned and refuses with `misaligned`.
+std::optional<uint64_t> Machine::target(ExecContext& ctx, const ptx::Instr& ins, const Located& l, unsigned size,
+                                        unsigned align, DefectKind oob, const std::string& misaligned) {
+  if (!l.region || !l.region->contains(l.offset, size)) {
+    defect(oob, SiteRef{&ctx, &ins}, [&] { return storage_.describe(l.region, l.offset, size); });
+    return std::nullopt;
+  }
+  if (l.offset % align != 0) {
+    defect(DefectKind::Misaligned, SiteRef{&ctx, &ins}, [&] { return storage_.describe(l.region, l.offset, size); });
+    refuse(ctx, ins, misaligned);
+  }
+  return l.offset - l.region->base;
+}
+
 Value Machine::load(ExecContext& ctx, const ptx::Instr& ins, Space space, uint64_t addr, unsigned size, ptx::Type t) {
   Located l = locate(ctx, space, addr);
-  uint64_t off = l.region ? l.offset - l.region->base : 0;
-  if (!l.region || !l.region->contains(l.offset, size)) {
-    std::string where = describe(l.region, l.offset, off, size);
-    defect(DefectKind::OobRead, SiteRef{&ctx, &ins}, [&] { return where; });
+  std::optional<uint64_t> at = target(ctx, ins, l, size, size, DefectKind::OobRead, "misaligned " + std::to_string(size) + "-byte load");
+  if (!at) {
+    std::string where = storage_.describe(l.region, l.offset, size);
     SymbolOrigin o{SymbolOrigin::Kind::OutOfBounds, -1, static_cast<int64_t>(addr), program_, where};
     std::string name = std::string(1, program_) + ": out-of-bounds read at " + where;
     if (concrete_unknown_) return Value::of_bits(concrete_unknown_(name, size));
@@ -311,19 +278,18 @@ Value Machine::load(ExecContext& ctx, const ptx::Instr& ins, Space space, uint64
     v.integer = !ptx::is_float(t);
     return v;
   }
-  if (l.offset % size != 0) {
-    defect(DefectKind::Misaligned, SiteRef{&ctx, &ins}, [&] { return describe(l.region, l.offset, off, size); });
-    refuse(ctx, ins, "misaligned " + std::to_string(size) + "-byte load");
-  }
+  const uint64_t off = *at;
   if (l.region->tensor >= 0 && !l.region->readable)
-    defect(DefectKind::AccessViolation, SiteRef{&ctx, &ins}, [&] { return describe(l.region, l.offset, off, size); },
+    defect(DefectKind::AccessViolation, SiteRef{&ctx, &ins}, [&] { return storage_.describe(l.region, l.offset, size); },
            [] { return std::string("reads a tensor this launch was not given for reading"); });
   Cta& owner = region_cta(ctx, l.region);  // another CTA's, for distributed shared memory
   if (pending_atomic_overlaps(*l.region, off, size, owner))
-    refuse(ctx, ins, "reads " + describe(l.region, l.offset, off, size) + " while atomic updates to it are pending (their order is not established)");
+    refuse(ctx, ins, "reads " + storage_.describe(l.region, l.offset, size) + " while atomic updates to it are pending (their order is not established)");
   if (!l.region->in_flight.empty() && in_flight(*l.region, off, size))
     return in_flight_access(ctx, ins, *l.region, off, size, false, t);
   track(ctx, ins, *l.region, off, size, false, {});
+  if (!ctx.th.paths.empty())
+    if (auto held = path_load(ctx, ins, *l.region, off, size)) return *held;
   last_uninit_defect_ = 0;
   Value v = read_bytes(*l.region, off, size, &owner, SiteRef{&ctx, &ins}, !ptx::is_float(t));
   if (l.region->track_races && l.region != ctx.th.local)
@@ -335,22 +301,17 @@ void Machine::store(ExecContext& ctx, const ptx::Instr& ins, Space space, uint64
   if (v.is_poison()) refuse(ctx, ins, "stores the old value returned by an atomic, whose value depends on the order of atomics");
   if (v.is_concrete() && size < 8) v.bits &= (uint64_t{1} << (8 * size)) - 1;
   Located l = locate(ctx, space, addr);
-  uint64_t off = l.region ? l.offset - l.region->base : 0;
-  if (!l.region || !l.region->contains(l.offset, size)) {
-    defect(DefectKind::OobWrite, SiteRef{&ctx, &ins}, [&] { return describe(l.region, l.offset, off, size); });
-    return;
-  }
-  if (l.offset % size != 0) {
-    defect(DefectKind::Misaligned, SiteRef{&ctx, &ins}, [&] { return describe(l.region, l.offset, off, size); });
-    refuse(ctx, ins, "misaligned " + std::to_string(size) + "-byte store");
-  }
-  if (!l.region->writable || (l.region->tensor >= 0 && !l.region->writable))
-    defect(DefectKind::AccessViolation, SiteRef{&ctx, &ins}, [&] { return describe(l.region, l.offset, off, size); },
+  std::optional<uint64_t> at = target(ctx, ins, l, size, size, DefectKind::OobWrite, "misaligned " + std::to_string(size) + "-byte store");
+  if (!at) return;
+  const uint64_t off = *at;
+  if (!l.region->writable)
+    defect(DefectKind::AccessViolation, SiteRef{&ctx, &ins}, [&] { return storage_.describe(l.region, l.offset, size); },
            [&] { return std::string(l.region->tensor >= 0 ? "stores into a tensor this launch was given only for reading" : "stores into read-only memory"); });
   if (pending_atomic_overlaps(*l.region, off, size, region_cta(ctx, l.region)))
-    refuse(ctx, ins, "stores to " + describe(l.region, l.offset, off, size) + " while atomic updates to it are pending");
+    refuse(ctx, ins, "stores to " + storage_.describe(l.region, l.offset, size) + " while atomic updates to it are pending");
   if (!l.region->in_flight.empty() && in_flight(*l.region, off, size)) in_flight_access(ctx, ins, *l.region, off, size, true, t);
   track(ctx, ins, *l.region, off, size, true, v);
+  if (!ctx.th.paths.empty()) return path_store(ctx, ins, ctx.th.paths.back(), PathStore{l.region, off, size, v, t});
   write_bytes(*l.region, off, size, v);
 }
 
@@ -362,41 +323,18 @@ Value Machine::load_param(ExecContext& ctx, const ptx::Instr& ins, uint64_t offs
   return Value::of_bits(bits);
 }
 
+size_t Machine::defect(DefectKind kind, const SiteRef& site, const Text& memory, const Text& detail) {
+  if (!site.ctx || site.ctx->th.paths.empty()) return log_.record(kind, site, memory, detail);
+  // Found on a path of a data-dependent branch: a defect for the inputs that take it.
+  const Thread& th = site.ctx->th;
+  return log_.record(kind, site, memory, [&] {
+    std::string d = detail ? detail() : "";
+    return d + (d.empty() ? "" : "; ") + "only where " + path_condition(th);
+  });
+}
+
 Site SiteRef::get() const { return fixed ? *fixed : ctx->site(*ins); }
 uint32_t SiteRef::launch() const { return fixed ? fixed->launch : ctx->m.launch_index(); }
 uint32_t SiteRef::instr() const { return fixed ? fixed->instr : static_cast<uint32_t>(ins - ctx->fn.instrs.data()); }
-
-size_t Machine::defect(DefectKind kind, const SiteRef& site, const Text& memory, const Text& detail) {
-  uint32_t launch = site.launch(), instr = site.instr();
-  for (size_t i = 0; i < defects_.size(); ++i) {
-    Defect& d = defects_[i];
-    if (d.kind == kind && d.site.launch == launch && d.site.instr == instr) {
-      if (d.count == 0) d.site = site.get(), d.memory = memory(), d.detail = detail ? detail() : "";
-      ++d.count;
-      return i;
-    }
-  }
-  defects_.push_back({kind, program_, site.get(), memory(), detail ? detail() : "", 1});
-  return defects_.size() - 1;
-}
-
-void Machine::commit_uninit_reads() {
-  for (const PendingUninit& p : pending_uninit_)
-    if (!p.withdrawn) defect(DefectKind::UninitRead, SiteRef{nullptr, nullptr, &p.site}, [&] { return p.memory; });
-  pending_uninit_.clear();
-}
-
-std::vector<Defect> Machine::defects() const {
-  std::vector<Defect> out;
-  for (const Defect& d : defects_)
-    if (d.count > 0) out.push_back(d);
-  return out;
-}
-
-void Machine::note(const SiteRef& site, const Text& message) {
-  for (const Note& n : notes_)
-    if (n.site.launch == site.launch() && n.site.instr == site.instr()) return;
-  notes_.push_back({program_, site.get(), message()});
-}
 
 }  // namespace racer::exec

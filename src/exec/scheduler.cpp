@@ -150,7 +150,10 @@ bool Machine::run_ready_threads(Cta& cta) {
         }
         const ptx::Instr& ins = fn.instrs[th.pc++];
         if (!th.plans.empty() && absorbed(ctx, th.pc - 1)) continue;
-        if (!th.paths.empty()) check_on_path(ctx, ins);
+        if (!th.paths.empty()) {
+          if (leave_on_path(ctx, ins)) continue;
+          check_on_path(ctx, ins);
+        }
         if ((++steps_ & 0xFFFF) == 0) {
           session_.check_limits();
           if (steps_ > step_limit) throw LimitReached("step limit of " + std::to_string(step_limit) + " thread-instructions reached");
@@ -167,11 +170,9 @@ bool Machine::run_ready_threads(Cta& cta) {
                 enter_plan(ctx, th.pc - 1);
                 continue;
               }
-              if (ins.op == ptx::Op::Bra) {
-                std::string cannot = split(ctx, ins, g);
-                if (cannot.empty()) continue;
-                why += "; " + cannot;
-              }
+              std::string cannot = ins.op == ptx::Op::Bra ? split(ctx, ins, g) : guarded_path(ctx, ins, g);
+              if (cannot.empty()) continue;
+              why += "; " + cannot;
               refuse(ctx, ins, why);
             }
             if (on == ins.guard_negated) continue;
@@ -257,7 +258,8 @@ bool Machine::release_sync(Cta& cta, const ptx::Function& fn) {
       const ptx::Instr& ins = fn.instrs[th.wait_instr];
       Collective c = sem_.collective[static_cast<size_t>(ins.op)];
       try {
-        c(*this, cta, fn, ins, lanes);
+        ExecContext ctx{*this, cta, th, mod, fn, dom_};
+        c(ctx, ins, lanes);
       } catch (const LocatedRefusal&) {
         throw;
       } catch (const Refusal& r) {

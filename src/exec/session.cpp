@@ -12,6 +12,7 @@ double Session::elapsed_seconds() const {
 }
 
 void Session::check_limits() const {
+  if (poll_) poll_();
   if (elapsed_seconds() > limits_.max_seconds)
     throw LimitReached("time limit of " + std::to_string(limits_.max_seconds) + " s reached");
   if (store_.size() > limits_.max_nodes)

@@ -3,6 +3,7 @@
 // same node across programs), the symbols' origins (for witnesses), and the limits.
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <unordered_map>
 
@@ -27,8 +28,11 @@ class Session {
   const expr::Store& store() const { return store_; }
   const Limits& limits() const { return limits_; }
   double elapsed_seconds() const;
-  // Throws LimitReached when time or memory is exhausted.
+  // Throws LimitReached when time or memory is exhausted. Runs the poll hook first.
   void check_limits() const;
+  // Called at every limits check (every 65536 thread-instructions, every decided cell), so a
+  // caller can report progress from the thread doing the work; empty: nothing to call.
+  void set_poll(std::function<void()> poll) { poll_ = std::move(poll); }
   static size_t resident_mb();  // this process's resident memory
 
   expr::ExprId symbol(const SymbolOrigin& origin, const std::string& name, std::optional<expr::Range> range = {});
@@ -40,6 +44,7 @@ class Session {
   Limits limits_;
   std::chrono::steady_clock::time_point start_;
   std::unordered_map<uint32_t, SymbolOrigin> origins_;
+  std::function<void()> poll_;
 };
 
 }  // namespace racer::exec

@@ -47,8 +47,7 @@ void Machine::send_async(ExecContext& ctx, const ptx::Instr& ins, AsyncCopy copy
   if (d.region != target.shared.get() || !d.region->contains(d.offset, copy.size)) {
     // No such CTA in the cluster, or outside its shared memory: nothing lands, nothing
     // completes on the barrier.
-    uint64_t off = d.region && d.offset >= d.region->base ? d.offset - d.region->base : 0;
-    defect(DefectKind::OobWrite, SiteRef{&ctx, &ins}, [&] { return describe(d.region, d.offset, off, copy.size); });
+    defect(DefectKind::OobWrite, SiteRef{&ctx, &ins}, [&] { return storage_.describe(d.region, d.offset, copy.size); });
     return;
   }
   if (cluster_rank_of(ctx, mbar, false) != target.cluster_rank)

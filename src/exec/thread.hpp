@@ -51,11 +51,23 @@ struct AbsorbPlan {
   uint32_t entry = 0;
 };
 
-// A branch on symbolic data, run both ways: the taken path first, then the other, each up
-// to `join` (the branch's immediate post-dominator, where the paths meet again). There the
-// registers that may still be read become selects on the branch condition.
+// A store made on a path of a branch on symbolic data: held by the path until the paths
+// meet, then written as a select on the branch condition.
+struct PathStore {
+  Region* region = nullptr;
+  uint64_t off = 0;
+  unsigned size = 0;
+  Value value;
+  ptx::Type type = ptx::Type::B32;
+};
+
+// A branch on symbolic data (or one instruction guarded by a symbolic predicate), run both
+// ways: the taken path first, then the other, each up to `join` (the branch's immediate
+// post-dominator, where the paths meet again; the function's end where a path exits). There
+// the registers that may still be read, and the memory either path stored to, become
+// selects on the branch condition.
 struct PathFrame {
-  uint32_t branch = 0;  // the bra
+  uint32_t branch = 0;  // the bra (or the guarded instruction)
   uint32_t join = 0;
   uint32_t other = 0;   // where the path not taken starts
   Value taken;          // predicate: the branch is taken
@@ -63,7 +75,10 @@ struct PathFrame {
   std::vector<Value> saved_regs;
   std::vector<uint32_t> saved_def_pc;
   std::vector<AbsorbPlan> saved_plans;  // routines pending at the branch
+  bool saved_carry = false, taken_carry = false;
   std::vector<Value> taken_regs;  // the registers at the join along the taken path
+  std::vector<PathStore> stores;        // the running path's stores, in the order made
+  std::vector<PathStore> taken_stores;  // the taken path's, while the other runs
 };
 
 struct Thread {

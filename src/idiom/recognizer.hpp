@@ -21,6 +21,7 @@
 
 #include "exec/machine.hpp"
 #include "idiom/functions.hpp"
+#include "idiom/plan.hpp"
 #include "ptx/liveness.hpp"
 
 namespace racer::idiom {
@@ -31,19 +32,7 @@ using ptx::writes_of;
 
 class MathRoutineRecognizer final : public exec::RoutineRecognizer {
  public:
-  struct Plan {
-    std::vector<uint32_t> skip;
-    uint32_t commit = 0, reg = 0;
-    bool before = false;  // set the result just before `commit` (a merge point) runs
-    uint32_t addend_reg = UINT32_MAX;
-    bool addend_negated = false;
-    ptx::Type addend_type = ptx::Type::F32;
-    Fit fit;
-    std::vector<std::pair<uint32_t, uint64_t>> fixed_inputs;  // concrete registers the routine read
-    std::vector<std::pair<uint64_t, unsigned>> clobber_local;  // local scratch its stores wrote
-    std::vector<std::pair<uint32_t, Fit>> extra;  // further results of one routine (sin and cos)
-    std::vector<std::pair<uint32_t, uint32_t>> jumps;  // see exec::AbsorbPlan::jumps
-  };
+  using Plan = RoutinePlan;
   bool recognize(exec::ExecContext& ctx, const ptx::Instr& ins, const std::string& why, Trigger trigger) override;
   // What was recognized, once per routine site: "silu: 1 + exp(-t) (PTX line 403, elementwise.cu:44:3)".
   const std::vector<std::string>& recognized() const { return recognized_; }

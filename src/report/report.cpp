@@ -58,6 +58,31 @@ std::string reuse_text(const check::ReuseStats& u) {
   return s + "\n";
 }
 
+std::string_view outcome_name(check::CellOutcome o) {
+  switch (o) {
+    case check::CellOutcome::Proved: return "proved";
+    case check::CellOutcome::Refuted: return "refuted";
+    case check::CellOutcome::Unknown: return "unknown";
+    case check::CellOutcome::Skipped: return "skipped";
+    case check::CellOutcome::Undecided: return "not_reached";
+  }
+  return "?";
+}
+
+// The cells of an output as runs of one outcome, row-major flat indices: [{"outcome":
+// "proved", "first": 0, "last": 99}, {"outcome": "not_reached", ...}]. A check stopped by a
+// limit keeps every cell it decided, and says which it did not reach.
+nlohmann::json outcome_runs(const check::OutputStats& o) {
+  nlohmann::json runs = nlohmann::json::array();
+  for (size_t first = 0; first < o.outcomes.size();) {
+    size_t last = first;
+    while (last + 1 < o.outcomes.size() && o.outcomes[last + 1] == o.outcomes[first]) ++last;
+    runs.push_back({{"outcome", outcome_name(o.outcomes[first])}, {"first", first}, {"last", last}});
+    first = last + 1;
+  }
+  return runs;
+}
+
 }  // namespace
 
 std::string rational_text(const mpq_class& q) { return q.get_str(); }
@@ -83,8 +108,7 @@ std::string text(const check::CheckResult& r) {
     s += "  " + o.tensor + ": " + std::to_string(o.cells) + " cells, " + std::to_string(o.proved) + " proved, " +
          std::to_string(o.refuted) + " refuted, " + std::to_string(o.unknown) + " unknown";
     if (o.skipped > 0) s += ", " + std::to_string(o.skipped) + " not decided (the output is already refuted; --all-cells decides them)";
-    if (uint64_t stopped = o.cells - o.proved - o.refuted - o.unknown - o.skipped; stopped > 0)
-      s += ", " + std::to_string(stopped) + " not decided (deciding stopped)";
+    if (o.not_reached() > 0) s += ", " + std::to_string(o.not_reached()) + " not reached";
     s += "\n";
   }
   if (r.reuse.classes > 0 || r.reuse.identical > 0) s += reuse_text(r.reuse);
@@ -129,7 +153,8 @@ nlohmann::json json(const check::CheckResult& r) {
   j["outputs"] = nlohmann::json::array();
   for (const auto& o : r.outputs)
     j["outputs"].push_back({{"tensor", o.tensor}, {"cells", o.cells}, {"proved", o.proved}, {"refuted", o.refuted},
-                            {"unknown", o.unknown}, {"skipped", o.skipped}});
+                            {"unknown", o.unknown}, {"skipped", o.skipped}, {"not_reached", o.not_reached()},
+                            {"cell_outcomes", outcome_runs(o)}});
   nlohmann::json classes = nlohmann::json::array();
   for (const auto& c : r.reuse.largest) classes.push_back({{"representative", c.representative}, {"cells", c.cells}, {"outcome", c.outcome}});
   j["shape_reduction"] = {{"identical_cells", r.reuse.identical}, {"cells", r.reuse.cells}, {"classes", r.reuse.classes},

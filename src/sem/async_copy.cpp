@@ -24,7 +24,7 @@ void cp_async(ExecContext& c, const Instr& i) {
       if (src_size > size) throw exec::Refusal("cp.async src-size larger than cp-size");
     }
   }
-  c.m.async_copy(c, i, dst, src, size, src_size);
+  c.async().async_copy(c, i, dst, src, size, src_size);
 }
 
 void no_effect(ExecContext&, const Instr&) {}
@@ -33,15 +33,15 @@ void no_effect(ExecContext&, const Instr&) {}
 
 void register_async_copy(exec::Semantics& s) {
   s.step[size_t(ptx::Op::CpAsync)] = cp_async;
-  s.step[size_t(ptx::Op::CpAsyncCommitGroup)] = [](ExecContext& c, const Instr&) { c.m.async_commit(c); };
+  s.step[size_t(ptx::Op::CpAsyncCommitGroup)] = [](ExecContext& c, const Instr&) { c.async().async_commit(c); };
   s.step[size_t(ptx::Op::CpAsyncWaitGroup)] = [](ExecContext& c, const Instr& i) {
-    c.m.async_wait(c, static_cast<uint32_t>(int_operand(c, i.operands[0], Type::U32)), false);
+    c.async().async_wait(c, static_cast<uint32_t>(int_operand(c, i.operands[0], Type::U32)), false);
   };
-  s.step[size_t(ptx::Op::CpAsyncWaitAll)] = [](ExecContext& c, const Instr&) { c.m.async_wait(c, 0, true); };
+  s.step[size_t(ptx::Op::CpAsyncWaitAll)] = [](ExecContext& c, const Instr&) { c.async().async_wait(c, 0, true); };
   // fence.proxy.async makes the thread's earlier shared-memory stores visible to the async
   // proxy (wgmma reads); other proxy fences change nothing Racer models.
   s.step[size_t(ptx::Op::FenceProxy)] = [](ExecContext& c, const Instr& i) {
-    if (i.has(Mod::ProxyKind) && ptx::mod_values(Mod::ProxyKind)[i.mod(Mod::ProxyKind)].starts_with("async")) c.m.proxy_fence(c);
+    if (i.has(Mod::ProxyKind) && ptx::mod_values(Mod::ProxyKind)[i.mod(Mod::ProxyKind)].starts_with("async")) c.async().proxy_fence(c);
   };
   // setmaxnreg moves register budget between warpgroups: no effect on values.
   s.step[size_t(ptx::Op::Setmaxnreg)] = no_effect;

@@ -18,32 +18,32 @@ void check_space(const Instr& i, const char* what) {
 void arrive(ExecContext& c, const Instr& i) {
   std::string_view sem = i.has(Mod::Sem) ? ptx::mod_values(Mod::Sem)[i.mod(Mod::Sem)] : "release";
   if (sem != "release" && sem != "relaxed") throw exec::Refusal("barrier.cluster.arrive." + std::string(sem) + " is not a PTX form");
-  c.m.cluster_arrive(c, i, sem == "relaxed");
+  c.cluster().cluster_arrive(c, i, sem == "relaxed");
 }
 
 void wait(ExecContext& c, const Instr& i) {
   std::string_view sem = i.has(Mod::Sem) ? ptx::mod_values(Mod::Sem)[i.mod(Mod::Sem)] : "acquire";
   if (sem != "acquire") throw exec::Refusal("barrier.cluster.wait." + std::string(sem) + " is not a PTX form");
-  c.m.cluster_wait(c, i);
+  c.cluster().cluster_wait(c, i);
 }
 
 void init_fence(ExecContext& c, const Instr& i) {
   std::string_view sem = i.has(Mod::Sem) ? ptx::mod_values(Mod::Sem)[i.mod(Mod::Sem)] : "release";
   if (sem != "release") throw exec::Refusal("fence.mbarrier_init." + std::string(sem) + " is not a PTX form");
-  c.m.mbarrier_init_fence(c);
+  c.cluster().mbarrier_init_fence(c);
 }
 
 void mapa(ExecContext& c, const Instr& i) {
   check_space(i, "mapa");
   uint64_t a = c.get_bits(i.operands[1], i.type());
   uint32_t rank = static_cast<uint32_t>(int_operand(c, i.operands[2], Type::U32));
-  c.set(i.operands[0], Value::of_bits(c.m.cluster_map_address(c, a, rank, generic(i)) & IntT(i.type()).mask()));
+  c.set(i.operands[0], Value::of_bits(c.cluster().cluster_map_address(c, a, rank, generic(i)) & IntT(i.type()).mask()));
 }
 
 void getctarank(ExecContext& c, const Instr& i) {
   check_space(i, "getctarank");
   uint64_t a = c.get_bits(i.operands[1], i.type());
-  c.set(i.operands[0], Value::of_bits(c.m.cluster_rank_of(c, a, generic(i))));
+  c.set(i.operands[0], Value::of_bits(c.cluster().cluster_rank_of(c, a, generic(i))));
 }
 
 }  // namespace

@@ -16,7 +16,7 @@ void bar_sync(ExecContext& c, const Instr& i) {
   c.th.barrier_count = i.operands.size() > 1 ? static_cast<uint32_t>(int_operand(c, i.operands[1], Type::U32)) : 0;
   if (c.th.barrier_id > 15) throw exec::Refusal("barrier id " + std::to_string(c.th.barrier_id) + " is out of range 0..15");
   if (c.th.barrier_count % 32 != 0) throw exec::Refusal("a barrier's thread count must be a multiple of 32");
-  c.m.cta_barrier_arrive(c, c.th.barrier_id, c.th.barrier_count, true);
+  c.sync().cta_barrier_arrive(c, c.th.barrier_id, c.th.barrier_count, true);
 }
 
 // bar.arrive: counts toward the barrier's phase without waiting for it (a producer's signal).
@@ -25,7 +25,7 @@ void bar_arrive(ExecContext& c, const Instr& i) {
   uint32_t count = static_cast<uint32_t>(int_operand(c, i.operands[1], Type::U32));
   if (id > 15) throw exec::Refusal("barrier id " + std::to_string(id) + " is out of range 0..15");
   if (count == 0 || count % 32 != 0) throw exec::Refusal("bar.arrive needs a thread count that is a nonzero multiple of 32");
-  c.m.cta_barrier_arrive(c, id, count, false);
+  c.sync().cta_barrier_arrive(c, id, count, false);
 }
 
 [[noreturn]] void refuse_with(const char* why) { throw exec::Refusal(why); }

@@ -62,10 +62,6 @@ void arrive_warp(ExecContext& c) {
   c.th.member_mask = mask;
 }
 
-ExecContext lane_context(exec::Machine& m, exec::Cta& cta, const ptx::Function& fn, exec::Thread& th) {
-  return ExecContext{m, cta, th, *m.current_launch().module, fn, m.current_domain()};
-}
-
 void require_modelled_inputs(Type ab, const char* what) {
   switch (ab) {
     case Type::F16: case Type::BF16: case Type::TF32: case Type::S8: case Type::U8: return;

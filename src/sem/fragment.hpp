@@ -18,8 +18,6 @@ size_t fragment_registers(const ptx::Operand& vec);
 
 // A warp-wide (.sync.aligned) instruction: every existing lane of the warp takes part.
 void arrive_warp(ExecContext& c);
-// The context of one lane of a collective.
-ExecContext lane_context(exec::Machine& m, exec::Cta& cta, const ptx::Function& fn, exec::Thread& th);
 
 // c + sum_k a[k] * b[k], exact: a sum of exact products over the reals (symbolic domain);
 // in the concrete domain the exact sum rounded once to `dtype` (round to nearest even), or

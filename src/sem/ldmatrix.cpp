@@ -40,7 +40,7 @@ void step(ExecContext& c, const Instr& i) {
   if (c.th.member_mask != 0xFFFFFFFFu) throw exec::Refusal("ldmatrix/stmatrix in a warp of fewer than 32 threads");
 }
 
-void ldmatrix(Machine& m, Cta& cta, const ptx::Function& fn, const Instr& i, std::span<Thread* const> lanes) {
+void ldmatrix(ExecContext& c0, const Instr& i, std::span<Thread* const> lanes) {
   unsigned n = tile_count(i);
   bool trans = i.has(Mod::Trans);
   exec::Space sp = space_of(i);
@@ -48,12 +48,12 @@ void ldmatrix(Machine& m, Cta& cta, const ptx::Function& fn, const Instr& i, std
   for (unsigned t = 0; t < n; ++t)
     for (unsigned r = 0; r < 8; ++r) {
       Thread& th = *lanes[8 * t + r];
-      ExecContext lc = lane_context(m, cta, fn, th);
+      ExecContext lc = c0.with(th);
       uint64_t row = lc.address(i.operands[1]);
-      for (unsigned col = 0; col < 8; ++col) tiles[t * 64 + r * 8 + col] = m.load(lc, i, sp, row + 2 * col, 2, Type::B16);
+      for (unsigned col = 0; col < 8; ++col) tiles[t * 64 + r * 8 + col] = c0.memory().load(lc, i, sp, row + 2 * col, 2, Type::B16);
     }
   for (Thread* th : lanes) {
-    ExecContext lc = lane_context(m, cta, fn, *th);
+    ExecContext lc = c0.with(*th);
     const ptx::Operand& d = i.operands[0];
     if (fragment_registers(d) != n) throw exec::Refusal("ldmatrix destination has the wrong number of registers");
     unsigned pos[2][2];
@@ -65,13 +65,13 @@ void ldmatrix(Machine& m, Cta& cta, const ptx::Function& fn, const Instr& i, std
   }
 }
 
-void stmatrix(Machine& m, Cta& cta, const ptx::Function& fn, const Instr& i, std::span<Thread* const> lanes) {
+void stmatrix(ExecContext& c0, const Instr& i, std::span<Thread* const> lanes) {
   unsigned n = tile_count(i);
   bool trans = i.has(Mod::Trans);
   exec::Space sp = space_of(i);
   std::vector<Value> tiles(n * 64);
   for (Thread* th : lanes) {
-    ExecContext lc = lane_context(m, cta, fn, *th);
+    ExecContext lc = c0.with(*th);
     auto f = read_fragment(lc, i.operands[1], Type::B16);
     if (f.size() != 2 * n) throw exec::Refusal("stmatrix source has the wrong number of registers");
     unsigned pos[2][2];
@@ -82,9 +82,9 @@ void stmatrix(Machine& m, Cta& cta, const ptx::Function& fn, const Instr& i, std
   for (unsigned t = 0; t < n; ++t)
     for (unsigned r = 0; r < 8; ++r) {
       Thread& th = *lanes[8 * t + r];
-      ExecContext lc = lane_context(m, cta, fn, th);
+      ExecContext lc = c0.with(th);
       uint64_t row = lc.address(i.operands[0]);
-      for (unsigned col = 0; col < 8; ++col) m.store(lc, i, sp, row + 2 * col, 2, tiles[t * 64 + r * 8 + col], Type::B16);
+      for (unsigned col = 0; col < 8; ++col) c0.memory().store(lc, i, sp, row + 2 * col, 2, tiles[t * 64 + r * 8 + col], Type::B16);
     }
 }
 

@@ -25,14 +25,14 @@ uint64_t cluster_address(ExecContext& c, const Instr& i, const ptx::Operand& op)
 
 // The same within this CTA's shared memory: another CTA's barrier or buffer is refused.
 uint64_t shared_address(ExecContext& c, const Instr& i, const ptx::Operand& op) {
-  return c.m.own_shared_address(c, cluster_address(c, i, op), "an mbarrier or bulk-copy operand");
+  return c.cluster().own_shared_address(c, cluster_address(c, i, op), "an mbarrier or bulk-copy operand");
 }
 
 uint32_t u32(ExecContext& c, const ptx::Operand& op) { return static_cast<uint32_t>(int_operand(c, op, Type::U32)); }
 
-void init(ExecContext& c, const Instr& i) { c.m.mbarrier_init(c, shared_address(c, i, i.operands[0]), u32(c, i.operands[1])); }
+void init(ExecContext& c, const Instr& i) { c.async().mbarrier_init(c, shared_address(c, i, i.operands[0]), u32(c, i.operands[1])); }
 
-void inval(ExecContext& c, const Instr& i) { c.m.mbarrier_inval(c, shared_address(c, i, i.operands[0])); }
+void inval(ExecContext& c, const Instr& i) { c.async().mbarrier_inval(c, shared_address(c, i, i.operands[0])); }
 
 void arrive(ExecContext& c, const Instr& i) {
   if (i.has(Mod::NoComplete)) throw exec::Refusal("mbarrier.arrive.noComplete is not modelled");
@@ -40,12 +40,12 @@ void arrive(ExecContext& c, const Instr& i) {
   uint32_t extra = i.operands.size() > 2 ? u32(c, i.operands[2]) : (expect_tx ? 0 : 1);
   std::string_view sem = i.has(Mod::Sem) ? ptx::mod_values(Mod::Sem)[i.mod(Mod::Sem)] : "release";
   if (sem != "release" && sem != "relaxed") throw exec::Refusal("mbarrier.arrive." + std::string(sem) + " is not a PTX form");
-  uint64_t token = c.m.mbarrier_arrive_cluster(c, cluster_address(c, i, i.operands[1]), expect_tx ? 1 : extra,
+  uint64_t token = c.cluster().mbarrier_arrive_cluster(c, cluster_address(c, i, i.operands[1]), expect_tx ? 1 : extra,
                                                expect_tx ? extra : 0, i.op == ptx::Op::MbarrierArriveDrop, sem == "release");
   c.set(i.operands[0], Value::of_bits(token));
 }
 
-void expect_tx(ExecContext& c, const Instr& i) { c.m.mbarrier_expect_tx(c, shared_address(c, i, i.operands[0]), u32(c, i.operands[1])); }
+void expect_tx(ExecContext& c, const Instr& i) { c.async().mbarrier_expect_tx(c, shared_address(c, i, i.operands[0]), u32(c, i.operands[1])); }
 
 void wait(ExecContext& c, const Instr& i) {
   // A relaxed wait acquires nothing; a later fence would, which the model does not follow.
@@ -60,7 +60,7 @@ void wait(ExecContext& c, const Instr& i) {
     throw exec::Refusal("an mbarrier wait whose outcome the program uses other than to retry it: " + *why);
   bool parity = i.has(Mod::Parity);
   uint64_t value = int_operand(c, i.operands[2], parity ? Type::U32 : Type::B64);
-  if (c.m.mbarrier_wait(c, shared_address(c, i, i.operands[1]), parity, value)) {
+  if (c.async().mbarrier_wait(c, shared_address(c, i, i.operands[1]), parity, value)) {
     const ptx::Operand& d = i.operands[0];
     c.set(d.kind == ptx::Operand::Kind::Pair ? d.elems[0] : d, Value::of_bits(1));
   }
@@ -74,8 +74,8 @@ void bulk(ExecContext& c, const Instr& i) {
     throw exec::Refusal("cp.async.bulk other than global -> shared completing on an mbarrier is not modelled");
   uint64_t d = shared_address(c, i, i.operands[0]);
   uint64_t s = c.address(i.operands[1]);
-  if (!multicast) return c.m.bulk_copy(c, i, d, s, u32(c, i.operands[2]), shared_address(c, i, i.operands[3]));
-  c.m.bulk_copy_multicast(c, i, c.m.bulk_source(c, i, d, s, u32(c, i.operands[2])), shared_address(c, i, i.operands[3]),
+  if (!multicast) return c.async().bulk_copy(c, i, d, s, u32(c, i.operands[2]), shared_address(c, i, i.operands[3]));
+  c.cluster().bulk_copy_multicast(c, i, c.async().bulk_source(c, i, d, s, u32(c, i.operands[2])), shared_address(c, i, i.operands[3]),
                           static_cast<uint32_t>(int_operand(c, i.operands[4], Type::U16)));
 }
 

@@ -22,8 +22,8 @@ Value load_param(ExecContext& c, const Instr& i, unsigned size, uint64_t extra) 
   if (base.kind != ptx::Operand::Kind::Symbol || base.symbol_kind != ptx::SymbolKind::Param ||
       base.index >= c.fn.params.size())
     throw exec::Refusal("ld.param from anything but a kernel parameter is not modelled");
-  const auto& layout = c.m.param_slots();
-  return c.m.load_param(c, i, layout[base.index].offset + static_cast<uint64_t>(a.value) + extra, size);
+  const auto& layout = c.memory().param_slots();
+  return c.memory().load_param(c, i, layout[base.index].offset + static_cast<uint64_t>(a.value) + extra, size);
 }
 
 std::vector<const ptx::Operand*> elements(const ptx::Operand& op) {
@@ -43,7 +43,7 @@ void ld(ExecContext& c, const Instr& i) {
   IntT it(t);
   for (size_t k = 0; k < dests.size(); ++k) {
     Value v = sp == Space::Param ? load_param(c, i, size, k * size)
-                                 : c.m.load(c, i, sp, c.address(i.operands[1]) + k * size, size, t);
+                                 : c.memory().load(c, i, sp, c.address(i.operands[1]) + k * size, size, t);
     if (v.is_concrete() && it.sgn) v.bits = it.ext(v.bits);  // ld.s8 into a wider register sign-extends
     c.set(*dests[k], v);
   }
@@ -56,7 +56,7 @@ void st(ExecContext& c, const Instr& i) {
   if (sp == Space::Param || sp == Space::Const) throw exec::Refusal("stores to the parameter or constant space");
   auto srcs = elements(i.operands[1]);
   uint64_t addr = c.address(i.operands[0]);
-  for (size_t k = 0; k < srcs.size(); ++k) c.m.store(c, i, sp, addr + k * size, size, c.get(*srcs[k], t), t);
+  for (size_t k = 0; k < srcs.size(); ++k) c.memory().store(c, i, sp, addr + k * size, size, c.get(*srcs[k], t), t);
 }
 
 void atom(ExecContext& c, const Instr& i) {
@@ -66,7 +66,7 @@ void atom(ExecContext& c, const Instr& i) {
   const ptx::Operand& addr = i.operands[red ? 0 : 1];
   if (!red && i.operands.size() > 3) throw exec::Refusal("atomic compare-and-swap depends on the order of threads");
   Value v = c.get(i.operands[red ? 1 : 2], t);
-  c.m.atomic(c, i, space_of(i), c.address(addr), access_size(t), i.mod(Mod::AtomOp), t, v);
+  c.memory().atomic(c, i, space_of(i), c.address(addr), access_size(t), i.mod(Mod::AtomOp), t, v);
   // The old value depends on the order in which threads reach the cell: it must not be used.
   if (!red) c.set(i.operands[0], Value::poison());
 }

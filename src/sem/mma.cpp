@@ -58,13 +58,13 @@ void mma_step(ExecContext& c, const Instr& i) {
   if (c.th.member_mask != 0xFFFFFFFFu) throw exec::Refusal("mma.sync in a warp of fewer than 32 threads");
 }
 
-void mma_collective(Machine& m, Cta& cta, const ptx::Function& fn, const Instr& i, std::span<Thread* const> lanes) {
+void mma_collective(ExecContext& c0, const Instr& i, std::span<Thread* const> lanes) {
   Type d = i.type(0), ab = i.type(1), ct = i.type(3);
   unsigned K = i.shape.k, p = per_register(ab);
   bool sat = i.has(Mod::Sat);
   std::vector<Value> A(16 * K), B(K * 8), C(16 * 8);
   for (Thread* t : lanes) {
-    ExecContext lc = lane_context(m, cta, fn, *t);
+    ExecContext lc = c0.with(*t);
     auto fa = read_fragment(lc, i.operands[1], ab);
     auto fb = read_fragment(lc, i.operands[2], ab);
     auto fc = read_fragment(lc, i.operands[3], ct);
@@ -88,9 +88,9 @@ void mma_collective(Machine& m, Cta& cta, const ptx::Function& fn, const Instr& 
     for (unsigned e = 0; e < 4; ++e) {
       RowCol rc = c_position(t->lane, e);
       for (unsigned k = 0; k < K; ++k) row[k] = A[rc.row * K + k], col[k] = B[k * 8 + rc.col];
-      out[e] = dot(m.current_domain(), d, ct, ab, row, col, C[rc.row * 8 + rc.col], true, sat);
+      out[e] = dot(c0.dom, d, ct, ab, row, col, C[rc.row * 8 + rc.col], true, sat);
     }
-    ExecContext lc = lane_context(m, cta, fn, *t);
+    ExecContext lc = c0.with(*t);
     write_fragment(lc, i.operands[0], d, out);
   }
 }

@@ -50,7 +50,7 @@ void st_async(ExecContext& c, const Instr& i) {
   } else {
     values.push_back(c.get(b, t));
   }
-  c.m.store_async(c, i, cluster_address(c, i, i.operands[0]), values, bits / 8, cluster_address(c, i, i.operands[2]));
+  c.cluster().store_async(c, i, cluster_address(c, i, i.operands[0]), values, bits / 8, cluster_address(c, i, i.operands[2]));
 }
 
 // The operation and type pairs PTX defines for red.async.
@@ -79,7 +79,7 @@ void red_async(ExecContext& c, const Instr& i) {
   using namespace ptx::atomop;
   if (!v.is_concrete() && op != ADD && op != MIN && op != MAX)
     throw exec::Refusal("red.async." + std::string(ptx::mod_values(Mod::AtomOp)[op]) + " of symbolic data");
-  c.m.reduce_async(c, i, cluster_address(c, i, i.operands[0]), op, t, v, cluster_address(c, i, i.operands[2]));
+  c.cluster().reduce_async(c, i, cluster_address(c, i, i.operands[0]), op, t, v, cluster_address(c, i, i.operands[2]));
 }
 
 }  // namespace

@@ -19,7 +19,7 @@ uint64_t shared_of(ExecContext& c, const Instr& i, const ptx::Operand& op) {
       throw exec::Refusal("TMA address outside shared memory");
     a -= exec::Machine::kSharedWindow;
   }
-  return c.m.own_shared_address(c, a, "a TMA destination or mbarrier");
+  return c.cluster().own_shared_address(c, a, "a TMA destination or mbarrier");
 }
 
 void tensor_copy(ExecContext& c, const Instr& i) {
@@ -34,12 +34,12 @@ void tensor_copy(ExecContext& c, const Instr& i) {
     throw exec::Refusal("TMA tensor-map operand not of the form [map, {coordinates}]");
   // The map: a generic address of a tensor-map kernel parameter.
   uint64_t at = c.get_bits(tm.elems[0], Type::U64) + static_cast<uint64_t>(tm.value);
-  const exec::LaunchSpec& l = c.m.current_launch();
+  const exec::LaunchSpec& l = c.memory().current_launch();
   const exec::TensorMapSpec* map = nullptr;
   for (const exec::TensorMapSpec& s : l.tensor_maps)
     if (at == exec::Machine::kParamWindow + s.param_offset) map = &s;
   if (!map) throw exec::Refusal("TMA tensor-map operand is not the address of a tensor map the instance passed (give it as { tensor_map = ... })");
-  const exec::TensorSpec& t = c.m.tensors()[map->tensor];
+  const exec::TensorSpec& t = c.memory().tensors()[map->tensor];
   size_t rank = t.shape.size();
   if (tm.elems[1].elems.size() != rank) throw exec::Refusal("TMA copy with a coordinate count other than the tensor's rank");
   std::vector<int64_t> coord(rank);
@@ -67,15 +67,15 @@ void tensor_copy(ExecContext& c, const Instr& i) {
       inside &= g >= 0 && g < t.shape[d];
       storage += g * t.strides[d];
     }
-    Value v = inside ? c.m.load(c, i, exec::Space::Global, c.m.tensor_base(map->tensor) + static_cast<uint64_t>(storage) * eb, eb, t.elem)
+    Value v = inside ? c.memory().load(c, i, exec::Space::Global, c.memory().tensor_base(map->tensor) + static_cast<uint64_t>(storage) * eb, eb, t.elem)
                      : Value::of_bits(0);  // TMA fills what lies outside the tensor with zeros
     uint64_t a = copy.dst + e * eb;
     a ^= ((a >> 7) & row_mask) << 4;
     copy.parts.push_back({static_cast<uint32_t>(a - copy.dst), static_cast<uint8_t>(eb), v});
   }
   uint64_t mbar = shared_of(c, i, i.operands[2]);
-  if (multicast) c.m.bulk_copy_multicast(c, i, copy, mbar, static_cast<uint32_t>(int_operand(c, i.operands[3], Type::U16)));
-  else c.m.bulk_copy_parts(c, i, std::move(copy), mbar);
+  if (multicast) c.cluster().bulk_copy_multicast(c, i, copy, mbar, static_cast<uint32_t>(int_operand(c, i.operands[3], Type::U16)));
+  else c.async().bulk_copy_parts(c, i, std::move(copy), mbar);
 }
 
 }  // namespace

@@ -19,32 +19,26 @@ void arrive(ExecContext& c, const Instr& i, size_t mask_operand) {
 }
 
 // Operands of one lane, read and written in that lane's context.
-Value lane_get(Machine& m, Cta& cta, const ptx::Function& fn, Thread& th, const ptx::Operand& op, Type t) {
-  ExecContext ctx{m, cta, th, *m.current_launch().module, fn, m.current_domain()};
-  return ctx.get(op, t);
-}
+Value lane_get(ExecContext& c0, Thread& th, const ptx::Operand& op, Type t) { return c0.with(th).get(op, t); }
 
-void lane_set(Machine& m, Cta& cta, const ptx::Function& fn, Thread& th, const ptx::Operand& op, Value v) {
-  ExecContext ctx{m, cta, th, *m.current_launch().module, fn, m.current_domain()};
-  ctx.set(op, v);
-}
+void lane_set(ExecContext& c0, Thread& th, const ptx::Operand& op, Value v) { c0.with(th).set(op, v); }
 
-uint64_t lane_bits(Machine& m, Cta& cta, const ptx::Function& fn, Thread& th, const ptx::Operand& op, Type t) {
-  Value v = lane_get(m, cta, fn, th, op, t);
+uint64_t lane_bits(ExecContext& c0, Thread& th, const ptx::Operand& op, Type t) {
+  Value v = lane_get(c0, th, op, t);
   if (!v.is_concrete()) throw exec::Refusal("a warp collective's control operand depends on symbolic inputs");
   return v.bits;
 }
 
-void shfl(Machine& m, Cta& cta, const ptx::Function& fn, const Instr& i, std::span<Thread* const> lanes) {
+void shfl(ExecContext& c0, const Instr& i, std::span<Thread* const> lanes) {
   uint8_t mode = i.mod(Mod::ShflMode);
   Thread* by_lane[32] = {};
   for (Thread* t : lanes) by_lane[t->lane] = t;
   std::vector<Value> src(32);
-  for (Thread* t : lanes) src[t->lane] = lane_get(m, cta, fn, *t, i.operands[1], Type::B32);
+  for (Thread* t : lanes) src[t->lane] = lane_get(c0, *t, i.operands[1], Type::B32);
   for (Thread* t : lanes) {
     uint32_t lane = t->lane;
-    uint32_t b = static_cast<uint32_t>(lane_bits(m, cta, fn, *t, i.operands[2], Type::B32)) & 31;
-    uint32_t cv = static_cast<uint32_t>(lane_bits(m, cta, fn, *t, i.operands[3], Type::B32));
+    uint32_t b = static_cast<uint32_t>(lane_bits(c0, *t, i.operands[2], Type::B32)) & 31;
+    uint32_t cv = static_cast<uint32_t>(lane_bits(c0, *t, i.operands[3], Type::B32));
     uint32_t clamp = cv & 31, seg = (cv >> 8) & 31;
     uint32_t max_lane = (lane & seg) | (clamp & ~seg);
     uint32_t min_lane = lane & seg;
@@ -60,23 +54,23 @@ void shfl(Machine& m, Cta& cta, const ptx::Function& fn, const Instr& i, std::sp
     if (!by_lane[j]) throw exec::Refusal("shfl reads lane " + std::to_string(j) + ", which is not in the member mask");
     const ptx::Operand& d = i.operands[0];
     if (d.kind == ptx::Operand::Kind::Pair) {
-      lane_set(m, cta, fn, *t, d.elems[0], src[j]);
-      lane_set(m, cta, fn, *t, d.elems[1], Value::of_bits(ok ? 1 : 0));
+      lane_set(c0, *t, d.elems[0], src[j]);
+      lane_set(c0, *t, d.elems[1], Value::of_bits(ok ? 1 : 0));
     } else {
-      lane_set(m, cta, fn, *t, d, src[j]);
+      lane_set(c0, *t, d, src[j]);
     }
   }
 }
 
-void vote(Machine& m, Cta& cta, const ptx::Function& fn, const Instr& i, std::span<Thread* const> lanes) {
-  exec::Domain& dom = m.current_domain();
+void vote(ExecContext& c0, const Instr& i, std::span<Thread* const> lanes) {
+  exec::Domain& dom = c0.dom;
   uint32_t mask = lanes.front()->member_mask;
   uint8_t mode = i.mod(Mod::VoteMode);
   std::vector<Value> preds;
   bool symbolic = false;
   uint32_t ballot = 0;
   for (Thread* t : lanes) {
-    Value p = lane_get(m, cta, fn, *t, i.operands[1], Type::Pred);
+    Value p = lane_get(c0, *t, i.operands[1], Type::Pred);
     symbolic |= !p.is_concrete();
     if (p.is_concrete() && (p.bits & 1)) ballot |= 1u << t->lane;
     preds.push_back(p);
@@ -107,27 +101,27 @@ void vote(Machine& m, Cta& cta, const ptx::Function& fn, const Instr& i, std::sp
     else if (mode == ptx::vote::ANY) r = any;
     else r = dom.pred(exec::PredOp::Or, all, dom.pred(exec::PredOp::Not, any, {}));
   }
-  for (Thread* t : lanes) lane_set(m, cta, fn, *t, i.operands[0], r);
+  for (Thread* t : lanes) lane_set(c0, *t, i.operands[0], r);
 }
 
-void warp_sync(Machine& m, Cta& cta, const ptx::Function&, const Instr&, std::span<Thread* const> lanes) {
+void warp_sync(ExecContext& c0, const Instr&, std::span<Thread* const> lanes) {
   uint32_t warp = lanes.front()->warp;
   uint32_t present = 0;
-  for (size_t k = 0; k < 32 && size_t{warp} * 32 + k < cta.threads.size(); ++k) present |= 1u << k;
+  for (size_t k = 0; k < 32 && size_t{warp} * 32 + k < c0.cta.threads.size(); ++k) present |= 1u << k;
   if (lanes.front()->member_mask != present)
     throw exec::Refusal("bar.warp.sync over part of a warp: ordering among a subset of lanes is not modelled");
-  ++cta.warp_epoch[warp];
-  m.warp_synchronized(cta, lanes);
+  ++c0.cta.warp_epoch[warp];
+  c0.sync().warp_synchronized(c0.cta, lanes);
 }
 
-void redux(Machine& m, Cta& cta, const ptx::Function& fn, const Instr& i, std::span<Thread* const> lanes) {
+void redux(ExecContext& c0, const Instr& i, std::span<Thread* const> lanes) {
   Type t = i.type();
   IntT it(t);
   uint8_t op = i.mod(Mod::AtomOp);
   uint64_t acc = 0;
   bool first = true;
   for (Thread* th : lanes) {
-    uint64_t x = lane_bits(m, cta, fn, *th, i.operands[1], t) & it.mask();
+    uint64_t x = lane_bits(c0, *th, i.operands[1], t) & it.mask();
     if (first) acc = x, first = false;
     else switch (op) {
         case ptx::atomop::ADD: acc = (acc + x) & it.mask(); break;
@@ -139,13 +133,13 @@ void redux(Machine& m, Cta& cta, const ptx::Function& fn, const Instr& i, std::s
         default: throw exec::Refusal("redux operation not modelled");
       }
   }
-  for (Thread* th : lanes) lane_set(m, cta, fn, *th, i.operands[0], Value::of_bits(acc));
+  for (Thread* th : lanes) lane_set(c0, *th, i.operands[0], Value::of_bits(acc));
 }
 
-void match(Machine& m, Cta& cta, const ptx::Function& fn, const Instr& i, std::span<Thread* const> lanes) {
+void match(ExecContext& c0, const Instr& i, std::span<Thread* const> lanes) {
   Type t = i.type();
   std::vector<uint64_t> v(32);
-  for (Thread* th : lanes) v[th->lane] = lane_bits(m, cta, fn, *th, i.operands[1], t);
+  for (Thread* th : lanes) v[th->lane] = lane_bits(c0, *th, i.operands[1], t);
   bool all_mode = i.mod(Mod::MatchMode) == 1;
   uint32_t mask = lanes.front()->member_mask;
   bool all_equal = true;
@@ -157,24 +151,24 @@ void match(Machine& m, Cta& cta, const ptx::Function& fn, const Instr& i, std::s
     const ptx::Operand& d = i.operands[0];
     Value r = Value::of_bits(all_mode ? (all_equal ? mask : 0) : same);
     if (d.kind == ptx::Operand::Kind::Pair) {
-      lane_set(m, cta, fn, *th, d.elems[0], r);
-      lane_set(m, cta, fn, *th, d.elems[1], Value::of_bits(all_equal ? 1 : 0));
+      lane_set(c0, *th, d.elems[0], r);
+      lane_set(c0, *th, d.elems[1], Value::of_bits(all_equal ? 1 : 0));
     } else {
-      lane_set(m, cta, fn, *th, d, r);
+      lane_set(c0, *th, d, r);
     }
   }
 }
 
-void elect(Machine& m, Cta& cta, const ptx::Function& fn, const Instr& i, std::span<Thread* const> lanes) {
+void elect(ExecContext& c0, const Instr& i, std::span<Thread* const> lanes) {
   uint32_t leader = 32;
   for (Thread* t : lanes) leader = std::min(leader, t->lane);
   for (Thread* t : lanes) {
     const ptx::Operand& d = i.operands[0];
     if (d.kind == ptx::Operand::Kind::Pair) {
-      lane_set(m, cta, fn, *t, d.elems[0], Value::of_bits(leader));
-      lane_set(m, cta, fn, *t, d.elems[1], Value::of_bits(t->lane == leader));
+      lane_set(c0, *t, d.elems[0], Value::of_bits(leader));
+      lane_set(c0, *t, d.elems[1], Value::of_bits(t->lane == leader));
     } else {
-      lane_set(m, cta, fn, *t, d, Value::of_bits(leader));
+      lane_set(c0, *t, d, Value::of_bits(leader));
     }
   }
 }

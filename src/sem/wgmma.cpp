@@ -82,9 +82,9 @@ int64_t immediate(const Instr& i, size_t k, int64_t dflt) {
   return i.operands[k].value;
 }
 
-void mma_async(Machine& m, Cta& cta, const ptx::Function& fn, const Instr& i, std::span<Thread* const> lanes) {
+void mma_async(ExecContext& c0, const Instr& i, std::span<Thread* const> lanes) {
   Form f = form_of(i);
-  exec::Domain& dom = m.current_domain();
+  exec::Domain& dom = c0.dom;
   unsigned eb = ptx::type_bits(f.a == Type::TF32 ? Type::F32 : f.a) / 8, K = f.k, N = f.n;
   bool fl = ptx::is_float(f.a);
   // Operands: d, a, b, scale-d, then for floats imm-scale-a, imm-scale-b and (16-bit types)
@@ -96,13 +96,13 @@ void mma_async(Machine& m, Cta& cta, const ptx::Function& fn, const Instr& i, st
   if ((tnsp_a || tnsp_b) && eb != 2) throw exec::Refusal("transposed wgmma operands of other than 16-bit types");
   if ((scale_a != 1 && scale_a != -1) || (scale_b != 1 && scale_b != -1)) throw exec::Refusal("wgmma scale other than 1 or -1");
 
-  ExecContext lead = lane_context(m, cta, fn, *lanes.front());
+  ExecContext lead = c0.with(*lanes.front());
   unsigned w = lanes.front()->warp % 4;
   // A: this warp's 16 rows; B: all N columns.
   std::vector<Value> A(16 * K), B(N * K);
   if (f.a_in_registers) {
     for (Thread* t : lanes) {
-      ExecContext lc = lane_context(m, cta, fn, *t);
+      ExecContext lc = c0.with(*t);
       auto fa = read_fragment(lc, i.operands[1], f.a);
       unsigned p = per_register(f.a);
       if (fa.size() != K / 2) throw exec::Refusal("wgmma register A fragment has the wrong number of registers");
@@ -115,11 +115,11 @@ void mma_async(Machine& m, Cta& cta, const ptx::Function& fn, const Instr& i, st
     Descriptor da = decode(lead.get_bits(i.operands[1], Type::B64));
     for (unsigned r = 0; r < 16; ++r)
       for (unsigned k = 0; k < K; ++k)
-        A[r * K + k] = m.async_proxy_load(lead, i, element_address(da, tnsp_a, 16 * w + r, k, eb), eb, f.a);
+        A[r * K + k] = c0.async().async_proxy_load(lead, i, element_address(da, tnsp_a, 16 * w + r, k, eb), eb, f.a);
   }
   Descriptor db = decode(lead.get_bits(i.operands[2], Type::B64));
   for (unsigned n = 0; n < N; ++n)
-    for (unsigned k = 0; k < K; ++k) B[n * K + k] = m.async_proxy_load(lead, i, element_address(db, tnsp_b, n, k, eb), eb, f.a);
+    for (unsigned k = 0; k < K; ++k) B[n * K + k] = c0.async().async_proxy_load(lead, i, element_address(db, tnsp_b, n, k, eb), eb, f.a);
   if (scale_a < 0)
     for (Value& v : A) v = dom.fun(exec::FUn::Neg, f.a, v, {});
   if (scale_b < 0)
@@ -151,8 +151,8 @@ void mma_async(Machine& m, Cta& cta, const ptx::Function& fn, const Instr& i, st
       t->regs[regs[k]] = per == 1 ? out[k] : exec::pack_halves(out[2 * k], out[2 * k + 1]);
       t->def_pc[regs[k]] = t->pc - 1;
     }
-    ExecContext lc = lane_context(m, cta, fn, *t);
-    m.pend_registers(lc, i, regs);
+    ExecContext lc = c0.with(*t);
+    c0.async().pend_registers(lc, i, regs);
   }
 }
 
@@ -164,9 +164,9 @@ void register_wgmma(exec::Semantics& s) {
   // wgmma.fence orders register and shared-memory accesses before a wgmma; Racer reads the
   // operands when the wgmma is issued, in program order, so it changes nothing here.
   s.step[size_t(ptx::Op::WgmmaFence)] = [](ExecContext&, const Instr&) {};
-  s.step[size_t(ptx::Op::WgmmaCommitGroup)] = [](ExecContext& c, const Instr&) { c.m.wgmma_commit(c); };
+  s.step[size_t(ptx::Op::WgmmaCommitGroup)] = [](ExecContext& c, const Instr&) { c.async().wgmma_commit(c); };
   s.step[size_t(ptx::Op::WgmmaWaitGroup)] = [](ExecContext& c, const Instr& i) {
-    c.m.wgmma_wait(c, static_cast<uint32_t>(int_operand(c, i.operands[0], Type::U32)));
+    c.async().wgmma_wait(c, static_cast<uint32_t>(int_operand(c, i.operands[0], Type::U32)));
   };
 }
 

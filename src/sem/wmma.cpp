@@ -82,7 +82,7 @@ void wmma_load(ExecContext& c, const Instr& i) {
   uint64_t base = c.address(i.operands[1]);
   exec::Space sp = space_of(i);
   std::vector<Value> vals(slots);
-  for_each_slot(c, i, tile, slots, [&](size_t s, uint64_t elem) { vals[s] = c.m.load(c, i, sp, base + elem * size, size, t); });
+  for_each_slot(c, i, tile, slots, [&](size_t s, uint64_t elem) { vals[s] = c.memory().load(c, i, sp, base + elem * size, size, t); });
   write_fragment(c, dst, t, vals);
 }
 
@@ -96,7 +96,7 @@ void wmma_store(ExecContext& c, const Instr& i) {
   unsigned size = ptx::type_bits(t) / 8;
   uint64_t base = c.address(i.operands[0]);
   exec::Space sp = space_of(i);
-  for_each_slot(c, i, tile, vals.size(), [&](size_t s, uint64_t elem) { c.m.store(c, i, sp, base + elem * size, size, vals[s], t); });
+  for_each_slot(c, i, tile, vals.size(), [&](size_t s, uint64_t elem) { c.memory().store(c, i, sp, base + elem * size, size, vals[s], t); });
 }
 
 struct MmaTypes {
@@ -117,12 +117,12 @@ void wmma_mma_step(ExecContext& c, const Instr& i) {
 }
 
 // The whole tile from every lane's fragment, checking that copies of an element agree.
-std::vector<Value> gather(Machine& m, Cta& cta, const ptx::Function& fn, std::span<Thread* const> lanes, const ptx::Operand& op,
+std::vector<Value> gather(ExecContext& c0, std::span<Thread* const> lanes, const ptx::Operand& op,
                           Type t, Tile tile) {
   std::vector<Value> out(tile.rows * tile.cols);
   std::vector<bool> seen(out.size());
   for (Thread* th : lanes) {
-    ExecContext lc = lane_context(m, cta, fn, *th);
+    ExecContext lc = c0.with(*th);
     auto f = read_fragment(lc, op, t);
     if (f.size() < tile.rows * tile.cols / 32) throw exec::Refusal("wmma fragment has too few registers for its tile");
     for (unsigned s = 0; s < f.size(); ++s) {
@@ -136,13 +136,13 @@ std::vector<Value> gather(Machine& m, Cta& cta, const ptx::Function& fn, std::sp
   return out;
 }
 
-void wmma_mma(Machine& m, Cta& cta, const ptx::Function& fn, const Instr& i, std::span<Thread* const> lanes) {
+void wmma_mma(ExecContext& c0, const Instr& i, std::span<Thread* const> lanes) {
   MmaTypes t = mma_types(i);
   ptx::Shape s = i.shape;
   Tile ta = tile_of(Which::A, s), tb = tile_of(Which::B, s), tc = tile_of(Which::C, s);
-  auto A = gather(m, cta, fn, lanes, i.operands[1], t.ab, ta);
-  auto B = gather(m, cta, fn, lanes, i.operands[2], t.ab, tb);
-  auto C = gather(m, cta, fn, lanes, i.operands[3], t.c, tc);
+  auto A = gather(c0, lanes, i.operands[1], t.ab, ta);
+  auto B = gather(c0, lanes, i.operands[2], t.ab, tb);
+  auto C = gather(c0, lanes, i.operands[3], t.c, tc);
   bool sat = i.has(Mod::Sat);
   std::vector<Value> row(s.k), col(s.k);
   for (Thread* th : lanes) {
@@ -151,9 +151,9 @@ void wmma_mma(Machine& m, Cta& cta, const ptx::Function& fn, const Instr& i, std
     for (unsigned slot = 0; slot < u; ++slot) {
       unsigned e = element_of(th->lane, slot, tc), r = e / tc.cols, cl = e % tc.cols;
       for (unsigned k = 0; k < s.k; ++k) row[k] = A[r * s.k + k], col[k] = B[k * s.n + cl];
-      out[slot] = dot(m.current_domain(), t.d, t.c, t.ab, row, col, C[e], true, sat);
+      out[slot] = dot(c0.dom, t.d, t.c, t.ab, row, col, C[e], true, sat);
     }
-    ExecContext lc = lane_context(m, cta, fn, *th);
+    ExecContext lc = c0.with(*th);
     write_fragment(lc, i.operands[0], t.d, out);
   }
 }

@@ -14,13 +14,14 @@
 #include "tools/racer/commands.hpp"
 #include "tools/racer/options.hpp"
 #include "tools/racer/check_python.hpp"
+#include "tools/racer/progress_line.hpp"
 
 namespace racer::cli {
 namespace {
 
 struct CheckArgs {
   std::string path;
-  bool json = false;
+  bool json = false, quiet = false;
   std::string witness, sarif, html;
   double seconds = 60;
   size_t memory_mb = 4096;
@@ -54,14 +55,17 @@ void write_reports(const CheckArgs& a, const instance::Instance& inst, const che
 }
 
 int run_check(const CheckArgs& a) {
+  ProgressLine progress(!a.quiet);
+  check::CheckOptions options = options_from(a);
+  options.progress = &progress;
   if (std::filesystem::path(a.path).extension() == ".py")
-    return check_python_file(a.path, options_from(a), a.json, a.witness,
+    return check_python_file(a.path, options, a.json, a.witness,
                              [&](const instance::Instance& inst, const check::CheckResult& r, bool several) {
                                write_reports(a, inst, r, several);
                              });
   instance::Instance inst = instance::load_instance(a.path);
   frontend::trace_reference(inst);  // [b] reference = "refs.py:fn": program b traced from Python
-  check::CheckResult r = check::check_instance(inst, options_from(a));
+  check::CheckResult r = check::check_instance(inst, options);
   if (a.json) std::cout << report::json(r).dump(2) << "\n";
   else std::cout << report::text(r);
   if (!a.witness.empty()) {
@@ -84,6 +88,7 @@ void add_check_commands(CLI::App& app) {
       ->required()
       ->check(input_file());
   c->add_flag("--json", args.json, "write the result as JSON");
+  c->add_flag("--quiet", args.quiet, "no progress line on the terminal (it shows only on a terminal, after 2 s)");
   c->add_option("--witness", args.witness, "save the witness of an inequivalence to this file");
   c->add_option("--sarif", args.sarif, "also write the defects and refuted outputs as a SARIF 2.1.0 log to this file");
   c->add_option("--html", args.html, "also write an HTML report (cell map, witness, expressions, defects) to this file");

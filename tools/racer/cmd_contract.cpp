@@ -17,13 +17,23 @@
 namespace racer::cli {
 namespace {
 
+// Every file is linted, also after one with errors: all of them, located, in one pass.
 int run_lint(const std::vector<std::string>& paths) {
+  int bad_files = 0;
   for (const std::string& p : paths) {
-    contract::LoadedContracts c = contract::load_contracts(p);
-    for (const auto& k : c.file.contracts)
-      std::cout << p << ": " << k.id.text << ": ok (" << k.impls.size() << " implementation" << (k.impls.size() == 1 ? "" : "s") << ")\n";
+    try {
+      contract::LoadedContracts c = contract::load_contracts(p);
+      for (const auto& k : c.file.contracts)
+        std::cout << p << ": " << k.id.text << ": ok (" << k.impls.size() << " implementation" << (k.impls.size() == 1 ? "" : "s") << ")\n";
+    } catch (const Error& e) {
+      if (e.code() != ExitCode::BadInput) throw;
+      std::cout.flush();
+      std::cerr << e.what() << "\n";
+      ++bad_files;
+    }
   }
-  return 0;
+  if (bad_files) std::cerr << bad_files << " of " << paths.size() << " file" << (paths.size() == 1 ? "" : "s") << " with errors\n";
+  return bad_files ? static_cast<int>(ExitCode::BadInput) : 0;
 }
 
 std::unique_ptr<contract::Backend> backend_named(const std::string& name) {

@@ -1,5 +1,6 @@
 // Branches on symbolic data: both paths run, their registers merge as selects where the
-// paths meet; anything a path does outside its registers is refused.
+// paths meet; what a path does beyond registers and memory is refused (memory:
+// path_memory_test.cpp).
 #include "fixture.hpp"
 
 namespace racer::check::testing {
@@ -73,9 +74,10 @@ JOIN:
   EXPECT_EQ(r.verdict, Verdict::Inequivalent) << show(r);
 }
 
-TEST_F(MachineTest, PathsWithEffectsBeyondRegistersAreRefused) {
-  // A store on one path only: its effect would depend on the path.
-  std::string store_on_path = kernel("store_on_path", 2, R"(
+TEST_F(MachineTest, PathsWithEffectsBeyondMemoryAreRefused) {
+  // An atomic on one path only: its effect would depend on the path (and on the order of
+  // other threads' atomics).
+  std::string atomic_on_path = kernel("atomic_on_path", 2, R"(
   mul.wide.u32 %rd10, %r0, 4;
   add.s64 %rd11, %rd0, %rd10;
   ld.global.f32 %f1, [%rd11];
@@ -83,14 +85,14 @@ TEST_F(MachineTest, PathsWithEffectsBeyondRegistersAreRefused) {
   st.global.f32 [%rd12], %f1;
   setp.gt.f32 %p1, %f1, 0f00000000;
   @%p1 bra SKIP;
-  st.global.f32 [%rd12], 0f00000000;   // STORE_ON_PATH
+  red.global.add.f32 [%rd12], 0f3F800000;   // ATOMIC_ON_PATH
 SKIP:
 )");
-  auto r = run(store_on_path + kSelect, spec("store_on_path", "selecty"));
+  auto r = run(atomic_on_path + kSelect, spec("atomic_on_path", "selecty"));
   EXPECT_EQ(r.verdict, Verdict::Refused) << show(r);
-  EXPECT_NE(r.reason.find("only register computations"), std::string::npos) << r.reason;
+  EXPECT_NE(r.reason.find("only register computations, loads and stores"), std::string::npos) << r.reason;
   EXPECT_NE(r.reason.find("thread (0,0,0)"), std::string::npos) << r.reason;
-  EXPECT_NE(r.reason.find("PTX line " + std::to_string(line_of("STORE_ON_PATH"))), std::string::npos) << r.reason;
+  EXPECT_NE(r.reason.find("PTX line " + std::to_string(line_of("ATOMIC_ON_PATH"))), std::string::npos) << r.reason;
 }
 
 TEST_F(MachineTest, SymbolicTripCountRunsInsideItsRangeAndIsRefusedWithout) {

@@ -43,7 +43,7 @@ std::vector<std::string> errors_of(const std::string& text) {
   SourceText src("t.kc", text);
   Diagnostics d;
   ContractFile f = parse_contracts(src, d);
-  if (d.empty()) lint(src, f, d, {"", false});
+  lint(src, f, d, {"", false});  // as load_contracts does: also after syntax errors
   std::vector<std::string> out;
   for (const auto& item : d.items()) out.push_back(std::to_string(item.line) + ":" + std::to_string(item.col) + ": error: " + item.message);
   return out;
@@ -121,7 +121,8 @@ const std::vector<Case> kCases = {
     {"unclosed_body", "  }\n}\n", "  }\n", {"1:1: error: contract 'C-TST-01' is not closed with '}'"}},
     {"malformed_number", "param N = 64", "param N = 6.4.1", {"3:13: error: malformed number '6.4.1'"}},
     {"several_errors_at_once", "precision(x) in {FP32}", "precision(x) in {FP31}\n  scope matmul",
-     {"7:3: error: 'scope' given twice in contract 'C-TST-01' (first at line 2)"}},
+     {"7:3: error: 'scope' given twice in contract 'C-TST-01' (first at line 2)",
+      "6:24: error: unknown precision 'FP31'; expected one of FP64, FP32, TF32, FP16, BF16, FP8_E4M3, FP8_E5M2"}},
     {"impl_without_kernel", "    ptx \"k.ptx\"\n    launch k grid 1 block 32", "    launch k grid 1 block 32", {"14:8: error: implementation 'good' has no 'ptx', 'cuda' or 'triton' file"}},
     {"impl_ptx_and_cuda", "    ptx \"k.ptx\"\n    launch k grid 1 block 32", "    ptx \"k.ptx\"\n    cuda \"k.cu\"\n    launch k grid 1 block 32",
      {"17:10: error: implementation 'good' gives more than one of 'ptx', 'cuda' and 'triton'; give one"}},

@@ -1,0 +1,272 @@
+#include "idiom/plan.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <set>
+
+#include "exec/thread.hpp"
+#include "ptx/effects.hpp"
+
+namespace racer::idiom {
+namespace {
+
+using ptx::Liveness;
+using ptx::reads_of;
+using ptx::writes_of;
+
+// Whether a register still live where the routine's result is in place holds a value that
+// differs between probes: then it depends on the input (through data or through the path
+// taken) without being the result, and stepping over the routine would lose it.
+bool leaks(const Liveness& live, const std::vector<Run>& runs, const std::vector<size_t>& ends, uint32_t live_at,
+           const std::set<uint32_t>& results) {
+  std::map<uint32_t, uint64_t> first;
+  for (size_t ri = 0; ri < runs.size(); ++ri) {
+    std::map<uint32_t, uint64_t> last;
+    for (size_t k = 0; k < ends[ri] && k < runs[ri].events.size(); ++k) {
+      const Event& ev = runs[ri].events[k];
+      if (ev.values.size() != ev.writes.size()) continue;  // computed from other symbolic data
+      for (size_t w = 0; w < ev.writes.size(); ++w) last[ev.writes[w]] = ev.values[w];
+    }
+    for (auto [r, v] : last) {
+      if (results.count(r) || !live.live_at(live_at, r)) continue;
+      if (ri == 0) first[r] = v;
+      else if (!first.count(r) || first[r] != v) return true;
+    }
+    if (ri > 0)
+      for (auto [r, v] : first)
+        if (!last.count(r)) return true;
+  }
+  return false;
+}
+
+// What the routine read from the thread's state as it was when the probes began: a plan
+// serves another thread (or another visit) only where these are the same. Registers the
+// routine computed itself are not inputs; what they were computed from is.
+std::vector<std::pair<uint32_t, uint64_t>> fixed_inputs_of(const std::vector<Run>& runs, const std::vector<size_t>& ends) {
+  std::map<uint32_t, uint64_t> in;
+  for (size_t ri = 0; ri < runs.size(); ++ri)
+    for (size_t k = 0; k < ends[ri] && k < runs[ri].events.size(); ++k)
+      for (auto [r, bits] : runs[ri].events[k].fixed_reads) in.emplace(r, bits);
+  return {in.begin(), in.end()};
+}
+
+std::vector<std::pair<uint64_t, unsigned>> local_stores_of(const std::vector<Run>& runs) {
+  std::set<std::pair<uint64_t, unsigned>> all;
+  for (const Run& r : runs) all.insert(r.local_stores.begin(), r.local_stores.end());
+  return {all.begin(), all.end()};
+}
+
+// Routine instructions no probe value happened to reach (special-value paths) are stepped
+// over too: whatever in [from, to) reads what the routine computed. False when such an
+// instruction reaches memory or a collective: then the routine's data escapes before its result.
+bool step_over_untaken(const ptx::Function& fn, uint32_t from, uint32_t to, std::set<uint32_t>& skip,
+                       std::set<uint32_t>& tainted) {
+  std::vector<uint32_t> reads, writes;
+  for (uint32_t pc = from; pc < to; ++pc) {
+    reads_of(fn.instrs[pc], reads);
+    bool touches = false;
+    for (uint32_t r : reads) touches |= tainted.count(r) > 0;
+    if (!touches || skip.count(pc)) continue;
+    if (!ptx::register_only_op(fn.instrs[pc].op)) return false;
+    skip.insert(pc);
+    writes_of(fn.instrs[pc], writes);
+    tainted.insert(writes.begin(), writes.end());
+  }
+  return true;
+}
+
+// Where control goes at each branch the plan skips (see AbsorbPlan::jumps): a branch on the
+// routine's input to where its paths meet, an unconditional one to its target, any other out
+// of the plan's reach.
+std::vector<std::pair<uint32_t, uint32_t>> jumps_of(const ptx::Function& fn, const std::vector<uint32_t>& skip,
+                                                    const std::vector<Run>& runs) {
+  std::vector<std::pair<uint32_t, uint32_t>> jumps;
+  for (uint32_t pc : skip) {
+    const ptx::Instr& I = fn.instrs[pc];
+    if (I.op != ptx::Op::Bra) continue;
+    uint32_t to = exec::AbsorbPlan::kLeaves;
+    for (const Run& r : runs)
+      if (auto it = r.branch_joins.find(pc); it != r.branch_joins.end()) to = it->second;
+    if (to == exec::AbsorbPlan::kLeaves && !I.has_guard) to = fn.labels[I.operands[0].index].target;
+    jumps.emplace_back(pc, to);
+  }
+  return jumps;
+}
+
+// Where a routine's paths merge (erff: the polynomial on one path, 1 - 2^(...) on the other,
+// both into one register), the result is in a register on arrival rather than written by
+// one instruction every probe value executes.
+// The function register y holds at the first visit of m, across the runs, if one fits.
+std::optional<Fit> fit_at_visit(const ptx::Function& fn, const std::vector<Run>& runs, uint32_t m, uint32_t y,
+                                Tolerance tol) {
+  auto yfmt = format_of(fn.regs[y].type);
+  if (!yfmt || fn.regs[y].type == ptx::Type::Pred || ptx::type_bits(fn.regs[y].type) < 32) return std::nullopt;
+  std::vector<Sample> samples;
+  for (const Run& r : runs) {
+    const auto& regs = r.visits.at(m).sample_regs;
+    auto it = std::find_if(regs.begin(), regs.end(), [&](const auto& p) { return p.first == y; });
+    if (it == regs.end()) return std::nullopt;
+    double v = ieee::to_double(*yfmt, it->second);
+    samples.push_back({r.t, static_cast<long double>(v), std::isnan(v)});
+  }
+  return fit_routine(samples, tol);
+}
+
+// `several`: whether a plan may leave more than one result (tried only when no plan with
+// one result exists, so that a routine is read whole rather than by its first pieces).
+std::optional<RoutinePlan> merge_commit(const ptx::Function& fn, const Liveness& live,
+                                                        const std::vector<Run>& runs, uint32_t at, bool several,
+                                                        Tolerance tol, bool debug_) {
+  for (uint32_t m : runs[0].order) {
+    if (m == at) continue;
+    bool everywhere = true;
+    for (const Run& r : runs) everywhere &= r.visits.count(m) > 0;
+    if (!everywhere) continue;
+    for (auto [y, bits0] : runs[0].visits.at(m).sample_regs) {
+      (void)bits0;
+      auto fit = fit_at_visit(fn, runs, m, y, tol);
+      if (!fit) continue;
+      RoutinePlan plan;
+      plan.fit = *fit;
+      plan.commit = m;
+      plan.before = true;
+      plan.reg = y;
+      std::set<uint32_t> skip{at}, tainted, results{y};
+      bool alive = false;
+      // Other routine registers still live here must be results too (sinf and cosf sharing
+      // one range reduction): each must hold a family function of the input.
+      auto result = [&](uint32_t w) {
+        if (results.count(w)) return true;
+        if (!several) return false;
+        auto f = fit_at_visit(fn, runs, m, w, tol);
+        if (!f) return false;
+        results.insert(w);
+        plan.extra.emplace_back(w, *f);
+        return true;
+      };
+      for (size_t ri = 0; ri < runs.size() && !alive; ++ri) {
+        const Run& r = runs[ri];
+        for (size_t k = 0; k < r.visits.at(m).events_before; ++k) {
+          const Event& ev = r.events[k];
+          if (ev.escapes) {
+            alive = true;
+            break;
+          }
+          if (!ev.absorbed) continue;
+          if (ev.pc == m) { alive = true; break; }
+          skip.insert(ev.pc);
+          for (uint32_t w : ev.writes) {
+            if (w == y) continue;
+            tainted.insert(w);
+            if (live.live_at(m, w) && !result(w)) alive = true;
+          }
+        }
+      }
+      if (alive) continue;
+      std::vector<size_t> ends;
+      for (const Run& r : runs) ends.push_back(r.visits.at(m).events_before);
+      if (leaks(live, runs, ends, m, results)) continue;
+      plan.fixed_inputs = fixed_inputs_of(runs, ends);
+      tainted.insert(results.begin(), results.end());
+      if (!step_over_untaken(fn, at, m, skip, tainted)) continue;
+      plan.skip.assign(skip.begin(), skip.end());
+      plan.jumps = jumps_of(fn, plan.skip, runs);
+      plan.clobber_local = local_stores_of(runs);
+      if (debug_) std::fprintf(stderr, "    merge commit %s before pc %u: %s\n", fn.regs[y].name.c_str(), m, fit->describe().c_str());
+      return plan;
+    }
+  }
+  return std::nullopt;
+}
+
+// The register event e writes, where it holds a family function of the input on every run and
+// the routine's other registers are dead once it is there.
+std::optional<RoutinePlan> plan_at_write(const PlanSearch& s, const Event& e) {
+  const ptx::Function& fn = s.fn;
+  const ptx::Liveness& live = s.live;
+  const std::vector<Run>& runs = s.runs;
+  const uint32_t at = s.at;
+  if (!e.absorbed || e.writes.size() != 1 || (s.selection && e.pc != s.at)) return std::nullopt;
+  uint32_t y = e.writes[0];
+  auto yfmt = format_of(fn.regs[y].type);
+  if (!yfmt || fn.regs[y].type == ptx::Type::Pred) return std::nullopt;
+  std::vector<Sample> samples;
+  std::vector<size_t> commit_index;
+  for (const Run& r : runs) {
+    size_t k = 0;
+    while (k < r.events.size() && !(r.events[k].pc == e.pc && r.events[k].writes.size() == 1 && r.events[k].writes[0] == y)) ++k;
+    // An event computed from other symbolic data carries no value: no sample there.
+    if (k == r.events.size() || r.events[k].values.size() != 1) break;
+    double v = ieee::to_double(*yfmt, r.events[k].values[0]);
+    samples.push_back({r.t, static_cast<long double>(v), std::isnan(v)});
+    commit_index.push_back(k);
+  }
+  if (samples.size() != runs.size()) return std::nullopt;
+  auto fit = fit_routine(samples, s.tol);
+  if (s.debug) {
+    std::fprintf(stderr, "    candidate %s at pc %u: %s;", fn.regs[y].name.c_str(), e.pc, fit ? fit->describe().c_str() : "no fit");
+    for (size_t k = 0; k < samples.size() && k < 6; ++k) std::fprintf(stderr, " (%Lg -> %Lg)", samples[k].t, samples[k].y);
+    std::fprintf(stderr, "\n");
+  }
+  if (!fit) return std::nullopt;
+  // Everything else the routine wrote must be dead once its result is there.
+  RoutinePlan plan;
+  plan.fit = *fit;
+  plan.commit = e.pc;
+  plan.reg = y;
+  plan.addend_reg = e.addend;
+  plan.addend_negated = e.addend_negated;
+  plan.addend_type = fn.instrs[e.pc].type();
+  std::set<uint32_t> skip{at, e.pc}, tainted;
+  bool alive = false;
+  for (size_t ri = 0; ri < runs.size() && !alive; ++ri) {
+    for (size_t k = 0; k <= commit_index[ri]; ++k) {
+      const Event& ev = runs[ri].events[k];
+      if (ev.escapes && k < commit_index[ri]) alive = true;
+      if (!ev.absorbed) continue;
+      skip.insert(ev.pc);
+      for (uint32_t w : ev.writes) {
+        if (w == y) continue;
+        tainted.insert(w);
+        if (live.live_at(e.pc + 1, w)) alive = true;
+      }
+    }
+  }
+  if (alive) {
+    if (s.debug) std::fprintf(stderr, "    result %s: other routine registers live after it\n", fn.regs[y].name.c_str());
+    return std::nullopt;
+  }
+  std::vector<size_t> ends;
+  for (size_t k : commit_index) ends.push_back(k + 1);
+  plan.fixed_inputs = fixed_inputs_of(runs, ends);
+  if (leaks(live, runs, ends, e.pc + 1, {y})) {
+    if (s.debug) std::fprintf(stderr, "    result %s: a register left live differs between probes\n", fn.regs[y].name.c_str());
+    return std::nullopt;
+  }
+  tainted.insert(y);
+  if (!step_over_untaken(fn, at, e.pc + 1, skip, tainted)) return std::nullopt;
+  plan.skip.assign(skip.begin(), skip.end());
+  plan.jumps = jumps_of(fn, plan.skip, runs);
+  plan.clobber_local = local_stores_of(runs);
+  return plan;
+}
+
+}  // namespace
+
+std::optional<RoutinePlan> plan_from_runs(const PlanSearch& s) {
+  if (s.debug) {
+    std::fprintf(stderr, "  %zu runs, run0 %zu events\n", s.runs.size(), s.runs[0].events.size());
+    for (const Event& e : s.runs[0].events)
+      std::fprintf(stderr, "    pc %u absorbed %d writes %zu %s\n", e.pc, e.absorbed, e.writes.size(),
+                   e.writes.empty() ? "" : s.fn.regs[e.writes[0]].name.c_str());
+  }
+  for (const Event& e : s.runs[0].events)
+    if (auto plan = plan_at_write(s, e)) return plan;
+  if (s.selection) return std::nullopt;
+  if (auto plan = merge_commit(s.fn, s.live, s.runs, s.at, false, s.tol, s.debug)) return plan;
+  return merge_commit(s.fn, s.live, s.runs, s.at, true, s.tol, s.debug);
+}
+
+}  // namespace racer::idiom

@@ -1,0 +1,46 @@
+#pragma once
+// From a routine's probe runs to a plan for stepping over it: which register holds a family
+// function of the input (and where), what the thread steps over, and what a plan reused
+// elsewhere must find unchanged. Accepted only where nothing else the routine computed is
+// read afterwards.
+#include <optional>
+#include <utility>
+#include <vector>
+
+#include "idiom/functions.hpp"
+#include "idiom/probe_run.hpp"
+#include "ptx/liveness.hpp"
+
+namespace racer::idiom {
+
+struct RoutinePlan {
+  std::vector<uint32_t> skip;
+  uint32_t commit = 0, reg = 0;
+  bool before = false;  // set the result just before `commit` (a merge point) runs
+  uint32_t addend_reg = UINT32_MAX;
+  bool addend_negated = false;
+  ptx::Type addend_type = ptx::Type::F32;
+  Fit fit;
+  std::vector<std::pair<uint32_t, uint64_t>> fixed_inputs;  // concrete registers the routine read
+  std::vector<std::pair<uint64_t, unsigned>> clobber_local;  // local scratch its stores wrote
+  std::vector<std::pair<uint32_t, Fit>> extra;  // further results of one routine (sin and cos)
+  std::vector<std::pair<uint32_t, uint32_t>> jumps;  // see exec::AbsorbPlan::jumps
+};
+
+struct PlanSearch {
+  const ptx::Function& fn;
+  const ptx::Liveness& live;
+  const std::vector<Run>& runs;  // one per probe point, all from `at`
+  uint32_t at;
+  // A selection is read as a routine only where the selected value itself (written at `at`)
+  // is the function: nothing after it is stepped over.
+  bool selection;
+  Tolerance tol;
+  bool debug;
+};
+
+// The first result that fits: a register one instruction writes on every run, else (not for
+// a selection) a register holding the function where the routine's paths merge.
+std::optional<RoutinePlan> plan_from_runs(const PlanSearch& s);
+
+}  // namespace racer::idiom

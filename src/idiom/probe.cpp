@@ -1,0 +1,317 @@
+#include "idiom/probe.hpp"
+
+#include <algorithm>
+#include <cstdio>
+
+#include "exec/concrete_domain.hpp"
+#include "exec/refusal.hpp"
+#include "idiom/probe_memory.hpp"
+#include "ptx/effects.hpp"
+#include "ptx/post_dominators.hpp"
+
+namespace racer::idiom {
+namespace {
+
+using exec::Value;
+using ptx::reads_of;
+using ptx::writes_of;
+
+// Registers in an operand (an address's base, a vector's elements).
+void registers_in(const ptx::Operand& op, std::vector<uint32_t>& out) {
+  if (op.kind == ptx::Operand::Kind::Reg) out.push_back(op.index);
+  for (const auto& e : op.elems) registers_in(e, out);
+}
+
+// add/sub/fma with exactly one operand outside the routine, in an additive position: the
+// register and whether it is subtracted; otherwise nullopt.
+std::optional<std::pair<uint32_t, bool>> additive_outsider(const ptx::Instr& I, const std::vector<State>& state) {
+  if (!ptx::is_float(I.type()) || I.type() == ptx::Type::F16x2 || I.type() == ptx::Type::BF16x2) return std::nullopt;
+  std::vector<size_t> additive;
+  if (I.op == ptx::Op::Add || I.op == ptx::Op::Sub) additive = {1, 2};
+  else if (I.op == ptx::Op::Fma || I.op == ptx::Op::Mad) additive = {3};
+  else return std::nullopt;
+  std::optional<std::pair<uint32_t, bool>> found;
+  for (size_t i = 1; i < I.operands.size(); ++i) {
+    const ptx::Operand& op = I.operands[i];
+    if (op.kind != ptx::Operand::Kind::Reg || state[op.index] != State::Opaque) continue;
+    if (found || std::find(additive.begin(), additive.end(), i) == additive.end()) return std::nullopt;
+    found = std::pair{op.index, I.op == ptx::Op::Sub && i == 2};
+  }
+  // A subtrahend routine value (outsider - routine) would flip the fit's sign; keep it simple.
+  if (found && I.op == ptx::Op::Sub && !found->second) return std::nullopt;
+  return found;
+}
+
+// One probe: a private copy of the thread, what each register holds for the probe, and the
+// run being recorded.
+class Prober {
+ public:
+  Prober(const ProbeSite& site, uint64_t bits)
+      : site_(site), fn_(site.ctx.fn), scratch_(site.ctx.th), state_(fn_.regs.size(), State::Fixed),
+        written_(fn_.regs.size(), 0), sctx_(site.ctx.with(scratch_, concrete_)),
+        sem_(site.ctx.semantics()) {
+    const exec::Thread& th = site.ctx.th;
+    auto fmt = format_of(fn_.regs[site.root].type);
+    run_.t = static_cast<long double>(ieee::to_double(*fmt, bits));
+    scratch_.plans.clear();
+    const uint32_t input = th.regs[site.root].sym;
+    for (size_t r = 0; r < fn_.regs.size(); ++r) {
+      if (th.regs[r].sym == input) state_[r] = State::Sample, scratch_.regs[r] = Value::of_bits(bits);
+      else if (!th.regs[r].is_concrete()) state_[r] = State::Opaque;
+    }
+  }
+
+  std::optional<Run> run() {
+    run_prelude();
+    uint32_t pc = site_.at;
+    for (size_t n = 0; n < site_.max_steps && pc < fn_.instrs.size(); ++n) {
+      auto next = step(pc, true);
+      if (!next) break;
+      pc = *next;
+    }
+    if (failed_) {
+      if (site_.debug) std::fprintf(stderr, "  probe root %s: a step refused\n", fn_.regs[site_.root].name.c_str());
+      return std::nullopt;
+    }
+    if (site_.debug) std::fprintf(stderr, "  run t=%Lg ends at pc %u after %zu events\n", run_.t, pc, run_.events.size());
+    return std::move(run_);
+  }
+
+ private:
+  bool guard_on(const ptx::Instr& I) const {
+    return !I.has_guard || ((scratch_.regs[I.guard].bits & 1) != I.guard_negated);
+  }
+
+  // A prelude instruction the probe cannot run (a warp shuffle, a load: the running sum of a
+  // softmax reaches the routine's input through a loop full of them) computes something that
+  // is not the input's alone: what it writes is other data to the probe, and a routine that
+  // reads it has no values to fit there.
+  void run_prelude() {
+    for (uint32_t pc : site_.prelude)
+      if (!step(pc, false)) {
+        writes_of(fn_.instrs[pc], writes_);
+        for (uint32_t w : writes_) state_[w] = State::Opaque;
+        failed_ = false;
+      }
+  }
+
+  void record_visit(uint32_t pc) {
+    if (run_.visits.count(pc)) return;
+    Run::Visit v{run_.events.size(), {}};
+    for (uint32_t r = 0; r < fn_.regs.size(); ++r)
+      if (state_[r] == State::Sample) v.sample_regs.emplace_back(r, scratch_.regs[r].bits);
+    run_.visits.emplace(pc, std::move(v));
+    run_.order.push_back(pc);
+  }
+
+  // Runs I's semantics on the scratch thread; false (and the probe failed) where they refuse.
+  bool execute(uint32_t pc, const ptx::Instr& I) {
+    scratch_.pc = pc + 1;
+    try {
+      sem_.step[static_cast<size_t>(I.op)](sctx_, I);
+      return true;
+    } catch (const exec::Refusal& refusal) {
+      if (site_.debug) std::fprintf(stderr, "  probe step at pc %u refused: %s\n", pc, refusal.what());
+      failed_ = true;
+      return false;
+    }
+  }
+
+  // A load from a constant table or local scratch, or a store to local scratch; false where
+  // the probe must stop (other memory, vectors, an address from other symbolic data).
+  bool access(const ptx::Instr& I, Event& ev) {
+    bool load = I.op != ptx::Op::St;
+    const ptx::Operand& data = I.operands[load ? 0 : 1];
+    const ptx::Operand& where = I.operands[load ? 1 : 0];
+    unsigned size = ptx::type_bits(I.type()) / 8;
+    if (data.kind != ptx::Operand::Kind::Reg || size == 0 || size > 8) return false;
+    std::vector<uint32_t> addr_regs;
+    registers_in(where, addr_regs);
+    State as = State::Fixed;
+    for (uint32_t r : addr_regs) as = std::max(as, state_[r]);
+    if (as == State::Opaque) return false;
+    try {
+      exec::Space sp = exec::space_of(I);
+      uint64_t addr = sctx_.address(where);
+      bool derived = as == State::Sample;
+      for (uint32_t r : addr_regs) note_fixed_read(r, ev);
+      if (!load) return store_scratch(data.index, sp, addr, size, derived, ev);
+      if (ptx::type_bits(fn_.regs[data.index].type) != size * 8) return false;
+      std::optional<uint64_t> bits = sp == exec::Space::Local ? scratch_memory_.load(addr, size, derived)
+                                                               : site_.ctx.memory().peek_constant(sctx_, sp, addr, size);
+      if (!bits) return false;
+      scratch_.regs[data.index] = Value::of_bits(*bits);
+      written_[data.index] = 1;
+      ev.absorbed |= derived;
+      state_[data.index] = ev.absorbed ? State::Sample : State::Fixed;
+      ev.writes = {data.index};
+      ev.values = {*bits};
+      return true;
+    } catch (const exec::Refusal&) {
+      return false;
+    }
+  }
+
+  bool store_scratch(uint32_t reg, exec::Space sp, uint64_t addr, unsigned size, bool derived, Event& ev) {
+    State vs = state_[reg];
+    if (sp != exec::Space::Local || vs == State::Opaque) return false;
+    derived |= vs == State::Sample;
+    scratch_memory_.store(addr, size, scratch_.regs[reg].bits, derived);
+    note_fixed_read(reg, ev);
+    ev.absorbed |= derived;
+    if (ev.absorbed) run_.local_stores.insert({addr, size});
+    return true;
+  }
+
+  // A register read as the thread had it before the probe: a plan that reuses this probe
+  // elsewhere must find the same bits there.
+  void note_fixed_read(uint32_t reg, Event& ev) {
+    if (state_[reg] == State::Fixed && !written_[reg]) ev.fixed_reads.emplace_back(reg, scratch_.regs[reg].bits);
+  }
+
+  // A routine's value added to an unrelated one (sum += exp(x)): evaluated with the outsider
+  // at zero; this can only be the routine's last instruction.
+  std::optional<uint32_t> step_with_outsider(uint32_t pc, const ptx::Instr& I, std::pair<uint32_t, bool> outsider, Event ev) {
+    Value saved = scratch_.regs[outsider.first];
+    scratch_.regs[outsider.first] = Value::of_bits(0);
+    if (!execute(pc, I)) return std::nullopt;
+    scratch_.regs[outsider.first] = saved;
+    ev.absorbed = true;
+    ev.addend = outsider.first;
+    ev.addend_negated = outsider.second;
+    for (uint32_t w : writes_) {
+      ev.values.push_back(scratch_.regs[w].bits);
+      state_[w] = State::Opaque;  // what follows must not treat it as the routine's alone
+    }
+    run_.events.push_back(std::move(ev));
+    return pc + 1;
+  }
+
+  // An instruction that reads other symbolic data: the probe has no value for what it writes.
+  // On a path of a branch on the input, what it writes depends on the path taken even when
+  // computed from other data: it belongs to the routine, so a plan that leaves such a
+  // register live is rejected rather than stepping over its computation.
+  std::optional<uint32_t> step_opaque(uint32_t pc, const ptx::Instr& I, State guard, bool record, Event ev) {
+    if (I.op == ptx::Op::Bra) return std::nullopt;
+    ev.absorbed = guard == State::Sample || !joins_.empty();
+    for (uint32_t r : reads_) ev.escapes |= state_[r] == State::Sample;
+    for (uint32_t w : writes_) state_[w] = State::Opaque;
+    if (record) run_.events.push_back(ev);
+    return pc + 1;
+  }
+
+  std::optional<uint32_t> step_memory(uint32_t pc, const ptx::Instr& I, State guard, bool record) {
+    Event ev{pc, {}, {}, guard == State::Sample || !joins_.empty(), {}};
+    if (guard_on(I) && !access(I, ev)) return std::nullopt;
+    if (record) run_.events.push_back(std::move(ev));
+    return pc + 1;
+  }
+
+  // One instruction of the probe: where control goes next, or nullopt to stop.
+  std::optional<uint32_t> step(uint32_t pc, bool record) {
+    const ptx::Instr& I = fn_.instrs[pc];
+    while (!joins_.empty() && joins_.back() == pc) joins_.pop_back();
+    if (record) record_visit(pc);
+    // Parameter loads read constants of the launch: harmless between a routine's steps.
+    bool param_load = ptx::is_param_load(I);
+    bool memory = (I.op == ptx::Op::Ld || I.op == ptx::Op::Ldu || I.op == ptx::Op::St) && !param_load;
+    if (!ptx::register_only_op(I.op) && !param_load && !memory) return std::nullopt;
+    State g = I.has_guard ? state_[I.guard] : State::Fixed;
+    if (g == State::Opaque) return std::nullopt;
+    if (memory) return step_memory(pc, I, g, record);
+    reads_of(I, reads_);
+    writes_of(I, writes_);
+    State s = State::Fixed;
+    for (uint32_t r : reads_)
+      if (!(I.has_guard && r == I.guard)) s = std::max(s, state_[r]);
+    Event ev{pc, writes_, {}, false, {}};
+    bool on = guard_on(I);
+    if (on && s == State::Opaque) {
+      if (record)
+        if (auto outsider = additive_outsider(I, state_); outsider && reads_routine()) return step_with_outsider(pc, I, *outsider, ev);
+      return step_opaque(pc, I, g, record, std::move(ev));
+    }
+    ev.absorbed = s == State::Sample || g == State::Sample || !joins_.empty();
+    if (I.op == ptx::Op::Bra && g == State::Sample) {
+      uint32_t join = site_.ipdom[pc];
+      if (join == ptx::kNoPostDominator) return std::nullopt;
+      joins_.push_back(join);
+      if (record) run_.branch_joins[pc] = join;
+    }
+    uint32_t next = pc + 1;
+    if (on) {
+      for (uint32_t r : reads_) note_fixed_read(r, ev);
+      if (!execute(pc, I)) return std::nullopt;
+      next = scratch_.pc;
+      for (uint32_t w : writes_) {
+        state_[w] = ev.absorbed ? State::Sample : State::Fixed;
+        written_[w] = 1;
+        ev.values.push_back(scratch_.regs[w].bits);
+      }
+    } else {
+      ev.writes.clear();
+    }
+    if (record) run_.events.push_back(std::move(ev));
+    return next;
+  }
+
+  bool reads_routine() const {
+    return std::any_of(reads_.begin(), reads_.end(), [&](uint32_t r) { return state_[r] == State::Sample; });
+  }
+
+  const ProbeSite& site_;
+  const ptx::Function& fn_;
+  exec::Thread scratch_;
+  std::vector<State> state_;
+  std::vector<uint8_t> written_;  // by the probe so far
+  // Where the paths of branches on the input meet again, innermost last: until then,
+  // whatever the probe writes depends on the input through the path taken.
+  std::vector<uint32_t> joins_;
+  exec::ConcreteDomain concrete_;
+  exec::ExecContext sctx_;
+  const exec::Semantics& sem_;
+  ProbeScratch scratch_memory_;
+  std::vector<uint32_t> reads_, writes_;
+  Run run_;
+  bool failed_ = false;
+};
+
+}  // namespace
+
+std::optional<ieee::Format> format_of(ptx::Type t) {
+  switch (ptx::type_bits(t)) {
+    case 16: return t == ptx::Type::BF16 ? ieee::Format::BF16 : ieee::Format::F16;
+    case 32: return ieee::Format::F32;
+    case 64: return ieee::Format::F64;
+    default: return std::nullopt;
+  }
+}
+
+std::vector<uint32_t> prelude_of(const exec::Thread& th, const ptx::Function& fn, uint32_t input_sym) {
+  std::vector<uint32_t> prelude, reads;
+  std::vector<int8_t> memo(fn.regs.size(), -1);  // -1 unknown, 0 no, 1 yes
+  // Depth-first along defining instructions; cycles through loops count as not downstream.
+  auto downstream = [&](auto& self, uint32_t r, int depth) -> bool {
+    if (memo[r] >= 0) return memo[r];
+    if (th.regs[r].sym == input_sym) return (memo[r] = 1) != 0;
+    uint32_t def = th.def_pc[r];
+    if (!th.regs[r].is_symbolic() || depth > 64 || def >= fn.instrs.size()) return (memo[r] = 0) != 0;
+    memo[r] = 0;
+    std::vector<uint32_t> rs;
+    reads_of(fn.instrs[def], rs);
+    bool any = false;
+    for (uint32_t x : rs) any |= self(self, x, depth + 1);
+    if (any) prelude.push_back(def);
+    memo[r] = any ? 1 : 0;
+    return any;
+  };
+  for (uint32_t r = 0; r < fn.regs.size(); ++r)
+    if (th.regs[r].is_symbolic()) downstream(downstream, r, 0);
+  std::sort(prelude.begin(), prelude.end());
+  prelude.erase(std::unique(prelude.begin(), prelude.end()), prelude.end());
+  return prelude;
+}
+
+std::optional<Run> probe_once(const ProbeSite& site, uint64_t bits) { return Prober(site, bits).run(); }
+
+}  // namespace racer::idiom

@@ -1,0 +1,33 @@
+#pragma once
+// Running a compiled routine concretely at one value of its input (see recognizer.hpp): the
+// thread's state is copied, the input register set to the probe value, and the routine's
+// instructions run one by one on the bit-exact domain, each value following its own branches.
+// Nothing the probe does reaches the machine's memory or the thread itself.
+#include <optional>
+#include <vector>
+
+#include "exec/machine.hpp"
+#include "idiom/probe_run.hpp"
+
+namespace racer::idiom {
+
+// Instructions before the refusal that compute registers from the routine's input (every
+// such register, not only those the refusing instruction reads: the routine may read others
+// later), in program order; a probe runs them again from each probe value.
+std::vector<uint32_t> prelude_of(const exec::Thread& th, const ptx::Function& fn, uint32_t input_sym);
+
+struct ProbeSite {
+  exec::ExecContext& ctx;  // the thread being recognized (never modified)
+  uint32_t at;             // the instruction recognition began at
+  uint32_t root;           // the routine's input register
+  const std::vector<uint32_t>& prelude;
+  const std::vector<uint32_t>& ipdom;  // immediate post-dominators of ctx.fn
+  size_t max_steps;
+  bool debug;
+};
+
+// The probe at input bits `bits` (of the input's format): nullopt when an instruction the
+// routine runs is refused by the semantics (then no value can be fitted).
+std::optional<Run> probe_once(const ProbeSite& site, uint64_t bits);
+
+}  // namespace racer::idiom
