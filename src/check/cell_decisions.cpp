@@ -74,8 +74,9 @@ uint64_t origin_tag(const exec::SymbolOrigin* o) {
 
 }  // namespace
 
-CellDecisions::CellDecisions(Execution& ex, uint64_t seed)
+CellDecisions::CellDecisions(Execution& ex, uint64_t seed, bool shape_reduction)
     : ex_(ex),
+      shape_reduction_(shape_reduction),
       decider_(ex.store(), [&ex](expr::ExprId sym) { return ex.domain_of(sym); }, seed),
       shapes_(ex.store(), [&ex](expr::ExprId sym) {
         return decide::SymbolTraits{ex.domain_of(sym), origin_tag(ex.session().origin(sym))};
@@ -130,10 +131,12 @@ void CellDecisions::decide(size_t output, uint64_t cell, OutputStats& stats, Che
   std::string name = ex_.prep().tensors()[t].cell_name(flat);
   // One node on both sides is proved by comparing ids: no class needed.
   const Class* cls = nullptr;
-  decide::CellDecision identical;
+  decide::CellDecision own;  // the cell's own decision, where it is in no class
   if (a == b) {
-    identical = decider_.decide(a, b);
+    own = decider_.decide(a, b);
     ++identical_;
+  } else if (!shape_reduction_) {
+    own = decide_pair(a, b, res.recognized);
   } else {
     size_t k = shapes_.classify(a, b).cls;
     if (k >= classes_.size()) classes_.resize(k + 1);
@@ -148,7 +151,7 @@ void CellDecisions::decide(size_t output, uint64_t cell, OutputStats& stats, Che
     ++c.members;
     cls = &c;
   }
-  const decide::CellDecision& d = cls ? cls->decision : identical;
+  const decide::CellDecision& d = cls ? cls->decision : own;
   bool reused = cls && (cls->output != output || cls->cell != cell);
   switch (d.status) {
     case decide::CellStatus::Proved:

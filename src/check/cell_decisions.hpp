@@ -17,7 +17,8 @@ namespace racer::check {
 
 class CellDecisions {
  public:
-  CellDecisions(Execution& ex, uint64_t seed);
+  // shape_reduction false: every cell decided on its own (for measuring what reuse saves).
+  CellDecisions(Execution& ex, uint64_t seed, bool shape_reduction = true);
 
   // Decides cell `cell` of output `output` (an index into prep.output_tensors()) and records
   // it in `stats` (that output's) and `res` (unknown cells, the counterexample, recognized
@@ -44,6 +45,7 @@ class CellDecisions {
   Counterexample counterexample(size_t output, uint64_t cell, const decide::CellDecision& d) const;
 
   Execution& ex_;
+  bool shape_reduction_;
   decide::Decider decider_;
   decide::ShapeClasses shapes_;
   std::vector<size_t> outputs_;  // prep.output_tensors()

@@ -172,7 +172,7 @@ CheckResult check_instance(const instance::Instance& inst, const CheckOptions& o
       return res;
     }
   }
-  CellDecisions cells(ex, options.seed);
+  CellDecisions cells(ex, options.seed, options.shape_reduction);
   std::string stopped;  // why deciding ended before the last cell
   res.outputs = undecided_outputs(prep);  // kept as decided so far when a limit stops deciding
   uint64_t total_cells = 0;

@@ -15,6 +15,9 @@ struct CheckOptions {
   // Decide every cell of an output after one of its cells is refuted (by default one witness
   // per output is enough and its remaining cells are reported as not decided).
   bool all_cells = false;
+  // Decide each class of cells equal up to a renaming of inputs once (decide/shape.hpp); off,
+  // every cell is decided on its own (what the reuse saves can be measured).
+  bool shape_reduction = true;
   // Told the phase and counts as the check goes (check/progress.hpp); null: no one asks.
   ProgressObserver* progress = nullptr;
 };

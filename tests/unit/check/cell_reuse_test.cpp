@@ -58,6 +58,16 @@ TEST(CellReuse, AllCellsDecidesTheRestOfARefutedOutput) {
   EXPECT_EQ(r.reuse.cells, 256u);
 }
 
+TEST(CellReuse, WithoutShapeReductionEveryCellIsDecidedAndTheResultIsTheSame) {
+  CheckOptions off;
+  off.shape_reduction = false;
+  CheckResult r = check_instance(load_case("r06_softmax_triton_vs_naive"), off);
+  ASSERT_EQ(r.verdict, Verdict::Equivalent) << r.reason;
+  EXPECT_EQ(r.outputs.at(0).proved, 256u);
+  EXPECT_EQ(r.reuse.classes, 0u);
+  EXPECT_EQ(r.reuse.cells, 0u);
+}
+
 TEST(CellReuse, ARoundingLevelRefutationDecidesTheSkippedCellsAfterAll) {
   // Equal up to rounding speaks for every cell, so no cell may stay skipped behind it; the
   // result is the one all_cells gives.
