@@ -5,6 +5,8 @@ that the machine's load falls on both alike). Prints a Markdown table: verdict, 
 wall seconds, and the deciding time (the check's seconds minus execution and self-check).
 
   python3 bench/reuse/bench.py --before /work/main/build/racer --after build/racer --runs 5
+  python3 bench/reuse/bench.py --before build/racer --before-args="--all-cells --no-shape-reduction" \
+      --after build/racer --runs 5     # one build: every cell decided on its own, against the default
 """
 import argparse
 import json
@@ -44,6 +46,7 @@ def main():
     ap.add_argument("--after", required=True, help="racer binary with it")
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--all-cells", action="store_true", help="pass --all-cells to the after build")
+    ap.add_argument("--before-args", default="", help="options for the before build (one string)")
     a = ap.parse_args()
     print("| case | verdict | cells | before: cells decided | after: cells decided | after: classes "
           "| before: wall s | after: wall s | ratio | before: deciding s | after: deciding s |")
@@ -51,7 +54,7 @@ def main():
     for case in CASES:
         runs = {"before": [], "after": []}
         for _ in range(a.runs):
-            runs["before"].append(run_once(a.before, case, []))
+            runs["before"].append(run_once(a.before, case, a.before_args.split()))
             runs["after"].append(run_once(a.after, case, ["--all-cells"] if a.all_cells else []))
         med = {k: (statistics.median(r[0] for r in v), statistics.median(r[1] for r in v)) for k, v in runs.items()}
         vb, cells, counts_b, _ = summary(runs["before"][0][2])
