@@ -1,70 +1,22 @@
 #include "check/check.hpp"
 
-#include <unordered_set>
-
-#include "check/approximation.hpp"
+#include "check/cell_decisions.hpp"
 #include "check/classify.hpp"
 #include "check/execution.hpp"
 #include "check/prepare.hpp"
 #include "check/self_check.hpp"
-#include "decide/decider.hpp"
 #include "exec/machine.hpp"
 #include "exec/refusal.hpp"
-#include "exec/symbolic_domain.hpp"
-#include "expr/print.hpp"
-#include "expr/walk.hpp"
-#include "idiom/functions.hpp"
-#include "idiom/recognizer.hpp"
-#include "sem/semantics.hpp"
 
 namespace racer::check {
 namespace {
 
-// The transcendental functions an expression applies (abs aside), as a bit set.
-unsigned functions_in(const expr::Store& st, expr::ExprId root) {
-  unsigned mask = 0;
-  expr::any_node(st, root, [&](expr::ExprId e) {
-    if (st.kind(e) == expr::Kind::Func && st.func_kind(e) != expr::FuncKind::Abs)
-      mask |= 1u << static_cast<unsigned>(st.func_kind(e));
-    return false;
-  });
-  return mask;
-}
+constexpr size_t kLargestClassesShown = 5;
 
-// A refutation that rests only on an approximation: one side applies a function the other
-// does not, and at the witness they differ by no more than a float approximation of that
-// function would. Likely a compiled routine that was not recognized (a polynomial with no
-// bit-level step to give it away): fail closed, Unknown rather than a false bug report.
-std::optional<std::string> approximation_suspect(const expr::Store& st, expr::ExprId a, expr::ExprId b,
-                                                 const decide::CellDecision& d) {
-  if (!d.value_a || !d.value_b) return std::nullopt;
-  unsigned fa = functions_in(st, a), fb = functions_in(st, b);
-  if (fa == fb) return std::nullopt;
-  mpq_class diff = abs(*d.value_a - *d.value_b);
-  mpq_class scale = std::max(abs(*d.value_a), abs(*d.value_b));
-  if (scale == 0 || diff * 262144 > scale) return std::nullopt;  // 2^-18 relative
-  return std::string("the sides differ by less than 2^-18 relative at the witness while only one of them applies "
-                     "a transcendental function the other does not: possibly an unrecognized compiled "
-                     "approximation of it, so the refutation is withheld");
-}
-
-// A withheld refutation may be two forms of one function: read a piecewise side that
-// approximates a family function as that function (validated at the probe points) and
-// decide again. Only a proof is taken from that: a refutation would rest on the reading.
-std::optional<decide::CellDecision> decide_as_approximations(expr::Store& st, decide::Decider& decider, expr::ExprId a,
-                                                             expr::ExprId b, std::vector<std::string>& recognized) {
-  auto ra = recognize_approximation(st, a), rb = recognize_approximation(st, b);
-  if (!ra && !rb) return std::nullopt;
-  decide::CellDecision d = decider.decide(ra ? ra->function : a, rb ? rb->function : b);
-  if (d.status != decide::CellStatus::Proved) return std::nullopt;
-  for (auto [side, r] : {std::pair{'a', &ra}, std::pair{'b', &rb}}) {
-    if (!*r) continue;
-    std::string note = std::string(1, side) + ": a piecewise approximation read as " + (*r)->description +
-                       " (validated at " + std::to_string(idiom::probe_points().size()) + " points)";
-    if (std::find(recognized.begin(), recognized.end(), note) == recognized.end()) recognized.push_back(note);
-  }
-  d.step = "proved after reading a piecewise approximation as the function it approximates; " + d.step;
-  return d;
+uint64_t skipped_cells(const CheckResult& res) {
+  uint64_t n = 0;
+  for (const OutputStats& o : res.outputs) n += o.skipped;
+  return n;
 }
 
 // Every output with every cell not yet reached: what a limit leaves of the cells not decided.
@@ -79,17 +31,9 @@ std::vector<OutputStats> undecided_outputs(const Prepared& prep) {
   return outs;
 }
 
-std::string clip(std::string s) {
-  constexpr size_t kMax = 600;
-  if (s.size() > kMax) s = s.substr(0, kMax) + " ... (" + std::to_string(s.size()) + " characters)";
-  return s;
-}
-
 // Replays the refutation on the emulator (check/classify.hpp): a manifest witness replaces a
-// decider's witness that replays within rounding; a difference that never leaves rounding
-// level becomes its own verdict, unless undecided cells could still hide a real one; a
-// refutation that could not be replayed is no verdict.
-void classify(Execution& ex, CheckResult& res, uint64_t seed, bool any_unknown) {
+// decider's witness that replays within rounding.
+Classification replay_refutation(Execution& ex, CheckResult& res, uint64_t seed) {
   Classification c;
   try {
     c = classify_refutation(ex, *res.counterexample, seed);
@@ -99,6 +43,39 @@ void classify(Execution& ex, CheckResult& res, uint64_t seed, bool any_unknown) 
   if (c.manifest) res.counterexample = std::move(*c.manifest);
   res.counterexample->replay_kind = std::string(classification_name(c.kind));
   res.counterexample->replay = c.summary;
+  return c;
+}
+
+// Equal up to rounding speaks for every refuted cell, not only the first: at the representative
+// of every other class of refuted cells the exact outputs must stay within rounding too. A class
+// where they do not is replayed in full and becomes the counterexample, its classification the
+// one the verdict follows.
+Classification replay_other_classes(Execution& ex, const CellDecisions& cells, CheckResult& res, uint64_t seed,
+                                    Classification first) {
+  std::vector<Counterexample> reps = cells.refuted_representatives();
+  for (Counterexample& cx : reps) {
+    if (cx.output == res.counterexample->output && cx.flat_cell == res.counterexample->flat_cell) continue;
+    Classification c;
+    try {
+      ex.session().check_limits();
+      if (exact_outputs_within_rounding(ex, cx, seed)) continue;
+      c = classify_refutation(ex, cx, seed);
+    } catch (const exec::LimitReached& l) {
+      c.summary = std::string("not replayed: ") + l.what();
+    }
+    if (c.kind == Classification::Kind::Rounding) continue;
+    res.counterexample = c.manifest ? std::move(*c.manifest) : std::move(cx);
+    res.counterexample->replay_kind = std::string(classification_name(c.kind));
+    res.counterexample->replay = c.summary;
+    return c;
+  }
+  return first;
+}
+
+// What the replay makes of the verdict: a difference that never leaves rounding level becomes
+// its own verdict, unless cells left undecided could still hide a real one; a refutation that
+// could not be replayed is no verdict.
+void apply_replay(CheckResult& res, const Classification& c, bool cells_undecided) {
   if (c.kind == Classification::Kind::NotReplayed) {
     // No witness is reported unreplayed: the difference may be rounding level.
     res.verdict = Verdict::Unknown;
@@ -106,13 +83,43 @@ void classify(Execution& ex, CheckResult& res, uint64_t seed, bool any_unknown) 
     return;
   }
   if (c.kind != Classification::Kind::Rounding) return;
-  if (any_unknown) {
+  if (cells_undecided) {
     res.verdict = Verdict::Unknown;
     res.reason = "the refuted cells differ only at rounding level (" + c.summary + "), and some cells are undecided";
     return;
   }
   res.verdict = Verdict::EqualUpToRounding;
   res.reason = c.summary;
+}
+
+// Decides the output cells, output by output, into res.outputs (every output listed, every cell
+// not reached): every cell (first pass), or only those the first pass skipped. Once an output has
+// a refuted cell, its remaining cells are skipped unless all_cells. Returns "" or why deciding
+// stopped before the last cell. `ticker` (if any) counts the cells passed, skipped or decided.
+std::string decide_cells(Execution& ex, CellDecisions& cells, CheckResult& res, bool all_cells, bool skipped_only,
+                         ProgressTicker* ticker = nullptr) {
+  try {
+    for (size_t oi = 0; oi < res.outputs.size(); ++oi) {
+      OutputStats& stats = res.outputs[oi];
+      for (uint64_t c = 0; c < stats.cells; ++c) {
+        if (skipped_only) {
+          if (stats.outcomes[c] != CellOutcome::Skipped) continue;
+          --stats.skipped;
+          stats.outcomes[c] = CellOutcome::Undecided;
+        }
+        if (stats.refuted > 0 && !all_cells) {
+          CellDecisions::skip(c, stats);
+        } else {
+          ex.session().check_limits();
+          cells.decide(oi, c, stats, res);
+        }
+        if (ticker) ticker->cell_decided();
+      }
+    }
+  } catch (const exec::LimitReached& l) {
+    return std::string("deciding stopped: ") + l.what();
+  }
+  return {};
 }
 
 }  // namespace
@@ -165,81 +172,14 @@ CheckResult check_instance(const instance::Instance& inst, const CheckOptions& o
       return res;
     }
   }
-  expr::Store& st = session.store();
-  auto domain_of = [&](expr::ExprId sym) { return ex.domain_of(sym); };
-  decide::Decider decider(st, domain_of, options.seed);
-  bool any_unknown = false, any_refuted = false;
+  CellDecisions cells(ex, options.seed, options.shape_reduction);
   std::string stopped;  // why deciding ended before the last cell
-  std::vector<size_t> outs = prep.output_tensors();
   res.outputs = undecided_outputs(prep);  // kept as decided so far when a limit stops deciding
   uint64_t total_cells = 0;
   for (const OutputStats& o : res.outputs) total_cells += o.cells;
   ticker.deciding(total_cells);
   try {
-    for (size_t oi = 0; oi < outs.size(); ++oi) {
-      size_t t = outs[oi];
-      OutputStats& stats = res.outputs[oi];
-      uint64_t cells = stats.cells;
-      for (uint64_t c = 0; c < cells; ++c) {
-        session.check_limits();
-        expr::ExprId ea = ex.cell('a', t, static_cast<int64_t>(c)), eb = ex.cell('b', t, static_cast<int64_t>(c));
-        decide::CellDecision d = decider.decide(ea, eb);
-        if (d.status == decide::CellStatus::Refuted) {
-          if (auto why = approximation_suspect(st, ea, eb, d)) {
-            d.status = decide::CellStatus::Unknown;
-            d.reason = *why;
-            if (auto proved = decide_as_approximations(st, decider, ea, eb, res.recognized)) d = *proved;
-          }
-        }
-        std::string cell_name = prep.tensors()[t].cell_name(static_cast<int64_t>(c));
-        switch (d.status) {
-          case decide::CellStatus::Proved:
-            ++stats.proved;
-            stats.outcomes[c] = CellOutcome::Proved;
-            break;
-          case decide::CellStatus::Unknown:
-            ++stats.unknown;
-            stats.outcomes[c] = CellOutcome::Unknown;
-            any_unknown = true;
-            if (res.unknown_cells.size() < 5) res.unknown_cells.push_back(cell_name + ": " + d.reason);
-            break;
-          case decide::CellStatus::Refuted: {
-            ++stats.refuted;
-            stats.outcomes[c] = CellOutcome::Refuted;
-            any_refuted = true;
-            if (res.counterexample) break;
-            Counterexample cx;
-            cx.cell = cell_name;
-            cx.output = oi;
-            cx.flat_cell = static_cast<int64_t>(c);
-            cx.value_a = d.value_a;
-            cx.value_b = d.value_b;
-            cx.step = d.step;
-            cx.expr_a = clip(expr::to_string(st, ea));
-            cx.expr_b = clip(expr::to_string(st, eb));
-            for (const auto& [index, value] : d.witness) {
-              expr::ExprId sym{index};
-              WitnessValue w;
-              w.name = st.symbol_info(sym).origin;
-              w.value = value;
-              if (const exec::SymbolOrigin* o = session.origin(sym)) {
-                w.tensor = o->tensor;
-                w.cell = o->cell;
-                w.kind = o->kind == exec::SymbolOrigin::Kind::InputCell    ? "input"
-                         : o->kind == exec::SymbolOrigin::Kind::OutOfBounds ? "out_of_bounds"
-                                                                            : "uninitialized";
-              }
-              cx.values.push_back(std::move(w));
-            }
-            res.counterexample = std::move(cx);
-            break;
-          }
-        }
-        ticker.cell_decided();
-      }
-    }
-  } catch (const exec::LimitReached& l) {
-    stopped = std::string("deciding stopped: ") + l.what();
+    stopped = decide_cells(ex, cells, res, options.all_cells, false, &ticker);
   } catch (const exec::Refusal& r) {
     res.verdict = Verdict::Refused;
     res.reason = r.what();
@@ -247,15 +187,31 @@ CheckResult check_instance(const instance::Instance& inst, const CheckOptions& o
     return res;
   }
   collect();
-  CellTally tally{false, any_refuted, any_unknown, stopped};
+  CellTally tally{false, false, false, stopped};
+  for (const OutputStats& o : res.outputs) tally.any_refuted |= o.refuted > 0, tally.any_unknown |= o.unknown > 0;
   for (const exec::Defect& d : res.defects) tally.race |= d.kind == exec::DefectKind::Race;
   VerdictAndReason v = combine_cells(tally);
   res.verdict = v.verdict;
   res.reason = v.reason;
   if (res.verdict == Verdict::Inequivalent && res.counterexample) {
     ticker.enter(Phase::Replaying);
-    classify(ex, res, options.seed, any_unknown);
+    Classification c = replay_refutation(ex, res, options.seed);
+    // Equal up to rounding is a claim about every cell: the cells skipped after a refutation
+    // are decided after all (the same cells, hence the same verdict, as with all_cells).
+    if (c.kind == Classification::Kind::Rounding && stopped.empty() && skipped_cells(res) > 0) {
+      try {
+        stopped = decide_cells(ex, cells, res, true, true);
+      } catch (const exec::Refusal& r) {
+        stopped = std::string("deciding stopped: ") + r.what();
+      }
+      collect();
+    }
+    bool undecided = !stopped.empty() || skipped_cells(res) > 0;
+    for (const OutputStats& o : res.outputs) undecided |= o.unknown > 0;
+    if (c.kind == Classification::Kind::Rounding && !undecided) c = replay_other_classes(ex, cells, res, options.seed, c);
+    apply_replay(res, c, undecided);
   }
+  res.reuse = cells.reuse(kLargestClassesShown);
   if (res.counterexample && inst.b.reference) {  // name the reference's line for the refuted cell
     const instance::Reference& ref = *inst.b.reference;
     std::string line = ref.line_of(res.counterexample->output, res.counterexample->flat_cell);

@@ -12,6 +12,12 @@ struct CheckOptions {
   uint64_t seed = 1;
   // Points at which the symbolic run is checked against the bit-exact emulation (0: none).
   unsigned self_check_points = 2;
+  // Decide every cell of an output after one of its cells is refuted (by default one witness
+  // per output is enough and its remaining cells are reported as not decided).
+  bool all_cells = false;
+  // Decide each class of cells equal up to a renaming of inputs once (decide/shape.hpp); off,
+  // every cell is decided on its own (what the reuse saves can be measured).
+  bool shape_reduction = true;
   // Told the phase and counts as the check goes (check/progress.hpp); null: no one asks.
   ProgressObserver* progress = nullptr;
 };

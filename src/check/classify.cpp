@@ -81,56 +81,82 @@ std::string_view classification_name(Classification::Kind k) {
   return "?";
 }
 
-Classification classify_refutation(Execution& ex, const Counterexample& cx, uint64_t seed) {
-  Classification res;
-  const Prepared& prep = ex.prep();
-  std::vector<size_t> outs = prep.output_tensors();
-  size_t tensor = outs[cx.output];
-  const exec::TensorSpec& out = prep.tensors()[tensor];
-  expr::ExprId ea = ex.cell('a', tensor, cx.flat_cell), eb = ex.cell('b', tensor, cx.flat_cell);
+namespace {
 
-  // Candidates: the witness first, then points of every style, ranked by how far apart the
-  // exact outputs lie, relative to their size.
-  PointSampler sampler(ex, seed ^ 0x9E3779B97F4A7C15ull);
-  std::vector<Point> points{sampler.around(cx.values)};
-  for (PointStyle s : {PointStyle::Spread, PointStyle::Ends, PointStyle::Small, PointStyle::NearlyEqual})
-    for (int k = 0; k < kPointsPerStyle; ++k) points.push_back(sampler.draw(s));
+// The witness and points of every style, with how far apart the exact outputs of the refuted
+// cell lie at each (no emulation: exact values and the rounding bound only).
+struct ExactScan {
+  std::vector<Point> points;
   struct Ranked {
     size_t point;
     long double signal;  // exact difference over rounding noise
   };
-  std::vector<Ranked> ranked;
+  std::vector<Ranked> ranked;  // most different first
   long double largest = 0, ratio_lo = INFINITY, ratio_hi = -INFINITY;
   // Whether at every point the exact outputs differ by no more than rounding could make them:
   // kRoundingUlps of the output, or the rounding bound of the two computations where that is
   // larger (outputs that cancel to near 0 from large terms).
   bool within_rounding = true;
+};
+
+ExactScan scan_exact(Execution& ex, const Counterexample& cx, uint64_t seed) {
+  ExactScan scan;
+  const Prepared& prep = ex.prep();
+  size_t tensor = prep.output_tensors()[cx.output];
+  const exec::TensorSpec& out = prep.tensors()[tensor];
+  expr::ExprId ea = ex.cell('a', tensor, cx.flat_cell), eb = ex.cell('b', tensor, cx.flat_cell);
+  PointSampler sampler(ex, seed ^ 0x9E3779B97F4A7C15ull);
+  std::vector<Point>& points = scan.points;
+  points.push_back(sampler.around(cx.values));
+  for (PointStyle s : {PointStyle::Spread, PointStyle::Ends, PointStyle::Small, PointStyle::NearlyEqual})
+    for (int k = 0; k < kPointsPerStyle; ++k) points.push_back(sampler.draw(s));
   const decide::FloatModel model = coarser(float_model(prep, 'a'), float_model(prep, 'b'));
   const long double ulp = 2 * unit_roundoff(out.elem);
   for (size_t i = 0; i < points.size(); ++i) {
     decide::RoundingBound exact = exact_values(ex, points[i].at);
     auto a = exact.at(ea), b = exact.at(eb);
     if (!a || !b) {
-      ranked.push_back({i, i == 0 ? INFINITY : 0});
+      scan.ranked.push_back({i, i == 0 ? INFINITY : 0});
       continue;
     }
     long double diff = std::fabs(a->value - b->value), scale = std::max(std::fabs(a->value), std::fabs(b->value));
-    if (scale > 0) largest = std::max(largest, diff / scale);
+    if (scale > 0) scan.largest = std::max(scan.largest, diff / scale);
     decide::RoundingBound rounding(ex.store(), model, points[i].at);
     auto ra = rounding.at(ea), rb = rounding.at(eb);
     long double allowed = std::max(kRoundingUlps * ulp * scale, ra && rb ? ra->error + rb->error : 0.0L);
-    within_rounding &= diff <= allowed;
+    scan.within_rounding &= diff <= allowed;
     if (b->value != 0) {
-      ratio_lo = std::min(ratio_lo, a->value / b->value);
-      ratio_hi = std::max(ratio_hi, a->value / b->value);
+      scan.ratio_lo = std::min(scan.ratio_lo, a->value / b->value);
+      scan.ratio_hi = std::max(scan.ratio_hi, a->value / b->value);
     }
-    ranked.push_back({i, i == 0 ? INFINITY : diff / std::max(scale, 1e-300L)});
+    scan.ranked.push_back({i, i == 0 ? INFINITY : diff / std::max(scale, 1e-300L)});
   }
-  std::stable_sort(ranked.begin(), ranked.end(), [](const Ranked& x, const Ranked& y) { return x.signal > y.signal; });
+  std::stable_sort(scan.ranked.begin(), scan.ranked.end(),
+                   [](const ExactScan::Ranked& x, const ExactScan::Ranked& y) { return x.signal > y.signal; });
+  return scan;
+}
+
+}  // namespace
+
+bool exact_outputs_within_rounding(Execution& ex, const Counterexample& cx, uint64_t seed) {
+  return 2 * unit_roundoff(ex.prep().tensors()[ex.prep().output_tensors()[cx.output]].elem) > 0 &&
+         scan_exact(ex, cx, seed).within_rounding;
+}
+
+Classification classify_refutation(Execution& ex, const Counterexample& cx, uint64_t seed) {
+  Classification res;
+  const Prepared& prep = ex.prep();
+  std::vector<size_t> outs = prep.output_tensors();
+  const exec::TensorSpec& out = prep.tensors()[outs[cx.output]];
+  ExactScan scan = scan_exact(ex, cx, seed);
+  const std::vector<Point>& points = scan.points;
+  long double largest = scan.largest, ratio_lo = scan.ratio_lo, ratio_hi = scan.ratio_hi;
+  bool within_rounding = scan.within_rounding;
+  const long double ulp = 2 * unit_roundoff(out.elem);
   res.largest_relative_difference = static_cast<double>(largest);
 
   size_t replays = 0;
-  for (const Ranked& r : ranked) {
+  for (const ExactScan::Ranked& r : scan.ranked) {
     if (replays++ > kReplays) break;
     ex.session().check_limits();  // the check's own time and memory limits bound the replays too
     const Point& p = points[r.point];

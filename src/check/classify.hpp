@@ -25,6 +25,11 @@ struct Classification {
 
 Classification classify_refutation(Execution& ex, const Counterexample& cx, uint64_t seed);
 
+// The exact-value half of the rounding class alone, with no emulation: whether at the witness
+// and at the same further points the refuted cell's exact outputs never differ by more than
+// rounding can make them. Cheap enough to ask of every class of refuted cells.
+bool exact_outputs_within_rounding(Execution& ex, const Counterexample& cx, uint64_t seed);
+
 // "manifest", "rounding", "hidden", "not_replayed"
 std::string_view classification_name(Classification::Kind k);
 

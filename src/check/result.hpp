@@ -34,14 +34,31 @@ struct VerdictAndReason {
 // undecided cell leaves Unknown; only a complete run with every cell proved is Equivalent.
 VerdictAndReason combine_cells(const CellTally& t);
 
-// How each output cell was decided, for the per-cell map of the HTML report.
-enum class CellOutcome : uint8_t { Undecided, Proved, Refuted, Unknown };
+// How each output cell was decided, for the per-cell map of the HTML report. Skipped: not
+// decided because the output already has a refuted cell (one witness per output is enough;
+// CheckOptions::all_cells decides them).
+enum class CellOutcome : uint8_t { Undecided, Proved, Refuted, Unknown, Skipped };
 
 struct OutputStats {
   std::string tensor;
-  uint64_t cells = 0, proved = 0, refuted = 0, unknown = 0;
+  uint64_t cells = 0, proved = 0, refuted = 0, unknown = 0, skipped = 0;
   std::vector<CellOutcome> outcomes;  // per cell, row-major; Undecided where deciding stopped
-  uint64_t not_reached() const { return cells - proved - refuted - unknown; }
+  // Cells a limit stopped deciding before (skipped cells were passed over on purpose).
+  uint64_t not_reached() const { return cells - proved - refuted - unknown - skipped; }
+};
+
+// Shape reduction (decide/shape.hpp): a class of cells whose pairs are equal up to a renaming
+// of their inputs, decided once at its representative.
+struct ShapeClassStats {
+  std::string representative;  // "out[0,0]"
+  uint64_t cells = 0;
+  std::string outcome;         // "proved", "refuted", "unknown"
+};
+struct ReuseStats {
+  uint64_t identical = 0;  // cells whose sides are one node: proved without a class
+  uint64_t cells = 0;      // cells decided through a class, representatives included
+  size_t classes = 0;      // hence decisions made
+  std::vector<ShapeClassStats> largest;  // the largest few classes, largest first
 };
 
 // One input value of a witness: a cell of an input tensor, or unknown initial memory.
@@ -73,6 +90,7 @@ struct CheckResult {
   Verdict verdict = Verdict::Unknown;
   std::string reason;  // for Unknown and Refused
   std::vector<OutputStats> outputs;
+  ReuseStats reuse;
   std::optional<Counterexample> counterexample;
   std::vector<std::string> unknown_cells;  // a few cells left unknown, with why
   std::vector<exec::Defect> defects;       // program a's, then b's

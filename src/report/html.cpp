@@ -32,12 +32,15 @@ code,pre{font:12px/1.4 ui-monospace,monospace}pre{background:#f6f8fa;padding:8px
 )";
 
 void outputs_section(std::string& s, const check::CheckResult& r) {
-  s += "<h2>Outputs</h2>\n<table id=\"outputs\"><tr><th>output</th><th>cells</th><th>proved</th><th>refuted</th><th>unknown</th></tr>\n";
+  s += "<h2>Outputs</h2>\n<table id=\"outputs\"><tr><th>output</th><th>cells</th><th>proved</th><th>refuted</th><th>unknown</th><th>not decided</th></tr>\n";
   for (const auto& o : r.outputs)
     s += "<tr><td>" + esc(o.tensor) + "</td><td>" + std::to_string(o.cells) + "</td><td>" + std::to_string(o.proved) +
-         "</td><td>" + std::to_string(o.refuted) + "</td><td>" + std::to_string(o.unknown) + "</td></tr>\n";
+         "</td><td>" + std::to_string(o.refuted) + "</td><td>" + std::to_string(o.unknown) + "</td><td>" +
+         std::to_string(o.skipped + static_cast<uint64_t>(std::count(o.outcomes.begin(), o.outcomes.end(),
+                                                                       check::CellOutcome::Undecided))) +
+         "</td></tr>\n";
   s += "</table>\n<div class=\"legend\"><span class=\"p\"></span>proved<span class=\"r\"></span>refuted"
-       "<span class=\"u\"></span>unknown<span class=\"n\"></span>not decided (a limit stopped deciding)"
+       "<span class=\"u\"></span>unknown<span class=\"n\"></span>not decided (a limit stopped deciding, or the output was already refuted)"
        "<span class=\"w\" style=\"outline:2px solid #000\"></span>witness cell</div>\n";
 }
 
@@ -58,6 +61,7 @@ void cell_map(std::string& s, const check::OutputStats& o, size_t index, const c
       case check::CellOutcome::Proved: cls = "p"; word = "proved"; break;
       case check::CellOutcome::Refuted: cls = "r"; word = "refuted"; break;
       case check::CellOutcome::Unknown: cls = "u"; word = "unknown"; break;
+      case check::CellOutcome::Skipped: word = "not decided (output already refuted)"; break;
       case check::CellOutcome::Undecided: break;
     }
     bool w = static_cast<int64_t>(c) == witness;

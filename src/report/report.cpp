@@ -40,11 +40,30 @@ nlohmann::json site_json(const exec::Site& s) {
           {"ptx_line", s.ptx_line}, {"source", s.source}, {"instruction", s.text}};
 }
 
+// "shape reduction: 2048 cells in 32 classes equal up to a renaming of inputs, one decision each
+// (largest: out[0,0] 64 cells proved, ...); 16 cells with identical sides"
+std::string reuse_text(const check::ReuseStats& u) {
+  auto cells = [](uint64_t n) { return std::to_string(n) + (n == 1 ? " cell" : " cells"); };
+  std::vector<std::string> parts;
+  if (u.classes > 0) {
+    std::string p = cells(u.cells) + " in " + std::to_string(u.classes) + (u.classes == 1 ? " class" : " classes") +
+                    " equal up to a renaming of inputs, one decision each (largest:";
+    for (size_t i = 0; i < u.largest.size(); ++i)
+      p += (i ? ", " : " ") + u.largest[i].representative + " " + cells(u.largest[i].cells) + " " + u.largest[i].outcome;
+    parts.push_back(p + ")");
+  }
+  if (u.identical > 0) parts.push_back(cells(u.identical) + " with identical sides");
+  std::string s = "  shape reduction:";
+  for (size_t i = 0; i < parts.size(); ++i) s += (i ? "; " : " ") + parts[i];
+  return s + "\n";
+}
+
 std::string_view outcome_name(check::CellOutcome o) {
   switch (o) {
     case check::CellOutcome::Proved: return "proved";
     case check::CellOutcome::Refuted: return "refuted";
     case check::CellOutcome::Unknown: return "unknown";
+    case check::CellOutcome::Skipped: return "skipped";
     case check::CellOutcome::Undecided: return "not_reached";
   }
   return "?";
@@ -85,10 +104,14 @@ std::string text(const check::CheckResult& r) {
                 upper(check::verdict_name(r.verdict)).c_str(), r.seconds, r.expression_nodes);
   std::string s = head;
   if (!r.reason.empty()) s += "  reason: " + r.reason + "\n";
-  for (const auto& o : r.outputs)
+  for (const auto& o : r.outputs) {
     s += "  " + o.tensor + ": " + std::to_string(o.cells) + " cells, " + std::to_string(o.proved) + " proved, " +
-         std::to_string(o.refuted) + " refuted, " + std::to_string(o.unknown) + " unknown" +
-         (o.not_reached() ? ", " + std::to_string(o.not_reached()) + " not reached" : "") + "\n";
+         std::to_string(o.refuted) + " refuted, " + std::to_string(o.unknown) + " unknown";
+    if (o.skipped > 0) s += ", " + std::to_string(o.skipped) + " not decided (the output is already refuted; --all-cells decides them)";
+    if (o.not_reached() > 0) s += ", " + std::to_string(o.not_reached()) + " not reached";
+    s += "\n";
+  }
+  if (r.reuse.classes > 0 || r.reuse.identical > 0) s += reuse_text(r.reuse);
   for (const auto& u : r.unknown_cells) s += "  unknown " + u + "\n";
   for (const auto& g : r.recognized) s += "  recognized " + g + "\n";
   if (!r.self_check.empty()) s += "  " + r.self_check + "\n";
@@ -130,7 +153,12 @@ nlohmann::json json(const check::CheckResult& r) {
   j["outputs"] = nlohmann::json::array();
   for (const auto& o : r.outputs)
     j["outputs"].push_back({{"tensor", o.tensor}, {"cells", o.cells}, {"proved", o.proved}, {"refuted", o.refuted},
-                            {"unknown", o.unknown}, {"not_reached", o.not_reached()}, {"cell_outcomes", outcome_runs(o)}});
+                            {"unknown", o.unknown}, {"skipped", o.skipped}, {"not_reached", o.not_reached()},
+                            {"cell_outcomes", outcome_runs(o)}});
+  nlohmann::json classes = nlohmann::json::array();
+  for (const auto& c : r.reuse.largest) classes.push_back({{"representative", c.representative}, {"cells", c.cells}, {"outcome", c.outcome}});
+  j["shape_reduction"] = {{"identical_cells", r.reuse.identical}, {"cells", r.reuse.cells}, {"classes", r.reuse.classes},
+                          {"largest", classes}};
   j["unknown_cells"] = r.unknown_cells;
   j["recognized_routines"] = r.recognized;
   j["defects"] = nlohmann::json::array();

@@ -92,7 +92,9 @@ nlohmann::json refuted_result(const check::OutputStats& o, size_t index, const c
                               const instance::Instance& inst) {
   std::string msg = "output " + o.tensor + ": " + std::to_string(o.refuted) + " of " + std::to_string(o.cells) +
                     " cells differ between program a and program b";
-  nlohmann::json props = {{"tensor", o.tensor}, {"cells", o.cells}, {"refuted", o.refuted}, {"verdict", check::verdict_name(r.verdict)}};
+  if (o.skipped > 0) msg += " (" + std::to_string(o.skipped) + " more not decided: one refuted cell settles the output)";
+  nlohmann::json props = {{"tensor", o.tensor}, {"cells", o.cells}, {"refuted", o.refuted}, {"skipped", o.skipped},
+                          {"verdict", check::verdict_name(r.verdict)}};
   if (r.counterexample && r.counterexample->output == index) {
     const auto& cx = *r.counterexample;
     msg += "; e.g. " + cx.cell + " when";

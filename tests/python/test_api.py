@@ -158,8 +158,8 @@ def test_plain_call_form_is_equivalent():
     r = racer.check(_vec_add_case())
     assert r.equivalent, r.report()
     assert r.verdict == "equivalent" and r.exit_code == 0 and r.witness is None
-    assert r.outputs == [{"tensor": "out", "cells": 64, "proved": 64, "refuted": 0, "unknown": 0, "not_reached": 0,
-                          "cell_outcomes": [{"outcome": "proved", "first": 0, "last": 63}]}]
+    assert r.outputs == [{"tensor": "out", "cells": 64, "proved": 64, "refuted": 0, "unknown": 0, "skipped": 0,
+                          "not_reached": 0, "cell_outcomes": [{"outcome": "proved", "first": 0, "last": 63}]}]
     assert "vec_add_py: EQUIVALENT" in r.report()
 
 
@@ -230,6 +230,15 @@ def test_class_form_witness_explain_and_replays(tmp_path):
     j = json.load(open(saved))
     assert j["format"] == "racer-witness-1" and j["replay"]["a"][0]["param_types"] == ["f32", "u64", "u64", "u64", "u32"]
     assert "axpy" in j["replay"]["a"][0]["ptx_text"] and j["values"][0]["dtype"] == "f32"
+
+
+@needs_nvcc
+def test_one_refuted_cell_per_output_unless_all_cells():
+    # a*x + y against a*y + x: every cell differs; by default the first refuted cell settles
+    # its output and the rest are reported as skipped, with all_cells=True each is decided.
+    (first,), (every,) = racer.check(Axpy).outputs, racer.check(Axpy, all_cells=True).outputs
+    assert first["refuted"] == 1 and first["skipped"] == 5 and first["proved"] == 0
+    assert every["refuted"] == 6 and every["skipped"] == 0
 
 
 @needs_nvcc

@@ -12,8 +12,11 @@ from conftest import RACER_BIN, ROOT, needs_racer_bin
 pytestmark = needs_racer_bin
 
 # Program a runs in a fraction of a second, program b in about two, and its 512 cells take
-# about 30 s to decide: a time limit of a few seconds stops it while deciding.
+# about 30 s to decide one by one (--all-cells --no-shape-reduction: by default one refuted cell
+# settles the output, and the 512 are one class): a time limit of a few seconds stops it while
+# deciding.
 SLOW = os.path.join(ROOT, "tests", "cases", "t_tc_15_flash_attention_no_rescale.toml")
+ONE_BY_ONE = ("--all-cells", "--no-shape-reduction")
 
 
 def run_with_terminal_stderr(*args):
@@ -46,7 +49,7 @@ def progress_lines(stderr):
 
 
 def test_a_long_check_shows_its_progress_on_a_terminal_and_erases_it():
-    rc, out, err = run_with_terminal_stderr("check", SLOW, "--time-limit", "6")
+    rc, out, err = run_with_terminal_stderr("check", SLOW, *ONE_BY_ONE, "--time-limit", "6")
     lines = progress_lines(err)
     assert lines, f"no progress line on the terminal: {err!r}"
     assert all(not line.endswith("\n") for line in lines), "each progress line is rewritten in place, not scrolled"
@@ -63,9 +66,9 @@ def test_a_long_check_shows_its_progress_on_a_terminal_and_erases_it():
 
 
 def test_no_progress_when_stderr_is_piped_or_quiet():
-    rc, out, err = run_with_terminal_stderr("check", SLOW, "--time-limit", "3", "--quiet")
+    rc, out, err = run_with_terminal_stderr("check", SLOW, *ONE_BY_ONE, "--time-limit", "3", "--quiet")
     assert rc == 2 and progress_lines(err) == [] and err == "", repr(err)
-    p = subprocess.run([RACER_BIN, "check", SLOW, "--time-limit", "3"], capture_output=True, text=True, cwd=ROOT)
+    p = subprocess.run([RACER_BIN, "check", SLOW, *ONE_BY_ONE, "--time-limit", "3"], capture_output=True, text=True, cwd=ROOT)
     assert p.returncode == 2 and p.stderr == "", repr(p.stderr)
 
 
@@ -87,7 +90,7 @@ def runs_cover(out):
 
 
 def test_a_time_limit_while_deciding_keeps_every_cell_decided_so_far():
-    j = check_json("--time-limit", "12")
+    j = check_json("--time-limit", "12", *ONE_BY_ONE)
     assert j["verdict"] == "unknown" and "time limit" in j["reason"], j["reason"]
     [out] = j["outputs"]
     assert out["tensor"] == "O" and out["cells"] == 512

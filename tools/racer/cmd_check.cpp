@@ -26,6 +26,8 @@ struct CheckArgs {
   double seconds = 60;
   size_t memory_mb = 4096;
   unsigned self_check_points = 2;
+  bool all_cells = false;
+  bool no_shape_reduction = false;
 };
 
 check::CheckOptions options_from(const CheckArgs& a) {
@@ -33,6 +35,8 @@ check::CheckOptions options_from(const CheckArgs& a) {
   o.limits.max_seconds = a.seconds;
   o.limits.max_memory_mb = a.memory_mb;
   o.self_check_points = a.self_check_points;
+  o.all_cells = a.all_cells;
+  o.shape_reduction = !a.no_shape_reduction;
   return o;
 }
 
@@ -96,6 +100,11 @@ void add_check_commands(CLI::App& app) {
   c->add_option("--self-check-points", args.self_check_points,
                 "points at which the symbolic run is checked against the bit-exact emulation (default 2; 0 skips)")
       ->check(non_negative());
+  c->add_flag("--all-cells", args.all_cells,
+              "decide every cell of an output after one is refuted (by default one witness per output is enough)");
+  c->add_flag("--no-shape-reduction", args.no_shape_reduction,
+              "decide every cell on its own, not once per class of cells equal up to a renaming of inputs "
+              "(to measure what the reuse saves)");
   on_selected(c, [] { return run_check(args); });
 
 }

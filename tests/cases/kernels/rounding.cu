@@ -34,3 +34,30 @@ UNARY(cu_rsqrt_eps_minus, rsqrtf(x - 1e-5f))
 ROW_PRODUCT(cu_tanhf_product, tanhf(x))
 ROW_PRODUCT(cu_tanh_sigmoid_form_product, 2.0f / (1.0f + expf(-2.0f * x)) - 1.0f)
 ROW_PRODUCT(cu_tanh_sigmoid_form_off_product, 2.0f / (1.0f + expf(-2.0f * x)) - 1.0001f)
+
+// Every cell but the last differs only by a folded constant (x * 0.1f against x / 10); the
+// last one differs for real, at one input only (3.25), which random replays never meet: equal
+// up to rounding must speak for every class of refuted cells, not only the first one's.
+extern "C" __global__ void cu_tenth_last_exact(const float* __restrict__ x, float* __restrict__ out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = i == n - 1 ? x[i] : x[i] * 0.1f;
+}
+extern "C" __global__ void cu_tenth_last_bumped(const float* __restrict__ x, float* __restrict__ out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    float v = x[i];
+    out[i] = i == n - 1 ? (v == 3.25f ? v + 1.0f : v) : v / 10.0f;
+  }
+}
+
+// A scale per cell, folded into a float constant in one kernel and divided exactly in the
+// other: every cell is its own class of refuted cells (its constant differs), each only at
+// rounding level, so the pair is equal up to rounding.
+extern "C" __global__ void cu_scaled_tenths_mul(const float* __restrict__ x, float* __restrict__ out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = x[i] * ((float)(i + 1) * 0.1f);
+}
+extern "C" __global__ void cu_scaled_tenths_div(const float* __restrict__ x, float* __restrict__ out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = x[i] * (float)(i + 1) / 10.0f;
+}

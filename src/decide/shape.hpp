@@ -1,0 +1,88 @@
+#pragma once
+// Shape reduction: output cells whose pairs (a, b) are equal up to a bijective renaming of
+// their symbols are one decision (DESIGN.md, the pipeline's decide/ step). A proof, a
+// refutation (its witness carried through the renaming) or an Unknown of one such pair holds
+// for every pair of its class, provided the renaming changes nothing a decision reads: so a
+// symbol is renamed only to one with the same traits (domain, grid, kind, the Store's range).
+//
+// The shape of a pair is a canonical record of its DAG: every distinct node once, in the
+// post-order of a deterministic walk of a then b, each node written as its operator, its
+// constants exactly (interned rationals by identity) and its operands by their positions in
+// that order; a symbol is written as its traits only. Equal records therefore describe the
+// same pair up to the renaming that maps the i-th symbol of one walk to the i-th of the
+// other: a bijection between symbols of equal traits. Sums, products, min and max are
+// commutative, so their operands are recorded as a sorted multiset, and the walk visits them
+// shallowest first (ties by a renaming-invariant hash, then by the earliest numbered node
+// just below them, then stored order), which lets a cell's own input be numbered before the
+// shared reduction it sits in, and its own term of that reduction be visited first (softmax:
+// every cell of a row has one shape). The walk is linear in the DAG (memoized per node); a class is found by
+// the record's hash and confirmed by comparing records word for word, so a hash collision can
+// cost a reuse but never give a wrong class.
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <unordered_map>
+#include <vector>
+
+#include "decide/domain.hpp"
+#include "expr/store.hpp"
+
+namespace racer::decide {
+
+// What a decision may read about a symbol besides its value: renaming is allowed only between
+// symbols whose traits are equal. `tag` is the caller's (where the symbol comes from: an
+// input cell, out-of-bounds memory, uninitialized memory, and of which tensor).
+struct SymbolTraits {
+  SymbolDomain domain;
+  uint64_t tag = 0;
+};
+
+struct PairShape {
+  std::vector<uint64_t> words;  // the canonical record (shape.cpp says how it is laid out)
+  uint64_t hash = 0;
+};
+
+class ShapeClasses {
+ public:
+  ShapeClasses(const expr::Store& store, std::function<SymbolTraits(expr::ExprId)> traits_of);
+
+  PairShape shape(expr::ExprId a, expr::ExprId b);
+
+  struct Found {
+    size_t cls;   // class index, dense from 0 in order of first appearance
+    bool is_new;  // (a, b) is the class's first pair: its representative
+  };
+  // The class of (a, b): the class whose representative has the identical shape, or a new one.
+  Found classify(expr::ExprId a, expr::ExprId b);
+  size_t size() const { return classes_.size(); }
+
+ private:
+  struct Invariant {
+    uint32_t height;
+    uint64_t hash;  // unchanged by renaming symbols of equal traits
+  };
+  const Invariant& invariant(expr::ExprId x);
+  uint64_t traits_id(expr::ExprId symbol);
+  void record(expr::ExprId x, const std::unordered_map<uint32_t, uint32_t>& position, std::vector<uint64_t>& out);
+  std::vector<expr::ExprId> visit_order(expr::ExprId x, const std::unordered_map<uint32_t, uint32_t>& position);
+
+  const expr::Store& store_;
+  std::function<SymbolTraits(expr::ExprId)> traits_of_;
+  std::unordered_map<uint32_t, Invariant> invariants_;   // by node, across pairs
+  std::unordered_map<uint32_t, uint64_t> symbol_traits_;  // by symbol: index into traits_
+  struct StoredTraits {
+    SymbolTraits t;
+    std::optional<expr::Range> range;  // the Store's own
+  };
+  std::vector<StoredTraits> traits_;
+  // Per class, its representative; the record only once another pair's hash matches it (a
+  // class of one cell keeps no record, so cells that share nothing cost no memory).
+  struct Representative {
+    expr::ExprId a, b;
+    std::vector<uint64_t> words;
+  };
+  std::vector<Representative> classes_;
+  std::unordered_map<uint64_t, std::vector<size_t>> classes_by_hash_;
+};
+
+}  // namespace racer::decide
