@@ -101,6 +101,12 @@ expr::ExprId Execution::cell(char program, size_t tensor, int64_t flat) {
   return (program == 'a' ? *ma_ : *mb_).cell_expr(tensor, flat);
 }
 
+std::optional<exec::Site> Execution::writer_of(char program, size_t tensor, int64_t flat) const {
+  const exec::Machine* m = program == 'a' ? ma_.get() : mb_.get();
+  if (!m || (program == 'b' && prep_.inst().b.reference)) return std::nullopt;
+  return m->writer_of(tensor, flat);
+}
+
 decide::SymbolDomain Execution::domain_of(expr::ExprId sym) const {
   decide::SymbolDomain d;
   const exec::SymbolOrigin* o = session_.origin(sym);

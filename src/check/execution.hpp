@@ -27,6 +27,8 @@ class Execution {
   exec::Session& session() { return session_; }
   expr::Store& store() { return session_.store(); }
   expr::ExprId cell(char program, size_t tensor, int64_t flat);
+  // The instruction that last wrote a final cell in a program run by the machine, if any.
+  std::optional<exec::Site> writer_of(char program, size_t tensor, int64_t flat) const;
   decide::SymbolDomain domain_of(expr::ExprId symbol) const;
   // Defects, notes, recognized routines and counters into a result.
   void fill(CheckResult& res) const;

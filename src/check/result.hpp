@@ -83,6 +83,9 @@ struct Counterexample {
   std::string replay_kind, replay;
   // Program b given as a reference: the function and the user's line that computes this cell.
   std::string reference_line;
+  // The store that last wrote the cell in each program: "PTX line 42 (kernel.cu:12:5): st.global.f32 ..."
+  // (empty where no store of that program wrote it, or for a reference).
+  std::string stored_by_a, stored_by_b;
 };
 
 struct CheckResult {

@@ -124,6 +124,7 @@ void Machine::flush_atomics(Region* shared_region, std::map<uint64_t, PendingAto
     Value old = read_bytes(*r, off, p.size, cta, SiteRef{nullptr, nullptr, &p.first}, !ptx::is_float(p.type));
     if (atomic_order_) atomic_order_(p.operands);
     write_bytes(*r, off, p.size, combine_atomic(p, old));
+    note_writer(*r, off, p.first.instr);
   }
   pending.clear();
 }

@@ -200,8 +200,12 @@ void Machine::merge_stores(ExecContext& ctx, PathFrame& f) {
     } catch (const Refusal& e) {
       refuse(ctx, bra, "merging " + storage_.describe(s.region, s.region->base + s.off, s.size) + " where the paths meet: " + e.what());
     }
-    if (depth > 0) path_store(ctx, bra, ctx.th.paths[depth - 1], s);
-    else write_bytes(*s.region, s.off, s.size, s.value);
+    if (depth > 0) {
+      path_store(ctx, bra, ctx.th.paths[depth - 1], s);
+    } else {
+      write_bytes(*s.region, s.off, s.size, s.value);
+      note_writer(*s.region, s.off, s.instr);
+    }
   }
 }
 

@@ -100,6 +100,7 @@ void Machine::init_cta(Cta& cta, uint32_t x, uint32_t y, uint32_t z, uint64_t sh
 
 void Machine::launch(const LaunchSpec& spec) {
   launch_ = &spec;
+  launches_run_.push_back(spec);
   const ptx::Module& mod = *spec.module;
   const ptx::Function& fn = mod.functions.at(spec.function);
   param_slots_ = param_layout(fn);

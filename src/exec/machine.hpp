@@ -157,6 +157,9 @@ class Machine final : public MemoryPort, public AsyncPort, public ClusterPort, p
   Value cell(size_t tensor, int64_t flat_cell);
   // The exact real (or integer) a final cell holds, as an expression.
   expr::ExprId cell_expr(size_t tensor, int64_t flat_cell);
+  // The instruction whose store (or atomic) last wrote a final cell, if any did: where a
+  // refuted cell was computed.
+  std::optional<Site> writer_of(size_t tensor, int64_t flat_cell) const;
 
   // The defects that stand (occurrences withdrawn by a later race are gone).
   std::vector<Defect> defects() const { return log_.standing(); }
@@ -247,6 +250,10 @@ class Machine final : public MemoryPort, public AsyncPort, public ClusterPort, p
   // The value in r's bytes [off, off+size); an uninitialized read records a defect at `site`.
   Value read_bytes(Region& r, uint64_t off, unsigned size, const Cta* cta, const SiteRef& site, bool as_integer);
   void write_bytes(Region& r, uint64_t off, unsigned size, Value v);
+  // Which instruction of which launch last wrote each element of a tensor (0: none yet).
+  void note_writer(const Region& r, uint64_t off, uint32_t instr);
+  std::vector<std::vector<uint64_t>> cell_writers_;
+  std::vector<LaunchSpec> launches_run_;  // the launches so far, for their modules and source maps
   void track(ExecContext& ctx, const ptx::Instr& ins, Region& r, uint64_t off, unsigned size, bool write, Value v);
   bool pending_atomic_overlaps(const Region& r, uint64_t off, unsigned size, const Cta& cta) const;
   void flush_atomics(Region* shared_region, std::map<uint64_t, PendingAtomic>& pending, const Cta* cta);

@@ -6,6 +6,7 @@
 #include "exec/machine.hpp"
 #include "exec/packed.hpp"
 #include "exec/refusal.hpp"
+#include "ptx/printer.hpp"
 
 namespace racer::exec {
 namespace {
@@ -311,8 +312,10 @@ void Machine::store(ExecContext& ctx, const ptx::Instr& ins, Space space, uint64
     refuse(ctx, ins, "stores to " + storage_.describe(l.region, l.offset, size) + " while atomic updates to it are pending");
   if (!l.region->in_flight.empty() && in_flight(*l.region, off, size)) in_flight_access(ctx, ins, *l.region, off, size, true, t);
   track(ctx, ins, *l.region, off, size, true, v);
-  if (!ctx.th.paths.empty()) return path_store(ctx, ins, ctx.th.paths.back(), PathStore{l.region, off, size, v, t});
+  const uint32_t instr = static_cast<uint32_t>(&ins - ctx.fn.instrs.data());
+  if (!ctx.th.paths.empty()) return path_store(ctx, ins, ctx.th.paths.back(), PathStore{l.region, off, size, v, t, instr});
   write_bytes(*l.region, off, size, v);
+  note_writer(*l.region, off, instr);
 }
 
 Value Machine::load_param(ExecContext& ctx, const ptx::Instr& ins, uint64_t offset, unsigned size) {
@@ -321,6 +324,44 @@ Value Machine::load_param(ExecContext& ctx, const ptx::Instr& ins, uint64_t offs
   uint64_t bits = 0;
   for (unsigned k = 0; k < size && k < 8; ++k) bits |= uint64_t{p[offset + k]} << (8 * k);
   return Value::of_bits(bits);
+}
+
+void Machine::note_writer(const Region& r, uint64_t off, uint32_t instr) {
+  if (r.tensor < 0) return;
+  const TensorSpec& t = storage_.tensors()[r.tensor];
+  if (cell_writers_.size() <= static_cast<size_t>(r.tensor)) cell_writers_.resize(storage_.tensors().size());
+  auto& w = cell_writers_[r.tensor];
+  if (w.empty()) w.assign(t.storage_elements, 0);
+  uint64_t elem = off / t.elem_bytes();
+  if (elem < w.size()) w[elem] = (uint64_t{launch_index_} + 1) << 32 | instr;
+}
+
+std::optional<Site> Machine::writer_of(size_t tensor, int64_t flat) const {
+  if (tensor >= cell_writers_.size() || cell_writers_[tensor].empty()) return std::nullopt;
+  const TensorSpec& t = storage_.tensors()[tensor];
+  int64_t off = 0, rest = flat;
+  for (size_t d = t.shape.size(); d-- > 0;) {
+    off += (rest % t.shape[d]) * t.strides[d];
+    rest /= t.shape[d];
+  }
+  uint64_t w = cell_writers_[tensor][static_cast<size_t>(off)];
+  if (!w || (w >> 32) - 1 >= launches_run_.size()) return std::nullopt;
+  const LaunchSpec& l = launches_run_[(w >> 32) - 1];
+  const ptx::Function& fn = l.module->functions[l.function];
+  Site s;
+  s.launch = static_cast<uint32_t>((w >> 32) - 1);
+  s.instr = static_cast<uint32_t>(w);
+  if (s.instr >= fn.instrs.size()) return std::nullopt;
+  const ptx::Instr& ins = fn.instrs[s.instr];
+  if (l.source_map && l.function < l.source_map->instr_pos.size() && s.instr < l.source_map->instr_pos[l.function].size())
+    s.ptx_line = l.source_map->instr_pos[l.function][s.instr].first;
+  if (ins.debug_loc >= 0) {
+    const ptx::DebugLoc& d = fn.debug_locs[static_cast<size_t>(ins.debug_loc)];
+    const ptx::DebugFile* f = l.module->find_file(d.file);
+    s.source = (f ? f->name : "file " + std::to_string(d.file)) + ":" + std::to_string(d.line) + ":" + std::to_string(d.col);
+  }
+  s.text = ptx::print_instruction(*l.module, fn, ins);
+  return s;
 }
 
 size_t Machine::defect(DefectKind kind, const SiteRef& site, const Text& memory, const Text& detail) {

@@ -59,6 +59,7 @@ struct PathStore {
   unsigned size = 0;
   Value value;
   ptx::Type type = ptx::Type::B32;
+  uint32_t instr = 0;  // the store
 };
 
 // A branch on symbolic data (or one instruction guarded by a symbolic predicate), run both

@@ -93,6 +93,12 @@ void witness_section(std::string& s, const check::CheckResult& r, const std::opt
   std::string ea = x && x->stopped.empty() ? x->expr_a : cx.expr_a, eb = x && x->stopped.empty() ? x->expr_b : cx.expr_b;
   s += "<h2>Expressions for " + esc(cx.cell) + "</h2>\n<div class=\"sides\" id=\"expressions\"><div><b>program a</b><pre id=\"expr-a\">" +
        esc(ea) + "</pre></div><div><b>program b</b><pre id=\"expr-b\">" + esc(eb) + "</pre></div></div>\n";
+  if (!cx.stored_by_a.empty() || !cx.stored_by_b.empty()) {
+    s += "<table id=\"stored-by\"><tr><th>program</th><th>the store that wrote " + esc(cx.cell) + "</th></tr>\n";
+    if (!cx.stored_by_a.empty()) s += "<tr><td>a</td><td><code>" + esc(cx.stored_by_a) + "</code></td></tr>\n";
+    if (!cx.stored_by_b.empty()) s += "<tr><td>b</td><td><code>" + esc(cx.stored_by_b) + "</code></td></tr>\n";
+    s += "</table>\n";
+  }
   if (x && x->stopped.empty()) {
     s += "<p><b>a &minus; b</b></p><pre class=\"diff\" id=\"difference\">" + esc(x->difference) + "</pre>\n<p>decided: " +
          esc(x->status) + (x->step.empty() ? "" : " (" + esc(x->step) + ")") + "</p>\n";

@@ -132,6 +132,8 @@ std::string text(const check::CheckResult& r) {
     if (cx.value_a) s += "  program a computes " + cx.cell + " = " + number(*cx.value_a) + "\n";
     if (cx.value_b) s += "  program b computes " + cx.cell + " = " + number(*cx.value_b) + "\n";
     if (!cx.reference_line.empty()) s += "  program b is the reference " + cx.reference_line + "\n";
+    if (!cx.stored_by_a.empty()) s += "  program a stored " + cx.cell + " at " + cx.stored_by_a + "\n";
+    if (!cx.stored_by_b.empty()) s += "  program b stored " + cx.cell + " at " + cx.stored_by_b + "\n";
     s += "  a: " + cx.expr_a + "\n  b: " + cx.expr_b + "\n";
     if (!cx.replay.empty() && cx.replay != r.reason) s += "  replay: " + cx.replay + "\n";
   }
@@ -172,6 +174,8 @@ nlohmann::json json(const check::CheckResult& r) {
     nlohmann::json c{{"cell", cx.cell}, {"step", cx.step}, {"expr_a", cx.expr_a}, {"expr_b", cx.expr_b},
                      {"replay", {{"kind", cx.replay_kind}, {"summary", cx.replay}}}};
     if (!cx.reference_line.empty()) c["reference"] = cx.reference_line;
+    if (!cx.stored_by_a.empty()) c["stored_by_a"] = cx.stored_by_a;
+    if (!cx.stored_by_b.empty()) c["stored_by_b"] = cx.stored_by_b;
     if (cx.value_a) c["value_a"] = rational_text(*cx.value_a);
     if (cx.value_b) c["value_b"] = rational_text(*cx.value_b);
     c["values"] = nlohmann::json::array();

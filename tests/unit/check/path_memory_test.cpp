@@ -37,11 +37,15 @@ TEST_F(MachineTest, AStoreOnOnePathLandsAsASelect) {
   auto r = run(store_on_path("clip", "  st.global.f32 [%rd12], 0f00000000;") + kRelu, spec("clip", "relu"));
   EXPECT_EQ(r.verdict, Verdict::Equivalent) << show(r);
   // The wrong constant on the path shows at x <= 0 only.
-  r = run(store_on_path("clip", "  st.global.f32 [%rd12], 0f3F800000;") + kRelu, spec("clip", "relu"));
+  r = run(store_on_path("clip", "  st.global.f32 [%rd12], 0f3F800000;   // PATH_STORE") + kRelu, spec("clip", "relu"));
   EXPECT_EQ(r.verdict, Verdict::Inequivalent) << show(r);
   ASSERT_TRUE(r.counterexample.has_value());
   ASSERT_FALSE(r.counterexample->values.empty());
   EXPECT_LE(r.counterexample->values[0].value, 0);
+  // The report names the store that wrote the refuted cell in each program.
+  EXPECT_NE(r.counterexample->stored_by_a.find("PTX line " + std::to_string(line_of("PATH_STORE"))), std::string::npos)
+      << r.counterexample->stored_by_a;
+  EXPECT_NE(r.counterexample->stored_by_b.find("st.global.f32"), std::string::npos) << r.counterexample->stored_by_b;
 }
 
 TEST_F(MachineTest, StoresOnBothPathsAndALoadOfThePathsOwnStore) {
