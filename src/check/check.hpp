@@ -20,6 +20,11 @@ struct CheckOptions {
   bool shape_reduction = true;
   // Told the phase and counts as the check goes (check/progress.hpp); null: no one asks.
   ProgressObserver* progress = nullptr;
+  // Inputs at which both programs run on the emulator looking for float hazards
+  // (check/hazards.hpp); 0 skips the search (precision changes are still listed).
+  unsigned hazard_points = 3;
+  // A hazard makes an otherwise passing check exit 1 (report::exit_code); precision changes do not.
+  bool fail_on_hazard = false;
 };
 
 // Bad input (the instance does not fit its PTX) throws racer::Error(BadInput); refusals and

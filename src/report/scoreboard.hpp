@@ -20,6 +20,10 @@ struct ScoreRow {
   std::string why;       // what differs from [expect] (or the error); "" when it passes
   double seconds = 0;
   bool pass = false;
+  // The float hazard search's findings (check/hazards.hpp), "kind (program) cell" each, and
+  // the precision changes on one side only, "program: form" each; not part of passing.
+  std::vector<std::string> hazards, precision_changes;
+  std::string hazard_summary;
 };
 
 // Checks one instance file against its [expect] (time limit `seconds`): the row `racer corpus`
@@ -33,6 +37,10 @@ ScoreRow score_instance(const std::string& path, double seconds,
 std::string scoreboard_line(const ScoreRow& r);
 nlohmann::json row_json(const ScoreRow& r);
 ScoreRow row_from_json(const nlohmann::json& j);
+
+// The hazards section of a scoreboard (Markdown): per instance its verdict, the hazards found
+// and the precision changes on one side only.
+std::string hazards_markdown(const std::vector<ScoreRow>& rows);
 
 // JUnit XML (the schema Jenkins, GitLab and GitHub test reporters read): a failure per row
 // that misses its [expect], an error per instance that could not be checked.

@@ -18,7 +18,7 @@ struct CorpusArgs {
   std::string dir;
   double seconds = 60;
   bool json = false;
-  std::string junit;
+  std::string junit, hazards;
   unsigned jobs = 1;
 };
 
@@ -67,6 +67,10 @@ int run_corpus(const CorpusArgs& a) {
     if (!out) throw Error(ExitCode::BadInput, a.junit + ": cannot write the JUnit report");
     out << report::junit(rows, "racer corpus " + std::filesystem::path(a.dir).lexically_normal().filename().string());
   }
+  if (!a.hazards.empty()) {
+    std::ofstream out(a.hazards);
+    if (!out || !(out << report::hazards_markdown(rows))) throw Error(ExitCode::BadInput, a.hazards + ": cannot write the hazards table");
+  }
   std::cout << passed << " passed, " << rows.size() - passed << " failed\n";
   return passed == rows.size() ? 0 : 1;
 }
@@ -80,6 +84,7 @@ void add_corpus_commands(CLI::App& app) {
   k->add_option("--time-limit", args.seconds, "seconds per case (default 60)")->check(non_negative());
   k->add_flag("--json", args.json, "also write the rows as JSON to stderr");
   k->add_option("--junit", args.junit, "also write the rows as a JUnit XML report to this file");
+  k->add_option("--hazards", args.hazards, "also write each instance's float hazards and precision changes as a Markdown table to this file");
   k->add_option("--jobs,-j", args.jobs, "instances checked at once, each in its own process (default 1)")->check(positive_count());
   on_selected(k, [] { return run_corpus(args); });
 }

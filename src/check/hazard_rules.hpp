@@ -1,0 +1,38 @@
+#pragma once
+// The rules of the float hazard search (check/hazards.hpp) on the numbers of one output cell:
+// both programs' emulated outputs, the exact values of their expressions and the rounding
+// each program's formats allow there. Only an asymmetry is a hazard: what both programs do
+// alike (both NaN, both flushed to zero, both a few ulps off) is how the formats behave, not
+// a difference between the kernels.
+#include <optional>
+#include <string>
+
+#include "exec/ieee.hpp"
+
+namespace racer::check {
+
+struct CellFloats {
+  ieee::Format format;                            // of the output tensor
+  double a = 0, b = 0;                            // the emulated outputs
+  std::optional<long double> exact_a, exact_b;    // each program's expression, exactly
+  std::optional<long double> bound_a, bound_b;    // each program's own first-order rounding bound
+};
+
+struct CellHazard {
+  std::string kind;  // "nan", "overflow", "infinity", "underflow", "precision"
+  char program = 'a';
+  long double error_ulps = 0, other_error_ulps = 0;  // "precision" only
+};
+
+// A relative error counts as a hazard from this many ulps of the output format, when it is
+// also this many times the other program's and beyond any rounding the other program can make.
+constexpr long double kHazardUlps = 16;
+constexpr long double kHazardRatio = 8;
+
+// |value - exact| in units of the format's spacing at `exact` (subnormal spacing below the
+// smallest normal).
+long double error_in_ulps(ieee::Format f, double value, long double exact);
+
+std::optional<CellHazard> cell_hazard(const CellFloats& c);
+
+}  // namespace racer::check
