@@ -12,6 +12,11 @@ long double error_in_ulps(ieee::Format f, double value, long double exact) {
   return std::fabs(static_cast<long double>(value) - exact) / std::ldexp(1.0L, exponent - (fi.precision() - 1));
 }
 
+bool needs_bounds(const CellFloats& c) {
+  if (!c.exact_a || !c.exact_b || !std::isfinite(c.a) || !std::isfinite(c.b)) return false;
+  return std::max(error_in_ulps(c.format, c.a, *c.exact_a), error_in_ulps(c.format, c.b, *c.exact_b)) >= kHazardUlps;
+}
+
 std::optional<CellHazard> cell_hazard(const CellFloats& c) {
   bool nan_a = std::isnan(c.a), nan_b = std::isnan(c.b);
   if (nan_a != nan_b) return CellHazard{"nan", nan_a ? 'a' : 'b'};
@@ -23,12 +28,14 @@ std::optional<CellHazard> cell_hazard(const CellFloats& c) {
     // Infinite where the exact value is finite: an overflow on the way (the expression has none).
     return CellHazard{exact && std::isfinite(*exact) ? "overflow" : "infinity", p};
   }
-  if (inf_a || !c.exact_a || !c.exact_b) return std::nullopt;
+  if (inf_a || !c.exact_a || !c.exact_b || !c.bounds_known) return std::nullopt;
   long double min_normal = std::ldexp(1.0L, ieee::info(c.format).emin());
   for (char p : {'a', 'b'}) {
     double mine = p == 'a' ? c.a : c.b, other = p == 'a' ? c.b : c.a;
     long double exact = p == 'a' ? *c.exact_a : *c.exact_b;
-    if (mine == 0 && other != 0 && std::fabs(exact) >= min_normal) return CellHazard{"underflow", p};
+    const auto& bound = p == 'a' ? c.bound_a : c.bound_b;
+    bool cancelled = bound && std::fabs(exact) <= *bound;
+    if (mine == 0 && other != 0 && std::fabs(exact) >= min_normal && !cancelled) return CellHazard{"underflow", p};
   }
   long double ea = error_in_ulps(c.format, c.a, *c.exact_a), eb = error_in_ulps(c.format, c.b, *c.exact_b);
   char worse = ea >= eb ? 'a' : 'b';

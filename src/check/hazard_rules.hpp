@@ -12,10 +12,14 @@
 namespace racer::check {
 
 struct CellFloats {
-  ieee::Format format;                            // of the output tensor
+  ieee::Format format = ieee::Format::F32;        // of the output tensor
   double a = 0, b = 0;                            // the emulated outputs
   std::optional<long double> exact_a, exact_b;    // each program's expression, exactly
-  std::optional<long double> bound_a, bound_b;    // each program's own first-order rounding bound
+  // Each program's own first-order rounding bound there; bounds_known once they were computed
+  // (the finite rules need them; they cost an evaluation, so callers compute them only when
+  // needs_bounds says a finite rule may apply).
+  std::optional<long double> bound_a, bound_b;
+  bool bounds_known = false;
 };
 
 struct CellHazard {
@@ -33,6 +37,13 @@ constexpr long double kHazardRatio = 8;
 // smallest normal).
 long double error_in_ulps(ieee::Format f, double value, long double exact);
 
+// Whether a rule for finite outputs may apply: an error of kHazardUlps or more on either side.
+bool needs_bounds(const CellFloats& c);
+
+// NaN or infinity on one side only; else, with the bounds known: zero on one side where the
+// exact value is a normal number beyond that program's rounding (an underflow on the way; a
+// zero within it is a cancellation, read as precision), or an error of many ulps that is
+// many times the other's and beyond any rounding the other program can make.
 std::optional<CellHazard> cell_hazard(const CellFloats& c);
 
 }  // namespace racer::check

@@ -102,15 +102,17 @@ HazardReport search_float_hazards(Execution& ex, const CheckResult& res, const C
         if (!fmt) continue;
         for (uint64_t c = 0; c < t.cell_count(); ++c) {
           expr::ExprId ea = cells[0][oi][c], eb = cells[1][oi][c];
-          CellFloats cf{*fmt, cell_value(t.elem, run.outputs[0][oi][c]), cell_value(t.elem, run.outputs[1][oi][c]), std::nullopt, std::nullopt,
-                        std::nullopt, std::nullopt};
+          CellFloats cf;
+          cf.format = *fmt;
+          cf.a = cell_value(t.elem, run.outputs[0][oi][c]);
+          cf.b = cell_value(t.elem, run.outputs[1][oi][c]);
           if (auto v = exact.at(ea)) cf.exact_a = v->value;
           if (auto v = exact.at(eb)) cf.exact_b = v->value;
           auto h = cell_hazard(cf);
-          if (!h && cf.exact_a && cf.exact_b && std::isfinite(cf.a) && std::isfinite(cf.b) &&
-              std::max(error_in_ulps(*fmt, cf.a, *cf.exact_a), error_in_ulps(*fmt, cf.b, *cf.exact_b)) >= kHazardUlps) {
+          if (!h && needs_bounds(cf)) {
             if (auto v = bound_a.at(ea)) cf.bound_a = v->error;
             if (auto v = bound_b.at(eb)) cf.bound_b = v->error;
+            cf.bounds_known = true;
             h = cell_hazard(cf);
             if (h && !confirm_exactly(ex, ea, eb, pp.point, cf, *h)) h.reset();
           }

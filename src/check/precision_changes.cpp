@@ -70,11 +70,15 @@ std::map<std::string, std::vector<Site>> sites_of(const Prepared& prep, char whi
         if (l.source_map && fi < l.source_map->instr_pos.size() && ii < l.source_map->instr_pos[fi].size())
           s.change.ptx_line = l.source_map->instr_pos[fi][ii].first;
         if (I.debug_loc >= 0) {
+          // An instruction of an inlined library function (cuda_fp16.hpp's __float2half) is
+          // named at the user's line that called it.
           const ptx::DebugLoc& d = fn.debug_locs[static_cast<size_t>(I.debug_loc)];
-          const ptx::DebugFile* f = mod.find_file(d.file);
-          std::string file = f ? f->name : "file " + std::to_string(d.file);
-          s.change.source = file + ":" + std::to_string(d.line) + ":" + std::to_string(d.col);
-          s.source_line = file + ":" + std::to_string(d.line);
+          bool inlined = d.inlined_line != 0;
+          uint32_t file_index = inlined ? d.inlined_file : d.file, line = inlined ? d.inlined_line : d.line;
+          const ptx::DebugFile* f = mod.find_file(file_index);
+          std::string file = f ? f->name : "file " + std::to_string(file_index);
+          s.change.source = file + ":" + std::to_string(line) + ":" + std::to_string(inlined ? d.inlined_col : d.col);
+          s.source_line = file + ":" + std::to_string(line);
         }
         s.change.instruction = ptx::print_instruction(mod, fn, I);
         by_form[form->what].push_back(std::move(s));
