@@ -30,8 +30,9 @@ struct ScoreRow {
 // prints for it. An instance that cannot be loaded or checked is a row with got "error".
 // `prepare` runs on the loaded instance before it is checked (the CLI traces a [b] reference
 // there: the front ends live above this layer).
+// `hazard_points`: inputs of the float hazard search (check::CheckOptions::hazard_points).
 ScoreRow score_instance(const std::string& path, double seconds,
-                        const std::function<void(instance::Instance&)>& prepare = {});
+                        const std::function<void(instance::Instance&)>& prepare = {}, unsigned hazard_points = 3);
 
 // `<case> <expected> <got> <replay> <seconds> PASS|FAIL  why`, as `racer corpus` prints it.
 std::string scoreboard_line(const ScoreRow& r);

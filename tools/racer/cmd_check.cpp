@@ -116,10 +116,11 @@ void add_check_commands(CLI::App& app) {
   c->add_flag("--no-shape-reduction", args.no_shape_reduction,
               "decide every cell on its own, not once per class of cells equal up to a renaming of inputs "
               "(to measure what the reuse saves)");
-  c->add_flag("--float-hazards", args.float_hazards,
+  auto* harder = c->add_flag("--float-hazards", args.float_hazards,
               "search harder for float hazards: both programs on the emulator at " + std::to_string(kThoroughHazardPoints) +
                   " inputs chosen to provoke the formats (default " + std::to_string(kDefaultHazardPoints) + ")");
-  c->add_flag("--no-float-hazards", args.no_float_hazards, "skip the float hazard search (precision changes are still listed)");
+  c->add_flag("--no-float-hazards", args.no_float_hazards, "skip the float hazard search (precision changes are still listed)")
+      ->excludes(harder);
   c->add_flag("--fail-on-hazard", args.fail_on_hazard,
               "exit 1 when a float hazard is found and the check would otherwise pass (0 or 5); without it hazards never change the exit code");
   c->add_option("--hazard-witness", args.hazard_witness, "save the first float hazard's input and cell as a witness file for racer replay");
