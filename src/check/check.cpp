@@ -218,7 +218,7 @@ CheckResult check_instance(const instance::Instance& inst, const CheckOptions& o
     std::string line = ref.line_of(res.counterexample->output, res.counterexample->flat_cell);
     res.counterexample->reference_line = ref.function + (line.empty() ? "" : ", the cell computed at " + line);
   }
-  res.float_hazards = search_float_hazards(ex, res, options);  // never changes the verdict
+  add_float_hazards(ex, res, options);  // never changes the verdict
   return res;
 }
 

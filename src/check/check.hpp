@@ -23,6 +23,9 @@ struct CheckOptions {
   // Inputs at which both programs run on the emulator looking for float hazards
   // (check/hazards.hpp); 0 skips the search (precision changes are still listed).
   unsigned hazard_points = 3;
+  // The search stops after an input that brings it past this share of the check's own time
+  // (or past kHazardFloorSeconds, whichever is more); 0: every input runs (--float-hazards).
+  double hazard_time_share = 0.15;
   // A hazard makes an otherwise passing check exit 1 (report::exit_code); precision changes do not.
   bool fail_on_hazard = false;
 };

@@ -1,5 +1,6 @@
 #include "check/hazards.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <map>
@@ -57,6 +58,9 @@ bool confirm_exactly(Execution& ex, expr::ExprId ea, expr::ExprId eb, const Poin
 HazardReport search_float_hazards(Execution& ex, const CheckResult& res, const CheckOptions& options) {
   auto start = std::chrono::steady_clock::now();
   const unsigned points = options.hazard_points;
+  const double budget = std::max(options.hazard_time_share * ex.session().elapsed_seconds(), kHazardFloorSeconds);
+  auto spent = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
+  std::string stopped_early;
   HazardReport rep;
   rep.fails_check = options.fail_on_hazard;
   const Prepared& prep = ex.prep();
@@ -85,8 +89,14 @@ HazardReport search_float_hazards(Execution& ex, const CheckResult& res, const C
   const decide::FloatModel model_a = float_model(prep, 'a'), model_b = float_model(prep, 'b');
   std::map<std::tuple<std::string, char, size_t>, size_t> seen;  // (kind, program, output) -> index into hazards
   try {
-    for (ProvokingPoint& pp : provoking_points(ex, roots, coarser(model_a, model_b), points, options.seed)) {
+    std::vector<ProvokingPoint> inputs = provoking_points(ex, roots, coarser(model_a, model_b), points, options.seed);
+    for (ProvokingPoint& pp : inputs) {
       ex.session().check_limits();
+      if (rep.runs > 0 && options.hazard_time_share > 0 && spent() > budget) {
+        stopped_early = " of " + std::to_string(inputs.size()) + " (the default search stops at " +
+                        std::to_string(static_cast<int>(options.hazard_time_share * 100 + 0.5)) + "% of the check's time; --float-hazards runs them all)";
+        break;
+      }
       ConcreteRun run = run_concrete(prep, pp.point.values);
       if (!run.refusal.empty())
         return done("float hazard search stopped: the emulation refused (" + run.refusal.substr(0, run.refusal.find('\n')) + ")");
@@ -152,7 +162,12 @@ HazardReport search_float_hazards(Execution& ex, const CheckResult& res, const C
   }
   rep.searched = true;
   return done("float hazards: " + std::to_string(rep.hazards.size()) + " found at " + std::to_string(rep.runs) +
-              (rep.runs == 1 ? " input" : " inputs") + " chosen to provoke the formats (both programs on the bit-exact emulator)");
+              (rep.runs == 1 ? " input" : " inputs") + stopped_early + " chosen to provoke the formats (both programs on the bit-exact emulator)");
+}
+
+void add_float_hazards(Execution& ex, CheckResult& res, const CheckOptions& options) {
+  res.float_hazards = search_float_hazards(ex, res, options);
+  res.seconds = ex.session().elapsed_seconds();
 }
 
 }  // namespace racer::check

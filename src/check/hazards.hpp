@@ -10,7 +10,13 @@
 
 namespace racer::check {
 
+// Below this, the search's time is not held to options.hazard_time_share (small checks).
+constexpr double kHazardFloorSeconds = 0.05;
+
 // options.hazard_points: emulator runs (each runs both programs); 0 lists only the precision changes.
 HazardReport search_float_hazards(Execution& ex, const CheckResult& res, const CheckOptions& options);
+
+// The search into res.float_hazards, and its time into res.seconds (the whole check).
+void add_float_hazards(Execution& ex, CheckResult& res, const CheckOptions& options);
 
 }  // namespace racer::check

@@ -22,7 +22,7 @@ std::string seconds_text(double s) {
 }  // namespace
 
 ScoreRow score_instance(const std::string& path, double seconds, const std::function<void(instance::Instance&)>& prepare,
-                        unsigned hazard_points) {
+                        std::optional<unsigned> hazard_points) {
   ScoreRow row;
   row.name = std::filesystem::path(path).stem().string();
   row.file = path;
@@ -33,7 +33,10 @@ ScoreRow score_instance(const std::string& path, double seconds, const std::func
     if (inst.expect) row.expected = std::string(instance::verdict_name(inst.expect->verdict));
     check::CheckOptions o;
     o.limits.max_seconds = seconds;
-    o.hazard_points = hazard_points;
+    if (hazard_points) {
+      o.hazard_points = *hazard_points;
+      o.hazard_time_share = 0;
+    }
     check::CheckResult r = check::check_instance(inst, o);
     row.got = std::string(check::verdict_name(r.verdict));
     row.seconds = r.seconds;

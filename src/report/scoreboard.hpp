@@ -2,6 +2,7 @@
 #include <functional>
 // A corpus run: one row per instance against its [expect], printed as the scoreboard line,
 // kept as JSON, or written as a JUnit XML report for CI systems.
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -30,9 +31,11 @@ struct ScoreRow {
 // prints for it. An instance that cannot be loaded or checked is a row with got "error".
 // `prepare` runs on the loaded instance before it is checked (the CLI traces a [b] reference
 // there: the front ends live above this layer).
-// `hazard_points`: inputs of the float hazard search (check::CheckOptions::hazard_points).
+// `hazard_points`: inputs of the float hazard search, every one run (check::CheckOptions);
+// nullopt: the default search of racer check.
 ScoreRow score_instance(const std::string& path, double seconds,
-                        const std::function<void(instance::Instance&)>& prepare = {}, unsigned hazard_points = 3);
+                        const std::function<void(instance::Instance&)>& prepare = {},
+                        std::optional<unsigned> hazard_points = std::nullopt);
 
 // `<case> <expected> <got> <replay> <seconds> PASS|FAIL  why`, as `racer corpus` prints it.
 std::string scoreboard_line(const ScoreRow& r);

@@ -20,7 +20,7 @@ struct CorpusArgs {
   bool json = false;
   std::string junit, hazards;
   unsigned jobs = 1;
-  unsigned hazard_points = 3;
+  std::optional<unsigned> hazard_points;
 };
 
 std::vector<std::filesystem::path> instance_files(const std::string& dir) {
@@ -87,7 +87,7 @@ void add_corpus_commands(CLI::App& app) {
   k->add_option("--junit", args.junit, "also write the rows as a JUnit XML report to this file");
   k->add_option("--hazards", args.hazards, "also write each instance's float hazards and precision changes as a Markdown table to this file");
   k->add_option("--hazard-points", args.hazard_points,
-                "inputs of the float hazard search per instance (default 3, as racer check; 24 is --float-hazards; 0 skips it)")
+                "inputs of the float hazard search per instance, every one run (default: racer check's search; 24 is --float-hazards; 0 skips it)")
       ->check(non_negative());
   k->add_option("--jobs,-j", args.jobs, "instances checked at once, each in its own process (default 1)")->check(positive_count());
   on_selected(k, [] { return run_corpus(args); });

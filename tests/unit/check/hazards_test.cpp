@@ -148,6 +148,7 @@ INSTANTIATE_TEST_SUITE_P(Instances, HazardCases,
 TEST(HazardCases, TheFinePairHasNone) {
   CheckOptions thorough;
   thorough.hazard_points = 24;
+  thorough.hazard_time_share = 0;  // every input, as --float-hazards
   CheckResult r = check_instance(hazard_case("h06_softmax_fine_pair"), thorough);
   EXPECT_EQ(r.verdict, Verdict::Equivalent);
   EXPECT_TRUE(r.float_hazards.searched);
