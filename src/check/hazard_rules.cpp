@@ -12,6 +12,12 @@ long double error_in_ulps(ieee::Format f, double value, long double exact) {
   return std::fabs(static_cast<long double>(value) - exact) / std::ldexp(1.0L, exponent - (fi.precision() - 1));
 }
 
+bool floats_alike(ieee::Format f, double a, double b) {
+  if (!std::isfinite(a) || !std::isfinite(b) || (a == 0) != (b == 0)) return false;
+  long double larger = std::max(std::fabs(a), std::fabs(b));
+  return error_in_ulps(f, a, b) <= 2 && error_in_ulps(f, b, larger) <= 2 && error_in_ulps(f, a, larger) <= 2;
+}
+
 bool needs_bounds(const CellFloats& c) {
   if (!c.exact_a || !c.exact_b || !std::isfinite(c.a) || !std::isfinite(c.b)) return false;
   return std::max(error_in_ulps(c.format, c.a, *c.exact_a), error_in_ulps(c.format, c.b, *c.exact_b)) >= kHazardUlps;

@@ -37,6 +37,12 @@ constexpr long double kHazardRatio = 8;
 // smallest normal).
 long double error_in_ulps(ieee::Format f, double value, long double exact);
 
+// Whether no rule can apply whatever the exact values: both outputs finite, both zero or both
+// not, and at most 2 ulps (at the larger) apart. A precision hazard needs one error 8 times the
+// other and at least 16 ulps, so the outputs lie at least 14 ulps of the exact value apart.
+// Lets the search skip evaluating the expressions of most cells.
+bool floats_alike(ieee::Format f, double a, double b);
+
 // Whether a rule for finite outputs may apply: an error of kHazardUlps or more on either side.
 bool needs_bounds(const CellFloats& c);
 

@@ -116,6 +116,7 @@ HazardReport search_float_hazards(Execution& ex, const CheckResult& res, const C
           cf.format = *fmt;
           cf.a = cell_value(t.elem, run.outputs[0][oi][c]);
           cf.b = cell_value(t.elem, run.outputs[1][oi][c]);
+          if (floats_alike(*fmt, cf.a, cf.b)) continue;
           if (auto v = exact.at(ea)) cf.exact_a = v->value;
           if (auto v = exact.at(eb)) cf.exact_b = v->value;
           auto h = cell_hazard(cf);

@@ -86,6 +86,17 @@ TEST(HazardRules, PrecisionNeedsManyUlpsManyTimesTheOthersAndBeyondItsRounding) 
   EXPECT_FALSE(needs_bounds(cell(exact + 3 * ulp, exact, exact)));
 }
 
+TEST(HazardRules, OutputsAlikeNeedNoExactValue) {
+  const double ulp = 0x1p-23;
+  EXPECT_TRUE(floats_alike(ieee::Format::F32, 1.0, 1.0 + 2 * ulp));
+  EXPECT_FALSE(floats_alike(ieee::Format::F32, 1.0, 1.0 + 3 * ulp));
+  EXPECT_FALSE(floats_alike(ieee::Format::F32, 0.0, 1e-30));
+  EXPECT_FALSE(floats_alike(ieee::Format::F32, kNaN, kNaN));
+  EXPECT_TRUE(floats_alike(ieee::Format::F32, 0.0, -0.0));
+  // Whatever the exact value, outputs this close never make a precision hazard.
+  for (long double x : {1.0L, 1.0L - 0x1p-20L, 0.5L, 1e-5L, 4.0L}) EXPECT_FALSE(cell_hazard(cell(1.0, 1.0 + 2 * ulp, x)));
+}
+
 instance::Instance hazard_case(const std::string& name) {
   return instance::load_instance(std::string(RACER_SOURCE_DIR) + "/tests/hazards/" + name + ".toml");
 }
