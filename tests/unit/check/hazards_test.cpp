@@ -8,6 +8,9 @@
 
 #include "check/check.hpp"
 #include "check/concrete_run.hpp"
+#include "check/execution.hpp"
+#include "check/float_model.hpp"
+#include "check/hazard_points.hpp"
 #include "check/hazard_rules.hpp"
 #include "check/prepare.hpp"
 #include "instance/load.hpp"
@@ -199,6 +202,49 @@ TEST(PrecisionChanges, NoneWhereBothSidesLowerPrecisionAlike) {
   CheckResult r = check_instance(inst);
   EXPECT_TRUE(r.float_hazards.precision_changes.empty());
   EXPECT_TRUE(r.float_hazards.hazards.empty());
+}
+
+// The inputs found from the expressions: log(sum(exp(x))) without the max has exp(x) itself,
+// and along the line of equal inputs in [-20, 100] its argument crosses ln(FLT_MAX) = 88.72
+// at x just above it; there the naive side overflows and the stable side does not.
+TEST(HazardPoints, ExpArgumentsCrossingTheOverflowThreshold) {
+  instance::Instance inst = hazard_case("h02_logsumexp_without_max");
+  Execution ex(inst, exec::Limits{});
+  bool refused = false;
+  ASSERT_EQ(ex.run(refused), "");
+  std::vector<expr::ExprId> roots;
+  for (char side : {'a', 'b'})
+    for (int64_t c = 0; c < 4; ++c) roots.push_back(ex.cell(side, ex.prep().output_tensors()[0], c));
+  EXPECT_FALSE(exp_arguments(ex.store(), roots, 64).empty());
+  decide::FloatModel narrowest = coarser(float_model(ex.prep(), 'a'), float_model(ex.prep(), 'b'));
+  std::vector<ProvokingPoint> points = provoking_points(ex, roots, narrowest, 3, 1);
+  ASSERT_EQ(points.size(), 3u);
+  const ProvokingPoint* crossing = nullptr;
+  for (const auto& p : points)
+    if (p.how.find("crosses") != std::string::npos) crossing = &p;
+  ASSERT_TRUE(crossing) << points[1].how;
+  EXPECT_NE(crossing->how.find("overflow"), std::string::npos) << crossing->how;
+  for (const WitnessValue& w : crossing->point.values) {
+    EXPECT_GT(w.value.get_d(), 88.72);  // just beyond the threshold
+    EXPECT_LT(w.value.get_d(), 88.8);
+  }
+  ConcreteRun run = run_concrete(ex.prep(), crossing->point.values);
+  EXPECT_TRUE(std::isinf(cell_value(ptx::Type::F32, run.outputs[0][0][0])));   // naive: exp overflows
+  EXPECT_TRUE(std::isfinite(cell_value(ptx::Type::F32, run.outputs[1][0][0])));  // with the running max
+}
+
+TEST(HazardPoints, LargestPutsEveryCellAtTheEndOfLargestMagnitude) {
+  instance::Instance inst = hazard_case("h01_softmax_max_with_masked_zero");  // x in [-200, -100]
+  Execution ex(inst, exec::Limits{});
+  bool refused = false;
+  ASSERT_EQ(ex.run(refused), "");
+  PointSampler sampler(ex, 7);
+  for (const WitnessValue& w : sampler.draw(PointStyle::Largest).values) EXPECT_EQ(w.value, -200);
+  for (const WitnessValue& w : sampler.draw(PointStyle::NearlyEqualLargest).values) {
+    EXPECT_GE(w.value.get_d(), -200);
+    EXPECT_LT(w.value.get_d(), -199.9);
+  }
+  for (const WitnessValue& w : sampler.uniform(0.25).values) EXPECT_EQ(w.value, -175);
 }
 
 }  // namespace
