@@ -23,9 +23,10 @@ struct CheckOptions {
   // Inputs at which both programs run on the emulator looking for float hazards
   // (check/hazards.hpp); 0 skips the search (precision changes are still listed).
   unsigned hazard_points = 3;
-  // The search stops after an input that brings it past this share of the check's own time
-  // (or past kHazardFloorSeconds, whichever is more); 0: every input runs (--float-hazards).
-  double hazard_time_share = 0.15;
+  // Big kernels get fewer inputs: as many as fit this many emulated thread-instructions (the
+  // symbolic run's count per input), one at least; 0: every input runs (--float-hazards).
+  // Counted, not timed, so that a check reports the same on a loaded machine.
+  uint64_t hazard_instruction_budget = 600000;
   // A hazard makes an otherwise passing check exit 1 (report::exit_code); precision changes do not.
   bool fail_on_hazard = false;
 };

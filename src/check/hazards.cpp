@@ -57,10 +57,16 @@ bool confirm_exactly(Execution& ex, expr::ExprId ea, expr::ExprId eb, const Poin
 
 HazardReport search_float_hazards(Execution& ex, const CheckResult& res, const CheckOptions& options) {
   auto start = std::chrono::steady_clock::now();
-  const unsigned points = options.hazard_points;
-  const double budget = std::max(options.hazard_time_share * ex.session().elapsed_seconds(), kHazardFloorSeconds);
-  auto spent = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
-  std::string stopped_early;
+  unsigned points = options.hazard_points;
+  std::string fewer;  // why fewer inputs than asked for
+  if (options.hazard_instruction_budget > 0 && res.thread_instructions > 0) {
+    uint64_t fit = std::max<uint64_t>(1, options.hazard_instruction_budget / res.thread_instructions);
+    if (fit < points) {
+      fewer = " of " + std::to_string(points) + " (the default search runs as many as fit " + std::to_string(options.hazard_instruction_budget) +
+              " emulated thread-instructions; --float-hazards runs every one)";
+      points = static_cast<unsigned>(fit);
+    }
+  }
   HazardReport rep;
   rep.fails_check = options.fail_on_hazard;
   const Prepared& prep = ex.prep();
@@ -92,11 +98,6 @@ HazardReport search_float_hazards(Execution& ex, const CheckResult& res, const C
     std::vector<ProvokingPoint> inputs = provoking_points(ex, roots, coarser(model_a, model_b), points, options.seed);
     for (ProvokingPoint& pp : inputs) {
       ex.session().check_limits();
-      if (rep.runs > 0 && options.hazard_time_share > 0 && spent() > budget) {
-        stopped_early = " of " + std::to_string(inputs.size()) + " (the default search stops at " +
-                        std::to_string(static_cast<int>(options.hazard_time_share * 100 + 0.5)) + "% of the check's time; --float-hazards runs them all)";
-        break;
-      }
       ConcreteRun run = run_concrete(prep, pp.point.values);
       if (!run.refusal.empty())
         return done("float hazard search stopped: the emulation refused (" + run.refusal.substr(0, run.refusal.find('\n')) + ")");
@@ -163,7 +164,7 @@ HazardReport search_float_hazards(Execution& ex, const CheckResult& res, const C
   }
   rep.searched = true;
   return done("float hazards: " + std::to_string(rep.hazards.size()) + " found at " + std::to_string(rep.runs) +
-              (rep.runs == 1 ? " input" : " inputs") + stopped_early + " chosen to provoke the formats (both programs on the bit-exact emulator)");
+              (rep.runs == 1 ? " input" : " inputs") + fewer + " chosen to provoke the formats (both programs on the bit-exact emulator)");
 }
 
 void add_float_hazards(Execution& ex, CheckResult& res, const CheckOptions& options) {

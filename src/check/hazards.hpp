@@ -10,9 +10,6 @@
 
 namespace racer::check {
 
-// Below this, the search's time is not held to options.hazard_time_share (small checks).
-constexpr double kHazardFloorSeconds = 0.05;
-
 // options.hazard_points: emulator runs (each runs both programs); 0 lists only the precision changes.
 HazardReport search_float_hazards(Execution& ex, const CheckResult& res, const CheckOptions& options);
 

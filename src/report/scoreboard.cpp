@@ -35,7 +35,7 @@ ScoreRow score_instance(const std::string& path, double seconds, const std::func
     o.limits.max_seconds = seconds;
     if (hazard_points) {
       o.hazard_points = *hazard_points;
-      o.hazard_time_share = 0;
+      o.hazard_instruction_budget = 0;
     }
     check::CheckResult r = check::check_instance(inst, o);
     row.got = std::string(check::verdict_name(r.verdict));

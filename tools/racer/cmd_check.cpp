@@ -44,7 +44,7 @@ check::CheckOptions options_from(const CheckArgs& a) {
   o.shape_reduction = !a.no_shape_reduction;
   o.hazard_points = a.no_float_hazards ? 0 : a.float_hazards ? kThoroughHazardPoints : kDefaultHazardPoints;
   o.fail_on_hazard = a.fail_on_hazard;
-  if (a.float_hazards) o.hazard_time_share = 0;  // searching harder: every input runs
+  if (a.float_hazards) o.hazard_instruction_budget = 0;  // searching harder: every input runs
   return o;
 }
 

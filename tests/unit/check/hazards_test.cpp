@@ -162,12 +162,27 @@ INSTANTIATE_TEST_SUITE_P(Instances, HazardCases,
 TEST(HazardCases, TheFinePairHasNone) {
   CheckOptions thorough;
   thorough.hazard_points = 24;
-  thorough.hazard_time_share = 0;  // every input, as --float-hazards
+  thorough.hazard_instruction_budget = 0;  // every input, as --float-hazards
   CheckResult r = check_instance(hazard_case("h06_softmax_fine_pair"), thorough);
   EXPECT_EQ(r.verdict, Verdict::Equivalent);
   EXPECT_TRUE(r.float_hazards.searched);
   EXPECT_EQ(r.float_hazards.runs, 24u);
   EXPECT_TRUE(r.float_hazards.hazards.empty()) << r.float_hazards.hazards.front().message;
+}
+
+// Big kernels get fewer inputs, by a count of emulated instructions, never by the clock: the
+// same check reports the same on a loaded machine.
+TEST(HazardCases, TheDefaultBudgetCountsInstructions) {
+  instance::Instance inst = hazard_case("h03_variance_one_pass_vs_two_pass");
+  CheckResult full = check_instance(inst);
+  EXPECT_EQ(full.float_hazards.runs, 3u) << full.float_hazards.summary;
+  CheckOptions tight;
+  tight.hazard_instruction_budget = full.thread_instructions * 2;  // room for two inputs
+  CheckResult two = check_instance(inst, tight);
+  EXPECT_EQ(two.float_hazards.runs, 2u);
+  EXPECT_NE(two.float_hazards.summary.find("2 inputs of 3"), std::string::npos) << two.float_hazards.summary;
+  tight.hazard_instruction_budget = 1;  // one input at least
+  EXPECT_EQ(check_instance(inst, tight).float_hazards.runs, 1u);
 }
 
 const PrecisionChange* change(const CheckResult& r, char program, const std::string& what) {
