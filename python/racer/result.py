@@ -21,6 +21,10 @@ class Result:
         self.outputs = self.json["outputs"]
         self.counterexample = self.json.get("counterexample")
         self.seconds = self.json["seconds"]
+        # Beside the verdict, never part of it (README, Float hazards): dicts as in the JSON report.
+        hazards = self.json.get("float_hazards", {})
+        self.float_hazards = hazards.get("hazards", [])          # kind, program, cell, values, ...
+        self.precision_changes = hazards.get("precision_changes", [])
 
     @property
     def equivalent(self):

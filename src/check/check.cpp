@@ -3,6 +3,7 @@
 #include "check/cell_decisions.hpp"
 #include "check/classify.hpp"
 #include "check/execution.hpp"
+#include "check/hazards.hpp"
 #include "check/prepare.hpp"
 #include "check/self_check.hpp"
 #include "exec/machine.hpp"
@@ -227,6 +228,7 @@ CheckResult check_instance(const instance::Instance& inst, const CheckOptions& o
     std::string line = ref.line_of(res.counterexample->output, res.counterexample->flat_cell);
     res.counterexample->reference_line = ref.function + (line.empty() ? "" : ", the cell computed at " + line);
   }
+  add_float_hazards(ex, res, options);  // never changes the verdict
   return res;
 }
 

@@ -20,6 +20,15 @@ struct CheckOptions {
   bool shape_reduction = true;
   // Told the phase and counts as the check goes (check/progress.hpp); null: no one asks.
   ProgressObserver* progress = nullptr;
+  // Inputs at which both programs run on the emulator looking for float hazards
+  // (check/hazards.hpp); 0 skips the search (precision changes are still listed).
+  unsigned hazard_points = 3;
+  // Big kernels get fewer inputs: as many as fit this many emulated thread-instructions (the
+  // symbolic run's count per input), one at least; 0: every input runs (--float-hazards).
+  // Counted, not timed, so that a check reports the same on a loaded machine.
+  uint64_t hazard_instruction_budget = 600000;
+  // A hazard makes an otherwise passing check exit 1 (report::exit_code); precision changes do not.
+  bool fail_on_hazard = false;
 };
 
 // Bad input (the instance does not fit its PTX) throws racer::Error(BadInput); refusals and

@@ -1,7 +1,6 @@
 #include "check/classify.hpp"
 
 #include <algorithm>
-#include <cfloat>
 #include <cmath>
 #include <sstream>
 
@@ -30,15 +29,6 @@ struct CellAt {
   size_t output;  // index into prep.output_tensors()
   int64_t cell;
 };
-
-// The exact values of the expressions at a point (to long double precision): a rounding
-// bound with no rounding.
-decide::RoundingBound exact_values(Execution& ex, const expr::Assignment& at) {
-  decide::FloatModel none;
-  none.unit_roundoff = none.function_error = none.absolute_floor = 0;
-  none.max_finite = LDBL_MAX;
-  return decide::RoundingBound(ex.store(), none, at);
-}
 
 // Where the two programs' float outputs at this run differ because their exact outputs do,
 // by more than rounding level: the float outputs are more than kRoundingUlps apart, and the
@@ -113,7 +103,7 @@ ExactScan scan_exact(Execution& ex, const Counterexample& cx, uint64_t seed) {
   const decide::FloatModel model = coarser(float_model(prep, 'a'), float_model(prep, 'b'));
   const long double ulp = 2 * unit_roundoff(out.elem);
   for (size_t i = 0; i < points.size(); ++i) {
-    decide::RoundingBound exact = exact_values(ex, points[i].at);
+    decide::RoundingBound exact = exact_values(ex.store(), points[i].at);
     auto a = exact.at(ea), b = exact.at(eb);
     if (!a || !b) {
       scan.ranked.push_back({i, i == 0 ? INFINITY : 0});
@@ -165,7 +155,7 @@ Classification classify_refutation(Execution& ex, const Counterexample& cx, uint
       res.summary = "not replayed: the emulation refused (" + run.refusal.substr(0, run.refusal.find('\n')) + ")";
       return res;
     }
-    decide::RoundingBound exact = exact_values(ex, p.at);
+    decide::RoundingBound exact = exact_values(ex.store(), p.at);
     auto where = manifest_cell(ex, run, exact, {cx.output, cx.flat_cell});
     if (!where) continue;
     res.kind = Classification::Kind::Manifest;

@@ -1,5 +1,6 @@
 #include "check/float_model.hpp"
 
+#include <cfloat>
 #include <cmath>
 
 namespace racer::check {
@@ -55,6 +56,13 @@ decide::FloatModel float_model(const Prepared& prep, char which) {
   m.absolute_floor = ieee::to_double(*narrowest, ieee::min_normal(*narrowest, false));
   m.max_finite = ieee::to_double(*narrowest, ieee::max_finite(*narrowest, false));
   return m;
+}
+
+decide::RoundingBound exact_values(const expr::Store& st, const expr::Assignment& at) {
+  decide::FloatModel none;
+  none.unit_roundoff = none.function_error = none.absolute_floor = 0;
+  none.max_finite = LDBL_MAX;
+  return decide::RoundingBound(st, none, at);
 }
 
 decide::FloatModel coarser(const decide::FloatModel& a, const decide::FloatModel& b) {

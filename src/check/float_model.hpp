@@ -12,6 +12,10 @@ decide::FloatModel float_model(const Prepared& prep, char which);
 // The model allowing the most rounding of the two, field by field.
 decide::FloatModel coarser(const decide::FloatModel& a, const decide::FloatModel& b);
 
+// The exact values of expressions at a point (to long double precision): a rounding bound
+// with no rounding. `at` must outlive it.
+decide::RoundingBound exact_values(const expr::Store& st, const expr::Assignment& at);
+
 // The IEEE format of a float type; nullopt for integers and untyped bits.
 std::optional<ieee::Format> float_format(ptx::Type t);
 // Half an ulp of 1 in a float type's format (2^-24 for f32); 0 for integers.

@@ -26,6 +26,9 @@ double in_format(ptx::Type t, double x, double lo, double hi) {
   return std::isfinite(v) && v >= lo && v <= hi ? v : std::clamp(x, lo, hi);
 }
 
+// The end of a range with the larger magnitude (the upper one when they tie).
+double largest_end(double lo, double hi) { return std::fabs(lo) > std::fabs(hi) ? lo : hi; }
+
 }  // namespace
 
 PointSampler::PointSampler(Execution& ex, uint64_t seed) : ex_(ex), rng_(seed) {
@@ -37,7 +40,9 @@ Point PointSampler::draw(PointStyle style) { return make(style, nullptr); }
 
 Point PointSampler::around(const std::vector<WitnessValue>& fixed) { return make(PointStyle::Spread, &fixed); }
 
-mpq_class PointSampler::input_value(expr::ExprId sym, const exec::SymbolOrigin& o, PointStyle style, double common) {
+Point PointSampler::uniform(double t) { return make(PointStyle::Spread, nullptr, std::clamp(t, 0.0, 1.0)); }
+
+mpq_class PointSampler::input_value(expr::ExprId sym, const exec::SymbolOrigin& o, PointStyle style, double common, double fraction) {
   const exec::TensorSpec& t = ex_.prep().tensors()[static_cast<size_t>(o.tensor)];
   const auto& range = ex_.store().symbol_info(sym).range;
   bool is_float = float_format(t.elem).has_value();
@@ -50,6 +55,7 @@ mpq_class PointSampler::input_value(expr::ExprId sym, const exec::SymbolOrigin& 
     return mpq_class(std::floor(lo_i + unit(rng_) * (hi_i - lo_i + 1 - 1e-9)));
   }
   double x = lo + unit(rng_) * (hi - lo);
+  if (!std::isnan(fraction)) return mpq_class(in_format(t.elem, lo + fraction * (hi - lo), lo, hi));
   switch (style) {
     case PointStyle::Spread: break;
     case PointStyle::Ends: x = unit(rng_) < 0.5 ? lo : hi; break;
@@ -60,12 +66,13 @@ mpq_class PointSampler::input_value(expr::ExprId sym, const exec::SymbolOrigin& 
       x = anchor + (unit(rng_) - 0.5) * (hi - lo) * 1e-3;
       break;
     }
-    case PointStyle::NearlyEqual: x = common + (unit(rng_) - 0.5) * (hi - lo) * 1e-4; break;
+    case PointStyle::NearlyEqual: case PointStyle::NearlyEqualLargest: x = common + (unit(rng_) - 0.5) * (hi - lo) * 1e-4; break;
+    case PointStyle::Largest: x = largest_end(lo, hi); break;
   }
   return mpq_class(in_format(t.elem, std::clamp(x, lo, hi), lo, hi));
 }
 
-Point PointSampler::make(PointStyle style, const std::vector<WitnessValue>* fixed) {
+Point PointSampler::make(PointStyle style, const std::vector<WitnessValue>* fixed, double fraction) {
   std::map<std::pair<int, int64_t>, mpq_class> given;
   if (fixed)
     for (const WitnessValue& w : *fixed) given[{w.tensor, w.cell}] = w.value;
@@ -90,8 +97,14 @@ Point PointSampler::make(PointStyle style, const std::vector<WitnessValue>* fixe
       } else {
         const auto& range = ex_.store().symbol_info(sym).range;
         double lo = range ? range->lo.get_d() : -2.0, hi = range ? range->hi.get_d() : 2.0;
-        if (!common.count(o.tensor)) common[o.tensor] = lo + unit(rng_) * (hi - lo);
-        w.value = input_value(sym, o, style, common[o.tensor]);
+        if (!common.count(o.tensor)) {
+          common[o.tensor] = lo + unit(rng_) * (hi - lo);
+          // Nearly equal at the largest magnitude: centred just inside that end, so that the
+          // spread stays within the range.
+          double end = largest_end(lo, hi), inset = (hi - lo) * 1e-4;
+          if (style == PointStyle::NearlyEqualLargest) common[o.tensor] = end == hi ? hi - inset : lo + inset;
+        }
+        w.value = input_value(sym, o, style, common[o.tensor], fraction);
       }
     } else {
       // Unknown memory: a small integer, which every format holds exactly.

@@ -2,6 +2,7 @@
 // Concrete points for the emulator: a value for every free symbol of a check (input cells
 // within their declared ranges, unknown memory small integers), each a number its cell's
 // format holds exactly, so that the emulation and the exact expressions see the same input.
+#include <limits>
 #include <random>
 
 #include "check/execution.hpp"
@@ -16,8 +17,11 @@ struct Point {
 
 // How the input cells are drawn: spread over their ranges; at the ends of them; at the
 // smallest magnitudes a range allows; or nearly equal within each tensor (tiny spread, the
-// inputs that expose cancellation and epsilons next to a variance).
-enum class PointStyle : uint8_t { Spread, Ends, Small, NearlyEqual };
+// inputs that expose cancellation and epsilons next to a variance). The float hazard search
+// (check/hazards) adds: every cell at the end of its range of largest magnitude (rows of equal
+// values where the formats overflow or underflow first), and nearly equal values there
+// (cancellation at the largest magnitudes the range allows).
+enum class PointStyle : uint8_t { Spread, Ends, Small, NearlyEqual, Largest, NearlyEqualLargest };
 
 class PointSampler {
  public:
@@ -25,10 +29,13 @@ class PointSampler {
   Point draw(PointStyle style);
   // A point whose input cells take given exact values (a witness's), the others drawn.
   Point around(const std::vector<WitnessValue>& fixed);
+  // Every float input cell at the same fraction t of its range (lo + t (hi - lo)), integers
+  // drawn: a line through the input space along which an expression's value can be bisected.
+  Point uniform(double t);
 
  private:
-  Point make(PointStyle style, const std::vector<WitnessValue>* fixed);
-  mpq_class input_value(expr::ExprId sym, const exec::SymbolOrigin& o, PointStyle style, double common);
+  Point make(PointStyle style, const std::vector<WitnessValue>* fixed, double fraction = std::numeric_limits<double>::quiet_NaN());
+  mpq_class input_value(expr::ExprId sym, const exec::SymbolOrigin& o, PointStyle style, double common, double fraction);
 
   Execution& ex_;
   std::mt19937_64 rng_;

@@ -88,6 +88,49 @@ struct Counterexample {
   std::string stored_by_a, stored_by_b;
 };
 
+// Where the two programs' float behaviour differs in a way the exact verdict cannot see
+// (check/hazards.hpp): found by running both on the emulator at an input chosen to provoke
+// the formats. `values` is that input in full, so the emulator reproduces the hazard.
+struct FloatHazard {
+  std::string kind;     // "nan", "overflow", "infinity", "underflow", "precision"
+  char program = 'a';   // the program that shows it
+  std::string cell;     // "y[2,5]"
+  size_t output = 0;    // index into outputs
+  int64_t flat_cell = 0;
+  uint64_t cells = 1;   // output cells showing the same hazard at this input
+  double value = 0, other = 0;  // the float outputs of this program and of the other one
+  uint64_t bits = 0, other_bits = 0;
+  std::optional<double> exact;  // the exact value of this program's expression there
+  double error_ulps = 0, other_error_ulps = 0;  // against the exact values, in ulps of the output format
+  std::string input;    // how the input was chosen
+  std::vector<WitnessValue> values;
+  std::string message;  // one line for the report
+};
+
+// An instruction that lowers precision on one side only: a conversion to a narrower float
+// format, an approximate instruction, a flush of subnormals to zero (check/precision_changes.hpp).
+struct PrecisionChange {
+  char program = 'a';
+  std::string kind;         // "narrowing", "approximation", "flush_to_zero"
+  std::string what;         // "cvt f32 -> f16", "ex2.approx.f32", "mul.ftz.f32"
+  uint32_t launch = 0;
+  uint32_t ptx_line = 0;
+  std::string source;       // "kernel.cu:12:5" from .loc, or empty
+  std::string instruction;  // the PTX instruction
+  uint64_t more = 0;        // further instructions of the same kind on this side, not listed
+};
+
+// The float hazard search after a check: what ran, what it found.
+struct HazardReport {
+  bool searched = false;
+  bool fails_check = false;  // --fail-on-hazard: a hazard makes an otherwise passing check exit 1
+  std::string summary;      // one line: points run, or why the search did not run
+  unsigned runs = 0;        // emulator runs (both programs each)
+  double seconds = 0;
+  std::vector<FloatHazard> hazards;
+  std::vector<PrecisionChange> precision_changes;
+};
+
 struct CheckResult {
   std::string name;
   Verdict verdict = Verdict::Unknown;
@@ -102,6 +145,7 @@ struct CheckResult {
   std::string self_check;      // what the self-check against the emulator found (one line)
   double self_check_seconds = 0;
   double self_check_emulation_seconds = 0;  // of which the concrete runs
+  HazardReport float_hazards;  // never changes the verdict
   double seconds = 0;          // the whole check
   double exec_seconds = 0;     // running both programs
   uint64_t thread_instructions = 0;

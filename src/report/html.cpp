@@ -135,6 +135,40 @@ void defects_section(std::string& s, const check::CheckResult& r, const instance
   s += "</table>\n";
 }
 
+// The float hazard search's findings and the precision changes on one side only: beside the
+// verdict, never part of it.
+void hazards_section(std::string& s, const check::CheckResult& r, const instance::Instance& inst) {
+  const check::HazardReport& h = r.float_hazards;
+  s += "<h2>Float hazards (" + std::to_string(h.hazards.size()) + ")</h2>\n<p id=\"hazard-summary\">" + esc(h.summary) + "</p>\n";
+  if (!h.hazards.empty()) {
+    s += "<table id=\"hazards\"><tr><th>kind</th><th>program</th><th>cell</th><th>what happens</th><th>input</th></tr>\n";
+    for (const auto& z : h.hazards) {
+      std::string input;
+      for (size_t i = 0; i < z.values.size() && i < 8; ++i) input += (i ? ", " : "") + z.values[i].name + " = " + rational_text(z.values[i].value);
+      if (z.values.size() > 8) input += ", ... (" + std::to_string(z.values.size()) + " values in the JSON report)";
+      s += "<tr class=\"hazard\"><td>" + esc(z.kind) + "</td><td>" + std::string(1, z.program) + "</td><td><code>" + esc(z.cell) + "</code></td><td>" +
+           esc(z.message) + "</td><td><code>" + esc(input) + "</code></td></tr>\n";
+    }
+    s += "</table>\n";
+  }
+  if (h.precision_changes.empty()) return;
+  s += "<h2>Precision changes on one side only (" + std::to_string(h.precision_changes.size()) + ")</h2>\n";
+  s += "<table id=\"precision-changes\"><tr><th>program</th><th>kind</th><th>form</th><th>PTX</th><th>source</th></tr>\n";
+  for (const auto& c : h.precision_changes) {
+    exec::Site site;
+    site.launch = c.launch;
+    site.ptx_line = c.ptx_line;
+    site.source = c.source;
+    site.text = c.instruction;
+    std::string ptx = launch_ptx_path(inst, c.program, c.launch);
+    s += "<tr class=\"precision-change\"><td>" + std::string(1, c.program) + "</td><td>" + esc(c.kind) + "</td><td><code>" + esc(c.what) + "</code>" +
+         (c.more ? "<br>and " + std::to_string(c.more) + " more" : "") + "</td><td><code>" + esc(ptx) +
+         (c.ptx_line ? ":" + std::to_string(c.ptx_line) : "") + "</code><pre>" + esc(c.instruction) + "</pre></td>" + source_cell(site, c.program, inst) +
+         "</tr>\n";
+  }
+  s += "</table>\n";
+}
+
 void programs_section(std::string& s, const instance::Instance& inst) {
   s += "<h2>Programs</h2>\n<table id=\"programs\"><tr><th>program</th><th>entry</th><th>grid</th><th>block</th><th>PTX</th></tr>\n";
   for (char p : {'a', 'b'})
@@ -167,6 +201,7 @@ std::string html(const check::CheckResult& r, const instance::Instance& inst, co
   for (const auto& n : r.notes)
     s += "<p class=\"note\">note: " + std::string(1, n.program) + ": " + esc(n.message) + " at PTX line " + std::to_string(n.site.ptx_line) +
          (n.site.source.empty() ? "" : " (" + esc(n.site.source) + ")") + "</p>\n";
+  hazards_section(s, r, inst);
   programs_section(s, inst);
   for (const auto& g : r.recognized) s += "<p class=\"recognized\">recognized " + esc(g) + "</p>\n";
   return s + "</body></html>\n";

@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <fstream>
 
+#include "report/hazards.hpp"
 #include "support/error.hpp"
 
 namespace racer::report {
@@ -89,12 +90,19 @@ std::string rational_text(const mpq_class& q) { return q.get_str(); }
 
 double rational_double(const mpq_class& q) { return q.get_d(); }
 
+nlohmann::json witness_value_json(const check::WitnessValue& v) {
+  return {{"name", v.name}, {"kind", v.kind}, {"tensor", v.tensor}, {"cell", v.cell}, {"value", rational_text(v.value)}, {"approx", rational_double(v.value)}};
+}
+
 int exit_code(const check::CheckResult& r) {
   ExitCode c = ExitCode::Equivalent;
   if (r.verdict == check::Verdict::Refused) c = ExitCode::BadInput;
   else if (!r.defects.empty() || r.verdict == check::Verdict::Inequivalent) c = ExitCode::Inequivalent;
   else if (r.verdict == check::Verdict::Unknown) c = ExitCode::Unknown;
   else if (r.verdict == check::Verdict::EqualUpToRounding) c = ExitCode::EqualUpToRounding;
+  // --fail-on-hazard: a float hazard fails a check that would otherwise pass.
+  bool passing = c == ExitCode::Equivalent || c == ExitCode::EqualUpToRounding;
+  if (passing && r.float_hazards.fails_check && !r.float_hazards.hazards.empty()) c = ExitCode::Inequivalent;
   return static_cast<int>(c);
 }
 
@@ -137,7 +145,7 @@ std::string text(const check::CheckResult& r) {
     s += "  a: " + cx.expr_a + "\n  b: " + cx.expr_b + "\n";
     if (!cx.replay.empty() && cx.replay != r.reason) s += "  replay: " + cx.replay + "\n";
   }
-  return s;
+  return s + hazards_text(r.float_hazards);
 }
 
 nlohmann::json json(const check::CheckResult& r) {
@@ -179,11 +187,10 @@ nlohmann::json json(const check::CheckResult& r) {
     if (cx.value_a) c["value_a"] = rational_text(*cx.value_a);
     if (cx.value_b) c["value_b"] = rational_text(*cx.value_b);
     c["values"] = nlohmann::json::array();
-    for (const auto& v : cx.values)
-      c["values"].push_back({{"name", v.name}, {"kind", v.kind}, {"tensor", v.tensor}, {"cell", v.cell},
-                             {"value", rational_text(v.value)}, {"approx", rational_double(v.value)}});
+    for (const auto& v : cx.values) c["values"].push_back(witness_value_json(v));
     j["counterexample"] = c;
   }
+  j["float_hazards"] = hazards_json(r.float_hazards);
   return j;
 }
 

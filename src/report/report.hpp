@@ -35,6 +35,9 @@ instance::Instance witness_instance(const WitnessFile& w, const std::string& wit
 // Reads a witness file; throws racer::Error(BadInput) naming the file and what is wrong.
 WitnessFile read_witness(const std::string& path);
 
+// One input value of a witness or a hazard, as witness files hold it.
+nlohmann::json witness_value_json(const check::WitnessValue& v);
+
 std::string rational_text(const mpq_class& q);  // "3/4", "-2"
 double rational_double(const mpq_class& q);
 

@@ -11,7 +11,7 @@ namespace {
 namespace fs = std::filesystem;
 
 struct Rule {
-  std::string_view id, name, description;
+  std::string_view id, name, description, level = "error";
 };
 // One rule per defect kind (their instance-format names) and one for refuted outputs.
 constexpr Rule kRules[] = {
@@ -23,7 +23,24 @@ constexpr Rule kRules[] = {
     {"misaligned", "MisalignedAccess", "An access whose address is not a multiple of its size."},
     {"inequivalent", "InequivalentOutput",
      "Program A and program B compute different values for an output: a witness input shows the difference."},
+    // Float hazards (check/hazards.hpp): the programs' formats behave differently at an input;
+    // never part of the verdict.
+    {"float_nan", "FloatNaN", "One program's output is NaN at an input where the other's is not.", "warning"},
+    {"float_overflow", "FloatOverflow", "One program's output is infinite at an input where the other's is finite.", "warning"},
+    {"float_underflow", "FloatUnderflow",
+     "One program's output underflows to zero at an input where its exact value is a normal number and the other's is not zero.", "warning"},
+    {"float_precision", "FloatPrecisionLoss",
+     "One program's output is many ulps from its exact value, many times the other's error and beyond the other's rounding.", "warning"},
+    {"precision_change", "PrecisionChange",
+     "An instruction lowers precision (a narrowing conversion, an approximation, a flush to zero) on one side only.", "note"},
 };
+
+std::string_view hazard_rule(const std::string& kind) {
+  if (kind == "nan") return "float_nan";
+  if (kind == "overflow" || kind == "infinity") return "float_overflow";
+  if (kind == "underflow") return "float_underflow";
+  return "float_precision";
+}
 
 // A file URI for an existing file, so viewers resolve it wherever the log is opened.
 std::string file_uri(const std::string& path) {
@@ -122,6 +139,38 @@ nlohmann::json refuted_result(const check::OutputStats& o, size_t index, const c
   return res;
 }
 
+// A float hazard: located at the instance's outputs line and each program's entries, as a
+// refuted output is; the input is in the properties, so the emulator can replay it.
+nlohmann::json hazard_result(const check::FloatHazard& h, const check::CheckResult& r, const instance::Instance& inst) {
+  check::OutputStats o;
+  if (h.output < r.outputs.size()) o = r.outputs[h.output];
+  nlohmann::json res = refuted_result(o, r.outputs.size(), r, inst);
+  res["ruleId"] = hazard_rule(h.kind);
+  res["level"] = "warning";
+  res["message"] = {{"text", h.kind + ": " + h.message}};
+  nlohmann::json values = nlohmann::json::array();
+  for (const auto& v : h.values) values.push_back(witness_value_json(v));
+  res["properties"] = {{"kind", h.kind}, {"program", std::string(1, h.program)}, {"cell", h.cell}, {"input", h.input}, {"values", values}};
+  return res;
+}
+
+nlohmann::json precision_change_result(const check::PrecisionChange& c, const instance::Instance& inst) {
+  exec::Site s;
+  s.launch = c.launch;
+  s.ptx_line = c.ptx_line;
+  s.source = c.source;
+  s.text = c.instruction;
+  std::string msg = "program " + std::string(1, c.program) + ": " + c.kind + " " + c.what + " (the other program has none of this form)";
+  if (c.more) msg += ", and " + std::to_string(c.more) + " more";
+  nlohmann::json res = {{"ruleId", "precision_change"},
+                        {"level", "note"},
+                        {"message", {{"text", msg}}},
+                        {"locations", site_locations(s, c.program, inst)},
+                        {"properties", {{"program", std::string(1, c.program)}, {"kind", c.kind}, {"what", c.what}, {"instruction", c.instruction}}}};
+  if (res["locations"].empty()) res.erase("locations");
+  return res;
+}
+
 }  // namespace
 
 nlohmann::json sarif(const check::CheckResult& r, const instance::Instance& inst) {
@@ -130,11 +179,13 @@ nlohmann::json sarif(const check::CheckResult& r, const instance::Instance& inst
     rules.push_back({{"id", rule.id},
                      {"name", rule.name},
                      {"shortDescription", {{"text", rule.description}}},
-                     {"defaultConfiguration", {{"level", "error"}}}});
+                     {"defaultConfiguration", {{"level", rule.level}}}});
   nlohmann::json results = nlohmann::json::array();
   for (const auto& d : r.defects) results.push_back(defect_result(d, inst));
   for (size_t i = 0; i < r.outputs.size(); ++i)
     if (r.outputs[i].refuted) results.push_back(refuted_result(r.outputs[i], i, r, inst));
+  for (const auto& h : r.float_hazards.hazards) results.push_back(hazard_result(h, r, inst));
+  for (const auto& c : r.float_hazards.precision_changes) results.push_back(precision_change_result(c, inst));
   for (auto& res : results)
     for (size_t i = 0; i < std::size(kRules); ++i)
       if (res["ruleId"] == kRules[i].id) res["ruleIndex"] = i;

@@ -1,5 +1,6 @@
 #include "report/scoreboard.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 
@@ -20,7 +21,8 @@ std::string seconds_text(double s) {
 
 }  // namespace
 
-ScoreRow score_instance(const std::string& path, double seconds, const std::function<void(instance::Instance&)>& prepare) {
+ScoreRow score_instance(const std::string& path, double seconds, const std::function<void(instance::Instance&)>& prepare,
+                        std::optional<unsigned> hazard_points) {
   ScoreRow row;
   row.name = std::filesystem::path(path).stem().string();
   row.file = path;
@@ -31,11 +33,23 @@ ScoreRow score_instance(const std::string& path, double seconds, const std::func
     if (inst.expect) row.expected = std::string(instance::verdict_name(inst.expect->verdict));
     check::CheckOptions o;
     o.limits.max_seconds = seconds;
+    if (hazard_points) {
+      o.hazard_points = *hazard_points;
+      o.hazard_instruction_budget = 0;
+    }
     check::CheckResult r = check::check_instance(inst, o);
     row.got = std::string(check::verdict_name(r.verdict));
     row.seconds = r.seconds;
     row.why = check::expectation_mismatch(inst, r);
     if (r.counterexample) row.replay = r.counterexample->replay_kind;
+    for (const auto& h : r.float_hazards.hazards)
+      row.hazards.push_back(h.kind + " (" + std::string(1, h.program) + ") " + h.cell);
+    for (const auto& c : r.float_hazards.precision_changes) {
+      std::string form = std::string(1, c.program) + ": " + c.what;
+      if (std::find(row.precision_changes.begin(), row.precision_changes.end(), form) == row.precision_changes.end())
+        row.precision_changes.push_back(form);
+    }
+    row.hazard_summary = r.float_hazards.summary;
   } catch (const Error& e) {
     row.got = "error";
     row.why = e.what();
@@ -54,7 +68,8 @@ std::string scoreboard_line(const ScoreRow& r) {
 
 nlohmann::json row_json(const ScoreRow& r) {
   return {{"case", r.name}, {"file", r.file}, {"expected", r.expected}, {"got", r.got}, {"replay", r.replay},
-          {"seconds", r.seconds}, {"pass", r.pass}, {"why", r.why}};
+          {"seconds", r.seconds}, {"pass", r.pass}, {"why", r.why}, {"hazards", r.hazards},
+          {"precision_changes", r.precision_changes}, {"hazard_summary", r.hazard_summary}};
 }
 
 ScoreRow row_from_json(const nlohmann::json& j) {
@@ -67,7 +82,30 @@ ScoreRow row_from_json(const nlohmann::json& j) {
   r.seconds = j.at("seconds").get<double>();
   r.pass = j.at("pass").get<bool>();
   r.why = j.at("why").get<std::string>();
+  r.hazards = j.value("hazards", std::vector<std::string>{});
+  r.precision_changes = j.value("precision_changes", std::vector<std::string>{});
+  r.hazard_summary = j.value("hazard_summary", std::string());
   return r;
+}
+
+std::string hazards_markdown(const std::vector<ScoreRow>& rows) {
+  auto join = [](const std::vector<std::string>& xs) {
+    std::string s;
+    for (const auto& x : xs) s += (s.empty() ? "" : "; ") + x;
+    return s.empty() ? std::string("none") : s;
+  };
+  size_t with_hazards = 0, searched = 0;
+  std::string table = "| case | verdict | float hazards | precision changes on one side only |\n| --- | --- | --- | --- |\n";
+  for (const auto& r : rows) {
+    with_hazards += !r.hazards.empty();
+    searched += r.hazard_summary.rfind("float hazards:", 0) == 0;
+    std::string hazards = r.hazard_summary.rfind("float hazards:", 0) == 0 || !r.hazards.empty() ? join(r.hazards)
+                          : r.hazard_summary.empty()                                            ? "not searched (" + r.got + ")"
+                                                                                                : r.hazard_summary;
+    table += "| " + r.name + " | " + r.got + " | " + hazards + " | " + join(r.precision_changes) + " |\n";
+  }
+  return std::to_string(rows.size()) + " instances, " + std::to_string(searched) + " searched, " + std::to_string(with_hazards) +
+         " with float hazards.\n\n" + table;
 }
 
 std::string junit(const std::vector<ScoreRow>& rows, const std::string& suite) {

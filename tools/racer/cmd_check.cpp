@@ -7,6 +7,7 @@
 #include "check/explain.hpp"
 #include "frontend/reference_trace.hpp"
 #include "instance/load.hpp"
+#include "report/hazards.hpp"
 #include "report/html.hpp"
 #include "report/report.hpp"
 #include "report/sarif.hpp"
@@ -22,13 +23,17 @@ namespace {
 struct CheckArgs {
   std::string path;
   bool json = false, quiet = false;
-  std::string witness, sarif, html;
+  std::string witness, sarif, html, hazard_witness;
   double seconds = 60;
   size_t memory_mb = 4096;
   unsigned self_check_points = 2;
   bool all_cells = false;
   bool no_shape_reduction = false;
+  bool float_hazards = false, no_float_hazards = false, fail_on_hazard = false;
 };
+
+// Inputs the float hazard search runs at: a few by default, more with --float-hazards.
+constexpr unsigned kDefaultHazardPoints = 3, kThoroughHazardPoints = 24;
 
 check::CheckOptions options_from(const CheckArgs& a) {
   check::CheckOptions o;
@@ -37,6 +42,9 @@ check::CheckOptions options_from(const CheckArgs& a) {
   o.self_check_points = a.self_check_points;
   o.all_cells = a.all_cells;
   o.shape_reduction = !a.no_shape_reduction;
+  o.hazard_points = a.no_float_hazards ? 0 : a.float_hazards ? kThoroughHazardPoints : kDefaultHazardPoints;
+  o.fail_on_hazard = a.fail_on_hazard;
+  if (a.float_hazards) o.hazard_instruction_budget = 0;  // searching harder: every input runs
   return o;
 }
 
@@ -77,6 +85,10 @@ int run_check(const CheckArgs& a) {
       write_file(a.witness, "witness file", report::witness_json(r, a.path, inst).dump(2) + "\n");
     }
   }
+  if (!a.hazard_witness.empty()) {
+    if (r.float_hazards.hazards.empty()) std::cerr << "no hazard witness to save: " << r.float_hazards.summary << "\n";
+    else write_file(a.hazard_witness, "hazard witness file", report::hazard_witness_json(r, r.float_hazards.hazards.front(), a.path, inst).dump(2) + "\n");
+  }
   write_reports(a, inst, r, false);
   return report::exit_code(r);
 }
@@ -105,6 +117,17 @@ void add_check_commands(CLI::App& app) {
   c->add_flag("--no-shape-reduction", args.no_shape_reduction,
               "decide every cell on its own, not once per class of cells equal up to a renaming of inputs "
               "(to measure what the reuse saves)");
+  auto* harder = c->add_flag("--float-hazards", args.float_hazards,
+              "search harder for float hazards: both programs on the emulator at " + std::to_string(kThoroughHazardPoints) +
+                  " inputs chosen to provoke the formats (default " + std::to_string(kDefaultHazardPoints) + ")");
+  c->add_flag("--no-float-hazards", args.no_float_hazards, "skip the float hazard search (precision changes are still listed)")
+      ->excludes(harder);
+  c->add_flag("--fail-on-hazard", args.fail_on_hazard,
+              "exit 1 when a float hazard is found and the check would otherwise pass (0 or 5); without it hazards never change the exit code");
+  c->add_option("--hazard-witness", args.hazard_witness, "save the first float hazard's input and cell as a witness file for racer replay");
+  c->footer(
+      "Float hazards (NaN, overflow, underflow to zero, precision loss in one program and not the other) are diagnostics beside "
+      "the verdict: they never change it, and change the exit code only with --fail-on-hazard.");
   on_selected(c, [] { return run_check(args); });
 
 }

@@ -18,8 +18,9 @@ struct CorpusArgs {
   std::string dir;
   double seconds = 60;
   bool json = false;
-  std::string junit;
+  std::string junit, hazards;
   unsigned jobs = 1;
+  std::optional<unsigned> hazard_points;
 };
 
 std::vector<std::filesystem::path> instance_files(const std::string& dir) {
@@ -41,10 +42,10 @@ int run_corpus(const CorpusArgs& a) {
     rows.push_back(std::move(row));
   };
   if (a.jobs <= 1) {
-    for (const auto& f : files) print(report::score_instance(f.string(), a.seconds, frontend::trace_reference));
+    for (const auto& f : files) print(report::score_instance(f.string(), a.seconds, frontend::trace_reference, a.hazard_points));
   } else {
     run_forked(
-        files.size(), a.jobs, [&](size_t i) { return report::row_json(report::score_instance(files[i].string(), a.seconds, frontend::trace_reference)).dump(); },
+        files.size(), a.jobs, [&](size_t i) { return report::row_json(report::score_instance(files[i].string(), a.seconds, frontend::trace_reference, a.hazard_points)).dump(); },
         [&](size_t i, const ChildOutcome& c) {
           if (c.died.empty()) return print(report::row_from_json(nlohmann::json::parse(c.output)));
           report::ScoreRow row;
@@ -67,6 +68,10 @@ int run_corpus(const CorpusArgs& a) {
     if (!out) throw Error(ExitCode::BadInput, a.junit + ": cannot write the JUnit report");
     out << report::junit(rows, "racer corpus " + std::filesystem::path(a.dir).lexically_normal().filename().string());
   }
+  if (!a.hazards.empty()) {
+    std::ofstream out(a.hazards);
+    if (!out || !(out << report::hazards_markdown(rows))) throw Error(ExitCode::BadInput, a.hazards + ": cannot write the hazards table");
+  }
   std::cout << passed << " passed, " << rows.size() - passed << " failed\n";
   return passed == rows.size() ? 0 : 1;
 }
@@ -80,6 +85,10 @@ void add_corpus_commands(CLI::App& app) {
   k->add_option("--time-limit", args.seconds, "seconds per case (default 60)")->check(non_negative());
   k->add_flag("--json", args.json, "also write the rows as JSON to stderr");
   k->add_option("--junit", args.junit, "also write the rows as a JUnit XML report to this file");
+  k->add_option("--hazards", args.hazards, "also write each instance's float hazards and precision changes as a Markdown table to this file");
+  k->add_option("--hazard-points", args.hazard_points,
+                "inputs of the float hazard search per instance, every one run (default: racer check's search; 24 is --float-hazards; 0 skips it)")
+      ->check(non_negative());
   k->add_option("--jobs,-j", args.jobs, "instances checked at once, each in its own process (default 1)")->check(positive_count());
   on_selected(k, [] { return run_corpus(args); });
 }

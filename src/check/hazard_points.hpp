@@ -1,0 +1,29 @@
+#pragma once
+// The inputs the float hazard search (check/hazards.hpp) runs both programs at, in the order
+// it runs them: every input at the end of its range with the largest magnitude (rows of equal
+// values, where the formats overflow and underflow first); points found from the exact
+// expressions, where an exp argument crosses the overflow or underflow-to-zero threshold of
+// the programs' narrowest format; nearly equal values at the largest magnitude
+// (cancellation); then the sampler's styles (spread, ends, small, nearly equal) in turn.
+#include <string>
+#include <vector>
+
+#include "check/points.hpp"
+#include "decide/rounding_bound.hpp"
+
+namespace racer::check {
+
+struct ProvokingPoint {
+  Point point;
+  std::string how;  // how the input was chosen, for the report
+};
+
+// `roots`: the output cells' expressions (both programs), where the exp arguments are looked for.
+std::vector<ProvokingPoint> provoking_points(Execution& ex, const std::vector<expr::ExprId>& roots,
+                                             const decide::FloatModel& narrowest, unsigned count, uint64_t seed);
+
+// The arguments of the exp applications reachable from `roots` (at most `limit` distinct ones,
+// visiting at most 200000 nodes).
+std::vector<expr::ExprId> exp_arguments(const expr::Store& st, const std::vector<expr::ExprId>& roots, size_t limit);
+
+}  // namespace racer::check
