@@ -42,6 +42,33 @@ ptx::Type float_of_width(unsigned bits) {
   return bits == 64 ? ptx::Type::F64 : bits == 32 ? ptx::Type::F32 : ptx::Type::None;
 }
 
+// The type register r is merged as where the paths meet: its declared type, or for an untyped
+// (.b) register the type the first instruction after the join that reads it reads it as
+// (Triton keeps erf's polynomial coefficients, picked by a branch, in .b32 registers that an
+// f32 fma then reads). Only a type of the same width is taken; a later read as another type
+// is still checked by the domain (a float read as .s32 is refused), so the choice cannot
+// change a value, only whether it is modelled.
+ptx::Type register_view(const ptx::Function& fn, uint32_t join, uint32_t r) {
+  constexpr uint32_t kLookAhead = 64;
+  const ptx::Type declared = fn.regs[r].type;
+  ptx::TypeClass c = ptx::type_class(declared);
+  if (c == ptx::TypeClass::Signed || c == ptx::TypeClass::Unsigned || c == ptx::TypeClass::Float) return declared;
+  std::vector<uint32_t> reads, writes;
+  for (uint32_t pc = join; pc < fn.instrs.size() && pc < join + kLookAhead; ++pc) {
+    const ptx::Instr& ins = fn.instrs[pc];
+    ptx::reads_of(ins, reads);
+    if (std::find(reads.begin(), reads.end(), r) != reads.end()) {
+      ptx::Type t = ins.type();
+      bool typed = ins.op != ptx::Op::Cvt &&  // (a conversion reads its source as another type than it names first)
+                   (ptx::is_float(t) || ptx::type_class(t) == ptx::TypeClass::Signed || ptx::type_class(t) == ptx::TypeClass::Unsigned);
+      return typed && ptx::type_bits(t) == ptx::type_bits(declared) ? t : declared;
+    }
+    ptx::writes_of(ins, writes);
+    if (ins.op == ptx::Op::Bra || std::find(writes.begin(), writes.end(), r) != writes.end()) break;
+  }
+  return declared;
+}
+
 }  // namespace
 
 const Machine::Flow& Machine::flow(const ptx::Function& fn) {
@@ -238,7 +265,7 @@ void Machine::reach_join(ExecContext& ctx) {
   for (uint32_t r = 0; r < th.regs.size(); ++r) {
     if (f.taken_regs[r] == th.regs[r] || !fl.live.live_at(f.join, r)) continue;
     try {
-      th.regs[r] = merge(f.taken, f.taken_regs[r], th.regs[r], ctx.fn.regs[r].type);
+      th.regs[r] = merge(f.taken, f.taken_regs[r], th.regs[r], register_view(ctx.fn, f.join, r));
     } catch (const Refusal& e) {
       refuse(ctx, ctx.fn.instrs[f.branch], "merging " + ctx.fn.regs[r].name + " where the paths meet: " + e.what());
     }

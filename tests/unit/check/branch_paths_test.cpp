@@ -124,6 +124,32 @@ DONE:
   EXPECT_NE(r.reason.find("loop"), std::string::npos) << r.reason;
 }
 
+TEST_F(MachineTest, UntypedRegistersMergeAsTheTypeTheyAreReadAs) {
+  // Triton's erf keeps polynomial coefficients picked by a branch in .b32 registers; one with
+  // the sign bit set (-0.5) could be a signed or an unsigned integer by its declared type, and
+  // an f32 fma reads it after the paths meet.
+  std::string coeffs = kernel("coeffs", 2, R"(
+  mul.wide.u32 %rd10, %r0, 4;
+  add.s64 %rd11, %rd0, %rd10;
+  ld.global.f32 %f1, [%rd11];
+  mov.b32 %r10, 0f40000000;
+  setp.gt.f32 %p1, %f1, 0f00000000;
+  @%p1 bra JOIN;
+  mov.b32 %r10, 0fBF000000;
+JOIN:
+  fma.rn.f32 %f2, %f1, %r10, 0f3F800000;
+  add.s64 %rd12, %rd1, %rd10;
+  st.global.f32 [%rd12], %f2;
+)");
+  std::string select = unary("coeffs_select", R"(
+  setp.gt.f32 %p1, %f1, 0f00000000;
+  selp.f32 %f3, 0f40000000, 0fBF000000, %p1;
+  fma.rn.f32 %f2, %f1, %f3, 0f3F800000;
+)");
+  auto r = run(coeffs + select, spec("coeffs", "coeffs_select"));
+  EXPECT_EQ(r.verdict, Verdict::Equivalent) << show(r);
+}
+
 TEST_F(MachineTest, IntegerResultsOfPathsMerge) {
   // A count of positive inputs built with a branch, against one built with selp.
   std::string count_branch = kernel("count_branch", 2, R"(
