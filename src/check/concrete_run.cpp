@@ -81,8 +81,14 @@ ConcreteRun run_concrete(const Prepared& prep, const std::vector<WitnessValue>& 
   };
   ma.set_concrete_unknowns(unknown);
   mb.set_concrete_unknowns(unknown);
+  char running = 'a';
+  dom.on_nonfinite = [&] {
+    auto& first = run.first_nonfinite[running == 'a' ? 0 : 1];
+    if (!first) first = (running == 'a' ? ma : mb).site_now();
+  };
   try {
     for (char which : {'a', 'b'}) {
+      running = which;
       exec::Machine& m = which == 'a' ? ma : mb;
       std::vector<uint64_t> bases;
       for (size_t t = 0; t < tensors.size(); ++t) bases.push_back(m.tensor_base(t));

@@ -3,6 +3,7 @@
 // point: input cells and unknown initial memory take the given values. The primitive under
 // witness replay, witness classification and the self-check.
 #include <array>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,8 @@ struct ConcreteRun {
   std::array<std::vector<std::vector<uint64_t>>, 2> outputs;
   std::vector<exec::Defect> defects;  // a's, then b's
   std::string refusal;                // non-empty if a program could not run
+  // Per program: where a float operation first made NaN or an infinity from finite operands.
+  std::array<std::optional<exec::Site>, 2> first_nonfinite;
 };
 
 // Cells of input tensors `values` does not mention are 0; unknown initial memory it does not

@@ -37,7 +37,19 @@ std::string message(const FloatHazard& h) {
     s = me + " is " + number(h.value) + ", " + number(h.error_ulps) + " ulp from the exact value " + (h.exact ? number(*h.exact) : "?") + "; " + other +
         " is " + number(h.other) + ", " + number(h.other_error_ulps) + " ulp from it";
   if (h.cells > 1) s += "; " + std::to_string(h.cells) + " cells alike";
-  return s + ", at " + h.input;
+  s += ", at " + h.input;
+  if (!h.origin.empty()) s += "; the first non-finite value in program " + std::string(1, h.program) + " is made at " + h.origin;
+  return s;
+}
+
+std::string dims(const std::array<uint32_t, 3>& d) {
+  return "(" + std::to_string(d[0]) + "," + std::to_string(d[1]) + "," + std::to_string(d[2]) + ")";
+}
+
+std::string origin_text(const exec::Site& s) {
+  std::string where = s.ptx_line ? "PTX line " + std::to_string(s.ptx_line) : "PTX instruction " + std::to_string(s.instr);
+  if (!s.source.empty()) where += " (" + s.source + ")";
+  return where + ", launch " + std::to_string(s.launch) + ", CTA " + dims(s.ctaid) + ", thread " + dims(s.tid) + ": " + s.text;
 }
 
 // A precision hazard is confirmed with exact rational values where the expressions have them
@@ -148,6 +160,8 @@ HazardReport search_float_hazards(Execution& ex, const CheckResult& res, const C
           fh.other_error_ulps = static_cast<double>(h->other_error_ulps);
           fh.input = pp.how;
           fh.values = pp.point.values;
+          if (fh.kind != "precision" && fh.kind != "underflow")
+            if (const auto& s = run.first_nonfinite[is_a ? 0 : 1]) fh.origin = origin_text(*s);
           seen[key] = rep.hazards.size();
           new_here.push_back(rep.hazards.size());
           rep.hazards.push_back(std::move(fh));

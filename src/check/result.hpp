@@ -105,6 +105,10 @@ struct FloatHazard {
   std::string input;    // how the input was chosen
   std::vector<WitnessValue> values;
   std::string message;  // one line for the report
+  // NaN and infinities: the instruction of this program that first made a non-finite value from
+  // finite operands at this input ("PTX line 42 (k.cu:12:5), CTA (0,0,0), thread (3,0,0): div.rn.f32 ..."),
+  // or empty where none did (a non-finite value read from memory).
+  std::string origin;
 };
 
 // An instruction that lowers precision on one side only: a conversion to a narrower float

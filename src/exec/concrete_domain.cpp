@@ -1,5 +1,7 @@
 #include "exec/concrete_domain.hpp"
 
+#include <algorithm>
+
 #include "exec/ieee.hpp"
 #include "exec/refusal.hpp"
 #include "ptx/modifiers.hpp"
@@ -78,7 +80,19 @@ ieee::Cmp cmp_of(uint8_t c) {
 
 }  // namespace
 
+Value ConcreteDomain::watched(ptx::Type t, Value result, std::initializer_list<Value> operands) {
+  if (!on_nonfinite || !ptx::is_float(t)) return result;
+  ieee::Format f = format(t);
+  auto finite = [&](const Value& v) { return !ieee::is_nan(f, v.bits) && !ieee::is_inf(f, v.bits); };
+  if (!finite(result) && std::all_of(operands.begin(), operands.end(), finite)) on_nonfinite();
+  return result;
+}
+
 Value ConcreteDomain::fbin(FBin op, ptx::Type t, Value a, Value b, const FloatMods& m) {
+  return watched(t, fbin_bits(op, t, a, b, m), {a, b});
+}
+
+Value ConcreteDomain::fbin_bits(FBin op, ptx::Type t, Value a, Value b, const FloatMods& m) {
   ieee::Format f = format(t);
   switch (op) {
     case FBin::Add: return Value::of_bits(ieee::add(f, a.bits, b.bits, mode(m)));
@@ -98,6 +112,10 @@ Value ConcreteDomain::fbin(FBin op, ptx::Type t, Value a, Value b, const FloatMo
 }
 
 Value ConcreteDomain::fun(FUn op, ptx::Type t, Value a, const FloatMods& m) {
+  return watched(t, fun_bits(op, t, a, m), {a});
+}
+
+Value ConcreteDomain::fun_bits(FUn op, ptx::Type t, Value a, const FloatMods& m) {
   ieee::Format f = format(t);
   uint64_t r = 0;
   switch (op) {
@@ -117,7 +135,7 @@ Value ConcreteDomain::fun(FUn op, ptx::Type t, Value a, const FloatMods& m) {
 }
 
 Value ConcreteDomain::fma(ptx::Type t, Value a, Value b, Value c, const FloatMods& m) {
-  return Value::of_bits(ieee::fma(format(t), a.bits, b.bits, c.bits, mode(m)));
+  return watched(t, Value::of_bits(ieee::fma(format(t), a.bits, b.bits, c.bits, mode(m))), {a, b, c});
 }
 
 Value ConcreteDomain::fcmp(uint8_t cmp, ptx::Type t, Value a, Value b, bool ftz) {
@@ -138,6 +156,15 @@ Value ConcreteDomain::pred(PredOp op, Value a, Value b) {
 Value ConcreteDomain::select(Value p, Value if_true, Value if_false) { return (p.bits & 1) ? if_true : if_false; }
 
 Value ConcreteDomain::cvt(ptx::Type dst, ptx::Type src, Value a, const FloatMods& m) {
+  Value r = cvt_bits(dst, src, a, m);
+  // A float narrowed past its format's largest finite value (f32 -> f16 at 65520 and above).
+  if (on_nonfinite && ptx::is_float(dst) && ptx::is_float(src) && !ieee::is_nan(format(src), a.bits) &&
+      !ieee::is_inf(format(src), a.bits) && (ieee::is_nan(format(dst), r.bits) || ieee::is_inf(format(dst), r.bits)))
+    on_nonfinite();
+  return r;
+}
+
+Value ConcreteDomain::cvt_bits(ptx::Type dst, ptx::Type src, Value a, const FloatMods& m) {
   bool df = ptx::is_float(dst), sf = ptx::is_float(src);
   if (df && sf) {
     uint8_t r = m.rounding;

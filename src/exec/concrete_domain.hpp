@@ -2,6 +2,8 @@
 // Floats as the GPU computes them: bit-exact IEEE arithmetic with the instruction's rounding
 // mode, flush-to-zero and saturation (ieee.hpp), approximate instructions by the stated
 // models there. Used to replay witnesses and to measure kernels against contracts.
+#include <functional>
+
 #include "exec/domain.hpp"
 
 namespace racer::exec {
@@ -22,6 +24,16 @@ class ConcreteDomain final : public Domain {
   Value int_cmp(uint8_t cmp, ptx::Type t, Value a, Value b) override;
   Value as_integer(Value v, ptx::Type) override { return v; }
   Value int_popc(ptx::Type t, Value a) override;
+
+  // Told when a float operation makes NaN or an infinity from finite operands (an overflow, an
+  // invalid operation such as 0/0 or inf - inf never starts from finite ones); unset: nothing.
+  std::function<void()> on_nonfinite;
+
+ private:
+  Value watched(ptx::Type t, Value result, std::initializer_list<Value> operands);
+  Value fbin_bits(FBin op, ptx::Type t, Value a, Value b, const FloatMods& m);
+  Value fun_bits(FUn op, ptx::Type t, Value a, const FloatMods& m);
+  Value cvt_bits(ptx::Type dst, ptx::Type src, Value a, const FloatMods& m);
 };
 
 }  // namespace racer::exec

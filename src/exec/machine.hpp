@@ -160,6 +160,9 @@ class Machine final : public MemoryPort, public AsyncPort, public ClusterPort, p
   // The instruction whose store (or atomic) last wrote a final cell, if any did: where a
   // refuted cell was computed.
   std::optional<Site> writer_of(size_t tensor, int64_t flat_cell) const;
+  // The instruction being executed and by whom (for a value domain that reports an event
+  // from inside an instruction, such as the first non-finite float); nullopt between them.
+  std::optional<Site> site_now() const;
 
   // The defects that stand (occurrences withdrawn by a later race are gone).
   std::vector<Defect> defects() const { return log_.standing(); }
@@ -254,6 +257,8 @@ class Machine final : public MemoryPort, public AsyncPort, public ClusterPort, p
   void note_writer(const Region& r, uint64_t off, uint32_t instr);
   std::vector<std::vector<uint64_t>> cell_writers_;
   std::vector<LaunchSpec> launches_run_;  // the launches so far, for their modules and source maps
+  ExecContext* running_ctx_ = nullptr;    // the instruction being executed (site_now)
+  const ptx::Instr* running_ins_ = nullptr;
   void track(ExecContext& ctx, const ptx::Instr& ins, Region& r, uint64_t off, unsigned size, bool write, Value v);
   bool pending_atomic_overlaps(const Region& r, uint64_t off, unsigned size, const Cta& cta) const;
   void flush_atomics(Region* shared_region, std::map<uint64_t, PendingAtomic>& pending, const Cta* cta);

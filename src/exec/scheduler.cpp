@@ -38,6 +38,11 @@ Site ExecContext::site(const ptx::Instr& ins) const {
   return s;
 }
 
+std::optional<Site> Machine::site_now() const {
+  if (!running_ctx_ || !running_ins_) return std::nullopt;
+  return running_ctx_->site(*running_ins_);
+}
+
 void Machine::refuse(ExecContext& ctx, const ptx::Instr& ins, const std::string& reason) { refuse_at(ctx.site(ins), reason); }
 
 void Machine::refuse_at(const Site& s, const std::string& reason) {
@@ -184,7 +189,9 @@ bool Machine::run_ready_threads(Cta& cta) {
           }
           Handler h = sem_.step[static_cast<size_t>(ins.op)];
           if (!h) refuse(ctx, ins, std::string("instruction '") + std::string(ptx::op_name(ins.op)) + "' is not modelled");
+          running_ctx_ = &ctx, running_ins_ = &ins;
           h(ctx, ins);
+          running_ctx_ = nullptr, running_ins_ = nullptr;
           if (th.exited && !th.plans.empty()) refuse(ctx, fn.instrs[th.plans.back().entry], kRoutineLeftOpen);
         } catch (const LocatedRefusal&) {
           throw;

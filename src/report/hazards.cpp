@@ -58,6 +58,7 @@ nlohmann::json hazards_json(const check::HazardReport& h) {
     for (const char* k : {"value", "other_value"})
       if (!std::isfinite(e[k].get<double>())) e[k] = nullptr;
     if (z.exact) e["exact"] = *z.exact;
+    if (!z.origin.empty()) e["origin"] = z.origin;
     if (z.kind == "precision") {
       e["error_ulps"] = z.error_ulps;
       e["other_error_ulps"] = z.other_error_ulps;
