@@ -82,10 +82,12 @@ ConcreteRun run_concrete(const Prepared& prep, const std::vector<WitnessValue>& 
   ma.set_concrete_unknowns(unknown);
   mb.set_concrete_unknowns(unknown);
   char running = 'a';
-  dom.on_nonfinite = [&] {
-    auto& first = run.first_nonfinite[running == 'a' ? 0 : 1];
+  auto first_at = [&](std::array<std::optional<exec::Site>, 2>& slots) {
+    auto& first = slots[running == 'a' ? 0 : 1];
     if (!first) first = (running == 'a' ? ma : mb).site_now();
   };
+  dom.on_nonfinite = [&] { first_at(run.first_nonfinite); };
+  dom.on_underflow = [&] { first_at(run.first_underflow); };
   try {
     for (char which : {'a', 'b'}) {
       running = which;

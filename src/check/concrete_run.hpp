@@ -20,6 +20,8 @@ struct ConcreteRun {
   std::string refusal;                // non-empty if a program could not run
   // Per program: where a float operation first made NaN or an infinity from finite operands.
   std::array<std::optional<exec::Site>, 2> first_nonfinite;
+  // Per program: where a product, quotient, ex2 or narrowing of nonzero values first gave zero.
+  std::array<std::optional<exec::Site>, 2> first_underflow;
 };
 
 // Cells of input tensors `values` does not mention are 0; unknown initial memory it does not

@@ -38,7 +38,9 @@ std::string message(const FloatHazard& h) {
         " is " + number(h.other) + ", " + number(h.other_error_ulps) + " ulp from it";
   if (h.cells > 1) s += "; " + std::to_string(h.cells) + " cells alike";
   s += ", at " + h.input;
-  if (!h.origin.empty()) s += "; the first non-finite value in program " + std::string(1, h.program) + " is made at " + h.origin;
+  if (!h.origin.empty())
+    s += "; the first " + std::string(h.kind == "underflow" ? "underflow to zero" : "non-finite value") + " in program " +
+         std::string(1, h.program) + " is made at " + h.origin;
   return s;
 }
 
@@ -160,8 +162,9 @@ HazardReport search_float_hazards(Execution& ex, const CheckResult& res, const C
           fh.other_error_ulps = static_cast<double>(h->other_error_ulps);
           fh.input = pp.how;
           fh.values = pp.point.values;
-          if (fh.kind != "precision" && fh.kind != "underflow")
-            if (const auto& s = run.first_nonfinite[is_a ? 0 : 1]) fh.origin = origin_text(*s);
+          const auto& first = fh.kind == "underflow" ? run.first_underflow : run.first_nonfinite;
+          if (fh.kind != "precision")
+            if (const auto& s = first[is_a ? 0 : 1]) fh.origin = origin_text(*s);
           seen[key] = rep.hazards.size();
           new_here.push_back(rep.hazards.size());
           rep.hazards.push_back(std::move(fh));

@@ -88,8 +88,17 @@ Value ConcreteDomain::watched(ptx::Type t, Value result, std::initializer_list<V
   return result;
 }
 
+void ConcreteDomain::watch_underflow(ptx::Type t, Value result, std::initializer_list<Value> operands) {
+  if (!on_underflow || !ptx::is_float(t)) return;
+  ieee::Format f = format(t);
+  auto nonzero_finite = [&](const Value& v) { return !ieee::is_nan(f, v.bits) && !ieee::is_inf(f, v.bits) && !ieee::is_zero(f, v.bits); };
+  if (ieee::is_zero(f, result.bits) && std::all_of(operands.begin(), operands.end(), nonzero_finite)) on_underflow();
+}
+
 Value ConcreteDomain::fbin(FBin op, ptx::Type t, Value a, Value b, const FloatMods& m) {
-  return watched(t, fbin_bits(op, t, a, b, m), {a, b});
+  Value r = fbin_bits(op, t, a, b, m);
+  if (op == FBin::Mul || op == FBin::Div) watch_underflow(t, r, {a, b});
+  return watched(t, r, {a, b});
 }
 
 Value ConcreteDomain::fbin_bits(FBin op, ptx::Type t, Value a, Value b, const FloatMods& m) {
@@ -112,7 +121,9 @@ Value ConcreteDomain::fbin_bits(FBin op, ptx::Type t, Value a, Value b, const Fl
 }
 
 Value ConcreteDomain::fun(FUn op, ptx::Type t, Value a, const FloatMods& m) {
-  return watched(t, fun_bits(op, t, a, m), {a});
+  Value r = fun_bits(op, t, a, m);
+  if (op == FUn::Ex2) watch_underflow(t, r, {a});
+  return watched(t, r, {a});
 }
 
 Value ConcreteDomain::fun_bits(FUn op, ptx::Type t, Value a, const FloatMods& m) {
@@ -135,7 +146,9 @@ Value ConcreteDomain::fun_bits(FUn op, ptx::Type t, Value a, const FloatMods& m)
 }
 
 Value ConcreteDomain::fma(ptx::Type t, Value a, Value b, Value c, const FloatMods& m) {
-  return watched(t, Value::of_bits(ieee::fma(format(t), a.bits, b.bits, c.bits, mode(m))), {a, b, c});
+  Value r = Value::of_bits(ieee::fma(format(t), a.bits, b.bits, c.bits, mode(m)));
+  if (ptx::is_float(t) && ieee::is_zero(format(t), c.bits)) watch_underflow(t, r, {a, b});
+  return watched(t, r, {a, b, c});
 }
 
 Value ConcreteDomain::fcmp(uint8_t cmp, ptx::Type t, Value a, Value b, bool ftz) {
@@ -161,6 +174,9 @@ Value ConcreteDomain::cvt(ptx::Type dst, ptx::Type src, Value a, const FloatMods
   if (on_nonfinite && ptx::is_float(dst) && ptx::is_float(src) && !ieee::is_nan(format(src), a.bits) &&
       !ieee::is_inf(format(src), a.bits) && (ieee::is_nan(format(dst), r.bits) || ieee::is_inf(format(dst), r.bits)))
     on_nonfinite();
+  if (on_underflow && ptx::is_float(dst) && ptx::is_float(src) && ieee::is_zero(format(dst), r.bits) &&
+      !ieee::is_zero(format(src), a.bits) && !ieee::is_nan(format(src), a.bits) && !ieee::is_inf(format(src), a.bits))
+    on_underflow();
   return r;
 }
 

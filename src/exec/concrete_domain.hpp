@@ -28,9 +28,15 @@ class ConcreteDomain final : public Domain {
   // Told when a float operation makes NaN or an infinity from finite operands (an overflow, an
   // invalid operation such as 0/0 or inf - inf never starts from finite ones); unset: nothing.
   std::function<void()> on_nonfinite;
+  // Told when a product, quotient, fma without addend, ex2 or narrowing conversion of finite
+  // nonzero operands gives zero (an underflow, or a subnormal flushed); a zero sum is exact
+  // cancellation and is not reported.
+  std::function<void()> on_underflow;
 
  private:
   Value watched(ptx::Type t, Value result, std::initializer_list<Value> operands);
+  // `result` (of type t) is zero although `operands` are finite and nonzero.
+  void watch_underflow(ptx::Type t, Value result, std::initializer_list<Value> operands);
   Value fbin_bits(FBin op, ptx::Type t, Value a, Value b, const FloatMods& m);
   Value fun_bits(FUn op, ptx::Type t, Value a, const FloatMods& m);
   Value cvt_bits(ptx::Type dst, ptx::Type src, Value a, const FloatMods& m);
