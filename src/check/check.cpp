@@ -215,13 +215,9 @@ CheckResult check_instance(const instance::Instance& inst, const CheckOptions& o
   res.reuse = cells.reuse(kLargestClassesShown);
   if (res.counterexample) {  // where each program computed the refuted cell
     size_t tensor = prep.output_tensors()[res.counterexample->output];
-    auto describe = [](const exec::Site& s) {
-      std::string where = s.ptx_line ? "PTX line " + std::to_string(s.ptx_line) : "PTX instruction " + std::to_string(s.instr);
-      if (!s.source.empty()) where += " (" + s.source + ")";
-      return where + ", launch " + std::to_string(s.launch) + ": " + s.text;
-    };
-    if (auto s = ex.writer_of('a', tensor, res.counterexample->flat_cell)) res.counterexample->stored_by_a = describe(*s);
-    if (auto s = ex.writer_of('b', tensor, res.counterexample->flat_cell)) res.counterexample->stored_by_b = describe(*s);
+    // (which thread stored it is not recorded: the instruction is what the author looks for)
+    if (auto s = ex.writer_of('a', tensor, res.counterexample->flat_cell)) res.counterexample->stored_by_a = exec::site_text(*s, false);
+    if (auto s = ex.writer_of('b', tensor, res.counterexample->flat_cell)) res.counterexample->stored_by_b = exec::site_text(*s, false);
   }
   if (res.counterexample && inst.b.reference) {  // name the reference's line for the refuted cell
     const instance::Reference& ref = *inst.b.reference;

@@ -129,9 +129,8 @@ void Execution::fill(CheckResult& res) const {
   res.defects.insert(res.defects.end(), from_b.begin(), from_b.end());
   res.notes = ma_->notes();
   res.notes.insert(res.notes.end(), mb_->notes().begin(), mb_->notes().end());
-  res.seconds = session_.elapsed_seconds();
   res.expression_nodes = session_.store().size();
-  res.thread_instructions = ma_->steps() + mb_->steps();
+  res.thread_instructions = thread_instructions();
   res.recognized.clear();
   for (const auto& r : recognizer_a_.recognized()) res.recognized.push_back("a: " + r);
   for (const auto& r : recognizer_b_.recognized()) res.recognized.push_back("b: " + r);

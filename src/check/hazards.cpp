@@ -44,15 +44,6 @@ std::string message(const FloatHazard& h) {
   return s;
 }
 
-std::string dims(const std::array<uint32_t, 3>& d) {
-  return "(" + std::to_string(d[0]) + "," + std::to_string(d[1]) + "," + std::to_string(d[2]) + ")";
-}
-
-std::string origin_text(const exec::Site& s) {
-  std::string where = s.ptx_line ? "PTX line " + std::to_string(s.ptx_line) : "PTX instruction " + std::to_string(s.instr);
-  if (!s.source.empty()) where += " (" + s.source + ")";
-  return where + ", launch " + std::to_string(s.launch) + ", CTA " + dims(s.ctaid) + ", thread " + dims(s.tid) + ": " + s.text;
-}
 
 // A precision hazard is confirmed with exact rational values where the expressions have them
 // (long double loses digits in the very cancellations this looks for).
@@ -164,7 +155,7 @@ HazardReport search_float_hazards(Execution& ex, const CheckResult& res, const C
           fh.values = pp.point.values;
           const auto& first = fh.kind == "underflow" ? run.first_underflow : run.first_nonfinite;
           if (fh.kind != "precision")
-            if (const auto& s = first[is_a ? 0 : 1]) fh.origin = origin_text(*s);
+            if (const auto& s = first[is_a ? 0 : 1]) fh.origin = exec::site_text(*s);
           seen[key] = rep.hazards.size();
           new_here.push_back(rep.hazards.size());
           rep.hazards.push_back(std::move(fh));

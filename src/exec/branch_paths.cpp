@@ -32,6 +32,15 @@ bool overlaps(const PathStore& s, const Region* r, uint64_t off, unsigned size) 
   return s.region == r && s.off < off + size && off < s.off + s.size;
 }
 
+// The latest store the outermost `frames` paths of th hold over r's bytes [off, off + size),
+// innermost first; null where none does. It may cover them with another width or offset.
+const PathStore* held_store(const Thread& th, size_t frames, const Region* r, uint64_t off, unsigned size) {
+  for (size_t k = frames; k-- > 0;)
+    for (auto it = th.paths[k].stores.rbegin(); it != th.paths[k].stores.rend(); ++it)
+      if (overlaps(*it, r, off, size)) return &*it;
+  return nullptr;
+}
+
 std::vector<uint32_t> plan_commits(const std::vector<AbsorbPlan>& plans) {
   std::vector<uint32_t> c;
   for (const AbsorbPlan& p : plans) c.push_back(p.commit);
@@ -159,16 +168,12 @@ std::string Machine::path_condition(const Thread& th) const {
 }
 
 std::optional<Value> Machine::path_load(ExecContext& ctx, const ptx::Instr& ins, Region& r, uint64_t off, unsigned size) {
-  for (size_t k = ctx.th.paths.size(); k-- > 0;) {
-    for (auto it = ctx.th.paths[k].stores.rbegin(); it != ctx.th.paths[k].stores.rend(); ++it) {
-      if (!overlaps(*it, &r, off, size)) continue;
-      if (it->off != off || it->size != size)
-        refuse(ctx, ins, "on a path of a data-dependent branch, reads " + std::to_string(size) +
-                             " bytes that the path stored with another width or offset");
-      return it->value;
-    }
-  }
-  return std::nullopt;
+  const PathStore* held = held_store(ctx.th, ctx.th.paths.size(), &r, off, size);
+  if (!held) return std::nullopt;
+  if (held->off != off || held->size != size)
+    refuse(ctx, ins, "on a path of a data-dependent branch, reads " + std::to_string(size) +
+                         " bytes that the path stored with another width or offset");
+  return held->value;
 }
 
 void Machine::path_store(ExecContext& ctx, const ptx::Instr& ins, PathFrame& f, PathStore s) {
@@ -187,12 +192,10 @@ void Machine::path_store(ExecContext& ctx, const ptx::Instr& ins, PathFrame& f, 
 // cell never written holds the unknown initial contents both programs share (as a final
 // cell read does).
 Value Machine::before_paths(ExecContext& ctx, const ptx::Instr& ins, size_t depth, const PathStore& s) {
-  for (size_t k = depth; k-- > 0;)
-    for (auto it = ctx.th.paths[k].stores.rbegin(); it != ctx.th.paths[k].stores.rend(); ++it)
-      if (overlaps(*it, s.region, s.off, s.size)) {
-        if (it->off != s.off || it->size != s.size) refuse(ctx, ins, "nested data-dependent branches store with different widths");
-        return it->value;
-      }
+  if (const PathStore* held = held_store(ctx.th, depth, s.region, s.off, s.size)) {
+    if (held->off != s.off || held->size != s.size) refuse(ctx, ins, "nested data-dependent branches store with different widths");
+    return held->value;
+  }
   Region& r = *s.region;
   if (r.state[s.off] != ByteState::Uninit) return read_bytes(r, s.off, s.size, &ctx.cta, SiteRef{&ctx, &ins}, !ptx::is_float(s.type));
   if (r.tensor < 0)

@@ -19,10 +19,6 @@
 namespace racer::exec {
 namespace {
 
-std::string dims(const std::array<uint32_t, 3>& d) {
-  return "(" + std::to_string(d[0]) + "," + std::to_string(d[1]) + "," + std::to_string(d[2]) + ")";
-}
-
 Dim3 cluster_shape(const LaunchSpec& l) { return l.clustered ? l.cluster : Dim3{}; }
 
 }  // namespace
@@ -104,7 +100,7 @@ void Machine::run_clusters(uint64_t shared_size, uint64_t local_bytes) {
           Cta& cta = ctas[r];
           init_cta(cta, cx * s.x + r % s.x, cy * s.y + r / s.x % s.y, cz * s.z + r / (s.x * s.y), shared_size, local_bytes);
           cta.cluster_rank = r;
-          if (ctas.size() > 1) cta.shared->name = "shared memory of CTA " + dims(cta.ctaid);
+          if (ctas.size() > 1) cta.shared->name = "shared memory of CTA " + dims_text(cta.ctaid);
           cluster_->ctas.push_back(&cta);
           cluster_->rank_of[cta.linear] = r;
         }

@@ -22,6 +22,12 @@ struct Site {
   std::string text;         // the instruction, printed
 };
 
+// "(1,0,0)": a CTA or thread index.
+std::string dims_text(const std::array<uint32_t, 3>& d);
+// "launch 0, CTA (1,0,0), thread (5,0,0), PTX line 42 (k.cu:12:5): st.global.f32 ..." (without
+// the CTA and thread where the site names an instruction, not one thread's execution of it).
+std::string site_text(const Site& s, bool with_thread = true);
+
 struct Defect {
   DefectKind kind;
   char program = 'a';

@@ -24,6 +24,15 @@ std::vector<int64_t> TensorSpec::storage_to_cell() const {
   return map;
 }
 
+int64_t TensorSpec::storage_element(int64_t flat) const {
+  int64_t off = 0;
+  for (size_t d = shape.size(); d-- > 0;) {
+    off += (flat % shape[d]) * strides[d];
+    flat /= shape[d];
+  }
+  return off;
+}
+
 std::string TensorSpec::cell_name(int64_t flat) const {
   std::string s = name + "[";
   std::vector<int64_t> idx(shape.size());

@@ -32,6 +32,7 @@ struct TensorSpec {
   uint64_t cell_count() const;
   // The logical index (row-major flat) of a storage element, or -1 for storage no cell maps to.
   std::vector<int64_t> storage_to_cell() const;
+  int64_t storage_element(int64_t flat) const;  // the element a logical cell is stored at, by the strides
   std::string cell_name(int64_t flat) const;  // "x[3,1]"
 };
 

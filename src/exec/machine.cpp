@@ -17,12 +17,7 @@ Machine::~Machine() = default;  // here, where Cluster is complete
 
 Value Machine::cell(size_t tensor, int64_t flat) {
   const TensorSpec& t = storage_.tensors()[tensor];
-  // Map the logical cell to its storage element through the strides.
-  int64_t off = 0, rest = flat;
-  for (size_t d = t.shape.size(); d-- > 0;) {
-    off += (rest % t.shape[d]) * t.strides[d];
-    rest /= t.shape[d];
-  }
+  const int64_t off = t.storage_element(flat);
   Region& r = storage_.tensor_region(tensor);
   uint64_t pos = static_cast<uint64_t>(off) * t.elem_bytes();
   unsigned n = t.elem_bytes();

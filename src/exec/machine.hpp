@@ -69,6 +69,10 @@ struct ExecContext {
   Machine& m;
 };
 
+// Where instruction `instr` of a launch's kernel is: its PTX line (the launch's source map), its
+// source line (.loc) and its text; launch, CTA and thread are the caller's to fill.
+Site instruction_site(const LaunchSpec& l, uint32_t instr);
+
 // Instruction semantics, supplied by the layer above (sem/).
 using Handler = void (*)(ExecContext&, const ptx::Instr&);
 // A warp collective, run once all its participants have arrived; the context is the first

@@ -6,14 +6,9 @@
 #include "exec/machine.hpp"
 #include "exec/packed.hpp"
 #include "exec/refusal.hpp"
-#include "ptx/printer.hpp"
 
 namespace racer::exec {
 namespace {
-
-std::string dims(const std::array<uint32_t, 3>& d) {
-  return "(" + std::to_string(d[0]) + "," + std::to_string(d[1]) + "," + std::to_string(d[2]) + ")";
-}
 
 }  // namespace
 
@@ -134,7 +129,7 @@ Value Machine::read_bytes(Region& r, uint64_t off, unsigned size, const Cta* cta
         bool shared = cta && &r == cta->shared.get();
         // Private memory is fresh in every launch (and every thread, for local memory).
         where = std::string(shared ? "shared memory" : r.name) + " +" + std::to_string(off) +
-                (cta ? " of CTA " + dims(cta->ctaid) : "") + " in launch " + std::to_string(launch_index_);
+                (cta ? " of CTA " + dims_text(cta->ctaid) : "") + " in launch " + std::to_string(launch_index_);
         o = {shared ? SymbolOrigin::Kind::UninitShared : SymbolOrigin::Kind::UninitLocal, -1, static_cast<int64_t>(off),
              program_, where};
         name = std::string(1, program_) + ": " + where + " (" + std::to_string(size) + " bytes, uninitialized)";
@@ -338,29 +333,10 @@ void Machine::note_writer(const Region& r, uint64_t off, uint32_t instr) {
 
 std::optional<Site> Machine::writer_of(size_t tensor, int64_t flat) const {
   if (tensor >= cell_writers_.size() || cell_writers_[tensor].empty()) return std::nullopt;
-  const TensorSpec& t = storage_.tensors()[tensor];
-  int64_t off = 0, rest = flat;
-  for (size_t d = t.shape.size(); d-- > 0;) {
-    off += (rest % t.shape[d]) * t.strides[d];
-    rest /= t.shape[d];
-  }
-  uint64_t w = cell_writers_[tensor][static_cast<size_t>(off)];
+  uint64_t w = cell_writers_[tensor][static_cast<size_t>(storage_.tensors()[tensor].storage_element(flat))];
   if (!w || (w >> 32) - 1 >= launches_run_.size()) return std::nullopt;
-  const LaunchSpec& l = launches_run_[(w >> 32) - 1];
-  const ptx::Function& fn = l.module->functions[l.function];
-  Site s;
+  Site s = instruction_site(launches_run_[(w >> 32) - 1], static_cast<uint32_t>(w));
   s.launch = static_cast<uint32_t>((w >> 32) - 1);
-  s.instr = static_cast<uint32_t>(w);
-  if (s.instr >= fn.instrs.size()) return std::nullopt;
-  const ptx::Instr& ins = fn.instrs[s.instr];
-  if (l.source_map && l.function < l.source_map->instr_pos.size() && s.instr < l.source_map->instr_pos[l.function].size())
-    s.ptx_line = l.source_map->instr_pos[l.function][s.instr].first;
-  if (ins.debug_loc >= 0) {
-    const ptx::DebugLoc& d = fn.debug_locs[static_cast<size_t>(ins.debug_loc)];
-    const ptx::DebugFile* f = l.module->find_file(d.file);
-    s.source = (f ? f->name : "file " + std::to_string(d.file)) + ":" + std::to_string(d.line) + ":" + std::to_string(d.col);
-  }
-  s.text = ptx::print_instruction(*l.module, fn, ins);
   return s;
 }
 

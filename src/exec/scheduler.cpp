@@ -14,27 +14,29 @@ constexpr const char* kRoutineLeftOpen =
     "the thread ended inside a recognized math routine, before the routine's result was in place (stepping over it "
     "would have left the routine by a path that skips its merge point)";
 
-std::string dims(const std::array<uint32_t, 3>& d) {
-  return "(" + std::to_string(d[0]) + "," + std::to_string(d[1]) + "," + std::to_string(d[2]) + ")";
-}
-
 }  // namespace
 
-Site ExecContext::site(const ptx::Instr& ins) const {
+Site instruction_site(const LaunchSpec& l, uint32_t instr) {
+  const ptx::Function& fn = l.module->functions[l.function];
+  const ptx::Instr& ins = fn.instrs[instr];
   Site s;
+  s.instr = instr;
+  if (l.source_map && l.function < l.source_map->instr_pos.size() && instr < l.source_map->instr_pos[l.function].size())
+    s.ptx_line = l.source_map->instr_pos[l.function][instr].first;
+  if (ins.debug_loc >= 0) {
+    const ptx::DebugLoc& d = fn.debug_locs[static_cast<size_t>(ins.debug_loc)];
+    const ptx::DebugFile* f = l.module->find_file(d.file);
+    s.source = (f ? f->name : "file " + std::to_string(d.file)) + ":" + std::to_string(d.line) + ":" + std::to_string(d.col);
+  }
+  s.text = ptx::print_instruction(*l.module, fn, ins);
+  return s;
+}
+
+Site ExecContext::site(const ptx::Instr& ins) const {
+  Site s = instruction_site(m.current_launch(), static_cast<uint32_t>(&ins - fn.instrs.data()));
   s.launch = m.launch_index();
   s.ctaid = cta.ctaid;
   s.tid = th.tid;
-  s.instr = static_cast<uint32_t>(&ins - fn.instrs.data());
-  const LaunchSpec& l = m.current_launch();
-  if (l.source_map && l.function < l.source_map->instr_pos.size() && s.instr < l.source_map->instr_pos[l.function].size())
-    s.ptx_line = l.source_map->instr_pos[l.function][s.instr].first;
-  if (ins.debug_loc >= 0) {
-    const ptx::DebugLoc& d = fn.debug_locs[static_cast<size_t>(ins.debug_loc)];
-    const ptx::DebugFile* f = mod.find_file(d.file);
-    s.source = (f ? f->name : "file " + std::to_string(d.file)) + ":" + std::to_string(d.line) + ":" + std::to_string(d.col);
-  }
-  s.text = ptx::print_instruction(mod, fn, ins);
   return s;
 }
 
@@ -46,7 +48,7 @@ std::optional<Site> Machine::site_now() const {
 void Machine::refuse(ExecContext& ctx, const ptx::Instr& ins, const std::string& reason) { refuse_at(ctx.site(ins), reason); }
 
 void Machine::refuse_at(const Site& s, const std::string& reason) {
-  std::string where = launch_->label + ", CTA " + dims(s.ctaid) + ", thread " + dims(s.tid);
+  std::string where = launch_->label + ", CTA " + dims_text(s.ctaid) + ", thread " + dims_text(s.tid);
   if (s.ptx_line) where += ", PTX line " + std::to_string(s.ptx_line);
   if (!s.source.empty()) where += " (" + s.source + ")";
   throw LocatedRefusal(std::string("program ") + program_ + ", " + where + ": " + s.text + "\n  refused: " + reason);

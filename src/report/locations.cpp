@@ -51,10 +51,6 @@ std::string find_source_file(const std::string& name, const std::string& ptx_pat
   return {};
 }
 
-std::string dims_text(const std::array<uint32_t, 3>& d) {
-  return "(" + std::to_string(d[0]) + "," + std::to_string(d[1]) + "," + std::to_string(d[2]) + ")";
-}
-
 std::string file_line(const std::string& path, uint32_t line) {
   std::ifstream in(path);
   std::string s;

@@ -26,7 +26,7 @@ std::string launch_ptx_path(const instance::Instance& inst, char program, uint32
 std::string find_source_file(const std::string& name, const std::string& ptx_path, const std::string& instance_path);
 
 // "(x,y,z)", as the text report writes CTA and thread indices.
-std::string dims_text(const std::array<uint32_t, 3>& d);
+using exec::dims_text;
 
 // Line `line` (1-based) of a text file, without its newline; "" when unreadable.
 std::string file_line(const std::string& path, uint32_t line);

@@ -9,10 +9,6 @@
 namespace racer::report {
 namespace {
 
-std::string dims(const std::array<uint32_t, 3>& d) {
-  return "(" + std::to_string(d[0]) + "," + std::to_string(d[1]) + "," + std::to_string(d[2]) + ")";
-}
-
 std::string upper(std::string_view s) {
   std::string o(s);
   for (char& c : o) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
@@ -27,13 +23,6 @@ std::string number(const mpq_class& q) {
     s += buf;
   }
   return s;
-}
-
-std::string site_text(const exec::Site& s) {
-  std::string out = "launch " + std::to_string(s.launch) + ", CTA " + dims(s.ctaid) + ", thread " + dims(s.tid);
-  if (s.ptx_line) out += ", PTX line " + std::to_string(s.ptx_line);
-  if (!s.source.empty()) out += " (" + s.source + ")";
-  return out + ": " + s.text;
 }
 
 nlohmann::json site_json(const exec::Site& s) {
@@ -129,10 +118,10 @@ std::string text(const check::CheckResult& r) {
       s += "  " + std::string(1, d.program) + ": " + std::string(exec::defect_kind_name(d.kind)) + " at " + d.memory;
       if (!d.detail.empty()) s += " (" + d.detail + ")";
       if (d.count > 1) s += ", " + std::to_string(d.count) + " times";
-      s += "\n     first at " + site_text(d.site) + "\n";
+      s += "\n     first at " + exec::site_text(d.site) + "\n";
     }
   }
-  for (const auto& n : r.notes) s += "note: " + std::string(1, n.program) + ": " + n.message + "\n     at " + site_text(n.site) + "\n";
+  for (const auto& n : r.notes) s += "note: " + std::string(1, n.program) + ": " + n.message + "\n     at " + exec::site_text(n.site) + "\n";
   if (r.counterexample) {
     const auto& cx = *r.counterexample;
     s += "witness: the outputs differ at " + cx.cell + " (" + cx.step + ") when\n";
