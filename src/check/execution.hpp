@@ -34,6 +34,11 @@ class Execution {
   void fill(CheckResult& res) const;
 
  private:
+  // Where every race of program `which` was a load against a store, runs it again with those
+  // loads returning fresh unknowns; when no output depends on one, that run replaces the
+  // first and its races become notes (exec/racing_reads.hpp).
+  void excuse_harmless_races(char which);
+
   Prepared prep_;
   exec::Session session_;
   exec::SymbolicDomain dom_;

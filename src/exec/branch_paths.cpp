@@ -89,6 +89,7 @@ const Machine::Flow& Machine::flow(const ptx::Function& fn) {
 std::string Machine::split(ExecContext& ctx, const ptx::Instr& bra, Value guard) {
   Thread& th = ctx.th;
   if (guard.is_poison()) return "the branch reads the old value returned by an atomic";
+  if (depends_on_racing_read(guard)) return "the branch depends on a value a racing load read";
   if (th.paths.size() >= kMaxNesting)
     return "data-dependent branches nested " + std::to_string(kMaxNesting) +
            " deep (a loop whose trip count depends on symbolic data is not modelled)";
@@ -116,6 +117,7 @@ void Machine::enter_path(Thread& th, uint32_t at, uint32_t join, Value taken) {
 std::string Machine::guarded_path(ExecContext& ctx, const ptx::Instr& ins, Value guard) {
   Thread& th = ctx.th;
   if (guard.is_poison()) return "the guard is the old value returned by an atomic";
+  if (depends_on_racing_read(guard)) return "the guard depends on a value a racing load read";
   bool leaves = (ins.op == ptx::Op::Ret || ins.op == ptx::Op::Exit) && ins.operands.empty();
   if (!allowed_on_path(ins) && !leaves)
     return "only register computations, loads, stores and exits are modelled under a guard on symbolic data";

@@ -34,6 +34,19 @@ void DefectLog::commit_uninit_reads() {
   pending_uninit_.clear();
 }
 
+void DefectLog::demote(DefectKind kind, const std::string& why) {
+  std::vector<Defect> kept;
+  for (Defect& d : defects_) {
+    if (d.kind != kind) {
+      kept.push_back(std::move(d));
+      continue;
+    }
+    std::string times = d.count > 1 ? ", " + std::to_string(d.count) + " times" : "";
+    notes_.push_back({d.program, d.site, std::string(defect_kind_name(d.kind)) + " at " + d.memory + " (" + d.detail + ")" + times + ": " + why});
+  }
+  defects_ = std::move(kept);
+}
+
 std::vector<Defect> DefectLog::standing() const { return defects_; }
 
 }  // namespace racer::exec

@@ -25,6 +25,9 @@ class DefectLog {
   void withdraw_uninit_read(uint32_t ticket);
   void commit_uninit_reads();  // at the end of a launch
 
+  // Turns every defect of `kind` into a note that ends with `why`.
+  void demote(DefectKind kind, const std::string& why);
+
   std::vector<Defect> standing() const;
   const std::vector<Note>& notes() const { return notes_; }
 

@@ -20,6 +20,7 @@
 #include "exec/launch.hpp"
 #include "exec/params.hpp"
 #include "exec/ports.hpp"
+#include "exec/racing_reads.hpp"
 #include "exec/region.hpp"
 #include "exec/session.hpp"
 #include "exec/site_ref.hpp"
@@ -172,6 +173,15 @@ class Machine final : public MemoryPort, public AsyncPort, public ClusterPort, p
   std::vector<Defect> defects() const { return log_.standing(); }
   const std::vector<Note>& notes() const { return log_.notes(); }
   char program() const { return program_; }
+  // Loads found racing with a store, and (for a second run) which of them to replace by
+  // fresh unknowns (exec/racing_reads.hpp).
+  const RacingReads& racing_reads() const { return racing_; }
+  void replace_racing_reads(std::set<uint32_t> loads) { racing_.to_replace = std::move(loads); }
+  // Whether any of `roots` depends on a value a replaced racing load returned.
+  bool depends_on_racing_read(std::span<const expr::ExprId> roots) const;
+  bool depends_on_racing_read(Value v) const;
+  // The races become notes, each with `why` (the second run showed they change no output).
+  void excuse_races(const std::string& why) { log_.demote(DefectKind::Race, why); }
   uint64_t steps() const { return steps_; }  // thread-instructions executed
   Session& session() { return session_; }
   const Storage& storage() const { return storage_; }
@@ -263,7 +273,13 @@ class Machine final : public MemoryPort, public AsyncPort, public ClusterPort, p
   std::vector<LaunchSpec> launches_run_;  // the launches so far, for their modules and source maps
   ExecContext* running_ctx_ = nullptr;    // the instruction being executed (site_now)
   const ptx::Instr* running_ins_ = nullptr;
-  void track(ExecContext& ctx, const ptx::Instr& ins, Region& r, uint64_t off, unsigned size, bool write, Value v);
+  // Race detection for an access to r's bytes [off, off+size); returns the access's number
+  // (0 where accesses are not tracked).
+  uint32_t track(ExecContext& ctx, const ptx::Instr& ins, Region& r, uint64_t off, unsigned size, bool write, Value v);
+  // A racing load's value, in a run that replaces it: a fresh unknown of the same kind.
+  Value racing_read_value(ExecContext& ctx, const ptx::Instr& ins, uint32_t access, Value read, const Region& r,
+                          uint64_t off, unsigned size);
+  RacingReads racing_;
   bool pending_atomic_overlaps(const Region& r, uint64_t off, unsigned size, const Cta& cta) const;
   void flush_atomics(Region* shared_region, std::map<uint64_t, PendingAtomic>& pending, const Cta* cta);
   void flush_atomics_global();

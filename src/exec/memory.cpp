@@ -174,8 +174,8 @@ void Machine::write_bytes(Region& r, uint64_t off, unsigned size, Value v) {
   }
 }
 
-void Machine::track(ExecContext& ctx, const ptx::Instr& ins, Region& r, uint64_t off, unsigned size, bool write, Value v) {
-  if (!r.track_races || &r == ctx.th.local) return;
+uint32_t Machine::track(ExecContext& ctx, const ptx::Instr& ins, Region& r, uint64_t off, unsigned size, bool write, Value v) {
+  if (!r.track_races || &r == ctx.th.local) return 0;
   uint32_t per_cta = static_cast<uint32_t>(ctx.cta.threads.size());
   AccessRecord cur{ctx.cta.linear * per_cta + ctx.th.linear, ctx.cta.epoch, ctx.cta.warp_epoch[ctx.th.warp],
                    static_cast<uint16_t>(launch_index_), ++access_seq_};
@@ -221,6 +221,8 @@ void Machine::track(ExecContext& ctx, const ptx::Instr& ins, Region& r, uint64_t
         if (holds_same && rd->seq > b.established.seq) continue;
         if (b.uninit_defect) log_.withdraw_uninit_read(b.uninit_defect), b.uninit_defect = 0;
         const AccessRecord reader = *rd;
+        racing_.found.insert(reader.seq);
+        ++racing_.read_races;
         defect(DefectKind::Race, SiteRef{&ctx, &ins}, [&] { return storage_.describe(&r, r.base + off, size); },
                [&] { return "write conflicts with a read by " + other(reader) + " not ordered by a barrier"; });
         reported = true;
@@ -229,6 +231,8 @@ void Machine::track(ExecContext& ctx, const ptx::Instr& ins, Region& r, uint64_t
       // (A reader that itself stored the current value last sees it in every order: other
       // concurrent stores there wrote the same value, or they were reported as races.)
       const AccessRecord w = b.established;
+      racing_.found.insert(cur.seq);
+      ++racing_.read_races;
       defect(DefectKind::Race, SiteRef{&ctx, &ins}, [&] { return storage_.describe(&r, r.base + off, size); },
              [&] { return "read conflicts with a write by " + other(w) + " not ordered by a barrier"; });
       reported = true;
@@ -244,6 +248,7 @@ void Machine::track(ExecContext& ctx, const ptx::Instr& ins, Region& r, uint64_t
       b.reader = cur;
     }
   }
+  return cur.seq;
 }
 
 // The bytes [addr, addr + size) of l's region an access may touch: outside every region, or
@@ -283,13 +288,14 @@ Value Machine::load(ExecContext& ctx, const ptx::Instr& ins, Space space, uint64
     refuse(ctx, ins, "reads " + storage_.describe(l.region, l.offset, size) + " while atomic updates to it are pending (their order is not established)");
   if (!l.region->in_flight.empty() && in_flight(*l.region, off, size))
     return in_flight_access(ctx, ins, *l.region, off, size, false, t);
-  track(ctx, ins, *l.region, off, size, false, {});
+  const uint32_t access = track(ctx, ins, *l.region, off, size, false, {});
   if (!ctx.th.paths.empty())
     if (auto held = path_load(ctx, ins, *l.region, off, size)) return *held;
   last_uninit_defect_ = 0;
   Value v = read_bytes(*l.region, off, size, &owner, SiteRef{&ctx, &ins}, !ptx::is_float(t));
   if (l.region->track_races && l.region != ctx.th.local)
     for (unsigned k = 0; k < size; ++k) l.region->track[off + k].uninit_defect = static_cast<uint32_t>(last_uninit_defect_);
+  if (access && racing_.to_replace.count(access)) return racing_read_value(ctx, ins, access, v, *l.region, off, size);
   return v;
 }
 
@@ -341,6 +347,7 @@ std::optional<Site> Machine::writer_of(size_t tensor, int64_t flat) const {
 }
 
 size_t Machine::defect(DefectKind kind, const SiteRef& site, const Text& memory, const Text& detail) {
+  if (kind == DefectKind::Race) ++racing_.races;
   if (!site.ctx || site.ctx->th.paths.empty()) return log_.record(kind, site, memory, detail);
   // Found on a path of a data-dependent branch: a defect for the inputs that take it.
   const Thread& th = site.ctx->th;

@@ -45,6 +45,8 @@ class SymbolicDomain final : public Domain {
   expr::Store& store() { return store_; }
   // Float constants read as the real constant they approximate, by form, with counts.
   const std::map<std::string, size_t>& recognized() const { return recognized_; }
+  // For a program run twice (check/execution.cpp): the counts of one run.
+  void set_recognized(std::map<std::string, size_t> counts) { recognized_ = std::move(counts); }
 
  private:
   static mpz_class round_integral(const mpq_class& q, uint8_t rnd);

@@ -308,9 +308,11 @@ TEST_F(HappensBeforeTest, ANonParticipantOfTheNamedBarrierIsNotOrdered) {
 
 TEST_F(HappensBeforeTest, AnArriveDoesNotWait) {
   // Consumers store into shared memory before their bar.sync; producers read it after their
-  // bar.arrive: nothing orders the store before the read.
+  // bar.arrive (and let it steer a branch, so the race can matter): nothing orders the store
+  // before the read.
   std::string back = replace_all(producer_consumer(), "  bar.arrive 1, 128; // ARRIVE\n",
-                                 "  bar.arrive 1, 128;\n  ld.shared.f32 %f3, [flag]; // BACK\n");
+                                 "  bar.arrive 1, 128;\n  ld.shared.f32 %f3, [flag]; // BACK\n"
+                                 "  setp.eq.f32 %p4, %f3, 0f3F800000;\n  @%p4 bra DONE;\n");
   back = replace_all(back, "  bar.sync 1, 128; // SYNC\n", "  mov.f32 %f5, 0f3F800000;\n  st.shared.f32 [flag], %f5;\n  bar.sync 1, 128;\n");
   back = replace_all(back, ".f32 buf[64];\n", ".f32 buf[64];\n  .shared .align 4 .f32 flag;\n");
   auto r = check(back, "prodcons", "[128]", 64);
