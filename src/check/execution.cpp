@@ -102,30 +102,48 @@ std::string Execution::run(bool& refused, const std::function<void(char program)
 void Execution::excuse_harmless_races(char which) {
   std::unique_ptr<exec::Machine>& first = which == 'a' ? ma_ : mb_;
   if (!first->racing_reads().only_read_races()) return;
-  std::unique_ptr<exec::Machine> again;
   // The second run reads the same constants again: count them once.
   struct KeepCounts {
     exec::SymbolicDomain& dom;
     std::map<std::string, size_t> counts = dom.recognized();
     ~KeepCounts() { dom.set_recognized(std::move(counts)); }
   } keep{dom_};
-  try {
-    again = std::make_unique<exec::Machine>(session_, which, prep_.tensors(), dom_, sem::semantics());
-    again->set_recognizer(which == 'a' ? &recognizer_a_ : &recognizer_b_);
-    again->replace_racing_reads(first->racing_reads().found);
-    run_program(*again, prep_, which);
-  } catch (const exec::Refusal&) {
-    return;  // the first run's races stand
-  } catch (const exec::LimitReached&) {
-    return;
+  std::set<uint32_t> replace = first->racing_reads().found;
+  std::unique_ptr<exec::Machine> again;  // the last run that replaced every load in a race
+  // The first run remembers two readers per byte and may miss racing loads; a replacing run
+  // finds exactly the loads in a race, whatever it replaced (no replaced value steers it), and
+  // one more run replaces just those.
+  for (int run = 0; run < 2; ++run) {
+    std::unique_ptr<exec::Machine> m;
+    try {
+      m = std::make_unique<exec::Machine>(session_, which, prep_.tensors(), dom_, sem::semantics());
+      m->set_recognizer(which == 'a' ? &recognizer_a_ : &recognizer_b_);
+      m->replace_racing_reads(replace);
+      run_program(*m, prep_, which);
+    } catch (const exec::Refusal&) {
+      break;
+    } catch (const exec::LimitReached&) {
+      break;
+    }
+    const exec::RacingReads& r = m->racing_reads();
+    if (!r.only_read_races() || r.incomplete) break;
+    bool exact = r.found == replace;
+    if (std::includes(r.replaced.begin(), r.replaced.end(), r.found.begin(), r.found.end())) again = std::move(m);
+    if (exact) break;
+    replace = r.found;
   }
-  const exec::RacingReads& r = again->racing_reads();
-  if (!r.only_read_races() || !std::includes(r.replaced.begin(), r.replaced.end(), r.found.begin(), r.found.end()))
-    return;
-  std::vector<expr::ExprId> cells;
-  for (size_t t : prep_.output_tensors())
+  if (!again) return;
+  for (size_t t : prep_.output_tensors()) {
+    std::vector<expr::ExprId> cells;
     for (uint64_t c = 0; c < prep_.tensors()[t].cell_count(); ++c) cells.push_back(again->cell_expr(t, static_cast<int64_t>(c)));
-  if (again->depends_on_racing_read(cells)) return;
+    if (std::optional<exec::Site> read = again->racing_read_reaching(cells)) {
+      // Why the races stand: the user sees which load's value the output needs.
+      notes_.push_back({which, *read, "the value this load read while another thread stored there (no barrier between, "
+                                      "and no collective of the warp after its first use) reaches output " +
+                                          prep_.tensors()[t].name + ": the race can change the outputs"});
+      return;
+    }
+  }
   again->excuse_races(
       "no output depends on the value read (in a run where every racing load returned an unknown, no output, "
       "branch or address used one)");
@@ -166,6 +184,7 @@ void Execution::fill(CheckResult& res) const {
   res.defects.insert(res.defects.end(), from_b.begin(), from_b.end());
   res.notes = ma_->notes();
   res.notes.insert(res.notes.end(), mb_->notes().begin(), mb_->notes().end());
+  res.notes.insert(res.notes.end(), notes_.begin(), notes_.end());
   res.expression_nodes = session_.store().size();
   res.thread_instructions = thread_instructions();
   res.recognized.clear();

@@ -45,6 +45,7 @@ class Execution {
   idiom::MathRoutineRecognizer recognizer_a_, recognizer_b_;
   std::unique_ptr<exec::Machine> ma_, mb_;  // null when their memory could not be set up
   std::string not_started_;                 // why, then
+  std::vector<exec::Note> notes_;           // the checker's own (why races stand)
   // Program b given as a reference (check/reference_build): per output, per cell; and per
   // tensor, its output index (-1: not an output).
   std::vector<std::vector<expr::ExprId>> reference_cells_;

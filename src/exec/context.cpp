@@ -33,6 +33,7 @@ Value ExecContext::get(const ptx::Operand& op, ptx::Type t) {
     case K::Reg: {
       Value v = th.regs[op.index];
       if (th.pending_regs) [[unlikely]] v = m.pending_register_access(*this, op.index, v, false);
+      if (!th.unread_loads.empty()) [[unlikely]] m.register_read(*this, op.index);
       if (v.is_poison()) throw Refusal("reads " + fn.regs[op.index].name + ", the old value returned by an atomic (it depends on the order of atomics)");
       if (v.is_concrete()) {
         unsigned rb = ptx::type_bits(fn.regs[op.index].type);
@@ -131,6 +132,7 @@ void ExecContext::set(const ptx::Operand& op, Value v) {
   }
   th.regs[op.index] = v;
   th.def_pc[op.index] = th.pc - 1;
+  if (th.loading || !th.unread_loads.empty()) [[unlikely]] m.register_written(*this, op.index);
 }
 
 uint64_t ExecContext::address(const ptx::Operand& addr) {

@@ -73,6 +73,7 @@ void Machine::init_cta(Cta& cta, uint32_t x, uint32_t y, uint32_t z, uint64_t sh
   cta.shared = std::make_unique<Region>("shared memory", kSharedBase, shared_size, ByteState::Uninit);
   cta.epoch = next_epoch_++;
   cta.warp_epoch.assign((threads + 31) / 32, 0);
+  cta.warp_collectives.assign((threads + 31) / 32, 0);
   cta.threads.resize(threads);
   for (uint64_t t = 0; t < threads; ++t) {
     Thread& th = cta.threads[t];

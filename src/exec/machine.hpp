@@ -121,6 +121,8 @@ struct Cta {
   std::vector<Thread> threads;
   uint32_t epoch = 0;
   std::vector<uint16_t> warp_epoch;
+  // Per warp: collectives (shfl.sync, vote.sync, ...) that every lane of the warp took part in.
+  std::vector<uint32_t> warp_collectives;
   std::vector<CtaBarrier> barriers;  // the sixteen bar/barrier ids (empty until the first arrival)
   std::map<uint64_t, PendingAtomic> shared_atomics;
   std::shared_ptr<CtaAsync> async;  // created by the first asynchronous operation (exec/async_state.hpp)
@@ -177,8 +179,11 @@ class Machine final : public MemoryPort, public AsyncPort, public ClusterPort, p
   // fresh unknowns (exec/racing_reads.hpp).
   const RacingReads& racing_reads() const { return racing_; }
   void replace_racing_reads(std::set<uint32_t> loads) { racing_.to_replace = std::move(loads); }
-  // Whether any of `roots` depends on a value a replaced racing load returned.
-  bool depends_on_racing_read(std::span<const expr::ExprId> roots) const;
+  // A register read or written while loads' registers are watched (racing_reads.cpp).
+  void register_read(ExecContext& ctx, uint32_t reg);
+  void register_written(ExecContext& ctx, uint32_t reg);
+  // The load whose replaced value one of `roots` depends on, if any.
+  std::optional<Site> racing_read_reaching(std::span<const expr::ExprId> roots) const;
   bool depends_on_racing_read(Value v) const;
   // The races become notes, each with `why` (the second run showed they change no output).
   void excuse_races(const std::string& why) { log_.demote(DefectKind::Race, why); }
@@ -279,6 +284,15 @@ class Machine final : public MemoryPort, public AsyncPort, public ClusterPort, p
   // A racing load's value, in a run that replaces it: a fresh unknown of the same kind.
   Value racing_read_value(ExecContext& ctx, const ptx::Instr& ins, uint32_t access, Value read, const Region& r,
                           uint64_t off, unsigned size);
+  // In a run that replaces racing loads: every earlier read of the bytes concurrent with this
+  // write is a racing load; a read is kept until the next write that changes the bytes.
+  void every_racing_read(ExecContext& ctx, Region& r, uint64_t off, unsigned size, bool write, bool holds_same, const AccessRecord& cur,
+                         const std::function<bool(const AccessRecord&)>& concurrent);
+  // Whether read `rd` (by another lane of th's warp) had its value used by an instruction
+  // before a collective of the whole warp that th has since passed: the load had then
+  // returned its value before th's access, which cannot change what it read.
+  bool read_used_before_collective(const AccessRecord& rd, const Cta& cta, const Thread& th) const;
+  std::optional<expr::ExprId> racing_symbol_in(std::span<const expr::ExprId> roots) const;
   RacingReads racing_;
   bool pending_atomic_overlaps(const Region& r, uint64_t off, unsigned size, const Cta& cta) const;
   void flush_atomics(Region* shared_region, std::map<uint64_t, PendingAtomic>& pending, const Cta* cta);

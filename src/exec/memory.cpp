@@ -221,7 +221,7 @@ uint32_t Machine::track(ExecContext& ctx, const ptx::Instr& ins, Region& r, uint
         if (holds_same && rd->seq > b.established.seq) continue;
         if (b.uninit_defect) log_.withdraw_uninit_read(b.uninit_defect), b.uninit_defect = 0;
         const AccessRecord reader = *rd;
-        racing_.found.insert(reader.seq);
+        if (!racing_.replacing() || !read_used_before_collective(reader, ctx.cta, ctx.th)) racing_.found.insert(reader.seq);
         ++racing_.read_races;
         defect(DefectKind::Race, SiteRef{&ctx, &ins}, [&] { return storage_.describe(&r, r.base + off, size); },
                [&] { return "write conflicts with a read by " + other(reader) + " not ordered by a barrier"; });
@@ -238,6 +238,7 @@ uint32_t Machine::track(ExecContext& ctx, const ptx::Instr& ins, Region& r, uint
       reported = true;
     }
   }
+  if (racing_.replacing()) every_racing_read(ctx, r, off, size, write, holds_same, cur, concurrent);
   for (unsigned k = 0; k < size; ++k) {
     ByteTrack& b = r.track[off + k];
     if (write) {
@@ -295,6 +296,7 @@ Value Machine::load(ExecContext& ctx, const ptx::Instr& ins, Space space, uint64
   Value v = read_bytes(*l.region, off, size, &owner, SiteRef{&ctx, &ins}, !ptx::is_float(t));
   if (l.region->track_races && l.region != ctx.th.local)
     for (unsigned k = 0; k < size; ++k) l.region->track[off + k].uninit_defect = static_cast<uint32_t>(last_uninit_defect_);
+  if (racing_.replacing() && access) ctx.th.loading = access;
   if (access && racing_.to_replace.count(access)) return racing_read_value(ctx, ins, access, v, *l.region, off, size);
   return v;
 }

@@ -16,11 +16,61 @@ Value Machine::racing_read_value(ExecContext& ctx, const ptx::Instr& ins, uint32
   expr::ExprId sym = session_.symbol(o, name);
   racing_.replaced.insert(access);
   racing_.symbols.insert(sym.index);
+  racing_.sites.emplace(sym.index, ctx.site(ins));
   return Value::of_expr(sym);
 }
 
-bool Machine::depends_on_racing_read(std::span<const expr::ExprId> roots) const {
-  if (racing_.symbols.empty()) return false;
+void Machine::every_racing_read(ExecContext& ctx, Region& r, uint64_t off, unsigned size, bool write, bool holds_same,
+                                const AccessRecord& cur, const std::function<bool(const AccessRecord&)>& concurrent) {
+  for (unsigned k = 0; k < size; ++k) {
+    if (!write) {
+      std::vector<AccessRecord>& readers = r.readers_since_write[off + k];
+      if (readers.size() >= RacingReads::kMaxReadersPerByte) racing_.incomplete = true;
+      else readers.push_back(cur);
+      continue;
+    }
+    auto it = r.readers_since_write.find(off + k);
+    if (it == r.readers_since_write.end()) continue;
+    const ByteTrack& b = r.track[off + k];
+    // (A reader after the write that gave the bytes their value sees it in any order when this
+    // write stores that value again.)
+    for (const AccessRecord& rd : it->second)
+      if (concurrent(rd) && !(holds_same && rd.seq > b.established.seq) && !read_used_before_collective(rd, ctx.cta, ctx.th))
+        racing_.found.insert(rd.seq);
+    // Readers ordered before a write that changes the bytes are ordered before every later
+    // write too, unless that one races with this write (a race no second run excuses).
+    if (!holds_same) r.readers_since_write.erase(it);
+  }
+}
+
+void Machine::register_read(ExecContext& ctx, uint32_t reg) {
+  auto& unread = ctx.th.unread_loads;
+  for (size_t k = 0; k < unread.size();) {
+    if (unread[k].first != reg) {
+      ++k;
+      continue;
+    }
+    racing_.used_at.emplace(unread[k].second, ctx.cta.warp_collectives[ctx.th.warp]);
+    unread[k] = unread.back();
+    unread.pop_back();
+  }
+}
+
+void Machine::register_written(ExecContext& ctx, uint32_t reg) {
+  auto& unread = ctx.th.unread_loads;
+  std::erase_if(unread, [&](const auto& e) { return e.first == reg; });  // overwritten unread
+  if (ctx.th.loading) unread.emplace_back(reg, ctx.th.loading), ctx.th.loading = 0;
+}
+
+bool Machine::read_used_before_collective(const AccessRecord& rd, const Cta& cta, const Thread& th) const {
+  const uint32_t per_cta = static_cast<uint32_t>(cta.threads.size());
+  if (rd.thread / per_cta != cta.linear || (rd.thread % per_cta) / 32 != th.warp) return false;
+  auto it = racing_.used_at.find(rd.seq);
+  return it != racing_.used_at.end() && cta.warp_collectives[th.warp] > it->second;
+}
+
+std::optional<expr::ExprId> Machine::racing_symbol_in(std::span<const expr::ExprId> roots) const {
+  if (racing_.symbols.empty()) return std::nullopt;
   // One walk over all roots: output cells share most of their nodes.
   const expr::Store& st = session_.store();
   std::vector<expr::ExprId> stack(roots.begin(), roots.end());
@@ -29,16 +79,22 @@ bool Machine::depends_on_racing_read(std::span<const expr::ExprId> roots) const 
     expr::ExprId e = stack.back();
     stack.pop_back();
     if (!seen.insert(e.index).second) continue;
-    if (racing_.symbols.count(e.index)) return true;
+    if (racing_.symbols.count(e.index)) return e;
     for (uint32_t i = 0; i < st.arity(e); ++i) stack.push_back(st.operand(e, i));
   }
-  return false;
+  return std::nullopt;
+}
+
+std::optional<Site> Machine::racing_read_reaching(std::span<const expr::ExprId> roots) const {
+  std::optional<expr::ExprId> sym = racing_symbol_in(roots);
+  if (!sym) return std::nullopt;
+  return racing_.sites.at(sym->index);
 }
 
 bool Machine::depends_on_racing_read(Value v) const {
   if (!v.is_symbolic()) return false;
   expr::ExprId e = v.expr();
-  return depends_on_racing_read(std::span<const expr::ExprId>(&e, 1));
+  return racing_symbol_in(std::span<const expr::ExprId>(&e, 1)).has_value();
 }
 
 }  // namespace racer::exec

@@ -5,10 +5,15 @@
 // which the racing reads return values unrelated to memory can show it: the checker runs the
 // program again with each racing load (named by its access number, the same in every run of
 // the program until a value steers a branch) replaced by a fresh unknown, and keeps the
-// verdict only if no output depends on one of them.
+// verdict only if no output depends on one of them. That run keeps every read of a byte since
+// its last write, so it finds every load in a race; if it finds loads the first run missed, one
+// more run replaces those too.
 #include <cstdint>
 #include <set>
+#include <unordered_map>
 #include <unordered_set>
+
+#include "exec/defect.hpp"
 
 namespace racer::exec {
 
@@ -21,6 +26,14 @@ struct RacingReads {
   std::set<uint32_t> to_replace;
   std::set<uint32_t> replaced;
   std::unordered_set<uint32_t> symbols;  // ExprId indices
+  std::unordered_map<uint32_t, Site> sites;  // symbol -> the load that read it
+  // Access number of a load -> the warp's collective count when an instruction first read
+  // the register it loaded.
+  std::unordered_map<uint32_t, uint32_t> used_at;
+  // A byte read by more loads since its last write than a run keeps: every racing load
+  // could not be found.
+  bool incomplete = false;
+  static constexpr size_t kMaxReadersPerByte = 4096;
 
   bool replacing() const { return !to_replace.empty(); }
   // Every race was a load against a store: the kind a second run can excuse.

@@ -3,6 +3,7 @@
 // memory, a module variable): its bytes, what each byte holds, and who touched it when.
 #include <cstdint>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "exec/value.hpp"
@@ -57,6 +58,10 @@ struct Region {
   std::vector<ByteTrack> track;
   // Per byte: how many cp.async copies are writing it (empty until the first one).
   std::vector<uint16_t> in_flight;
+  // Every read of a byte since its last write, kept only in a run that replaces racing loads
+  // (exec/racing_reads.hpp): ByteTrack remembers two readers, enough to find a race but not
+  // every load in one.
+  std::unordered_map<uint64_t, std::vector<AccessRecord>> readers_since_write;
 
   // What the engine keeps per byte of a region: its value, state, symbol and access record.
   static constexpr uint64_t kBytesPerByte =

@@ -276,6 +276,7 @@ bool Machine::release_sync(Cta& cta, const ptx::Function& fn) {
         refuse(ctx, ins, r.what());
       }
       for (Thread* t : lanes) t->wait = Wait::None;
+      if (lanes.size() == std::min<size_t>(32, cta.threads.size() - size_t{w} * 32)) ++cta.warp_collectives[w];
       released = true;
     }
   }

@@ -104,6 +104,11 @@ struct Thread {
   uint64_t mbar_value = 0;      // the phase parity or the state token waited for,
   bool mbar_parity = false;     // and which of the two
   Clock hb;                     // what is ordered before its next access (exec/happens_before.hpp)
+  // In a run that replaces racing loads (exec/racing_reads.hpp): the access number of the load
+  // whose value the next register write receives, and the loads whose register no instruction
+  // has read yet, as (register, access number).
+  uint32_t loading = 0;
+  std::vector<std::pair<uint32_t, uint32_t>> unread_loads;
 };
 
 }  // namespace racer::exec

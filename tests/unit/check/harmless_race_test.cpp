@@ -70,6 +70,43 @@ TEST_F(MachineTest, ARacingReadThatReachesAnOutputStaysARace) {
   EXPECT_TRUE(has_race(r)) << show(r);
 }
 
+TEST_F(MachineTest, EveryReplicaOfARacingReadIsFoundNotOnlyTheTwoRemembered) {
+  // Four threads per element: the engine remembers two readers of a byte (the last two), and
+  // the one that publishes what it read (threads 4 to 7, an earlier reader) must not escape
+  // the second run.
+  std::string four = replace_all(replicated("four", R"(
+  shr.u32 %r5, %r0, 2;
+  setp.eq.u32 %p3, %r5, 1;
+  @%p3 add.s64 %rd12, %rd1, %rd10;
+  @%p3 st.global.f32 [%rd12], %f1;
+)"), "// RACING_LOAD\n",
+                                 // Every lane reads before any stores (a shuffle waits for all), but
+                                 // no instruction has used the value read before the shuffle: the
+                                 // load may still be in flight when lane 0 stores.
+                                 "// RACING_LOAD\n  shfl.sync.bfly.b32 %r9, %r0, 1, 31, 0xffff;\n");
+  Spec s = spec("four", R"("out", "seen")");
+  s.a[0].block = "[16]";
+  auto r = run(four + kDouble, s);
+  EXPECT_EQ(r.verdict, Verdict::Unknown) << show(r);
+  EXPECT_TRUE(has_race(r)) << show(r);
+}
+
+TEST_F(MachineTest, AReadUsedBeforeACollectiveOfTheWarpIsOrderedBeforeLaterStores) {
+  // The lanes that publish what they read used it (add.f32) before a shuffle every lane takes
+  // part in, and lane 0 stores after the shuffle: the load had returned before the store.
+  std::string used_first = replace_all(replicated("used_first", R"(
+  shr.u32 %r5, %r0, 2;
+  setp.eq.u32 %p3, %r5, 1;
+  @%p3 add.s64 %rd12, %rd1, %rd10;
+  @%p3 st.global.f32 [%rd12], %f1;
+)"), "  add.f32 %f2, %f1, %f1;\n", "  add.f32 %f2, %f1, %f1;\n  shfl.sync.bfly.b32 %r9, %r0, 1, 31, 0xffff;\n");
+  Spec s = spec("used_first", R"("out", "seen")");
+  s.a[0].block = "[16]";
+  auto r = run(used_first + kDouble, s);
+  EXPECT_EQ(r.verdict, Verdict::Equivalent) << show(r);
+  EXPECT_FALSE(has_race(r)) << show(r);
+}
+
 TEST_F(MachineTest, ARacingReadThatSteersABranchStaysARace) {
   auto steers = replicated("steers", R"(
   setp.gt.f32 %p2, %f1, 0f00000000;
