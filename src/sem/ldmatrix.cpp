@@ -2,6 +2,8 @@
 // tiles of 16-bit elements between shared memory and fragment registers. Lane 8*i + r gives
 // the address of row r of tile i; lane L holds, in register i, the elements (L/4, 2*(L%4))
 // and (L/4, 2*(L%4)+1) of tile i, or with .trans those of the transposed tile.
+#include <optional>
+
 #include "exec/packed.hpp"
 #include "sem/fragment.hpp"
 #include "sem/semantics.hpp"
@@ -65,26 +67,51 @@ void ldmatrix(ExecContext& c0, const Instr& i, std::span<Thread* const> lanes) {
   }
 }
 
+// A 32-bit register that is one symbolic number (f32 data Triton moves through a .b16
+// layout conversion) cannot be split into halves; without .trans its halves are the two
+// adjacent elements of one row, so its four bytes land in order and it is stored whole.
+struct TileElement {
+  Value half;
+  std::optional<Value> whole;  // at the even column of a pair: the register both came from
+};
+
 void stmatrix(ExecContext& c0, const Instr& i, std::span<Thread* const> lanes) {
   unsigned n = tile_count(i);
   bool trans = i.has(Mod::Trans);
   exec::Space sp = space_of(i);
-  std::vector<Value> tiles(n * 64);
+  std::vector<TileElement> tiles(n * 64);
+  const ptx::Operand& src = i.operands[1];
+  if (fragment_registers(src) != n) throw exec::Refusal("stmatrix source has the wrong number of registers");
   for (Thread* th : lanes) {
     ExecContext lc = c0.with(*th);
-    auto f = read_fragment(lc, i.operands[1], Type::B16);
-    if (f.size() != 2 * n) throw exec::Refusal("stmatrix source has the wrong number of registers");
     unsigned pos[2][2];
     held(th->lane, trans, pos);
-    for (unsigned t = 0; t < n; ++t)
-      for (unsigned h = 0; h < 2; ++h) tiles[t * 64 + pos[h][0] * 8 + pos[h][1]] = f[2 * t + h];
+    for (unsigned t = 0; t < n; ++t) {
+      const ptx::Operand& reg = src.kind == ptx::Operand::Kind::Vector ? src.elems[t] : src;
+      Value v = lc.get(reg, Type::B32);
+      TileElement* at[2] = {&tiles[t * 64 + pos[0][0] * 8 + pos[0][1]], &tiles[t * 64 + pos[1][0] * 8 + pos[1][1]]};
+      if (v.is_symbolic() && !v.is_packed() && !trans) {
+        at[0]->whole = v;
+        continue;
+      }
+      auto halves = exec::unpack_halves(v);
+      at[0]->half = halves[0], at[1]->half = halves[1];
+    }
   }
   for (unsigned t = 0; t < n; ++t)
     for (unsigned r = 0; r < 8; ++r) {
       Thread& th = *lanes[8 * t + r];
       ExecContext lc = c0.with(th);
       uint64_t row = lc.address(i.operands[0]);
-      for (unsigned col = 0; col < 8; ++col) c0.memory().store(lc, i, sp, row + 2 * col, 2, tiles[t * 64 + r * 8 + col], Type::B16);
+      for (unsigned col = 0; col < 8; ++col) {
+        const TileElement& e = tiles[t * 64 + r * 8 + col];
+        if (e.whole) {
+          c0.memory().store(lc, i, sp, row + 2 * col, 4, *e.whole, Type::B32);
+          ++col;
+          continue;
+        }
+        c0.memory().store(lc, i, sp, row + 2 * col, 2, e.half, Type::B16);
+      }
     }
 }
 
