@@ -70,39 +70,36 @@ TEST_F(MachineTest, ARacingReadThatReachesAnOutputStaysARace) {
   EXPECT_TRUE(has_race(r)) << show(r);
 }
 
-TEST_F(MachineTest, EveryReplicaOfARacingReadIsFoundNotOnlyTheTwoRemembered) {
-  // Four threads per element: the engine remembers two readers of a byte (the last two), and
-  // the one that publishes what it read (threads 4 to 7, an earlier reader) must not escape
-  // the second run.
-  std::string four = replace_all(replicated("four", R"(
+// Four threads per element: the engine remembers two readers of a byte (the last two), and
+// the one that publishes what it read (threads 4 to 7, an earlier reader) must not escape the
+// second run.
+std::string four_per_element(std::string_view name, std::string_view shuffle_after) {
+  return replace_all(replicated(name, R"(
   shr.u32 %r5, %r0, 2;
   setp.eq.u32 %p3, %r5, 1;
   @%p3 add.s64 %rd12, %rd1, %rd10;
   @%p3 st.global.f32 [%rd12], %f1;
-)"), "// RACING_LOAD\n",
-                                 // Every lane reads before any stores (a shuffle waits for all), but
-                                 // no instruction has used the value read before the shuffle: the
-                                 // load may still be in flight when lane 0 stores.
-                                 "// RACING_LOAD\n  shfl.sync.bfly.b32 %r9, %r0, 1, 31, 0xffff;\n");
-  Spec s = spec("four", R"("out", "seen")");
+)"), shuffle_after, std::string(shuffle_after) + "  shfl.sync.bfly.b32 %r9, %r0, 1, 31, 0xffff;\n");
+}
+
+Spec four_spec(std::string_view name) {
+  Spec s = spec(name, R"("out", "seen")");
   s.a[0].block = "[16]";
-  auto r = run(four + kDouble, s);
+  return s;
+}
+
+TEST_F(MachineTest, EveryReplicaOfARacingReadIsFoundNotOnlyTheTwoRemembered) {
+  // Every lane reads before any stores (a shuffle waits for all), but no instruction has used
+  // the value read before the shuffle: the load may still be in flight when lane 0 stores.
+  auto r = run(four_per_element("four", "// RACING_LOAD\n") + kDouble, four_spec("four"));
   EXPECT_EQ(r.verdict, Verdict::Unknown) << show(r);
   EXPECT_TRUE(has_race(r)) << show(r);
 }
 
 TEST_F(MachineTest, AReadUsedBeforeACollectiveOfTheWarpIsOrderedBeforeLaterStores) {
-  // The lanes that publish what they read used it (add.f32) before a shuffle every lane takes
-  // part in, and lane 0 stores after the shuffle: the load had returned before the store.
-  std::string used_first = replace_all(replicated("used_first", R"(
-  shr.u32 %r5, %r0, 2;
-  setp.eq.u32 %p3, %r5, 1;
-  @%p3 add.s64 %rd12, %rd1, %rd10;
-  @%p3 st.global.f32 [%rd12], %f1;
-)"), "  add.f32 %f2, %f1, %f1;\n", "  add.f32 %f2, %f1, %f1;\n  shfl.sync.bfly.b32 %r9, %r0, 1, 31, 0xffff;\n");
-  Spec s = spec("used_first", R"("out", "seen")");
-  s.a[0].block = "[16]";
-  auto r = run(used_first + kDouble, s);
+  // The publishing lanes used what they read (add.f32) before a shuffle every lane takes part
+  // in, and lane 0 stores after the shuffle: the load had returned before the store.
+  auto r = run(four_per_element("used_first", "  add.f32 %f2, %f1, %f1;\n") + kDouble, four_spec("used_first"));
   EXPECT_EQ(r.verdict, Verdict::Equivalent) << show(r);
   EXPECT_FALSE(has_race(r)) << show(r);
 }
