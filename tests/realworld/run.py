@@ -107,6 +107,15 @@ def reason_of(report):
         why = cell.split(":", 1)[1].strip()
         return why, why
     if where:
+        # The checker's note on a race that stands: the load whose value reaches an output.
+        reach = next((k for k, l in enumerate(lines) if l.startswith("note: ") and "reaches output" in l), None)
+        if reach is not None and reach + 1 < len(lines):
+            side = "library" if lines[reach][6:].startswith("a") else "reference"
+            src = re.search(r"\(([^()]*?([^/()]+:\d+):\d+)\): ", lines[reach + 1])
+            output = re.search(r"reaches output (\w+)", lines[reach]).group(1)
+            at = src.group(2) if src else "?"
+            return (f"{where}: the load at {at} in the {side} reads while another thread stores there, and its value "
+                    f"reaches {output}", f"{where} ({side}: a racing load at {at} reaches {output})")
         race = next((l for l in lines if re.match(r"[ab]: race at ", l)), "")
         if race:
             side = "library" if race.startswith("a") else "reference"
