@@ -50,17 +50,20 @@ Execution::Execution(const instance::Instance& inst, const exec::Limits& limits)
     mpz_class hi = sgn ? (mpz_class(1) << (bits - 1)) - 1 : (mpz_class(1) << bits) - 1;
     return exec::Interval{mpq_class(lo), mpq_class(hi)};
   });
-  const exec::Semantics& sem = sem::semantics();
   try {
-    ma_ = std::make_unique<exec::Machine>(session_, 'a', prep_.tensors(), dom_, sem);
-    mb_ = std::make_unique<exec::Machine>(session_, 'b', prep_.tensors(), dom_, sem);
+    ma_ = make_machine('a');
+    mb_ = make_machine('b');
   } catch (const exec::LimitReached& l) {
     ma_.reset(), mb_.reset();
     not_started_ = std::string("setting up memory stopped: ") + l.what();
     return;
   }
-  ma_->set_recognizer(&recognizer_a_);
-  mb_->set_recognizer(&recognizer_b_);
+}
+
+std::unique_ptr<exec::Machine> Execution::make_machine(char which) {
+  auto m = std::make_unique<exec::Machine>(session_, which, prep_.tensors(), dom_, sem::semantics());
+  m->set_recognizer(which == 'a' ? &recognizer_a_ : &recognizer_b_);
+  return m;
 }
 
 uint64_t Execution::thread_instructions() const { return ma_ && mb_ ? ma_->steps() + mb_->steps() : 0; }
@@ -116,8 +119,7 @@ void Execution::excuse_harmless_races(char which) {
   for (int run = 0; run < 2; ++run) {
     std::unique_ptr<exec::Machine> m;
     try {
-      m = std::make_unique<exec::Machine>(session_, which, prep_.tensors(), dom_, sem::semantics());
-      m->set_recognizer(which == 'a' ? &recognizer_a_ : &recognizer_b_);
+      m = make_machine(which);
       m->replace_racing_reads(replace);
       run_program(*m, prep_, which);
     } catch (const exec::Refusal&) {

@@ -38,6 +38,8 @@ class Execution {
   // loads returning fresh unknowns; when no output depends on one, that run replaces the
   // first and its races become notes (exec/racing_reads.hpp).
   void excuse_harmless_races(char which);
+  // Program `which`'s machine over the shared session, domain and its recognizer.
+  std::unique_ptr<exec::Machine> make_machine(char which);
 
   Prepared prep_;
   exec::Session session_;

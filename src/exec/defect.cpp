@@ -14,6 +14,13 @@ std::string site_text(const Site& s, bool with_thread) {
   return out + ": " + s.text;
 }
 
+std::string defect_text(const Defect& d) {
+  std::string s = std::string(defect_kind_name(d.kind)) + " at " + d.memory;
+  if (!d.detail.empty()) s += " (" + d.detail + ")";
+  if (d.count > 1) s += ", " + std::to_string(d.count) + " times";
+  return s;
+}
+
 std::string_view defect_kind_name(DefectKind k) {
   switch (k) {
     case DefectKind::OobRead: return "oob_read";

@@ -37,6 +37,9 @@ struct Defect {
   uint64_t count = 1;       // further occurrences at the same instruction, folded into this one
 };
 
+// "race at x[0,0] (write conflicts with ...), 120 times": what, where and how often.
+std::string defect_text(const Defect& d);
+
 // Notes are observations that are not defects (e.g. replicated stores of the same value).
 struct Note {
   char program = 'a';

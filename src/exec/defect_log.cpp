@@ -41,8 +41,7 @@ void DefectLog::demote(DefectKind kind, const std::string& why) {
       kept.push_back(std::move(d));
       continue;
     }
-    std::string times = d.count > 1 ? ", " + std::to_string(d.count) + " times" : "";
-    notes_.push_back({d.program, d.site, std::string(defect_kind_name(d.kind)) + " at " + d.memory + " (" + d.detail + ")" + times + ": " + why});
+    notes_.push_back({d.program, d.site, defect_text(d) + ": " + why});
   }
   defects_ = std::move(kept);
 }

@@ -221,7 +221,7 @@ uint32_t Machine::track(ExecContext& ctx, const ptx::Instr& ins, Region& r, uint
         if (holds_same && rd->seq > b.established.seq) continue;
         if (b.uninit_defect) log_.withdraw_uninit_read(b.uninit_defect), b.uninit_defect = 0;
         const AccessRecord reader = *rd;
-        if (!racing_.replacing() || !read_used_before_collective(reader, ctx.cta, ctx.th)) racing_.found.insert(reader.seq);
+        if (!read_used_before_collective(reader, ctx.cta, ctx.th)) racing_.found.insert(reader.seq);
         ++racing_.read_races;
         defect(DefectKind::Race, SiteRef{&ctx, &ins}, [&] { return storage_.describe(&r, r.base + off, size); },
                [&] { return "write conflicts with a read by " + other(reader) + " not ordered by a barrier"; });

@@ -1,6 +1,7 @@
 // Replacing racing loads by fresh unknowns (exec/racing_reads.hpp says why).
 #include "exec/machine.hpp"
 #include "exec/refusal.hpp"
+#include "expr/walk.hpp"
 
 namespace racer::exec {
 
@@ -70,19 +71,13 @@ bool Machine::read_used_before_collective(const AccessRecord& rd, const Cta& cta
 }
 
 std::optional<expr::ExprId> Machine::racing_symbol_in(std::span<const expr::ExprId> roots) const {
-  if (racing_.symbols.empty()) return std::nullopt;
-  // One walk over all roots: output cells share most of their nodes.
-  const expr::Store& st = session_.store();
-  std::vector<expr::ExprId> stack(roots.begin(), roots.end());
-  std::unordered_set<uint32_t> seen;
-  while (!stack.empty()) {
-    expr::ExprId e = stack.back();
-    stack.pop_back();
-    if (!seen.insert(e.index).second) continue;
-    if (racing_.symbols.count(e.index)) return e;
-    for (uint32_t i = 0; i < st.arity(e); ++i) stack.push_back(st.operand(e, i));
-  }
-  return std::nullopt;
+  std::optional<expr::ExprId> found;
+  if (racing_.symbols.empty()) return found;
+  expr::any_node(session_.store(), roots, [&](expr::ExprId e) {
+    if (racing_.symbols.count(e.index)) found = e;
+    return found.has_value();
+  });
+  return found;
 }
 
 std::optional<Site> Machine::racing_read_reaching(std::span<const expr::ExprId> roots) const {

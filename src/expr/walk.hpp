@@ -3,6 +3,7 @@
 // are deep): a scan that may stop early, and a bottom-up fold that every rewrite, normal
 // form and encoder is written as.
 #include <optional>
+#include <span>
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
@@ -11,11 +12,11 @@
 
 namespace racer::expr {
 
-// Calls visit(node) once per distinct node reachable from root; stops early when visit
-// returns true, and then returns true.
+// Calls visit(node) once per distinct node reachable from any of roots (one walk: roots
+// that share nodes visit them once); stops early when visit returns true, and then returns true.
 template <class Visit>
-bool any_node(const Store& st, ExprId root, Visit visit) {
-  std::vector<ExprId> stack{root};
+bool any_node(const Store& st, std::span<const ExprId> roots, Visit visit) {
+  std::vector<ExprId> stack(roots.begin(), roots.end());
   std::unordered_set<uint32_t> seen;
   while (!stack.empty()) {
     ExprId e = stack.back();
@@ -25,6 +26,11 @@ bool any_node(const Store& st, ExprId root, Visit visit) {
     for (uint32_t i = 0; i < st.arity(e); ++i) stack.push_back(st.operand(e, i));
   }
   return false;
+}
+
+template <class Visit>
+bool any_node(const Store& st, ExprId root, Visit visit) {
+  return any_node(st, std::span<const ExprId>(&root, 1), visit);
 }
 
 // Pushes every operand of a node: the default for fold_post_order's `children`.

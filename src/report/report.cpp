@@ -115,10 +115,7 @@ std::string text(const check::CheckResult& r) {
   if (!r.defects.empty()) {
     s += "defects:\n";
     for (const auto& d : r.defects) {
-      s += "  " + std::string(1, d.program) + ": " + std::string(exec::defect_kind_name(d.kind)) + " at " + d.memory;
-      if (!d.detail.empty()) s += " (" + d.detail + ")";
-      if (d.count > 1) s += ", " + std::to_string(d.count) + " times";
-      s += "\n     first at " + exec::site_text(d.site) + "\n";
+      s += "  " + std::string(1, d.program) + ": " + exec::defect_text(d) + "\n     first at " + exec::site_text(d.site) + "\n";
     }
   }
   for (const auto& n : r.notes) s += "note: " + std::string(1, n.program) + ": " + n.message + "\n     at " + exec::site_text(n.site) + "\n";
