@@ -1,4 +1,5 @@
 #include "check/classify.hpp"
+#include "check/number_text.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -17,13 +18,6 @@ namespace {
 constexpr int kPointsPerStyle = 3;
 constexpr size_t kReplays = 6;   // concrete runs beyond the witness's own
 constexpr double kRoundingUlps = 4;  // "a few units of the output format's rounding"
-
-std::string number(double v) {
-  std::ostringstream o;
-  o.precision(9);
-  o << v;
-  return o.str();
-}
 
 struct CellAt {
   size_t output;  // index into prep.output_tensors()
@@ -164,8 +158,8 @@ Classification classify_refutation(Execution& ex, const Counterexample& cx, uint
     double fa = cell_value(t.elem, run.outputs[0][where->output][static_cast<size_t>(where->cell)]);
     double fb = cell_value(t.elem, run.outputs[1][where->output][static_cast<size_t>(where->cell)]);
     res.summary = "manifest: replayed on the emulator " + std::string(r.point == 0 ? "at the witness" : "at a further point") +
-                  ", " + cell + " is " + number(fa) + " in program a and " + number(fb) +
-                  " in program b: more than " + number(kRoundingUlps) + " ulp apart, and more than twice the rounding either program made there";
+                  ", " + cell + " is " + number_text(fa) + " in program a and " + number_text(fb) +
+                  " in program b: more than " + number_text(kRoundingUlps) + " ulp apart, and more than twice the rounding either program made there";
     if (r.point != 0) {
       expr::ExprId ma = ex.cell('a', outs[where->output], where->cell), mb = ex.cell('b', outs[where->output], where->cell);
       auto va = expr::eval_exact(ex.store(), ma, p.at), vb = expr::eval_exact(ex.store(), mb, p.at);
@@ -194,14 +188,14 @@ Classification classify_refutation(Execution& ex, const Counterexample& cx, uint
     }
     return res;
   }
-  std::string largest_text = number(static_cast<double>(largest)) + " relative" +
-                             (ulp > 0 ? " (" + number(static_cast<double>(largest / ulp)) + " ulp of " + std::string(ptx::type_name(out.elem)) + ")" : "");
+  std::string largest_text = number_text(static_cast<double>(largest)) + " relative" +
+                             (ulp > 0 ? " (" + number_text(static_cast<double>(largest / ulp)) + " ulp of " + std::string(ptx::type_name(out.elem)) + ")" : "");
   if (ulp > 0 && within_rounding) {
     res.kind = Classification::Kind::Rounding;
     bool constant_factor = std::isfinite(ratio_lo) && ratio_hi - ratio_lo <= 1e-3L * std::fabs(ratio_hi - 1) + 1e-15L && ratio_lo != 1;
     std::string why = constant_factor
                           ? "the sides differ by a constant factor of about 1 " + std::string(ratio_lo < 1 ? "- " : "+ ") +
-                                number(static_cast<double>(std::fabs(ratio_lo - 1))) + " (a constant folded or rounded differently, or one routine read two ways)"
+                                number_text(static_cast<double>(std::fabs(ratio_lo - 1))) + " (a constant folded or rounded differently, or one routine read two ways)"
                           : "the sides differ by at most " + largest_text + " (a constant or a routine read two ways)";
     res.summary = "rounding: no replay at " + std::to_string(std::min(points.size(), kReplays + 1)) +
                   " points shows a difference beyond rounding, and over " + std::to_string(points.size()) +

@@ -1,4 +1,5 @@
 #include "check/hazard_points.hpp"
+#include "check/number_text.hpp"
 
 #include <cmath>
 #include <sstream>
@@ -8,13 +9,6 @@
 
 namespace racer::check {
 namespace {
-
-std::string number(long double v) {
-  std::ostringstream o;
-  o.precision(6);
-  o << static_cast<double>(v);
-  return o.str();
-}
 
 // The largest (or smallest) exp argument at a point; nullopt where none has a value there.
 std::optional<long double> extreme_argument(const expr::Store& st, const std::vector<expr::ExprId>& args,
@@ -84,8 +78,8 @@ std::vector<ProvokingPoint> provoking_points(Execution& ex, const std::vector<ex
     for (auto [threshold, largest, what] : {std::tuple{overflow, true, "overflow"}, std::tuple{underflow, false, "underflow to zero"}}) {
       if (out.size() >= count) break;
       if (auto t = crossing(ex, line, args, threshold, largest))
-        out.push_back({line.uniform(*t), "every input cell at fraction " + number(*t) + " of its range, where an exp argument of the exact expressions crosses " +
-                                             number(threshold) + " (" + what + " of exp in the narrowest format)"});
+        out.push_back({line.uniform(*t), "every input cell at fraction " + number_text(*t, 6) + " of its range, where an exp argument of the exact expressions crosses " +
+                                             number_text(threshold, 6) + " (" + what + " of exp in the narrowest format)"});
     }
   }
   const std::pair<PointStyle, const char*> cycle[] = {

@@ -1,4 +1,5 @@
 #include "check/hazards.hpp"
+#include "check/number_text.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -19,10 +20,7 @@ namespace {
 std::string number(long double v) {
   if (std::isnan(v)) return "NaN";
   if (std::isinf(v)) return v > 0 ? "+inf" : "-inf";
-  std::ostringstream o;
-  o.precision(9);
-  o << static_cast<double>(v);
-  return o.str();
+  return number_text(v);
 }
 
 std::string message(const FloatHazard& h) {

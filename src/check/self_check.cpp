@@ -1,4 +1,5 @@
 #include "check/self_check.hpp"
+#include "check/number_text.hpp"
 
 #include <chrono>
 #include <cmath>
@@ -13,13 +14,6 @@
 namespace racer::check {
 namespace {
 
-std::string number(long double v) {
-  std::ostringstream o;
-  o.precision(9);
-  o << static_cast<double>(v);
-  return o.str();
-}
-
 std::string describe_point(const Point& p) {
   std::string s;
   size_t shown = 0;
@@ -28,7 +22,7 @@ std::string describe_point(const Point& p) {
       s += ", ... (" + std::to_string(p.values.size()) + " values)";
       break;
     }
-    s += (shown++ ? ", " : "") + w.name + " = " + number(w.value.get_d());
+    s += (shown++ ? ", " : "") + w.name + " = " + number_text(w.value.get_d());
   }
   return s;
 }
@@ -51,15 +45,15 @@ std::string compare_cell(const expr::Store& st, expr::ExprId e, ptx::Type elem, 
   if (st.is_inf(e)) {
     ++sc.compared;
     bool same = std::isinf(emulated) && (emulated > 0) == (e == st.pos_inf());
-    return same ? "" : std::string("the exact value is ") + (e == st.pos_inf() ? "+inf" : "-inf") + ", the emulation gives " + number(emulated);
+    return same ? "" : std::string("the exact value is ") + (e == st.pos_inf() ? "+inf" : "-inf") + ", the emulation gives " + number_text(emulated);
   }
   auto b = bound.at(e);
   if (!b) return (++sc.without_bound, "");
   ++sc.compared;
   long double allowed = 4 * b->error + 4 * unit_roundoff(elem) * std::fabs(b->value);
   if (std::isfinite(emulated) && std::fabs(emulated - b->value) <= allowed) return "";
-  return "the exact value is " + number(b->value) + ", the emulation gives " + number(emulated) + " (rounding allows " +
-         number(allowed) + " here)";
+  return "the exact value is " + number_text(b->value) + ", the emulation gives " + number_text(emulated) + " (rounding allows " +
+         number_text(allowed) + " here)";
 }
 
 }  // namespace
