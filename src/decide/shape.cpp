@@ -182,30 +182,19 @@ void ShapeClasses::record(ExprId x, const std::unordered_map<uint32_t, uint32_t>
 PairShape ShapeClasses::shape(ExprId a, ExprId b) {
   PairShape s;
   std::unordered_map<uint32_t, uint32_t> position;  // node -> its place in the walk
-  struct Frame {
-    ExprId id;
-    bool expanded;
-  };
   for (ExprId root : {a, b}) {
     invariant(root);
-    std::vector<Frame> stack{{root, false}};
-    while (!stack.empty()) {
-      Frame f = stack.back();
-      if (position.count(f.id.index)) {
-        stack.pop_back();
-        continue;
-      }
-      if (!f.expanded) {
-        stack.back().expanded = true;
-        std::vector<ExprId> ops = visit_order(f.id, position);
-        for (auto it = ops.rbegin(); it != ops.rend(); ++it)
-          if (!position.count(it->index)) stack.push_back({*it, false});
-        continue;
-      }
-      stack.pop_back();
-      record(f.id, position, s.words);
-      position.emplace(f.id.index, static_cast<uint32_t>(position.size()));
-    }
+    expr::fold_post_order<uint32_t>(
+        root, position, [](ExprId) { return std::optional<uint32_t>(); },
+        [&](ExprId x, auto push) {
+          // Pushed last to first: the walk numbers them in visit order.
+          std::vector<ExprId> ops = visit_order(x, position);
+          for (auto it = ops.rbegin(); it != ops.rend(); ++it) push(*it);
+        },
+        [&](ExprId x) {
+          record(x, position, s.words);
+          return static_cast<uint32_t>(position.size());
+        });
   }
   s.words.push_back(position.at(a.index));
   s.words.push_back(position.at(b.index));
