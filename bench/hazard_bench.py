@@ -8,37 +8,19 @@ the two modes, the hazards found, and the cases where the search costs most.
   python3 bench/hazard_bench.py ../shared/corpus/cases --runs 3
   python3 bench/hazard_bench.py tests/cases --runs 1
 """
-import argparse
-import json
 import os
-import pathlib
-import statistics
-import subprocess
 
-
-def check(racer, case, flags):
-    out = subprocess.run([racer, "check", "--json", *flags, str(case)], stdout=subprocess.PIPE,
-                         stderr=subprocess.DEVNULL).stdout
-    try:
-        return json.loads(out)
-    except json.JSONDecodeError:
-        return {}
+from check_runs import arguments, median, runs_in_two_modes
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("dir")
-    ap.add_argument("--runs", type=int, default=3)
-    ap.add_argument("--racer", default=str(pathlib.Path(__file__).resolve().parent.parent / "build" / "racer"))
-    a = ap.parse_args()
+    a = arguments()
     rows = []
-    for case in sorted(pathlib.Path(a.dir).glob("*.toml")):
-        on = [check(a.racer, case, []) for _ in range(a.runs)]
-        off = [check(a.racer, case, ["--no-float-hazards"]) for _ in range(a.runs)]
-        med = lambda rs, f: statistics.median(f(r) for r in rs)
-        search = med(on, lambda r: r.get("float_hazards", {}).get("seconds", 0.0))
+    for case, on, off in runs_in_two_modes(a, [], ["--no-float-hazards"]):
+        search = median(on, lambda r: r.get("float_hazards", {}).get("seconds", 0.0))
         hazards = len(on[0].get("float_hazards", {}).get("hazards", []))
-        rows.append((case.stem, med(on, lambda r: r.get("seconds", 0.0)), search, med(off, lambda r: r.get("seconds", 0.0)), hazards))
+        rows.append((case.stem, median(on, lambda r: r.get("seconds", 0.0)), search,
+                     median(off, lambda r: r.get("seconds", 0.0)), hazards))
     total_on = sum(r[1] for r in rows)
     total_search = sum(r[2] for r in rows)
     total_off = sum(r[3] for r in rows)

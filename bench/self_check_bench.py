@@ -8,36 +8,19 @@ ratio of the two modes, and the cases where the self-check costs most.
   python3 bench/self_check_bench.py ../shared/corpus/cases --runs 3
   python3 bench/self_check_bench.py tests/cases --runs 3
 """
-import argparse
-import json
 import os
-import pathlib
-import statistics
-import subprocess
 
-
-def check(racer, case, points):
-    out = subprocess.run([racer, "check", "--json", "--self-check-points", str(points), str(case)],
-                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL).stdout
-    try:
-        return json.loads(out)
-    except json.JSONDecodeError:
-        return {}
+from check_runs import arguments, median, runs_in_two_modes
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("dir")
-    ap.add_argument("--runs", type=int, default=3)
-    ap.add_argument("--racer", default=str(pathlib.Path(__file__).resolve().parent.parent / "build" / "racer"))
-    a = ap.parse_args()
+    a = arguments()
+    field = lambda k: lambda r: r.get(k, 0.0)
     rows = []
-    for case in sorted(pathlib.Path(a.dir).glob("*.toml")):
-        on = [check(a.racer, case, 2) for _ in range(a.runs)]
-        off = [check(a.racer, case, 0) for _ in range(a.runs)]
-        med = lambda rs, k: statistics.median(r.get(k, 0.0) for r in rs)
-        rows.append((case.stem, med(on, "seconds"), med(on, "self_check_seconds"),
-                     med(on, "self_check_emulation_seconds"), med(off, "seconds"), on[0].get("self_check", "")))
+    for case, on, off in runs_in_two_modes(a, ["--self-check-points", "2"], ["--self-check-points", "0"]):
+        rows.append((case.stem, median(on, field("seconds")), median(on, field("self_check_seconds")),
+                     median(on, field("self_check_emulation_seconds")), median(off, field("seconds")),
+                     on[0].get("self_check", "")))
     total_on = sum(r[1] for r in rows)
     total_sc = sum(r[2] for r in rows)
     total_emu = sum(r[3] for r in rows)
