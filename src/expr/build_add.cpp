@@ -181,6 +181,7 @@ std::optional<ExprId> Store::add_one_term(ExprId sum, ExprId x) {
     if (slots_begin[2 * mid] < term.index) lo = mid + 1; else hi = mid;
     pos = lo;
   }
+  if (pos == n.n) return append_term(sum, term.index, w);
   std::vector<uint32_t> ops;
   ops.reserve(2 * size_t(n.n) + 2);
   ops.insert(ops.end(), slots_begin, slots_begin + 2 * size_t(pos));

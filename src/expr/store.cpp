@@ -29,38 +29,91 @@ std::span<const uint32_t> Store::slots(const Node& n) const {
   return {pool_.data() + n.off, count};
 }
 
-ExprId Store::intern(Kind kind, uint8_t op, uint32_t a, std::span<const uint32_t> ops, uint8_t flags) {
-  uint64_t slots_sum = 0;
-  for (size_t i = 0; i < ops.size(); ++i) slots_sum += detail::hash_slot(ops[i], i);
+template <class SameSlots>
+std::optional<ExprId> Store::find(Kind kind, uint8_t op, uint32_t a, uint32_t n, uint64_t slots_sum,
+                                  uint32_t& hash, size_t& table_slot, SameSlots same_slots) const {
   uint64_t h = detail::hash_mix(detail::hash_mix(uint64_t(kind) << 8 | op, a), slots_sum);
-  uint32_t h32 = static_cast<uint32_t>(detail::hash_finish(h));
-  uint32_t n = (kind == Kind::Add || kind == Kind::Mul) ? uint32_t(ops.size() / 2) : uint32_t(ops.size());
-
+  hash = static_cast<uint32_t>(detail::hash_finish(h));
   size_t mask = table_.size() - 1;
-  size_t i = h32 & mask;
+  size_t i = hash & mask;
   for (; table_[i] != 0; i = (i + 1) & mask) {
-    if (uint32_t(table_[i] >> 32) != h32) continue;
+    if (uint32_t(table_[i] >> 32) != hash) continue;
     uint32_t index = uint32_t(table_[i]) - 1;
     const Node& cand = nodes_[index];
     if (cand.kind != kind || cand.op != op || cand.a != a || cand.n != n) continue;
-    if (std::equal(ops.begin(), ops.end(), pool_.begin() + cand.off)) return ExprId{index};
+    if (same_slots(cand)) return ExprId{index};
   }
+  table_slot = i;
+  return std::nullopt;
+}
 
+ExprId Store::insert(const Node& n, uint32_t hash, size_t table_slot, uint64_t slots_sum) {
   if (nodes_.size() >= ExprId::kInvalid - 1) throw Error(ExitCode::Internal, "expression store is full");
-  // ops may point into pool_ (a caller re-interning existing operands); appending could
-  // reallocate under it, so copy first in that case.
+  uint32_t index = static_cast<uint32_t>(nodes_.size());
+  nodes_.push_back(n);
+  slot_sums_.push_back(slots_sum);
+  table_[table_slot] = uint64_t(hash) << 32 | (index + 1);
+  if (nodes_.size() * 2 > table_.size()) grow_table();
+  return ExprId{index};
+}
+
+ExprId Store::intern(Kind kind, uint8_t op, uint32_t a, std::span<const uint32_t> ops, uint8_t flags) {
+  uint64_t slots_sum = 0;
+  for (size_t i = 0; i < ops.size(); ++i) slots_sum += detail::hash_slot(ops[i], i);
+  uint32_t n = (kind == Kind::Add || kind == Kind::Mul) ? uint32_t(ops.size() / 2) : uint32_t(ops.size());
+  uint32_t hash = 0;
+  size_t table_slot = 0;
+  auto same = [&](const Node& cand) { return std::equal(ops.begin(), ops.end(), pool_.begin() + cand.off); };
+  if (std::optional<ExprId> found = find(kind, op, a, n, slots_sum, hash, table_slot, same)) return *found;
+
+  // Slots are never written once a node uses them, so operands that already lie in pool_
+  // (a node rebuilt with another coefficient) are shared rather than copied.
   uint32_t off = static_cast<uint32_t>(pool_.size());
   if (!ops.empty() && ops.data() >= pool_.data() && ops.data() < pool_.data() + pool_.size()) {
-    std::vector<uint32_t> copy(ops.begin(), ops.end());
-    pool_.insert(pool_.end(), copy.begin(), copy.end());
+    off = static_cast<uint32_t>(ops.data() - pool_.data());
   } else {
     pool_.insert(pool_.end(), ops.begin(), ops.end());
   }
-  uint32_t index = static_cast<uint32_t>(nodes_.size());
-  nodes_.push_back(Node{kind, op, flags, 0, a, off, n});
-  table_[i] = uint64_t(h32) << 32 | (index + 1);
-  if (nodes_.size() * 2 > table_.size()) grow_table();
-  return ExprId{index};
+  return insert(Node{kind, op, flags, 0, a, off, n}, hash, table_slot, slots_sum);
+}
+
+ExprId Store::append_term(ExprId sum, uint32_t term, uint32_t w) {
+  // Below this many terms a copy is as cheap as the bookkeeping; above it a copy reserves as
+  // much room again, so a sum grown one term at a time costs amortized O(1) slots per term.
+  constexpr uint32_t kRoomFrom = 8;
+  const Node s = node(sum);
+  const uint32_t n = s.n + 1;
+  const uint32_t end = s.off + 2 * s.n;
+  uint64_t slots_sum = slot_sums_[sum.index] + detail::hash_slot(term, 2 * s.n) + detail::hash_slot(w, 2 * s.n + 1);
+  uint32_t hash = 0;
+  size_t table_slot = 0;
+  auto same = [&](const Node& cand) {
+    return pool_[cand.off + 2 * s.n] == term && pool_[cand.off + 2 * s.n + 1] == w &&
+           (cand.off == s.off || std::equal(pool_.begin() + s.off, pool_.begin() + end, pool_.begin() + cand.off));
+  };
+  if (std::optional<ExprId> found = find(Kind::Add, 0, s.a, n, slots_sum, hash, table_slot, same)) return *found;
+
+  uint32_t off = s.off;
+  auto room = append_room_.find(end);
+  if (end == pool_.size()) {
+    pool_.push_back(term);
+    pool_.push_back(w);
+  } else if (room != append_room_.end()) {
+    uint32_t room_end = room->second;
+    append_room_.erase(room);
+    pool_[end] = term;
+    pool_[end + 1] = w;
+    if (end + 2 < room_end) append_room_.emplace(end + 2, room_end);
+  } else {
+    off = static_cast<uint32_t>(pool_.size());
+    size_t capacity = n >= kRoomFrom ? 4 * size_t(n) : 2 * size_t(n);
+    pool_.resize(off + capacity);
+    std::copy(pool_.begin() + s.off, pool_.begin() + end, pool_.begin() + off);
+    pool_[off + 2 * s.n] = term;
+    pool_[off + 2 * s.n + 1] = w;
+    if (capacity > 2 * size_t(n)) append_room_.emplace(off + 2 * n, uint32_t(off + capacity));
+  }
+  return insert(Node{Kind::Add, 0, s.flags, 0, s.a, off, n}, hash, table_slot, slots_sum);
 }
 
 void Store::grow_table() {

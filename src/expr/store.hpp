@@ -58,6 +58,7 @@ class Store {
   Store& operator=(Store&&) = default;
 
   size_t size() const { return nodes_.size(); }
+  size_t operand_slots() const { return pool_.size(); }  // the operand pool, reserved room included
 
   // ---- Inspection. Accessors check the kind only by assert.
   Kind kind(ExprId x) const { return node(x).kind; }
@@ -156,6 +157,15 @@ class Store {
   const detail::Node& node(ExprId x) const { return nodes_[x.index]; }
   std::span<const uint32_t> slots(const detail::Node& n) const;
   ExprId intern(Kind kind, uint8_t op, uint32_t a, std::span<const uint32_t> ops, uint8_t flags);
+  // The node (kind, op, a, n operands) whose slots hash to slots_sum, if one exists; else
+  // nullopt and table_slot is where a new one goes. same_slots compares the candidate's.
+  template <class SameSlots>
+  std::optional<ExprId> find(Kind kind, uint8_t op, uint32_t a, uint32_t n, uint64_t slots_sum,
+                             uint32_t& hash, size_t& table_slot, SameSlots same_slots) const;
+  ExprId insert(const detail::Node& n, uint32_t hash, size_t table_slot, uint64_t slots_sum);
+  // sum + w * term where term sorts after every term of sum: the new sum shares sum's slots
+  // and costs two slots, not a copy (a running accumulation is linear, not quadratic).
+  ExprId append_term(ExprId sum, uint32_t term, uint32_t w);
   void grow_table();
   bool finite_all(std::span<const ExprId> xs) const;
   void require_number(ExprId x) const;
@@ -183,6 +193,11 @@ class Store {
 
   std::vector<detail::Node, support::HugePageAllocator<detail::Node>> nodes_;
   std::vector<uint32_t, support::HugePageAllocator<uint32_t>> pool_;  // operand slots
+  // Per node, the sum of its slots' hashes (hash.hpp), so that a sum one term longer hashes in O(1).
+  std::vector<uint64_t, support::HugePageAllocator<uint64_t>> slot_sums_;
+  // Room reserved in pool_ after a long sum's slots: offset just past them -> end of the room.
+  // A sum extended there takes the room; a second extension of the same sum copies.
+  std::unordered_map<uint32_t, uint32_t> append_room_;
   // Unique table, linear probing: (hash << 32) | (node index + 1), 0 = empty. The hash rides
   // in the slot so that probing and rehashing touch no node.
   std::vector<uint64_t, support::HugePageAllocator<uint64_t>> table_;

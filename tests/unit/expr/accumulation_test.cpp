@@ -41,5 +41,54 @@ TEST_F(ExprTest, TermByTermCancellationLeavesTheRemainingTerms) {
   EXPECT_EQ(inf_term, s.add(std::vector<ExprId>{x, y, z, s.mul(c(0), s.pos_inf())}));
 }
 
+// A long running sum shares its prefix with the sum before it. Sharing must never show: every
+// intermediate sum keeps its own terms when another sum extends the same prefix differently
+// (two paths of a branch), and each equals the sum built at once.
+TEST_F(ExprTest, LongRunningSumsThatBranchKeepEveryIntermediate) {
+  std::vector<ExprId> xs;
+  for (int i = 0; i < 200; ++i) xs.push_back(s.symbol("v[" + std::to_string(i) + "]"));
+  std::vector<ExprId> prefix_sums{s.zero()};
+  for (int i = 0; i < 200; ++i) prefix_sums.push_back(s.add(prefix_sums.back(), s.mul(xs[i], x)));
+  // Branches off the middle: the same prefix extended by another term, twice.
+  ExprId left = s.add(prefix_sums[100], s.mul(c(3), z));
+  ExprId right = s.add(prefix_sums[100], s.mul(c(-1), z));
+  ExprId with_constant = s.add(prefix_sums[150], c(7));
+  ExprId onto_constant = s.add(with_constant, s.mul(xs[0], y));
+  for (int k = 1; k <= 200; k += 11) {
+    std::vector<ExprId> terms;
+    for (int i = 0; i < k; ++i) terms.push_back(s.mul(xs[i], x));
+    EXPECT_EQ(prefix_sums[k], s.add(terms)) << k;
+    if (k == 100) {
+      terms.push_back(s.mul(c(3), z));
+      EXPECT_EQ(left, s.add(terms));
+      terms.back() = s.mul(c(-1), z);
+      EXPECT_EQ(right, s.add(terms));
+    }
+  }
+  std::vector<ExprId> terms;
+  for (int i = 0; i < 150; ++i) terms.push_back(s.mul(xs[i], x));
+  terms.push_back(c(7));
+  EXPECT_EQ(with_constant, s.add(terms));
+  terms.push_back(s.mul(xs[0], y));
+  EXPECT_EQ(onto_constant, s.add(terms));
+  EXPECT_EQ(s.arity(prefix_sums[200]), 200u);
+  EXPECT_EQ(s.operand(prefix_sums[100], 99), s.operand(prefix_sums[200], 99));
+  expect_all_canonical();
+}
+
+// Accumulating K products term by term costs operand slots linear in K, not K^2 / 2.
+TEST_F(ExprTest, RunningSumsCostLinearOperandSlots) {
+  constexpr int kTerms = 4000;
+  std::vector<ExprId> products;
+  for (int i = 0; i < kTerms; ++i) products.push_back(s.mul(s.symbol("a" + std::to_string(i)), s.symbol("b" + std::to_string(i))));
+  size_t before = s.operand_slots();
+  // Four accumulators interleaved, as a thread's register tile is updated.
+  std::vector<ExprId> acc(4, s.zero());
+  for (int i = 0; i < kTerms; ++i) acc[i % 4] = s.add(acc[i % 4], products[i]);
+  size_t used = s.operand_slots() - before;
+  EXPECT_LT(used, size_t(8) * 2 * kTerms) << "quadratic would be about " << kTerms * kTerms / 4;
+  for (int j = 0; j < 4; ++j) EXPECT_EQ(s.arity(acc[j]), uint32_t(kTerms / 4));
+}
+
 }  // namespace
 }  // namespace racer::expr::test
