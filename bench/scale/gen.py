@@ -65,10 +65,45 @@ args  = [{{ read = "A" }}, {{ read = "B" }}, {{ write = "C" }}, {m}, {n}, {k}]
 """
 
 
+CORPUS_PTX = HERE.parent.parent.parent / "shared" / "corpus" / "ptx"
+
+
+def triton_dot(ptx, tile, warps, shared_bytes, shape):
+    m, n, k = (int(v) for v in shape.split("x"))
+    stem = ptx.split(".")[0]
+    return f"""name = "triton_{stem}_{m}x{n}x{k}"
+about = "C = A B in f16 with f32 accumulation, {m} x {n} x {k}: Triton tl.dot ({ptx}, {tile} x {tile} tiles) against one thread per cell"
+outputs = ["C"]
+
+[tensors]
+A = {{ shape = [{m}, {k}], dtype = "f16", init = "input" }}
+B = {{ shape = [{k}, {n}], dtype = "f16", init = "input" }}
+C = {{ shape = [{m}, {n}], dtype = "f32", init = "empty" }}
+
+[[a.launch]]
+ptx   = "{CORPUS_PTX}/triton/{ptx}"
+entry = "matmul"
+grid  = [{m // tile}, {n // tile}]
+block = [{32 * warps}]
+shared_bytes = {shared_bytes}
+args  = [{{ read = "A" }}, {{ read = "B" }}, {{ write = "C" }}, {m}, {n}, {k}, {{ null = true }}, {{ null = true }}]
+
+[[b.launch]]
+ptx   = "{CORPUS_PTX}/cuda/matmul.sm90.ptx"
+entry = "matmul_half_ref"
+grid  = [{(n + 15) // 16}, {(m + 15) // 16}]
+block = [16, 16]
+args  = [{{ read = "A" }}, {{ read = "B" }}, {{ write = "C" }}, {m}, {n}, {k}]
+"""
+
+
 MAKERS = {
     "vector_add": vector_add,
     "tiled16": lambda s: matmul("matmul_tiled16", 16, s),
     "tiled64": lambda s: matmul("matmul_tiled64", 64, s),
+    "triton_dot": lambda s: triton_dot("matmul.sm80.ptx", 16, 1, 1024, s),
+    "triton_dot_sm90": lambda s: triton_dot("matmul.sm90.ptx", 16, 1, 1024, s),
+    "triton_pipelined": lambda s: triton_dot("matmul_pipelined.sm80.ptx", 64, 4, 16384, s),
 }
 
 

@@ -137,7 +137,10 @@ void Execution::excuse_harmless_races(char which) {
   if (!again) return;
   for (size_t t : prep_.output_tensors()) {
     std::vector<expr::ExprId> cells;
-    for (uint64_t c = 0; c < prep_.tensors()[t].cell_count(); ++c) cells.push_back(again->cell_expr(t, static_cast<int64_t>(c)));
+    for (uint64_t c = 0; c < prep_.tensors()[t].cell_count(); ++c) {
+      if (c % kCellsBetweenLimitChecks == 0) session().check_limits();
+      cells.push_back(again->cell_expr(t, static_cast<int64_t>(c)));
+    }
     if (std::optional<exec::Site> read = again->racing_read_reaching(cells)) {
       // Why the races stand: the user sees which load's value the output needs.
       notes_.push_back({which, *read, "the value this load read while another thread stored there (no barrier between, "

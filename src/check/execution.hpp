@@ -14,6 +14,10 @@
 
 namespace racer::check {
 
+// Loops over every cell of the outputs check the time and memory limits this often: a cell
+// can cost a new symbol (one no program wrote), and outputs can have millions.
+inline constexpr uint64_t kCellsBetweenLimitChecks = 4096;
+
 class Execution {
  public:
   Execution(const instance::Instance& inst, const exec::Limits& limits);

@@ -87,17 +87,18 @@ HazardReport search_float_hazards(Execution& ex, const CheckResult& res, const C
   // which the points must give a value too.
   std::vector<std::vector<expr::ExprId>> cells[2];
   std::vector<expr::ExprId> roots;
-  for (int side = 0; side < 2; ++side)
-    for (size_t t : outs) {
-      cells[side].emplace_back();
-      for (uint64_t c = 0; c < prep.tensors()[t].cell_count(); ++c) {
-        cells[side].back().push_back(ex.cell(side == 0 ? 'a' : 'b', t, static_cast<int64_t>(c)));
-        roots.push_back(cells[side].back().back());
-      }
-    }
   const decide::FloatModel model_a = float_model(prep, 'a'), model_b = float_model(prep, 'b');
   std::map<std::tuple<std::string, char, size_t>, size_t> seen;  // (kind, program, output) -> index into hazards
   try {
+    for (int side = 0; side < 2; ++side)
+      for (size_t t : outs) {
+        cells[side].emplace_back();
+        for (uint64_t c = 0; c < prep.tensors()[t].cell_count(); ++c) {
+          if (c % kCellsBetweenLimitChecks == 0) ex.session().check_limits();
+          cells[side].back().push_back(ex.cell(side == 0 ? 'a' : 'b', t, static_cast<int64_t>(c)));
+          roots.push_back(cells[side].back().back());
+        }
+      }
     std::vector<ProvokingPoint> inputs = provoking_points(ex, roots, coarser(model_a, model_b), points, options.seed);
     for (ProvokingPoint& pp : inputs) {
       ex.session().check_limits();

@@ -86,8 +86,10 @@ SelfCheck self_check(Execution& ex, const std::vector<exec::Defect>& defects, un
   for (int side = 0; side < 2; ++side)
     for (size_t t : outs) {
       cells[side].emplace_back();
-      for (uint64_t c = 0; c < prep.tensors()[t].cell_count(); ++c)
+      for (uint64_t c = 0; c < prep.tensors()[t].cell_count(); ++c) {
+        if (c % kCellsBetweenLimitChecks == 0) ex.session().check_limits();
         cells[side].back().push_back(ex.cell(side == 0 ? 'a' : 'b', t, static_cast<int64_t>(c)));
+      }
     }
   PointSampler sampler(ex, seed);
   for (unsigned p = 0; p < points && sc.failure.empty(); ++p) {

@@ -72,7 +72,7 @@ Value Machine::async_proxy_load(ExecContext& ctx, const ptx::Instr& ins, uint64_
     uint64_t off = l.offset - l.region->base;
     uint32_t per_cta = static_cast<uint32_t>(ctx.cta.threads.size());
     for (unsigned k = 0; k < size; ++k) {
-      const AccessRecord& w = l.region->track[off + k].writer;
+      const AccessRecord& w = l.region->track.peek(off + k).writer;
       if (!w.valid() || w.launch != launch_index_ || w.thread / per_cta != ctx.cta.linear) continue;
       uint32_t writer = w.thread % per_cta, fenced = 0;
       if (ctx.cta.async) {

@@ -57,7 +57,7 @@ void Machine::atomic_conflicts(ExecContext& ctx, const ptx::Instr& ins, Region& 
   uint32_t per_cta = static_cast<uint32_t>(ctx.cta.threads.size());
   uint32_t me = ctx.cta.linear * per_cta + ctx.th.linear;
   for (unsigned k = 0; k < size; ++k) {
-    const ByteTrack& b = r.track[off + k];
+    const ByteTrack& b = r.track.peek(off + k);
     for (const AccessRecord* a : {&b.writer, &b.reader, &b.other_reader}) {
       if (!a->valid() || a->thread == me || a->launch != launch_index_) continue;
       if (!ordered_before(*a, ctx.cta, ctx.th)) {

@@ -32,7 +32,7 @@ std::optional<uint64_t> Machine::peek_constant(ExecContext& ctx, Space space, ui
     return std::nullopt;
   uint64_t off = addr - r->base, bits = 0;
   for (unsigned k = 0; k < size; ++k) {
-    if (r->state[off + k] != ByteState::Concrete || r->track[off + k].established.valid() || r->track[off + k].writer.valid())
+    if (r->state[off + k] != ByteState::Concrete || r->track.peek(off + k).established.valid() || r->track.peek(off + k).writer.valid())
       return std::nullopt;
     bits |= uint64_t{r->bytes[off + k]} << (8 * k);
   }

@@ -32,7 +32,7 @@ void Machine::every_racing_read(ExecContext& ctx, Region& r, uint64_t off, unsig
     }
     auto it = r.readers_since_write.find(off + k);
     if (it == r.readers_since_write.end()) continue;
-    const ByteTrack& b = r.track[off + k];
+    const ByteTrack& b = r.track.peek(off + k);
     // (A reader after the write that gave the bytes their value sees it in any order when this
     // write stores that value again.)
     for (const AccessRecord& rd : it->second)

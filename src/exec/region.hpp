@@ -6,6 +6,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "exec/byte_tracks.hpp"
 #include "exec/value.hpp"
 
 namespace racer::exec {
@@ -15,31 +16,6 @@ enum class ByteState : uint8_t {
   Concrete,  // bytes[] holds the value
   Symbolic,  // part of a symbolic value; sym[] holds the node, sym_size[] its size at the start byte
   Input,     // an input cell never overwritten: its value is the cell's symbol
-};
-
-// One access for race detection. Threads are numbered across the launch (cta * threads + tid).
-struct AccessRecord {
-  static constexpr uint32_t kNone = UINT32_MAX;
-  // Writers from here on are not threads but the landings of an mbarrier's bulk copies
-  // (Mbarrier::landing_writer): far above any launch's thread count.
-  static constexpr uint32_t kAsyncWriterBase = 0x80000000u;
-  uint32_t thread = kNone;
-  uint32_t epoch = 0;       // the CTA's barrier epoch (unique across the program's run)
-  uint16_t warp_epoch = 0;  // the warp's bar.warp.sync epoch
-  uint16_t launch = 0;
-  uint32_t seq = 0;         // order of the access in the engine's run
-  bool valid() const { return thread != kNone; }
-};
-
-struct ByteTrack {
-  AccessRecord writer, reader, other_reader;  // two readers of distinct threads suffice
-  // The write that gave the bytes their current value: re-storing the same value does not
-  // change what a reader sees, so it does not replace this one.
-  AccessRecord established;
-  // The pending uninitialized read (index + 1) the last reader made here: if a write races
-  // with that read, the read was only uninitialized in the engine's schedule, and the race
-  // is the defect to report.
-  uint32_t uninit_defect = 0;
 };
 
 struct Region {
@@ -55,7 +31,7 @@ struct Region {
   std::vector<uint32_t> sym;      // node (ExprId index + 1) covering this byte
   std::vector<uint8_t> sym_size;  // at a symbolic value's first byte: its size, | kIntegerData for integer data
   static constexpr uint8_t kIntegerData = 0x80;
-  std::vector<ByteTrack> track;
+  ByteTracks track;
   // Per byte: how many cp.async copies are writing it (empty until the first one).
   std::vector<uint16_t> in_flight;
   // Every read of a byte since its last write, kept only in a run that replaces racing loads
@@ -63,9 +39,9 @@ struct Region {
   // every load in one.
   std::unordered_map<uint64_t, std::vector<AccessRecord>> readers_since_write;
 
-  // What the engine keeps per byte of a region: its value, state, symbol and access record.
-  static constexpr uint64_t kBytesPerByte =
-      sizeof(uint8_t) + sizeof(ByteState) + sizeof(uint32_t) + sizeof(uint8_t) + sizeof(ByteTrack);
+  // What the engine keeps per byte of a region from the start: its value, state and symbol
+  // (access records come a page at a time, when touched).
+  static constexpr uint64_t kBytesPerByte = sizeof(uint8_t) + sizeof(ByteState) + sizeof(uint32_t) + sizeof(uint8_t);
 
   Region(std::string name, uint64_t base, uint64_t size, ByteState initial);
   bool contains(uint64_t addr, uint64_t n) const { return addr >= base && addr + n <= base + size && addr + n >= addr; }

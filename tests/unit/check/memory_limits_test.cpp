@@ -1,8 +1,10 @@
 // Limits that hold from the first byte: tensors whose storage cannot fit the memory limit end
 // the check Unknown before anything is allocated (not a crash, not the host's OOM killer), and
 // a launch that declares more shared or local memory than the hardware has is refused.
+#include <sys/resource.h>
 #include <unistd.h>
 
+#include "exec/session.hpp"
 #include "fixture.hpp"
 
 namespace racer::check::testing {
@@ -11,9 +13,9 @@ namespace {
 const std::string kArgs = R"({ read = "x" }, { write = "out" })";
 
 TEST_F(MachineTest, TensorsBeyondTheMemoryLimitEndUnknownBeforeAllocating) {
-  // 2^20 cells of 4 bytes in each of two tensors: about 600 MiB of bookkeeping per program,
-  // against 256 MiB.
-  Spec s{.tensors = tensor("x", "[1048576]", "f32", "input") + tensor("out", "[1048576]", "f32", "empty"),
+  // 2^24 cells of 4 bytes in each of two tensors: about 900 MiB of values, states and symbols
+  // per program before any access record, against 256 MiB.
+  Spec s{.tensors = tensor("x", "[16777216]", "f32", "input") + tensor("out", "[16777216]", "f32", "empty"),
          .a = {{"copy", kArgs, "[1]", "[32]"}},
          .b = {{"copy", kArgs, "[1]", "[32]"}}};
   CheckOptions options;
@@ -22,6 +24,24 @@ TEST_F(MachineTest, TensorsBeyondTheMemoryLimitEndUnknownBeforeAllocating) {
   EXPECT_EQ(r.verdict, Verdict::Unknown) << show(r);
   EXPECT_NE(r.reason.find("setting up memory stopped"), std::string::npos) << r.reason;
   EXPECT_NE(r.reason.find("memory limit of 256 MiB"), std::string::npos) << r.reason;
+}
+
+TEST_F(MachineTest, CellsNoProgramWroteCountAgainstTheMemoryLimitAfterExecution) {
+  // The storage fits, and 32 threads write 32 cells; but every one of the 2^22 cells neither
+  // program wrote becomes a symbol of its own when the self-check and the decider read the
+  // outputs. That must stop at the limit, not run the process past it.
+  Spec s{.tensors = tensor("x", "[4194304]", "f32", "input") + tensor("out", "[4194304]", "f32", "empty"),
+         .a = {{"copy", kArgs, "[1]", "[32]"}},
+         .b = {{"copy", kArgs, "[1]", "[32]"}}};
+  CheckOptions options;
+  options.limits.max_memory_mb = exec::Session::resident_mb() + 600;
+  auto r = run(copy_kernel("copy"), s, options);
+  EXPECT_EQ(r.verdict, Verdict::Unknown) << show(r);
+  EXPECT_NE(r.reason.find("memory limit"), std::string::npos) << r.reason;
+  EXPECT_NE(r.self_check.find("stopped: memory limit"), std::string::npos) << r.self_check;
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);  // ctest runs each test in a process of its own
+  EXPECT_LT(double(usage.ru_maxrss) / 1024, 1.1 * double(options.limits.max_memory_mb));
 }
 
 TEST(LaunchMemory, StaticSharedOrLocalBeyondWhatTheHardwareHasIsRefused) {
