@@ -137,7 +137,7 @@ class Machine final : public AccessPath, public ThreadStepper {
   Located locate(ExecContext& ctx, Space space, uint64_t addr) override;
   std::optional<uint64_t> target(ExecContext& ctx, const ptx::Instr& ins, const Located& l, unsigned size, unsigned align,
                                  DefectKind oob, const std::string& misaligned) override;
-  // (0 where accesses are not tracked).
+  // (track: 0 where accesses are not tracked.)
   uint32_t track(ExecContext& ctx, const ptx::Instr& ins, Region& r, uint64_t off, unsigned size, bool write,
                  Value v) override;
   Value read_bytes(Region& r, uint64_t off, unsigned size, const Cta* cta, const SiteRef& site, bool as_integer) override;
