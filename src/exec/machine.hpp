@@ -3,7 +3,7 @@
 // tensors with guard gaps, shared memory per CTA, local memory per thread, every thread of
 // every CTA under a barrier-driven scheduler. Defects are recorded where they happen. It is
 // the access path (exec/access_path.hpp) and the thread stepper; the asynchronous unit, the
-// cluster unit and the scheduler are parts of it that see only the access path.
+// cluster unit and the scheduler are parts of it that see it only as those.
 #include <array>
 #include <cstdint>
 #include <functional>
@@ -168,9 +168,6 @@ class Machine final : public AccessPath, public ThreadStepper {
   // --- for the execution context ---
   Domain& current_domain() { return dom_; }
   const Semantics& semantics() const { return sem_; }
-  AsyncUnit& async_unit() { return async_; }
-  ClusterUnit& cluster_unit() { return clusters_; }
-  Scheduler& scheduler() { return scheduler_; }
 
  private:
   // Runs every ready thread of cta to its next synchronization point (exec/step.cpp).
@@ -260,9 +257,9 @@ class Machine final : public AccessPath, public ThreadStepper {
 };
 
 inline MemoryPort& ExecContext::memory() const { return m; }
-inline AsyncPort& ExecContext::async() const { return m.async_unit(); }
-inline ClusterPort& ExecContext::cluster() const { return m.cluster_unit(); }
-inline SyncPort& ExecContext::sync() const { return m.scheduler(); }
+inline AsyncPort& ExecContext::async() const { return m.async_; }
+inline ClusterPort& ExecContext::cluster() const { return m.clusters_; }
+inline SyncPort& ExecContext::sync() const { return m.scheduler_; }
 inline const Semantics& ExecContext::semantics() const { return m.semantics(); }
 
 }  // namespace racer::exec
