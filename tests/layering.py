@@ -54,9 +54,14 @@ def main(argv):
                     if m and m.group(1) in deps and m.group(1) not in allowed:
                         problems.append(f"{os.path.relpath(path, root)}:{no}: layer {layer} includes "
                                         f"{m.group(1)}/, which it does not link (it may use: {', '.join(sorted(allowed))})")
+    return report(problems, f"{len(deps)} layers")
+
+
+def report(problems, counted):
+    """Prints each forbidden include and a summary; the exit status (1 when there is one)."""
     for p in problems:
         print(p)
-    print(f"{len(deps)} layers, {len(problems)} forbidden includes")
+    print(f"{counted}, {len(problems)} forbidden includes")
     return 1 if problems else 0
 
 

@@ -6,7 +6,7 @@
 #include <algorithm>
 
 #include "exec/async_state.hpp"
-#include "exec/machine.hpp"
+#include "exec/async_unit.hpp"
 #include "exec/refusal.hpp"
 
 namespace racer::exec {
@@ -23,21 +23,13 @@ ptx::Type bits_type(unsigned size) {
 
 }  // namespace
 
-Value Machine::unknown_value(const std::string& name, const std::string& where, uint64_t off, unsigned size, bool integer) {
-  if (concrete_unknown_) return Value::of_bits(concrete_unknown_(name, size));
-  SymbolOrigin o{SymbolOrigin::Kind::UninitShared, -1, static_cast<int64_t>(off), program_, where};
-  Value v = Value::of_expr(session_.symbol(o, name));
-  v.integer = integer;
-  return v;
-}
-
-bool Machine::in_flight(const Region& r, uint64_t off, unsigned size) const {
+bool AsyncUnit::in_flight(const Region& r, uint64_t off, unsigned size) {
   for (unsigned k = 0; k < size; ++k)
     if (r.in_flight[off + k]) return true;
   return false;
 }
 
-Value Machine::in_flight_access(ExecContext& ctx, const ptx::Instr& ins, Region& r, uint64_t off, unsigned size, bool write,
+Value AsyncUnit::in_flight_access(ExecContext& ctx, const ptx::Instr& ins, Region& r, uint64_t off, unsigned size, bool write,
                                 ptx::Type t) {
   // The copy writing these bytes: its kind names the missing ordering, and its data's kind
   // (integer or float) is that of the unknown value a read gets.
@@ -57,43 +49,43 @@ Value Machine::in_flight_access(ExecContext& ctx, const ptx::Instr& ins, Region&
     for (const auto& [at, b] : ctx.cta.async->barriers)
       for (const AsyncCopy& c : b.copies) covering(c, true);
   }
-  std::string where = storage_.describe(&r, r.base + off, size);
-  defect(DefectKind::Race, SiteRef{&ctx, &ins}, [&] { return where; }, [&] {
+  std::string where = path_.describe(&r, r.base + off, size);
+  path_.defect(DefectKind::Race, SiteRef{&ctx, &ins}, [&] { return where; }, [&] {
     return std::string(write ? "write" : "read") + " of bytes an asynchronous copy is still writing: " +
            (bulk ? "no wait for the phase of the " + std::string(op == ptx::Op::StAsync || op == ptx::Op::RedAsync ? ptx::op_info(op).name : "cp.async.bulk") +
                        "'s mbarrier orders the copy before it"
                  : "no cp.async.wait_group of the issuing thread, followed by a barrier, orders the copy (cp.async) before it");
   });
   if (write) return {};
-  std::string name = std::string(1, program_) + ": " + where + " of CTA " + std::to_string(ctx.cta.linear) +
-                     " in launch " + std::to_string(launch_index_) + ", read while an asynchronous copy writes it";
-  return unknown_value(name, where, off, size, integer);
+  std::string name = std::string(1, path_.program()) + ": " + where + " of CTA " + std::to_string(ctx.cta.linear) +
+                     " in launch " + std::to_string(path_.launch_index()) + ", read while an asynchronous copy writes it";
+  return path_.unknown_value(name, where, off, size, integer);
 }
 
 // The copy's source, read now in the units its bytes were written in (tensor cells, stored
 // values), bytes past src_size zero.
-AsyncCopy Machine::read_source(ExecContext& ctx, const ptx::Instr& ins, uint64_t dst, uint64_t src, unsigned size, unsigned src_size) {
+AsyncCopy AsyncUnit::read_source(ExecContext& ctx, const ptx::Instr& ins, uint64_t dst, uint64_t src, unsigned size, unsigned src_size) {
   AsyncCopy copy;
   copy.instr = static_cast<uint32_t>(&ins - ctx.fn.instrs.data());
   copy.dst = dst;
   copy.size = size;
   src_size = std::min(src_size, size);
-  Located s = locate(ctx, Space::Global, src);
+  Located s = path_.locate(ctx, Space::Global, src);
   for (unsigned k = 0; k < src_size;) {
     unsigned unit = 1;
     ptx::Type t = ptx::Type::B8;
     if (s.region && s.region->contains(s.offset + k, 1)) {
       uint64_t o = s.offset + k - s.region->base;
       if (s.region->tensor >= 0) {
-        t = storage_.tensors()[s.region->tensor].elem;
-        unit = storage_.tensors()[s.region->tensor].elem_bytes();
+        t = path_.tensors()[s.region->tensor].elem;
+        unit = path_.tensors()[s.region->tensor].elem_bytes();
       }
       if (s.region->state[o] == ByteState::Symbolic) unit = s.region->sym_size[o] & ~Region::kIntegerData;
       if (s.region->state[o] == ByteState::Concrete && unit > 8) unit = 1;
     }
     if (unit == 0 || k + unit > src_size || (src + k) % unit) unit = 1, t = ptx::Type::B8;
     if (!ptx::is_float(t) || ptx::type_bits(t) != unit * 8) t = bits_type(unit);
-    Value v = load(ctx, ins, Space::Global, src + k, unit, t);
+    Value v = path_.load(ctx, ins, Space::Global, src + k, unit, t);
     copy.parts.push_back({k, static_cast<uint8_t>(unit), v});
     k += unit;
   }
@@ -101,23 +93,23 @@ AsyncCopy Machine::read_source(ExecContext& ctx, const ptx::Instr& ins, uint64_t
   return copy;
 }
 
-void Machine::async_copy(ExecContext& ctx, const ptx::Instr& ins, uint64_t dst, uint64_t src, unsigned size, unsigned src_size) {
+void AsyncUnit::async_copy(ExecContext& ctx, const ptx::Instr& ins, uint64_t dst, uint64_t src, unsigned size, unsigned src_size) {
   if (!ctx.cta.async) ctx.cta.async = std::make_shared<CtaAsync>();
   AsyncCopy copy = read_source(ctx, ins, dst, src, size, src_size);
-  Located d = locate(ctx, Space::Shared, dst);
-  std::optional<uint64_t> at = target(ctx, ins, d, size, size, DefectKind::OobWrite, "misaligned " + std::to_string(size) + "-byte cp.async destination");
+  Located d = path_.locate(ctx, Space::Shared, dst);
+  std::optional<uint64_t> at = path_.target(ctx, ins, d, size, size, DefectKind::OobWrite, "misaligned " + std::to_string(size) + "-byte cp.async destination");
   if (!at) return;
   const uint64_t off = *at;
   if (!d.region->in_flight.empty() && in_flight(*d.region, off, size)) in_flight_access(ctx, ins, *d.region, off, size, true, ptx::Type::B8);
   // The copy may write at any moment from now to its wait: it conflicts with what other
   // threads did to these bytes in this epoch, and (through in_flight) with anything later.
-  track(ctx, ins, *d.region, off, size, true, Value::poison());
+  path_.track(ctx, ins, *d.region, off, size, true, Value::poison());
   if (d.region->in_flight.empty()) d.region->in_flight.assign(d.region->size, 0);
   for (unsigned k = 0; k < size; ++k) ++d.region->in_flight[off + k];
   ctx.cta.async->of(ctx.th.linear).copies.push_back(std::move(copy));
 }
 
-void Machine::async_commit(ExecContext& ctx) {
+void AsyncUnit::async_commit(ExecContext& ctx) {
   if (!ctx.cta.async) ctx.cta.async = std::make_shared<CtaAsync>();
   ThreadAsync& ta = ctx.cta.async->of(ctx.th.linear);
   for (AsyncCopy& c : ta.copies)
@@ -125,7 +117,7 @@ void Machine::async_commit(ExecContext& ctx) {
   ++ta.copy_groups;
 }
 
-void Machine::async_wait(ExecContext& ctx, uint32_t keep, bool all) {
+void AsyncUnit::async_wait(ExecContext& ctx, uint32_t keep, bool all) {
   if (!ctx.cta.async) return;
   ThreadAsync& ta = ctx.cta.async->of(ctx.th.linear);
   uint32_t below = ta.copy_groups > keep ? ta.copy_groups - keep : 0;
@@ -142,13 +134,11 @@ void Machine::async_wait(ExecContext& ctx, uint32_t keep, bool all) {
   for (const AsyncCopy& c : landing) {
     const ptx::Instr& ins = ctx.fn.instrs[c.instr];
     for (const AsyncCopy::Part& p : c.parts)
-      store(ctx, ins, Space::Shared, c.dst + p.offset, p.size, p.value, bits_type(p.size));
+      path_.store(ctx, ins, Space::Shared, c.dst + p.offset, p.size, p.value, bits_type(p.size));
   }
 }
 
-void Machine::finish_async(Cta& cta) {
-  const ptx::Module& mod = *launch_->module;
-  const ptx::Function& fn = mod.functions[launch_->function];
+void AsyncUnit::finish_async(Cta& cta) {
   // Bulk copies nobody waited for land when the CTA ends (their phase may never complete).
   for (auto& [off, b] : cta.async->barriers) {
     for (const AsyncCopy& c : b.copies) {
@@ -160,7 +150,7 @@ void Machine::finish_async(Cta& cta) {
   }
   for (auto& [thread, ta] : cta.async->threads) {
     if (ta.copies.empty()) continue;
-    ExecContext ctx{*this, cta, cta.threads[thread], mod, fn, dom_};
+    ExecContext ctx = path_.context(cta, cta.threads[thread]);
     async_wait(ctx, 0, true);
   }
 }

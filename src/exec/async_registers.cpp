@@ -4,7 +4,7 @@
 #include <algorithm>
 
 #include "exec/async_state.hpp"
-#include "exec/machine.hpp"
+#include "exec/async_unit.hpp"
 
 namespace racer::exec {
 namespace {
@@ -16,7 +16,7 @@ ThreadAsync& thread_async(ExecContext& ctx) {
 
 }  // namespace
 
-void Machine::pend_registers(ExecContext& ctx, const ptx::Instr& ins, std::span<const uint32_t> regs) {
+void AsyncUnit::pend_registers(ExecContext& ctx, const ptx::Instr& ins, std::span<const uint32_t> regs) {
   ThreadAsync& ta = thread_async(ctx);
   uint32_t at = static_cast<uint32_t>(&ins - ctx.fn.instrs.data());
   for (uint32_t r : regs) {
@@ -27,70 +27,70 @@ void Machine::pend_registers(ExecContext& ctx, const ptx::Instr& ins, std::span<
   ctx.th.pending_regs = static_cast<uint32_t>(ta.regs.size());
 }
 
-void Machine::wgmma_commit(ExecContext& ctx) {
+void AsyncUnit::wgmma_commit(ExecContext& ctx) {
   ThreadAsync& ta = thread_async(ctx);
   for (PendingRegister& p : ta.regs)
     if (p.group == AsyncCopy::kUncommitted) p.group = ta.wgmma_groups;
   ++ta.wgmma_groups;
 }
 
-void Machine::wgmma_wait(ExecContext& ctx, uint32_t keep) {
+void AsyncUnit::wgmma_wait(ExecContext& ctx, uint32_t keep) {
   ThreadAsync& ta = thread_async(ctx);
   uint32_t below = ta.wgmma_groups > keep ? ta.wgmma_groups - keep : 0;
   std::erase_if(ta.regs, [&](const PendingRegister& p) { return p.group != AsyncCopy::kUncommitted && p.group < below; });
   ctx.th.pending_regs = static_cast<uint32_t>(ta.regs.size());
 }
 
-Value Machine::pending_register_access(ExecContext& ctx, uint32_t reg, Value v, bool write) {
+Value AsyncUnit::pending_register_access(ExecContext& ctx, uint32_t reg, Value v, bool write) {
   ThreadAsync& ta = thread_async(ctx);
   auto it = std::find_if(ta.regs.begin(), ta.regs.end(), [&](const PendingRegister& p) { return p.reg == reg; });
   if (it == ta.regs.end()) return v;
   const ptx::Instr& ins = ctx.fn.instrs[ctx.th.pc - 1];
   std::string name = ctx.fn.regs[reg].name;
   uint32_t writer = it->instr;
-  defect(DefectKind::Race, SiteRef{&ctx, &ins}, [&] { return "register " + name; }, [&] {
+  path_.defect(DefectKind::Race, SiteRef{&ctx, &ins}, [&] { return "register " + name; }, [&] {
     return std::string(write ? "writes" : "reads") + " an accumulator of the wgmma.mma_async at instruction " +
            std::to_string(writer) + " before a wgmma.wait_group retires it";
   });
   if (write) return v;
   std::string where = "register " + name + " of thread " + std::to_string(ctx.th.linear) + ", CTA " + std::to_string(ctx.cta.linear);
-  return unknown_value(std::string(1, program_) + ": " + where + ", read before wgmma.wait_group", where, reg, 4, v.integer);
+  return path_.unknown_value(std::string(1, path_.program()) + ": " + where + ", read before wgmma.wait_group", where, reg, 4, v.integer);
 }
 
 }  // namespace racer::exec
 
 namespace racer::exec {
 
-void Machine::proxy_fence(ExecContext& ctx) {
+void AsyncUnit::proxy_fence(ExecContext& ctx) {
   if (!ctx.cta.async) ctx.cta.async = std::make_shared<CtaAsync>();
-  ctx.cta.async->proxy_fence[ctx.th.linear] = ++access_seq_;
+  ctx.cta.async->proxy_fence[ctx.th.linear] = path_.next_access();
 }
 
-Value Machine::async_proxy_load(ExecContext& ctx, const ptx::Instr& ins, uint64_t addr, unsigned size, ptx::Type t) {
-  Located l = locate(ctx, Space::Shared, addr);
+Value AsyncUnit::async_proxy_load(ExecContext& ctx, const ptx::Instr& ins, uint64_t addr, unsigned size, ptx::Type t) {
+  Located l = path_.locate(ctx, Space::Shared, addr);
   if (l.region && l.region->contains(l.offset, size) && l.region->track_races) {
     uint64_t off = l.offset - l.region->base;
     uint32_t per_cta = static_cast<uint32_t>(ctx.cta.threads.size());
     for (unsigned k = 0; k < size; ++k) {
       const AccessRecord& w = l.region->track.peek(off + k).writer;
-      if (!w.valid() || w.launch != launch_index_ || w.thread / per_cta != ctx.cta.linear) continue;
+      if (!w.valid() || w.launch != path_.launch_index() || w.thread / per_cta != ctx.cta.linear) continue;
       uint32_t writer = w.thread % per_cta, fenced = 0;
       if (ctx.cta.async) {
         auto it = ctx.cta.async->proxy_fence.find(writer);
         if (it != ctx.cta.async->proxy_fence.end()) fenced = it->second;
       }
       if (fenced > w.seq) continue;
-      std::string where = storage_.describe(l.region, l.offset, size);
-      defect(DefectKind::Race, SiteRef{&ctx, &ins}, [&] { return where; }, [&] {
+      std::string where = path_.describe(l.region, l.offset, size);
+      path_.defect(DefectKind::Race, SiteRef{&ctx, &ins}, [&] { return where; }, [&] {
         return "the async proxy (wgmma) reads bytes thread " + std::to_string(writer) +
                " stored without a fence.proxy.async after the store: the wgmma may see the old contents";
       });
-      std::string name = std::string(1, program_) + ": " + where + " of CTA " + std::to_string(ctx.cta.linear) +
-                         " in launch " + std::to_string(launch_index_) + ", read by wgmma without a proxy fence";
-      return unknown_value(name, where, off, size, !ptx::is_float(t));
+      std::string name = std::string(1, path_.program()) + ": " + where + " of CTA " + std::to_string(ctx.cta.linear) +
+                         " in launch " + std::to_string(path_.launch_index()) + ", read by wgmma without a proxy fence";
+      return path_.unknown_value(name, where, off, size, !ptx::is_float(t));
     }
   }
-  return load(ctx, ins, Space::Shared, addr, size, t);
+  return path_.load(ctx, ins, Space::Shared, addr, size, t);
 }
 
 }  // namespace racer::exec

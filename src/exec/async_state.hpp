@@ -1,8 +1,8 @@
 #pragma once
 // State of a CTA's asynchronous operations: cp.async copies in flight (their destination
 // bytes are not to be touched until the issuing thread's wait retires them), and wgmma
-// accumulator registers pending until wgmma.wait_group. Kept apart from Machine so the
-// synchronous core stays as it was.
+// accumulator registers pending until wgmma.wait_group. The asynchronous unit
+// (exec/async_unit.hpp) works on it; each CTA holds its own.
 #include <cstdint>
 #include <map>
 #include <vector>
@@ -70,7 +70,7 @@ struct Mbarrier {
   uint32_t init_thread = UINT32_MAX;
   uint32_t init_seq = 0;
   // Release/acquire: what the current phase's release arrivals published (their clocks,
-  // Machine::release_clock, joined); per completed phase, the same accumulated over that phase
+  // AccessPath::release_clock, joined); per completed phase, the same accumulated over that phase
   // and all before it. A wait that sees a phase complete joins that phase's clock.
   Clock releasing;
   std::vector<Clock> released;

@@ -23,11 +23,11 @@ void Machine::atomic(ExecContext& ctx, const ptx::Instr& ins, Space space, uint6
   if (!l.region->writable)
     defect(DefectKind::AccessViolation, SiteRef{&ctx, &ins}, [&] { return storage_.describe(l.region, l.offset, size); },
            [] { return std::string("atomically updates a tensor this launch was given only for reading"); });
-  Cta& owner = region_cta(ctx, l.region);  // another CTA's, for distributed shared memory
+  Cta& owner = clusters_.region_cta(ctx, l.region);  // another CTA's, for distributed shared memory
   bool shared = l.region == owner.shared.get();
   if (l.region == ctx.th.local) refuse(ctx, ins, "atomic on local memory");
   atomic_conflicts(ctx, ins, *l.region, off, size);
-  if (shared && !l.region->in_flight.empty() && in_flight(*l.region, off, size)) {
+  if (shared && !l.region->in_flight.empty() && AsyncUnit::in_flight(*l.region, off, size)) {
     // Bytes an asynchronous write is still writing: a race, unless every one of them is a
     // red.async of this operation (atomics that combine in any order).
     AsyncCopy same;
@@ -36,7 +36,7 @@ void Machine::atomic(ExecContext& ctx, const ptx::Instr& ins, Space space, uint6
     same.reduce_op = op;
     same.reduce_type = t;
     same.parts.push_back({0, static_cast<uint8_t>(size), operand});
-    if (!only_same_reductions(owner, same, off, size)) in_flight_access(ctx, ins, *l.region, off, size, true, t);
+    if (!async_.only_same_reductions(owner, same, off, size)) async_.in_flight_access(ctx, ins, *l.region, off, size, true, t);
   }
   auto& pending = shared ? owner.shared_atomics : global_atomics_;
   uint64_t key = shared ? off : l.region->base + off;

@@ -13,15 +13,12 @@
 #include <algorithm>
 
 #include "exec/async_state.hpp"
-#include "exec/machine.hpp"
+#include "exec/cluster_unit.hpp"
 #include "exec/refusal.hpp"
 
 namespace racer::exec {
-namespace {
 
 Dim3 cluster_shape(const LaunchSpec& l) { return l.clustered ? l.cluster : Dim3{}; }
-
-}  // namespace
 
 bool uses_cluster_instructions(const ptx::Function& fn) {
   for (const ptx::Instr& i : fn.instrs) {
@@ -64,13 +61,13 @@ bool Cluster::phase_complete(uint32_t phase) const {
   return std::all_of(threads.begin(), threads.end(), [&](const ClusterThread& t) { return t.arrive_seq.size() > phase; });
 }
 
-bool Machine::init_visible(const ExecContext& ctx, const Mbarrier& b) const {
+bool ClusterUnit::init_visible(const ExecContext& ctx, const Mbarrier& b) const {
   return ctx.th.hb.seq_of(b.init_thread) >= b.init_seq ||
          cluster_->init_visible(b.init_thread, b.init_seq, ctx.th.hb.cluster_phases);
 }
 
-Value Machine::cluster_special(ExecContext& ctx, ptx::SpecialReg sr, uint32_t c) {
-  const LaunchSpec& l = *launch_;
+Value ClusterUnit::special(ExecContext& ctx, ptx::SpecialReg sr, uint32_t c) {
+  const LaunchSpec& l = path_.current_launch();
   const Dim3 shape = cluster_shape(l);
   const std::array<uint32_t, 3> s = {shape.x, shape.y, shape.z}, g = {l.grid.x, l.grid.y, l.grid.z};
   switch (sr) {
@@ -85,56 +82,21 @@ Value Machine::cluster_special(ExecContext& ctx, ptx::SpecialReg sr, uint32_t c)
   }
 }
 
-void Machine::run_clusters(uint64_t shared_size, uint64_t local_bytes) {
-  const LaunchSpec& l = *launch_;
-  const Dim3 s = cluster_shape(l);
-  const uint32_t per_cta = static_cast<uint32_t>(l.block.count());
-  for (uint32_t cz = 0; cz < l.grid.z / s.z; ++cz)
-    for (uint32_t cy = 0; cy < l.grid.y / s.y; ++cy)
-      for (uint32_t cx = 0; cx < l.grid.x / s.x; ++cx) {
-        std::vector<Cta> ctas(s.count());
-        cluster_ = std::make_unique<Cluster>();
-        cluster_->per_cta = per_cta;
-        cluster_->threads.assign(s.count() * per_cta, ClusterThread{});
-        for (uint32_t r = 0; r < ctas.size(); ++r) {
-          Cta& cta = ctas[r];
-          init_cta(cta, cx * s.x + r % s.x, cy * s.y + r / s.x % s.y, cz * s.z + r / (s.x * s.y), shared_size, local_bytes);
-          cta.cluster_rank = r;
-          if (ctas.size() > 1) cta.shared->name = "shared memory of CTA " + dims_text(cta.ctaid);
-          cluster_->ctas.push_back(&cta);
-          cluster_->rank_of[cta.linear] = r;
-        }
-        run_cluster(ctas);
-        cluster_.reset();
-      }
-}
-
-void Machine::run_cluster(std::vector<Cta>& ctas) {
-  const ptx::Function& fn = launch_->module->functions[launch_->function];
-  for (;;) {
-    bool all_exited = true;
-    for (Cta& c : ctas) all_exited &= run_ready_threads(c);
-    if (all_exited) break;
-    bool released = false;
-    for (Cta& c : ctas) released |= release_sync(c, fn);
-    if (released || release_cluster_barrier(ctas, fn)) continue;
-    // Nobody can go on: a CTA whose threads wait for something inside it says so first.
-    for (Cta& c : ctas)
-      for (const Thread& t : c.threads)
-        if (!t.exited && t.wait != Wait::ClusterBarrier) stuck(c, fn);
-    for (Cta& c : ctas)
-      for (const Thread& t : c.threads)
-        if (!t.exited) stuck(c, fn);
-  }
-  check_remote_lifetimes();
-  for (Cta& c : ctas) {
-    if (c.async) finish_async(c);
-    flush_atomics(c.shared.get(), c.shared_atomics, &c);
+void ClusterUnit::begin(std::vector<Cta>& ctas) {
+  const uint32_t per_cta = static_cast<uint32_t>(ctas.front().threads.size());
+  cluster_ = std::make_unique<Cluster>();
+  cluster_->per_cta = per_cta;
+  cluster_->threads.assign(ctas.size() * per_cta, ClusterThread{});
+  for (uint32_t r = 0; r < ctas.size(); ++r) {
+    Cta& cta = ctas[r];
+    cta.cluster_rank = r;
+    if (ctas.size() > 1) cta.shared->name = "shared memory of CTA " + dims_text(cta.ctaid);
+    cluster_->ctas.push_back(&cta);
+    cluster_->rank_of[cta.linear] = r;
   }
 }
 
-bool Machine::release_cluster_barrier(std::vector<Cta>& ctas, const ptx::Function& fn) {
-  (void)fn;
+bool ClusterUnit::release_barrier(std::vector<Cta>& ctas) {
   Cluster& cl = *cluster_;
   bool released = false;
   for (Cta& c : ctas)
@@ -143,7 +105,7 @@ bool Machine::release_cluster_barrier(std::vector<Cta>& ctas, const ptx::Functio
       ClusterThread& ct = cl.threads[size_t{c.cluster_rank} * cl.per_cta + t.linear];
       if (!cl.phase_complete(ct.waits)) continue;
       if (!released)  // atomics pending before the barrier take effect at it, as at a CTA barrier
-        for (Cta& o : ctas) flush_atomics(o.shared.get(), o.shared_atomics, &o);
+        for (Cta& o : ctas) path_.flush_shared_atomics(o);
       if (ct.waits < cl.phase_clocks.size()) t.hb.join(cl.phase_clocks[ct.waits]);
       ++ct.waits;
       t.hb.cluster_phases = std::max(t.hb.cluster_phases, ct.waits);
@@ -153,10 +115,10 @@ bool Machine::release_cluster_barrier(std::vector<Cta>& ctas, const ptx::Functio
   return released;
 }
 
-void Machine::cluster_arrive(ExecContext& ctx, const ptx::Instr& ins, bool relaxed) {
+void ClusterUnit::cluster_arrive(ExecContext& ctx, const ptx::Instr& ins, bool relaxed) {
   ClusterThread& t = cluster_->threads[size_t{ctx.cta.cluster_rank} * cluster_->per_cta + ctx.th.linear];
   if (t.arrive_seq.size() > t.waits)
-    refuse(ctx, ins, "barrier.cluster.arrive a second time without a barrier.cluster.wait between");
+    path_.refuse(ctx, ins, "barrier.cluster.arrive a second time without a barrier.cluster.wait between");
   if (!relaxed) {
     // Its own accesses are ordered through arrive_seq; what else is ordered before it goes with
     // the phase.
@@ -165,26 +127,26 @@ void Machine::cluster_arrive(ExecContext& ctx, const ptx::Instr& ins, bool relax
     if (cluster_->phase_clocks.size() <= t.arrive_seq.size()) cluster_->phase_clocks.resize(t.arrive_seq.size() + 1);
     cluster_->phase_clocks[t.arrive_seq.size()].join(published);
   }
-  t.arrive_seq.push_back(access_seq_);
+  t.arrive_seq.push_back(path_.last_access());
   t.relaxed.push_back(relaxed);
 }
 
-void Machine::mbarrier_init_fence(ExecContext& ctx) {
+void ClusterUnit::mbarrier_init_fence(ExecContext& ctx) {
   if (!cluster_) return;  // a cluster of one: nothing else to see the inits
-  cluster_->threads[size_t{ctx.cta.cluster_rank} * cluster_->per_cta + ctx.th.linear].init_fence = ++access_seq_;
+  cluster_->threads[size_t{ctx.cta.cluster_rank} * cluster_->per_cta + ctx.th.linear].init_fence = path_.next_access();
 }
 
-void Machine::cluster_wait(ExecContext& ctx, const ptx::Instr& ins) {
+void ClusterUnit::cluster_wait(ExecContext& ctx, const ptx::Instr& ins) {
   ClusterThread& t = cluster_->threads[size_t{ctx.cta.cluster_rank} * cluster_->per_cta + ctx.th.linear];
   if (t.arrive_seq.size() <= t.waits)
-    refuse(ctx, ins, "barrier.cluster.wait without a barrier.cluster.arrive of this thread before it");
+    path_.refuse(ctx, ins, "barrier.cluster.wait without a barrier.cluster.arrive of this thread before it");
   // Always wait for a round: the phase may be complete already, but the release (with its
   // flush of pending atomics) happens in one place.
   ctx.th.wait = Wait::ClusterBarrier;
   ctx.th.wait_instr = ctx.th.pc - 1;
 }
 
-Machine::Located Machine::locate_cluster(ExecContext& ctx, uint64_t addr) {
+Located ClusterUnit::locate(ExecContext& ctx, uint64_t addr) {
   if (addr < kClusterRankStride) return {ctx.cta.shared.get(), addr};
   const uint64_t rank = addr / kClusterRankStride - 1, local = addr % kClusterRankStride;
   const size_t n = cluster_ ? cluster_->ctas.size() : 1;
@@ -205,12 +167,12 @@ Machine::Located Machine::locate_cluster(ExecContext& ctx, uint64_t addr) {
     const ptx::Instr& ins = ctx.fn.instrs[instr];
     const uint32_t me = ctx.cta.linear * cluster_->per_cta + ctx.th.linear;
     if (ctx.th.hb.cluster_phases == 0)  // no cluster barrier phase known complete
-      defect(DefectKind::Race, SiteRef{&ctx, &ins}, [&] { return target.shared->name; }, [&] {
+      path_.defect(DefectKind::Race, SiteRef{&ctx, &ins}, [&] { return target.shared->name; }, [&] {
         return "reaches the shared memory of cluster rank " + std::to_string(rank) +
                " before any barrier.cluster.wait: that CTA may not have started";
       });
     // Numbered now: atomics and mbarrier arrivals do not pass through the race tracker.
-    AccessRecord access{me, ctx.cta.epoch, ctx.cta.warp_epoch[ctx.th.warp], static_cast<uint16_t>(launch_index_), ++access_seq_};
+    AccessRecord access{me, ctx.cta.epoch, ctx.cta.warp_epoch[ctx.th.warp], static_cast<uint16_t>(path_.launch_index()), path_.next_access()};
     cluster_->remote[{instr, me}] = {access, static_cast<uint32_t>(rank)};
     if (!cluster_->remote_site.count(instr)) cluster_->remote_site.emplace(instr, ctx.site(ins));
   }
@@ -219,30 +181,42 @@ Machine::Located Machine::locate_cluster(ExecContext& ctx, uint64_t addr) {
 
 // Every access to another CTA's shared memory must precede that CTA's exit: a release arrive
 // after it whose phase every thread of the target waited for.
-void Machine::check_remote_lifetimes() {
+void ClusterUnit::check_remote_lifetimes() {
   Cluster& cl = *cluster_;
   for (const auto& [key, value] : cl.remote) {
     const uint32_t instr = key.first, rank = value.rank;
     const Cta& target = *cl.ctas[rank];
     bool before_exit = true;
-    for (uint32_t t = 0; t < cl.per_cta && before_exit; ++t) before_exit = ordered_before(value.access, target, target.threads[t]);
+    for (uint32_t t = 0; t < cl.per_cta && before_exit; ++t) before_exit = path_.ordered_before(value.access, target, target.threads[t]);
     if (before_exit) continue;
     const Site& site = cl.remote_site.at(instr);
-    defect(DefectKind::Race, SiteRef{nullptr, nullptr, &site}, [&] { return cl.ctas[rank]->shared->name; }, [&] {
+    path_.defect(DefectKind::Race, SiteRef{nullptr, nullptr, &site}, [&] { return cl.ctas[rank]->shared->name; }, [&] {
       return "reaches the shared memory of cluster rank " + std::to_string(rank) +
              " with no barrier.cluster that CTA waits at after it: the CTA may have exited";
     });
   }
 }
 
-Cta& Machine::region_cta(ExecContext& ctx, const Region* r) {
+const Cta& ClusterUnit::home_cta(const ExecContext& ctx) const {
+  if (cluster_)
+    for (const Cta* c : cluster_->ctas)
+      if (&ctx.th >= c->threads.data() && &ctx.th < c->threads.data() + c->threads.size()) return *c;
+  return ctx.cta;
+}
+
+uint32_t ClusterUnit::launch_thread(const ExecContext& ctx) const {
+  const Cta& cta = home_cta(ctx);
+  return cta.linear * static_cast<uint32_t>(cta.threads.size()) + ctx.th.linear;
+}
+
+Cta& ClusterUnit::region_cta(ExecContext& ctx, const Region* r) {
   if (!cluster_ || !r || r == ctx.cta.shared.get()) return ctx.cta;
   for (Cta* c : cluster_->ctas)
     if (c->shared.get() == r) return *c;
   return ctx.cta;
 }
 
-uint64_t Machine::cluster_map_address(ExecContext& ctx, uint64_t addr, uint32_t rank, bool generic) {
+uint64_t ClusterUnit::cluster_map_address(ExecContext& ctx, uint64_t addr, uint32_t rank, bool generic) {
   uint64_t a = addr;
   if (generic) {
     if (addr < kSharedWindow || addr >= kSharedWindow + (uint64_t{1} << 32))
@@ -254,14 +228,14 @@ uint64_t Machine::cluster_map_address(ExecContext& ctx, uint64_t addr, uint32_t 
   return generic ? mapped + kSharedWindow : mapped;
 }
 
-uint32_t Machine::cluster_rank_of(ExecContext& ctx, uint64_t addr, bool generic) {
+uint32_t ClusterUnit::cluster_rank_of(ExecContext& ctx, uint64_t addr, bool generic) {
   uint64_t a = generic ? addr - kSharedWindow : addr;
   if (generic && (addr < kSharedWindow || addr >= kSharedWindow + (uint64_t{1} << 32)))
     throw Refusal("getctarank of a generic address outside shared memory");
   return a < kClusterRankStride ? ctx.cta.cluster_rank : static_cast<uint32_t>(a / kClusterRankStride - 1);
 }
 
-uint64_t Machine::own_shared_address(ExecContext& ctx, uint64_t addr, const char* what) {
+uint64_t ClusterUnit::own_shared_address(ExecContext& ctx, uint64_t addr, const char* what) {
   if (addr < kClusterRankStride) return addr;
   uint32_t rank = static_cast<uint32_t>(addr / kClusterRankStride - 1);
   if (rank != ctx.cta.cluster_rank)
@@ -270,47 +244,47 @@ uint64_t Machine::own_shared_address(ExecContext& ctx, uint64_t addr, const char
   return addr % kClusterRankStride;
 }
 
-void Machine::bulk_copy_multicast(ExecContext& ctx, const ptx::Instr& ins, const AsyncCopy& copy, uint64_t mbar, uint32_t mask) {
+void ClusterUnit::bulk_copy_multicast(ExecContext& ctx, const ptx::Instr& ins, const AsyncCopy& copy, uint64_t mbar, uint32_t mask) {
   const size_t n = cluster_ ? cluster_->ctas.size() : 1;
   for (uint32_t rank = 0; rank < 16; ++rank) {
     if (!(mask >> rank & 1)) continue;
     if (rank >= n) {
-      defect(DefectKind::OobWrite, SiteRef{&ctx, &ins}, [&] {
+      path_.defect(DefectKind::OobWrite, SiteRef{&ctx, &ins}, [&] {
         return "the shared memory of cluster rank " + std::to_string(rank) + " (the cluster has " + std::to_string(n) +
                (n == 1 ? " CTA)" : " CTAs)");
       }, [] { return std::string("the multicast's CTA mask names a rank outside the cluster"); });
       continue;
     }
     if (rank == ctx.cta.cluster_rank) {
-      bulk_copy_parts(ctx, ins, copy, mbar);
+      async_.bulk_copy_parts(ctx, ins, copy, mbar);
       continue;
     }
     // Another CTA: reached like a remote access (started, alive), its barrier initialized
     // before this copy by a cluster barrier.
-    Located l = locate_cluster(ctx, (uint64_t{rank} + 1) * kClusterRankStride + mbar);
+    Located l = locate(ctx, (uint64_t{rank} + 1) * kClusterRankStride + mbar);
     Cta& target = region_cta(ctx, l.region);
-    ExecContext remote{*this, target, ctx.th, ctx.mod, ctx.fn, ctx.dom};
-    Mbarrier& b = mbarrier_at(remote, mbar);
+    ExecContext remote = ctx.on(target);
+    Mbarrier& b = async_.mbarrier_at(remote, mbar);
     if (!init_visible(ctx, b))
       throw Refusal("multicasts to cluster rank " + std::to_string(rank) +
                     ", whose mbarrier.init no barrier.cluster orders before this copy");
-    bulk_copy_parts(remote, ins, copy, mbar);
+    async_.bulk_copy_parts(remote, ins, copy, mbar);
   }
 }
 
-uint64_t Machine::mbarrier_arrive_cluster(ExecContext& ctx, uint64_t addr, uint32_t count, uint32_t tx, bool drop,
+uint64_t ClusterUnit::mbarrier_arrive_cluster(ExecContext& ctx, uint64_t addr, uint32_t count, uint32_t tx, bool drop,
                                           bool release) {
-  Located l = locate_cluster(ctx, addr);
+  Located l = locate(ctx, addr);
   Cta& target = region_cta(ctx, l.region);
-  if (&target == &ctx.cta && l.region == ctx.cta.shared.get()) return mbarrier_arrive(ctx, l.offset, count, tx, drop, release);
+  if (&target == &ctx.cta && l.region == ctx.cta.shared.get()) return async_.mbarrier_arrive(ctx, l.offset, count, tx, drop, release);
   if (l.region != target.shared.get())
     throw Refusal("mbarrier.arrive on " + l.region->name + ": no such CTA in the cluster");
-  ExecContext remote{*this, target, ctx.th, ctx.mod, ctx.fn, ctx.dom};
-  Mbarrier& b = mbarrier_at(remote, l.offset);
+  ExecContext remote = ctx.on(target);
+  Mbarrier& b = async_.mbarrier_at(remote, l.offset);
   if (!init_visible(ctx, b))
     throw Refusal("arrives on an mbarrier of cluster rank " + std::to_string(target.cluster_rank) +
                   " whose mbarrier.init no barrier.cluster orders before this arrive");
-  return mbarrier_arrive(remote, l.offset, count, tx, drop, release);
+  return async_.mbarrier_arrive(remote, l.offset, count, tx, drop, release);
 }
 
 }  // namespace racer::exec

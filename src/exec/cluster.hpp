@@ -9,6 +9,7 @@
 
 #include "exec/defect.hpp"
 #include "exec/happens_before.hpp"
+#include "exec/launch.hpp"
 #include "exec/region.hpp"
 #include "ptx/ir.hpp"
 
@@ -26,6 +27,8 @@ constexpr uint64_t kClusterRankStride = uint64_t{1} << 24;
 // .shared::cluster space): its launches run cluster by cluster, a CTA being a cluster of one
 // when the launch declares none.
 bool uses_cluster_instructions(const ptx::Function& fn);
+// The shape of a launch's clusters: one CTA where it declares none.
+Dim3 cluster_shape(const LaunchSpec& l);
 
 // One thread's barrier.cluster history. Arrive p happened after every access numbered up to
 // arrive_seq[p]; an access is ordered before another thread's later access when a release

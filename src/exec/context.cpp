@@ -32,7 +32,7 @@ Value ExecContext::get(const ptx::Operand& op, ptx::Type t) {
   switch (op.kind) {
     case K::Reg: {
       Value v = th.regs[op.index];
-      if (th.pending_regs) [[unlikely]] v = m.pending_register_access(*this, op.index, v, false);
+      if (th.pending_regs) [[unlikely]] v = m.async_.pending_register_access(*this, op.index, v, false);
       if (!th.unread_loads.empty()) [[unlikely]] m.register_read(*this, op.index);
       if (v.is_poison()) throw Refusal("reads " + fn.regs[op.index].name + ", the old value returned by an atomic (it depends on the order of atomics)");
       if (v.is_concrete()) {
@@ -81,7 +81,7 @@ Value ExecContext::get(const ptx::Operand& op, ptx::Type t) {
         case ptx::SpecialReg::ClusterNctarank:
         case ptx::SpecialReg::Clusterid:
         case ptx::SpecialReg::Nclusterid:
-        case ptx::SpecialReg::IsExplicitCluster: return m.cluster_special(*this, sr, c);
+        case ptx::SpecialReg::IsExplicitCluster: return m.clusters_.special(*this, sr, c);
         default:
           throw Refusal("reads " + std::string(ptx::special_reg_name(sr)) +
                         ", whose value depends on the hardware and the schedule");
@@ -125,7 +125,7 @@ void ExecContext::set(const ptx::Operand& op, Value v) {
   using K = ptx::Operand::Kind;
   if (op.kind == K::Sink) return;
   if (op.kind != K::Reg) throw Refusal("destination is not a register");
-  if (th.pending_regs) [[unlikely]] m.pending_register_access(*this, op.index, v, true);
+  if (th.pending_regs) [[unlikely]] m.async_.pending_register_access(*this, op.index, v, true);
   if (v.is_concrete()) {
     unsigned rb = ptx::type_bits(fn.regs[op.index].type);
     v.bits &= mask_bits(rb == 1 ? 1 : rb);

@@ -11,8 +11,8 @@
 // arriving twice in one phase, and phases made of parts of warps (hardware counts whole warps).
 #include <algorithm>
 
-#include "exec/machine.hpp"
 #include "exec/refusal.hpp"
+#include "exec/scheduler.hpp"
 
 namespace racer::exec {
 namespace {
@@ -21,7 +21,7 @@ std::string barrier_name(uint32_t id) { return "barrier " + std::to_string(id); 
 
 }  // namespace
 
-void Machine::cta_barrier_arrive(ExecContext& ctx, uint32_t id, uint32_t count, bool waits) {
+void Scheduler::cta_barrier_arrive(ExecContext& ctx, uint32_t id, uint32_t count, bool waits) {
   Cta& cta = ctx.cta;
   const uint32_t size = static_cast<uint32_t>(cta.threads.size());
   if (count == 0) count = size;  // bar.sync without a count: the whole CTA
@@ -39,7 +39,7 @@ void Machine::cta_barrier_arrive(ExecContext& ctx, uint32_t id, uint32_t count, 
                   " a second time before its phase completes: which phase the arrival counts toward depends on the "
                   "schedule");
   for (const CtaBarrier::Arrival& p : b.previous)
-    if (p.thread != ctx.th.linear && !ordered_before(p.at, cta, ctx.th))
+    if (p.thread != ctx.th.linear && !path_.ordered_before(p.at, cta, ctx.th))
       throw Refusal("arrives at " + barrier_name(id) + " unordered with thread " + std::to_string(p.thread) +
                     "'s arrival in its last phase: which arrivals form a phase would depend on the schedule");
   b.arrived[ctx.th.linear] = 1;
@@ -47,13 +47,13 @@ void Machine::cta_barrier_arrive(ExecContext& ctx, uint32_t id, uint32_t count, 
   // Numbered like an access: a release of this thread before the arrival has a smaller number,
   // one after it at least this one.
   const AccessRecord at{cta.linear * size + ctx.th.linear, cta.epoch, cta.warp_epoch[ctx.th.warp],
-                        static_cast<uint16_t>(launch_index_), ++access_seq_};
+                        static_cast<uint16_t>(path_.launch_index()), path_.next_access()};
   b.arrivals.push_back({ctx.th.linear, at, waits});
   if (!ctx.th.hb.empty()) b.published.join(ctx.th.hb);
   if (b.arrivals.size() == count) complete_cta_barrier(cta, b, id);
 }
 
-void Machine::complete_cta_barrier(Cta& cta, CtaBarrier& b, uint32_t id) {
+void Scheduler::complete_cta_barrier(Cta& cta, CtaBarrier& b, uint32_t id) {
   const uint32_t size = static_cast<uint32_t>(cta.threads.size());
   const bool whole_cta =
       b.count == size && std::all_of(b.arrivals.begin(), b.arrivals.end(), [](const auto& a) { return a.waits; });
@@ -93,7 +93,7 @@ void Machine::complete_cta_barrier(Cta& cta, CtaBarrier& b, uint32_t id) {
   b.published = Clock{};
 }
 
-bool Machine::release_cta_barriers(Cta& cta) {
+bool Scheduler::release_cta_barriers(Cta& cta) {
   bool released = false;
   for (CtaBarrier& b : cta.barriers) {
     if (b.waking.empty()) continue;
@@ -103,13 +103,13 @@ bool Machine::release_cta_barriers(Cta& cta) {
       // joins every thread's: all of them arrived). Entries for this CTA's own threads name
       // accesses before the barrier, which the epoch covers from now on: they go, and clocks
       // stay small.
-      flush_atomics(cta.shared.get(), cta.shared_atomics, &cta);
+      path_.flush_shared_atomics(cta);
       Clock& all = b.whole_cta_clock;
       const uint32_t size = static_cast<uint32_t>(cta.threads.size()), first = cta.linear * size;
       std::erase_if(all.seqs, [&](const auto& e) { return e.first >= first && e.first - first < size; });
       for (Thread& t : cta.threads)
         if (!t.hb.empty() || !all.empty()) t.hb = all;
-      cta.epoch = next_epoch_++;
+      cta.epoch = path_.next_epoch();
       b.whole_cta = false;
       all = Clock{};
     }
@@ -120,7 +120,7 @@ bool Machine::release_cta_barriers(Cta& cta) {
   return released;
 }
 
-std::string Machine::cta_barrier_state(const Cta& cta, uint32_t id) const {
+std::string Scheduler::cta_barrier_state(const Cta& cta, uint32_t id) const {
   if (cta.barriers.empty()) return {};
   const CtaBarrier& b = cta.barriers.at(id);
   if (b.count == 0) return {};

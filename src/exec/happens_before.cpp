@@ -78,29 +78,8 @@ bool publishes_clocks(const ptx::Function& fn) {
   return false;
 }
 
-void Machine::warp_synchronized(Cta& cta, std::span<Thread* const> lanes) {
-  if (!publishes_clocks_) return;
-  const uint32_t first = cta.linear * static_cast<uint32_t>(cta.threads.size());
-  Clock all;
-  for (const Thread* t : lanes) all.join(t->hb);
-  for (const Thread* t : lanes) all.raise_seq(first + t->linear, access_seq_);
-  for (Thread* t : lanes) t->hb = all;  // `all` joins every lane's clock
-}
-
-const Cta& Machine::home_cta(const ExecContext& ctx) const {
-  if (cluster_)
-    for (const Cta* c : cluster_->ctas)
-      if (&ctx.th >= c->threads.data() && &ctx.th < c->threads.data() + c->threads.size()) return *c;
-  return ctx.cta;
-}
-
-uint32_t Machine::launch_thread(const ExecContext& ctx) const {
-  const Cta& cta = home_cta(ctx);
-  return cta.linear * static_cast<uint32_t>(cta.threads.size()) + ctx.th.linear;
-}
-
 Clock Machine::release_clock(const ExecContext& ctx) const {
-  const Cta& home = home_cta(ctx);
+  const Cta& home = clusters_.home_cta(ctx);
   Clock c = ctx.th.hb;
   c.raise_seq(home.linear * static_cast<uint32_t>(home.threads.size()) + ctx.th.linear, access_seq_);
   c.raise_epoch(home.linear, home.epoch);
@@ -116,7 +95,7 @@ bool Machine::ordered_before(const AccessRecord& a, const Cta& cta, const Thread
     if (same_warp && a.warp_epoch != cta.warp_epoch[th.warp]) return true;
   }
   if (th.hb.empty()) return false;
-  if (cluster_ && cluster_->ordered(a.thread, a.seq, th.hb.cluster_phases)) return true;
+  if (const Cluster* cl = clusters_.current(); cl && cl->ordered(a.thread, a.seq, th.hb.cluster_phases)) return true;
   return th.hb.covers(a.thread, a_cta, a.seq, a.epoch);
 }
 

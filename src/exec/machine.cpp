@@ -11,9 +11,17 @@
 namespace racer::exec {
 Machine::Machine(Session& session, char program, const std::vector<TensorSpec>& tensors, Domain& dom,
                  const Semantics& sem)
-    : session_(session), program_(program), storage_(session, tensors), log_(program), dom_(dom), sem_(sem) {}
+    : session_(session),
+      program_(program),
+      storage_(session, tensors),
+      log_(program),
+      dom_(dom),
+      sem_(sem),
+      async_(*this, clusters_),  // clusters_ is only bound here, used once a launch runs
+      clusters_(*this, async_),
+      scheduler_(*this, async_, clusters_, *this, sem) {}
 
-Machine::~Machine() = default;  // here, where Cluster is complete
+Machine::~Machine() = default;
 
 Value Machine::cell(size_t tensor, int64_t flat) {
   const TensorSpec& t = storage_.tensors()[tensor];
@@ -40,6 +48,15 @@ Value Machine::cell(size_t tensor, int64_t flat) {
   return {};
 }
 
+Value Machine::unknown_value(const std::string& name, const std::string& where, uint64_t off, unsigned size, bool integer) {
+  if (concrete_unknown_) return Value::of_bits(concrete_unknown_(name, size));
+  SymbolOrigin o{SymbolOrigin::Kind::UninitShared, -1, static_cast<int64_t>(off), program_, where};
+  Value v = Value::of_expr(session_.symbol(o, name));
+  v.integer = integer;
+  return v;
+}
+
+
 Value Machine::final_uninitialized(size_t tensor, int64_t flat) {
   // Never written by this program: the unknown initial contents both programs share.
   const TensorSpec& t = storage_.tensors()[tensor];
@@ -63,37 +80,6 @@ expr::ExprId Machine::cell_expr(size_t tensor, int64_t flat) {
   return exact_constant(st, t.elem == ptx::Type::Pred ? ptx::Type::U8 : t.elem, v.bits);
 }
 
-// A fresh CTA at ctaid (x, y, z): uninitialized shared memory, every thread at the start.
-void Machine::init_cta(Cta& cta, uint32_t x, uint32_t y, uint32_t z, uint64_t shared_size, uint64_t local_bytes) {
-  const LaunchSpec& spec = *launch_;
-  const ptx::Function& fn = spec.module->functions[spec.function];
-  uint64_t threads = spec.block.count();
-  cta.ctaid = {x, y, z};
-  cta.linear = static_cast<uint32_t>((uint64_t{z} * spec.grid.y + y) * spec.grid.x + x);
-  cta.shared = std::make_unique<Region>("shared memory", kSharedBase, shared_size, ByteState::Uninit);
-  cta.epoch = next_epoch_++;
-  cta.warp_epoch.assign((threads + 31) / 32, 0);
-  cta.warp_collectives.assign((threads + 31) / 32, 0);
-  cta.threads.resize(threads);
-  for (uint64_t t = 0; t < threads; ++t) {
-    Thread& th = cta.threads[t];
-    th.regs.assign(fn.regs.size(), Value{});
-    th.def_pc.assign(fn.regs.size(), UINT32_MAX);
-    th.linear = static_cast<uint32_t>(t);
-    th.tid = {static_cast<uint32_t>(t % spec.block.x), static_cast<uint32_t>(t / spec.block.x % spec.block.y),
-              static_cast<uint32_t>(t / (uint64_t{spec.block.x} * spec.block.y))};
-    th.lane = static_cast<uint32_t>(t % 32);
-    th.warp = static_cast<uint32_t>(t / 32);
-    if (local_bytes) {
-      cta.locals.push_back(std::make_unique<Region>(
-          "local memory of thread (" + std::to_string(th.tid[0]) + "," + std::to_string(th.tid[1]) + "," +
-              std::to_string(th.tid[2]) + ")",
-          kLocalBase, local_bytes, ByteState::Uninit));
-      th.local = cta.locals.back().get();
-    }
-  }
-}
-
 void Machine::launch(const LaunchSpec& spec) {
   launch_ = &spec;
   launches_run_.push_back(spec);
@@ -113,18 +99,7 @@ void Machine::launch(const LaunchSpec& spec) {
   session_.reserve_mb((shared_size + local_off * spec.block.count()) * Region::kBytesPerByte / (1024 * 1024),
                       "one CTA's shared and local memory");
 
-  publishes_clocks_ = publishes_clocks(fn);
-  if (spec.clustered || uses_cluster_instructions(fn)) {
-    run_clusters(shared_size, local_off);
-  } else {
-    for (uint32_t z = 0; z < spec.grid.z; ++z)
-      for (uint32_t y = 0; y < spec.grid.y; ++y)
-        for (uint32_t x = 0; x < spec.grid.x; ++x) {
-          Cta cta;
-          init_cta(cta, x, y, z, shared_size, local_off);
-          run_cta(cta);
-        }
-  }
+  scheduler_.run(shared_size, local_off);
   flush_atomics_global();
   log_.commit_uninit_reads();
   ++launch_index_;

@@ -1,7 +1,9 @@
 #pragma once
 // The machine that runs one program (a sequence of launches) over its own copy of memory:
 // tensors with guard gaps, shared memory per CTA, local memory per thread, every thread of
-// every CTA under a barrier-driven scheduler. Defects are recorded where they happen.
+// every CTA under a barrier-driven scheduler. Defects are recorded where they happen. It is
+// the access path (exec/access_path.hpp) and the thread stepper; the asynchronous unit, the
+// cluster unit and the scheduler are parts of it that see it only as those.
 #include <array>
 #include <cstdint>
 #include <functional>
@@ -12,6 +14,11 @@
 #include <string>
 #include <vector>
 
+#include "exec/access_path.hpp"
+#include "exec/async_unit.hpp"
+#include "exec/cluster_unit.hpp"
+#include "exec/context.hpp"
+#include "exec/cta.hpp"
 #include "exec/cta_barrier.hpp"
 #include "exec/defect.hpp"
 #include "exec/defect_log.hpp"
@@ -22,6 +29,7 @@
 #include "exec/ports.hpp"
 #include "exec/racing_reads.hpp"
 #include "exec/region.hpp"
+#include "exec/scheduler.hpp"
 #include "exec/session.hpp"
 #include "exec/site_ref.hpp"
 #include "exec/storage.hpp"
@@ -31,58 +39,9 @@
 
 namespace racer::exec {
 
-class Machine;
-struct Cta;
-struct Semantics;
-
-// Everything an instruction's semantics may touch: one thread of one CTA, its registers and
-// operands, the value domain, and the machine through its ports only.
-struct ExecContext {
-  ExecContext(Machine& machine, Cta& cta, Thread& th, const ptx::Module& mod, const ptx::Function& fn, Domain& dom)
-      : cta(cta), th(th), mod(mod), fn(fn), dom(dom), m(machine) {}
-  Cta& cta;
-  Thread& th;
-  const ptx::Module& mod;
-  const ptx::Function& fn;
-  Domain& dom;
-
-  MemoryPort& memory() const;
-  AsyncPort& async() const;
-  ClusterPort& cluster() const;
-  SyncPort& sync() const;
-  const Semantics& semantics() const;
-  // The same instruction's context for another thread of the CTA (a collective's lanes), or
-  // over another copy of the thread in another domain (a probe of a compiled routine).
-  ExecContext with(Thread& other) const { return ExecContext(m, cta, other, mod, fn, dom); }
-  ExecContext with(Thread& other, Domain& d) const { return ExecContext(m, cta, other, mod, fn, d); }
-
-  // Source operand as type t: registers (checked for poison), immediates, special registers.
-  Value get(const ptx::Operand& op, ptx::Type t);
-  uint64_t get_bits(const ptx::Operand& op, ptx::Type t);  // concrete bits or a Refusal
-  void set(const ptx::Operand& op, Value v);               // destination register (or sink)
-  // The address an [ ] operand names, in its state space (shared/local offsets, global address).
-  uint64_t address(const ptx::Operand& addr);
-  Site site(const ptx::Instr& ins) const;
-
- private:
-  friend class Machine;
-  friend struct SiteRef;
-  Machine& m;
-};
-
 // Where instruction `instr` of a launch's kernel is: its PTX line (the launch's source map), its
 // source line (.loc) and its text; launch, CTA and thread are the caller's to fill.
 Site instruction_site(const LaunchSpec& l, uint32_t instr);
-
-// Instruction semantics, supplied by the layer above (sem/).
-using Handler = void (*)(ExecContext&, const ptx::Instr&);
-// A warp collective, run once all its participants have arrived; the context is the first
-// lane's.
-using Collective = void (*)(ExecContext& ctx, const ptx::Instr&, std::span<Thread* const> lanes);
-struct Semantics {
-  std::array<Handler, static_cast<size_t>(ptx::Op::Count)> step{};
-  std::array<Collective, static_cast<size_t>(ptx::Op::Count)> collective{};
-};
 
 // Recognizes a compiled math routine where the instruction semantics would refuse (a
 // bit-level operation or a branch on symbolic data), or where a routine without either
@@ -100,47 +59,17 @@ class RoutineRecognizer {
   virtual bool recognize(ExecContext& ctx, const ptx::Instr& ins, const std::string& why, Trigger trigger) = 0;
 };
 
-struct PendingAtomic {
-  uint8_t op;        // ptx::atomop
-  ptx::Type type;
-  unsigned size;
-  std::vector<Value> operands;
-  Site first;
-};
-
-struct CtaAsync;
-struct AsyncCopy;
-struct Cluster;
-struct Mbarrier;
-
-struct Cta {
-  std::array<uint32_t, 3> ctaid{};
-  uint32_t linear = 0;
-  std::unique_ptr<Region> shared;
-  std::vector<std::unique_ptr<Region>> locals;
-  std::vector<Thread> threads;
-  uint32_t epoch = 0;
-  std::vector<uint16_t> warp_epoch;
-  // Per warp: collectives (shfl.sync, vote.sync, ...) that every lane of the warp took part in.
-  std::vector<uint32_t> warp_collectives;
-  std::vector<CtaBarrier> barriers;  // the sixteen bar/barrier ids (empty until the first arrival)
-  std::map<uint64_t, PendingAtomic> shared_atomics;
-  std::shared_ptr<CtaAsync> async;  // created by the first asynchronous operation (exec/async_state.hpp)
-  uint32_t cluster_rank = 0;        // %cluster_ctarank (0 outside clustered launches)
-};
-
-
-class Machine final : public MemoryPort, public AsyncPort, public ClusterPort, public SyncPort {
+class Machine final : public AccessPath, public ThreadStepper {
  public:
-  // Address layout: each tensor at its own base with a guard gap, shared and local memory
-  // in their own windows of the generic address space.
+  // Address layout (exec/access_path.hpp): each tensor at its own base with a guard gap, shared
+  // and local memory in their own windows of the generic address space.
   static constexpr uint64_t kGlobalBase = Storage::kGlobalBase;
   static constexpr uint64_t kGuardGap = Storage::kGuardGap;
-  static constexpr uint64_t kSharedWindow = 0x7F0000000000ull;  // generic address of shared offset 0
-  static constexpr uint64_t kLocalWindow = 0x7E0000000000ull;
-  static constexpr uint64_t kParamWindow = 0x7D0000000000ull;  // generic address of kernel-param offset 0 (cvta.param)
-  static constexpr uint64_t kSharedBase = 0x400;   // shared-space address of the first byte
-  static constexpr uint64_t kLocalBase = 0x400;
+  static constexpr uint64_t kSharedWindow = exec::kSharedWindow;
+  static constexpr uint64_t kLocalWindow = exec::kLocalWindow;
+  static constexpr uint64_t kParamWindow = exec::kParamWindow;
+  static constexpr uint64_t kSharedBase = exec::kSharedBase;
+  static constexpr uint64_t kLocalBase = exec::kLocalBase;
 
   Machine(Session& session, char program, const std::vector<TensorSpec>& tensors, Domain& dom, const Semantics& sem);
   ~Machine();
@@ -174,7 +103,7 @@ class Machine final : public MemoryPort, public AsyncPort, public ClusterPort, p
   // The defects that stand (occurrences withdrawn by a later race are gone).
   std::vector<Defect> defects() const { return log_.standing(); }
   const std::vector<Note>& notes() const { return log_.notes(); }
-  char program() const { return program_; }
+  char program() const override { return program_; }
   // Loads found racing with a store, and (for a second run) which of them to replace by
   // fresh unknowns (exec/racing_reads.hpp).
   const RacingReads& racing_reads() const { return racing_; }
@@ -191,7 +120,7 @@ class Machine final : public MemoryPort, public AsyncPort, public ClusterPort, p
   Session& session() { return session_; }
   const Storage& storage() const { return storage_; }
 
-  // --- the ports instruction semantics see (exec/ports.hpp has what each promises) ---
+  // --- the memory port instruction semantics see (exec/ports.hpp has what it promises) ---
   Value load(ExecContext& ctx, const ptx::Instr& ins, Space space, uint64_t addr, unsigned size, ptx::Type t) override;
   void store(ExecContext& ctx, const ptx::Instr& ins, Space space, uint64_t addr, unsigned size, Value v,
              ptx::Type t) override;
@@ -204,83 +133,54 @@ class Machine final : public MemoryPort, public AsyncPort, public ClusterPort, p
   const std::vector<TensorSpec>& tensors() const override { return storage_.tensors(); }
   uint64_t tensor_base(size_t tensor) const override { return storage_.tensor_base(tensor); }
 
-  void async_copy(ExecContext& ctx, const ptx::Instr& ins, uint64_t dst, uint64_t src, unsigned size,
-                  unsigned src_size) override;
-  void async_commit(ExecContext& ctx) override;
-  void async_wait(ExecContext& ctx, uint32_t keep, bool all) override;
-  void proxy_fence(ExecContext& ctx) override;
-  Value async_proxy_load(ExecContext& ctx, const ptx::Instr& ins, uint64_t addr, unsigned size, ptx::Type t) override;
-  void pend_registers(ExecContext& ctx, const ptx::Instr& ins, std::span<const uint32_t> regs) override;
-  void wgmma_commit(ExecContext& ctx) override;
-  void wgmma_wait(ExecContext& ctx, uint32_t keep) override;
-  void mbarrier_init(ExecContext& ctx, uint64_t addr, uint32_t count) override;
-  void mbarrier_inval(ExecContext& ctx, uint64_t addr) override;
-  void mbarrier_expect_tx(ExecContext& ctx, uint64_t addr, uint32_t tx) override;
-  bool mbarrier_wait(ExecContext& ctx, uint64_t addr, bool parity, uint64_t value) override;
-  void bulk_copy(ExecContext& ctx, const ptx::Instr& ins, uint64_t dst, uint64_t src, unsigned size,
-                 uint64_t mbar) override;
-  AsyncCopy bulk_source(ExecContext& ctx, const ptx::Instr& ins, uint64_t dst, uint64_t src, unsigned size) override;
-  void bulk_copy_parts(ExecContext& ctx, const ptx::Instr& ins, AsyncCopy copy, uint64_t mbar,
-                       unsigned align = 16) override;
+  // --- the access path its parts see (exec/access_path.hpp) ---
+  Located locate(ExecContext& ctx, Space space, uint64_t addr) override;
+  std::optional<uint64_t> target(ExecContext& ctx, const ptx::Instr& ins, const Located& l, unsigned size, unsigned align,
+                                 DefectKind oob, const std::string& misaligned) override;
+  // (track: 0 where accesses are not tracked.)
+  uint32_t track(ExecContext& ctx, const ptx::Instr& ins, Region& r, uint64_t off, unsigned size, bool write,
+                 Value v) override;
+  Value read_bytes(Region& r, uint64_t off, unsigned size, const Cta* cta, const SiteRef& site, bool as_integer) override;
+  void write_bytes(Region& r, uint64_t off, unsigned size, Value v) override;
+  std::string describe(const Region* r, uint64_t addr, unsigned size) override {
+    return storage_.describe(r, addr, size);
+  }
+  Value unknown_value(const std::string& name, const std::string& where, uint64_t off, unsigned size,
+                      bool integer) override;
+  bool pending_atomic_overlaps(const Region& r, uint64_t off, unsigned size, const Cta& cta) const override;
+  void atomic_conflicts(ExecContext& ctx, const ptx::Instr& ins, Region& r, uint64_t off, unsigned size) override;
+  Value combine_atomic(const PendingAtomic& p, Value old) override;
+  void flush_shared_atomics(Cta& cta) override { flush_atomics(cta.shared.get(), cta.shared_atomics, &cta); }
+  // Records a defect; one found on a path of a data-dependent branch says under which condition.
+  size_t defect(DefectKind kind, const SiteRef& site, const Text& memory, const Text& detail = {}) override;
+  [[noreturn]] void refuse(ExecContext& ctx, const ptx::Instr& ins, const std::string& reason) override;
+  [[noreturn]] void refuse_at(const Site& site, const std::string& reason) override;  // the same at a recorded site
+  uint32_t launch_index() const override { return launch_index_; }
+  uint32_t next_access() override { return ++access_seq_; }
+  uint32_t last_access() const override { return access_seq_; }
+  uint32_t next_epoch() override { return next_epoch_++; }
+  bool ordered_before(const AccessRecord& a, const Cta& cta, const Thread& th) const override;
+  Clock release_clock(const ExecContext& ctx) const override;
+  ExecContext context(Cta& cta, Thread& th) override {
+    return ExecContext(*this, cta, th, *launch_->module, launch_->module->functions[launch_->function], dom_);
+  }
 
-  void cluster_arrive(ExecContext& ctx, const ptx::Instr& ins, bool relaxed) override;
-  void cluster_wait(ExecContext& ctx, const ptx::Instr& ins) override;
-  void mbarrier_init_fence(ExecContext& ctx) override;
-  uint64_t cluster_map_address(ExecContext& ctx, uint64_t addr, uint32_t rank, bool generic) override;
-  uint32_t cluster_rank_of(ExecContext& ctx, uint64_t addr, bool generic) override;
-  uint64_t own_shared_address(ExecContext& ctx, uint64_t cluster_addr, const char* what) override;
-  void bulk_copy_multicast(ExecContext& ctx, const ptx::Instr& ins, const AsyncCopy& copy, uint64_t mbar,
-                           uint32_t mask) override;
-  void store_async(ExecContext& ctx, const ptx::Instr& ins, uint64_t dst, const std::vector<Value>& values,
-                   unsigned elem_size, uint64_t mbar) override;
-  void reduce_async(ExecContext& ctx, const ptx::Instr& ins, uint64_t dst, uint8_t op, ptx::Type t, Value operand,
-                    uint64_t mbar) override;
-  uint64_t mbarrier_arrive_cluster(ExecContext& ctx, uint64_t cluster_addr, uint32_t count, uint32_t tx, bool drop,
-                                   bool release = true) override;
-
-  void cta_barrier_arrive(ExecContext& ctx, uint32_t id, uint32_t count, bool waits) override;
-  void warp_synchronized(Cta& cta, std::span<Thread* const> lanes) override;
-
-  // --- for the execution context and the engine's own parts ---
+  // --- for the execution context ---
   Domain& current_domain() { return dom_; }
   const Semantics& semantics() const { return sem_; }
-  uint32_t launch_index() const { return launch_index_; }
-  [[noreturn]] void refuse(ExecContext& ctx, const ptx::Instr& ins, const std::string& reason);
-  [[noreturn]] void refuse_at(const Site& site, const std::string& reason);  // the same at a recorded site
-  Value cluster_special(ExecContext& ctx, ptx::SpecialReg sr, uint32_t component);
-  // A read or write of a pending register by any other instruction: a defect; a read gets
-  // an unknown value (neither the old nor the new one).
-  Value pending_register_access(ExecContext& ctx, uint32_t reg, Value v, bool write);
 
  private:
-  // Arrives (count arrivals; drop: also one fewer per later phase) after adding tx expected
-  // bytes; returns the state token (the phase arrived at). release: .release semantics,
-  // making the thread's earlier accesses visible to threads whose wait sees the phase complete.
-  uint64_t mbarrier_arrive(ExecContext& ctx, uint64_t addr, uint32_t count, uint32_t tx, bool drop, bool release = true);
+  // Runs every ready thread of cta to its next synchronization point (exec/step.cpp).
+  bool run_ready_threads(Cta& cta) override;
   // Where a local-space address falls in the thread's local memory: (region, offset), or
   // a null region.
   std::pair<Region*, uint64_t> local_bytes(ExecContext& ctx, uint64_t addr, unsigned size);
-  struct Located {
-    Region* region;
-    uint64_t offset;
-  };
-  // Records a defect; one found on a path of a data-dependent branch says under which condition.
-  size_t defect(DefectKind kind, const SiteRef& site, const Text& memory, const Text& detail = {});
-  Located locate(ExecContext& ctx, Space space, uint64_t addr);
-  std::optional<uint64_t> target(ExecContext& ctx, const ptx::Instr& ins, const Located& l, unsigned size, unsigned align,
-                                 DefectKind oob, const std::string& misaligned);
-  // The value in r's bytes [off, off+size); an uninitialized read records a defect at `site`.
-  Value read_bytes(Region& r, uint64_t off, unsigned size, const Cta* cta, const SiteRef& site, bool as_integer);
-  void write_bytes(Region& r, uint64_t off, unsigned size, Value v);
   // Which instruction of which launch last wrote each element of a tensor (0: none yet).
   void note_writer(const Region& r, uint64_t off, uint32_t instr);
   std::vector<std::vector<uint64_t>> cell_writers_;
   std::vector<LaunchSpec> launches_run_;  // the launches so far, for their modules and source maps
   ExecContext* running_ctx_ = nullptr;    // the instruction being executed (site_now)
   const ptx::Instr* running_ins_ = nullptr;
-  // Race detection for an access to r's bytes [off, off+size); returns the access's number
-  // (0 where accesses are not tracked).
-  uint32_t track(ExecContext& ctx, const ptx::Instr& ins, Region& r, uint64_t off, unsigned size, bool write, Value v);
   // A racing load's value, in a run that replaces it: a fresh unknown of the same kind.
   Value racing_read_value(ExecContext& ctx, const ptx::Instr& ins, uint32_t access, Value read, const Region& r,
                           uint64_t off, unsigned size);
@@ -294,54 +194,14 @@ class Machine final : public MemoryPort, public AsyncPort, public ClusterPort, p
   bool read_used_before_collective(const AccessRecord& rd, const Cta& cta, const Thread& th) const;
   std::optional<expr::ExprId> racing_symbol_in(std::span<const expr::ExprId> roots) const;
   RacingReads racing_;
-  bool pending_atomic_overlaps(const Region& r, uint64_t off, unsigned size, const Cta& cta) const;
   void flush_atomics(Region* shared_region, std::map<uint64_t, PendingAtomic>& pending, const Cta* cta);
   void flush_atomics_global();
-  Value combine_atomic(const PendingAtomic& p, Value old);
-  // A race defect where another thread's plain access to r's bytes [off, off+size) is not
-  // ordered before ctx's atomic (or red.async) on them.
-  void atomic_conflicts(ExecContext& ctx, const ptx::Instr& ins, Region& r, uint64_t off, unsigned size);
-  void run_cta(Cta& cta);
-  void init_cta(Cta& cta, uint32_t x, uint32_t y, uint32_t z, uint64_t shared_size, uint64_t local_bytes);
-  bool run_ready_threads(Cta& cta);                          // true when every thread exited
-  bool release_sync(Cta& cta, const ptx::Function& fn);      // false when nothing can be released
-  void complete_cta_barrier(Cta& cta, CtaBarrier& b, uint32_t id);
-  bool release_cta_barriers(Cta& cta);  // lets the waiters of completed phases go on
-  std::string cta_barrier_state(const Cta& cta, uint32_t id) const;  // for a stuck thread's message
-  [[noreturn]] void stuck(Cta& cta, const ptx::Function& fn);  // says who waits where
-  // Clusters (exec/cluster.cpp).
-  void run_clusters(uint64_t shared_size, uint64_t local_bytes);
-  void run_cluster(std::vector<Cta>& ctas);
-  bool release_cluster_barrier(std::vector<Cta>& ctas, const ptx::Function& fn);
-  // Happens-before (exec/happens_before.cpp): whether access `a` (by another thread of this
-  // launch) is ordered before what thread `th` of `cta` does now.
-  bool ordered_before(const AccessRecord& a, const Cta& cta, const Thread& th) const;
-  // The CTA ctx's thread belongs to (ctx.cta may be another CTA of the cluster), and its
-  // launch-wide number.
-  const Cta& home_cta(const ExecContext& ctx) const;
-  uint32_t launch_thread(const ExecContext& ctx) const;
-  // What a releasing operation of ctx's thread publishes: its clock, its own accesses so far
-  // and its CTA's earlier epochs.
-  Clock release_clock(const ExecContext& ctx) const;
-  // Whether the current launch's kernel has a synchronization that publishes clocks (mbarrier
-  // arrive, bar.arrive or a counted bar.sync, barrier.cluster): without one, none is ever read.
-  bool publishes_clocks_ = false;
-  // An mbarrier wait that saw `phase` complete joins what its arrivals released (exec/mbarrier.cpp).
-  void acquire(Thread& th, const Mbarrier& b, int64_t phase);
-  // Whether b's mbarrier.init is visible to ctx's thread, an arrive or copy from another CTA.
-  bool init_visible(const ExecContext& ctx, const Mbarrier& b) const;
-  Located locate_cluster(ExecContext& ctx, uint64_t addr);
-  // The CTA whose memory r is: another CTA of the cluster for its shared memory, else ctx's.
-  Cta& region_cta(ExecContext& ctx, const Region* r);
-  void check_remote_lifetimes();
-  std::unique_ptr<Cluster> cluster_;
   bool absorbed(ExecContext& ctx, uint32_t instr);
   void follow_skipped(ExecContext& ctx, const AbsorbPlan& p, uint32_t instr);
   void enter_plan(ExecContext& ctx, uint32_t instr);
   void commit_plan(Thread& th, size_t plan, uint32_t instr);
   bool try_recognize(ExecContext& ctx, const ptx::Instr& ins, const std::string& why,
                      RoutineRecognizer::Trigger trigger = RoutineRecognizer::Trigger::Refusal);
-  void resolve_sync(Cta& cta, const ptx::Function& fn);
 
   // Branches on symbolic data (branch_paths.cpp): run both paths to where they meet, then
   // merge the registers still live there. `split` returns why it cannot, or "" on success.
@@ -377,34 +237,16 @@ class Machine final : public MemoryPort, public AsyncPort, public ClusterPort, p
   DefectLog log_;
   Domain& dom_;
   const Semantics& sem_;
+  // The parts; each sees the machine only as the access path (and the scheduler as the stepper).
+  AsyncUnit async_;
+  ClusterUnit clusters_;
+  Scheduler scheduler_;
   std::map<uint64_t, PendingAtomic> global_atomics_;
   uint32_t last_uninit_defect_ = 0;  // the ticket of the pending read the last read_bytes made
   uint32_t access_seq_ = 0;
-  // Bytes an asynchronous copy is still writing (exec/async_copy.cpp).
-  bool in_flight(const Region& r, uint64_t off, unsigned size) const;
-  Value in_flight_access(ExecContext& ctx, const ptx::Instr& ins, Region& r, uint64_t off, unsigned size, bool write, ptx::Type t);
-  void finish_async(Cta& cta);  // lands what no wait landed when the CTA ends
-  // Releases threads whose mbarrier phase completed (scheduler); false when none can go on.
-  bool resolve_mbarrier_waits(Cta& cta, const ptx::Function& fn);
-  Mbarrier& mbarrier_at(ExecContext& ctx, uint64_t addr);
-  bool complete_phase(Cta& cta, struct Mbarrier& b);
-  // Writes a landing asynchronous copy's bytes into `shared` (applies a red.async's operation).
-  void land(Cta& cta, Region& shared, const AsyncCopy& c);
-  // A copy from another CTA landed at a wait of its target: its remote access (when still the
-  // latest of its thread at its instruction) needs no cluster barrier before the target exits.
-  void landed_remote(const AsyncCopy& c);
-  // st.async / red.async (exec/store_async.cpp): `copy` (its parts read) to the
-  // .shared::cluster address dst, completing on the mbarrier at .shared::cluster address mbar.
-  void send_async(ExecContext& ctx, const ptx::Instr& ins, AsyncCopy copy, uint64_t dst, uint64_t mbar);
-  // Whether every asynchronous write in flight on the CTA's shared bytes [off, off+size) is a
-  // red.async of the same operation as c (a Refusal where the order of two would matter).
-  bool only_same_reductions(const Cta& cta, const AsyncCopy& c, uint64_t off, unsigned size) const;
-  AsyncCopy read_source(ExecContext& ctx, const ptx::Instr& ins, uint64_t dst, uint64_t src, unsigned size, unsigned src_size);
-  Value unknown_value(const std::string& name, const std::string& where, uint64_t off, unsigned size, bool integer);
   const LaunchSpec* launch_ = nullptr;
   uint32_t launch_index_ = 0;
   uint32_t next_epoch_ = 1;
-  uint32_t next_landing_writer_ = AccessRecord::kAsyncWriterBase;
   uint64_t steps_ = 0;
   std::vector<ParamSlot> param_slots_;  // the current launch's parameter layout
   ConcreteUnknown concrete_unknown_;
@@ -415,9 +257,9 @@ class Machine final : public MemoryPort, public AsyncPort, public ClusterPort, p
 };
 
 inline MemoryPort& ExecContext::memory() const { return m; }
-inline AsyncPort& ExecContext::async() const { return m; }
-inline ClusterPort& ExecContext::cluster() const { return m; }
-inline SyncPort& ExecContext::sync() const { return m; }
+inline AsyncPort& ExecContext::async() const { return m.async_; }
+inline ClusterPort& ExecContext::cluster() const { return m.clusters_; }
+inline SyncPort& ExecContext::sync() const { return m.scheduler_; }
 inline const Semantics& ExecContext::semantics() const { return m.semantics(); }
 
 }  // namespace racer::exec

@@ -16,7 +16,7 @@
 #include <algorithm>
 
 #include "exec/async_state.hpp"
-#include "exec/machine.hpp"
+#include "exec/async_unit.hpp"
 #include "exec/refusal.hpp"
 
 namespace racer::exec {
@@ -29,8 +29,8 @@ CtaAsync& cta_async(Cta& cta) {
 
 }  // namespace
 
-Mbarrier& Machine::mbarrier_at(ExecContext& ctx, uint64_t addr) {
-  Located l = locate(ctx, Space::Shared, addr);
+Mbarrier& AsyncUnit::mbarrier_at(ExecContext& ctx, uint64_t addr) {
+  Located l = path_.locate(ctx, Space::Shared, addr);
   if (!l.region || !l.region->contains(l.offset, 8) || l.offset % 8)
     throw Refusal("mbarrier operation on an address that is not an aligned 8-byte object in shared memory");
   auto& bars = cta_async(ctx.cta).barriers;
@@ -39,8 +39,8 @@ Mbarrier& Machine::mbarrier_at(ExecContext& ctx, uint64_t addr) {
   return it->second;
 }
 
-void Machine::mbarrier_init(ExecContext& ctx, uint64_t addr, uint32_t count) {
-  Located l = locate(ctx, Space::Shared, addr);
+void AsyncUnit::mbarrier_init(ExecContext& ctx, uint64_t addr, uint32_t count) {
+  Located l = path_.locate(ctx, Space::Shared, addr);
   if (!l.region || !l.region->contains(l.offset, 8) || l.offset % 8)
     throw Refusal("mbarrier.init of an address that is not an aligned 8-byte object in shared memory");
   if (count == 0) throw Refusal("mbarrier.init with a count of 0");
@@ -50,22 +50,22 @@ void Machine::mbarrier_init(ExecContext& ctx, uint64_t addr, uint32_t count) {
   Mbarrier b;
   b.expected = b.pending = count;
   b.init_thread = ctx.cta.linear * static_cast<uint32_t>(ctx.cta.threads.size()) + ctx.th.linear;
-  b.init_seq = ++access_seq_;
+  b.init_seq = path_.next_access();
   bars[l.offset] = std::move(b);
 }
 
-void Machine::mbarrier_inval(ExecContext& ctx, uint64_t addr) {
+void AsyncUnit::mbarrier_inval(ExecContext& ctx, uint64_t addr) {
   Mbarrier& b = mbarrier_at(ctx, addr);
   if (!b.copies.empty()) throw Refusal("mbarrier.inval of a barrier with bulk copies in flight");
-  Located l = locate(ctx, Space::Shared, addr);
+  Located l = path_.locate(ctx, Space::Shared, addr);
   ctx.cta.async->barriers.erase(l.offset);
 }
 
-uint64_t Machine::mbarrier_arrive(ExecContext& ctx, uint64_t addr, uint32_t count, uint32_t tx, bool drop, bool release) {
+uint64_t AsyncUnit::mbarrier_arrive(ExecContext& ctx, uint64_t addr, uint32_t count, uint32_t tx, bool drop, bool release) {
   Mbarrier& b = mbarrier_at(ctx, addr);
   b.tx += tx;
   if (count > b.pending) throw Refusal("mbarrier.arrive with more arrivals than the phase still expects");
-  if (release) b.releasing.join(release_clock(ctx));
+  if (release) b.releasing.join(path_.release_clock(ctx));
   uint64_t token = b.phase;
   b.pending -= count;
   if (drop) {
@@ -77,10 +77,10 @@ uint64_t Machine::mbarrier_arrive(ExecContext& ctx, uint64_t addr, uint32_t coun
   return token;
 }
 
-void Machine::mbarrier_expect_tx(ExecContext& ctx, uint64_t addr, uint32_t tx) { mbarrier_at(ctx, addr).tx += tx; }
+void AsyncUnit::mbarrier_expect_tx(ExecContext& ctx, uint64_t addr, uint32_t tx) { mbarrier_at(ctx, addr).tx += tx; }
 
 // Lands the phase's copies and completes it, if every arrival and every expected byte is in.
-bool Machine::complete_phase(Cta& cta, Mbarrier& b) {
+bool AsyncUnit::complete_phase(Cta& cta, Mbarrier& b) {
   if (b.pending != 0) return false;
   int64_t bytes = 0;
   for (const AsyncCopy& c : b.copies) bytes += c.size;
@@ -91,7 +91,7 @@ bool Machine::complete_phase(Cta& cta, Mbarrier& b) {
   // did, races with them.
   const bool landed = !b.copies.empty();
   if (landed && b.landing_writer == 0) b.landing_writer = next_landing_writer_++;
-  const AccessRecord landing{b.landing_writer, cta.epoch, 0, static_cast<uint16_t>(launch_index_), static_cast<uint32_t>(b.phase + 1)};
+  const AccessRecord landing{b.landing_writer, cta.epoch, 0, static_cast<uint16_t>(path_.launch_index()), static_cast<uint32_t>(b.phase + 1)};
   for (const AsyncCopy& c : b.copies) {
     uint64_t off = c.dst - shared.base;
     for (unsigned k = 0; k < c.size; ++k) {
@@ -101,7 +101,7 @@ bool Machine::complete_phase(Cta& cta, Mbarrier& b) {
       t.writer = t.established = landing;
     }
     land(cta, shared, c);
-    landed_remote(c);  // a wait in the target CTA observed it
+    remote_.landed_remote(c);  // a wait in the target CTA observed it
   }
   b.copies.clear();
   b.tx = 0;
@@ -115,9 +115,9 @@ bool Machine::complete_phase(Cta& cta, Mbarrier& b) {
   return true;
 }
 
-bool Machine::mbarrier_wait(ExecContext& ctx, uint64_t addr, bool parity, uint64_t value) {
+bool AsyncUnit::mbarrier_wait(ExecContext& ctx, uint64_t addr, bool parity, uint64_t value) {
   Mbarrier& b = mbarrier_at(ctx, addr);
-  Located l = locate(ctx, Space::Shared, addr);
+  Located l = path_.locate(ctx, Space::Shared, addr);
   // Parity: the phase of that parity is the current one (incomplete) or the one before
   // (complete). Token: the phase an arrive returned, complete once the count moved past it.
   bool current = parity ? (b.phase & 1) == (value & 1) : b.phase == value;
@@ -135,7 +135,7 @@ bool Machine::mbarrier_wait(ExecContext& ctx, uint64_t addr, bool parity, uint64
   return false;
 }
 
-bool Machine::resolve_mbarrier_waits(Cta& cta, const ptx::Function& fn) {
+bool AsyncUnit::resolve_mbarrier_waits(Cta& cta) {
   bool released = false;
   for (Thread& th : cta.threads) {
     if (th.wait != Wait::Mbarrier) continue;
@@ -144,9 +144,9 @@ bool Machine::resolve_mbarrier_waits(Cta& cta, const ptx::Function& fn) {
     Mbarrier& b = it->second;
     bool current = th.mbar_parity ? (b.phase & 1) == th.mbar_value : b.phase == th.mbar_value;
     if (current && !complete_phase(cta, b)) continue;
-    ExecContext ctx{*this, cta, th, *launch_->module, fn, dom_};
+    ExecContext ctx = path_.context(cta, th);
     acquire(th, b, th.mbar_parity ? static_cast<int64_t>(b.phase) - 1 : static_cast<int64_t>(th.mbar_value));
-    const ptx::Operand& d = fn.instrs[th.wait_instr].operands[0];
+    const ptx::Operand& d = ctx.fn.instrs[th.wait_instr].operands[0];
     ctx.set(d.kind == ptx::Operand::Kind::Pair ? d.elems[0] : d, Value::of_bits(1));
     th.wait = Wait::None;
     released = true;
@@ -154,28 +154,28 @@ bool Machine::resolve_mbarrier_waits(Cta& cta, const ptx::Function& fn) {
   return released;
 }
 
-void Machine::acquire(Thread& th, const Mbarrier& b, int64_t phase) {
+void AsyncUnit::acquire(Thread& th, const Mbarrier& b, int64_t phase) {
   if (phase < 0 || static_cast<size_t>(phase) >= b.released.size()) return;
   th.hb.join(b.released[static_cast<size_t>(phase)]);
 }
 
-AsyncCopy Machine::bulk_source(ExecContext& ctx, const ptx::Instr& ins, uint64_t dst, uint64_t src, unsigned size) {
-  if (size == 0 || size % 16) refuse(ctx, ins, "cp.async.bulk of a size that is not a nonzero multiple of 16 bytes");
+AsyncCopy AsyncUnit::bulk_source(ExecContext& ctx, const ptx::Instr& ins, uint64_t dst, uint64_t src, unsigned size) {
+  if (size == 0 || size % 16) path_.refuse(ctx, ins, "cp.async.bulk of a size that is not a nonzero multiple of 16 bytes");
   return read_source(ctx, ins, dst, src, size, size);
 }
 
-void Machine::bulk_copy(ExecContext& ctx, const ptx::Instr& ins, uint64_t dst, uint64_t src, unsigned size, uint64_t mbar) {
+void AsyncUnit::bulk_copy(ExecContext& ctx, const ptx::Instr& ins, uint64_t dst, uint64_t src, unsigned size, uint64_t mbar) {
   AsyncCopy copy = bulk_source(ctx, ins, dst, src, size);
   mbarrier_at(ctx, mbar);
   bulk_copy_parts(ctx, ins, std::move(copy), mbar);
 }
 
-void Machine::bulk_copy_parts(ExecContext& ctx, const ptx::Instr& ins, AsyncCopy copy, uint64_t mbar, unsigned align) {
+void AsyncUnit::bulk_copy_parts(ExecContext& ctx, const ptx::Instr& ins, AsyncCopy copy, uint64_t mbar, unsigned align) {
   Mbarrier& b = mbarrier_at(ctx, mbar);
   uint64_t dst = copy.dst;
   unsigned size = copy.size;
-  Located d = locate(ctx, Space::Shared, dst);
-  std::optional<uint64_t> at = target(ctx, ins, d, size, align, DefectKind::OobWrite,
+  Located d = path_.locate(ctx, Space::Shared, dst);
+  std::optional<uint64_t> at = path_.target(ctx, ins, d, size, align, DefectKind::OobWrite,
                                       align == 16 ? std::string("bulk copy destination not 16-byte aligned")
                                                   : "destination not aligned to its " + std::to_string(align) + " bytes");
   if (!at) return;

@@ -45,7 +45,7 @@ std::pair<Region*, uint64_t> Machine::local_bytes(ExecContext& ctx, uint64_t add
   return {l.region, addr - l.region->base};
 }
 
-Machine::Located Machine::locate(ExecContext& ctx, Space space, uint64_t addr) {
+Located Machine::locate(ExecContext& ctx, Space space, uint64_t addr) {
   if (space == Space::Generic) {
     // The shared window holds the cluster's shared memory (mapa's generic addresses).
     if (addr >= kSharedWindow && addr < kSharedWindow + (1ull << 32)) space = Space::SharedCluster, addr -= kSharedWindow;
@@ -54,7 +54,7 @@ Machine::Located Machine::locate(ExecContext& ctx, Space space, uint64_t addr) {
   }
   switch (space) {
     case Space::Shared: return {ctx.cta.shared.get(), addr};
-    case Space::SharedCluster: return locate_cluster(ctx, addr);
+    case Space::SharedCluster: return clusters_.locate(ctx, addr);
     case Space::Local:
       if (!ctx.th.local) return {nullptr, addr};
       return {ctx.th.local, addr};
@@ -284,11 +284,11 @@ Value Machine::load(ExecContext& ctx, const ptx::Instr& ins, Space space, uint64
   if (l.region->tensor >= 0 && !l.region->readable)
     defect(DefectKind::AccessViolation, SiteRef{&ctx, &ins}, [&] { return storage_.describe(l.region, l.offset, size); },
            [] { return std::string("reads a tensor this launch was not given for reading"); });
-  Cta& owner = region_cta(ctx, l.region);  // another CTA's, for distributed shared memory
+  Cta& owner = clusters_.region_cta(ctx, l.region);  // another CTA's, for distributed shared memory
   if (pending_atomic_overlaps(*l.region, off, size, owner))
     refuse(ctx, ins, "reads " + storage_.describe(l.region, l.offset, size) + " while atomic updates to it are pending (their order is not established)");
-  if (!l.region->in_flight.empty() && in_flight(*l.region, off, size))
-    return in_flight_access(ctx, ins, *l.region, off, size, false, t);
+  if (!l.region->in_flight.empty() && AsyncUnit::in_flight(*l.region, off, size))
+    return async_.in_flight_access(ctx, ins, *l.region, off, size, false, t);
   const uint32_t access = track(ctx, ins, *l.region, off, size, false, {});
   if (!ctx.th.paths.empty())
     if (auto held = path_load(ctx, ins, *l.region, off, size)) return *held;
@@ -311,9 +311,9 @@ void Machine::store(ExecContext& ctx, const ptx::Instr& ins, Space space, uint64
   if (!l.region->writable)
     defect(DefectKind::AccessViolation, SiteRef{&ctx, &ins}, [&] { return storage_.describe(l.region, l.offset, size); },
            [&] { return std::string(l.region->tensor >= 0 ? "stores into a tensor this launch was given only for reading" : "stores into read-only memory"); });
-  if (pending_atomic_overlaps(*l.region, off, size, region_cta(ctx, l.region)))
+  if (pending_atomic_overlaps(*l.region, off, size, clusters_.region_cta(ctx, l.region)))
     refuse(ctx, ins, "stores to " + storage_.describe(l.region, l.offset, size) + " while atomic updates to it are pending");
-  if (!l.region->in_flight.empty() && in_flight(*l.region, off, size)) in_flight_access(ctx, ins, *l.region, off, size, true, t);
+  if (!l.region->in_flight.empty() && AsyncUnit::in_flight(*l.region, off, size)) async_.in_flight_access(ctx, ins, *l.region, off, size, true, t);
   track(ctx, ins, *l.region, off, size, true, v);
   const uint32_t instr = static_cast<uint32_t>(&ins - ctx.fn.instrs.data());
   if (!ctx.th.paths.empty()) return path_store(ctx, ins, ctx.th.paths.back(), PathStore{l.region, off, size, v, t, instr});

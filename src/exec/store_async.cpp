@@ -7,17 +7,16 @@
 // bytes are atomic with each other, not a race.
 #include "exec/async_state.hpp"
 #include "exec/cluster.hpp"
-#include "exec/machine.hpp"
+#include "exec/cluster_unit.hpp"
 #include "exec/refusal.hpp"
-#include "ptx/modifiers.hpp"
 
 namespace racer::exec {
 
-void Machine::store_async(ExecContext& ctx, const ptx::Instr& ins, uint64_t dst, const std::vector<Value>& values,
+void ClusterUnit::store_async(ExecContext& ctx, const ptx::Instr& ins, uint64_t dst, const std::vector<Value>& values,
                           unsigned elem_size, uint64_t mbar) {
   AsyncCopy copy;
   for (const Value& v : values) {
-    if (v.is_poison()) refuse(ctx, ins, "st.async of the old value returned by an atomic, whose value depends on the order of atomics");
+    if (v.is_poison()) path_.refuse(ctx, ins, "st.async of the old value returned by an atomic, whose value depends on the order of atomics");
     Value b = v;
     if (b.is_concrete() && elem_size < 8) b.bits &= (uint64_t{1} << (8 * elem_size)) - 1;
     copy.parts.push_back({copy.size, static_cast<uint8_t>(elem_size), b});
@@ -26,9 +25,9 @@ void Machine::store_async(ExecContext& ctx, const ptx::Instr& ins, uint64_t dst,
   send_async(ctx, ins, std::move(copy), dst, mbar);
 }
 
-void Machine::reduce_async(ExecContext& ctx, const ptx::Instr& ins, uint64_t dst, uint8_t op, ptx::Type t, Value operand,
+void ClusterUnit::reduce_async(ExecContext& ctx, const ptx::Instr& ins, uint64_t dst, uint8_t op, ptx::Type t, Value operand,
                            uint64_t mbar) {
-  if (operand.is_poison()) refuse(ctx, ins, "red.async's operand is the old value of an atomic");
+  if (operand.is_poison()) path_.refuse(ctx, ins, "red.async's operand is the old value of an atomic");
   const unsigned size = ptx::type_bits(t) / 8;
   AsyncCopy copy;
   copy.size = size;
@@ -39,101 +38,52 @@ void Machine::reduce_async(ExecContext& ctx, const ptx::Instr& ins, uint64_t dst
   send_async(ctx, ins, std::move(copy), dst, mbar);
 }
 
-void Machine::send_async(ExecContext& ctx, const ptx::Instr& ins, AsyncCopy copy, uint64_t dst, uint64_t mbar) {
+void ClusterUnit::send_async(ExecContext& ctx, const ptx::Instr& ins, AsyncCopy copy, uint64_t dst, uint64_t mbar) {
   const char* what = copy.reduction() ? "red.async" : "st.async";
   copy.instr = static_cast<uint32_t>(&ins - ctx.fn.instrs.data());
-  Located d = locate_cluster(ctx, dst);
+  Located d = locate(ctx, dst);
   Cta& target = region_cta(ctx, d.region);
   if (d.region != target.shared.get() || !d.region->contains(d.offset, copy.size)) {
     // No such CTA in the cluster, or outside its shared memory: nothing lands, nothing
     // completes on the barrier.
-    defect(DefectKind::OobWrite, SiteRef{&ctx, &ins}, [&] { return storage_.describe(d.region, d.offset, copy.size); });
+    path_.defect(DefectKind::OobWrite, SiteRef{&ctx, &ins}, [&] { return path_.describe(d.region, d.offset, copy.size); });
     return;
   }
   if (cluster_rank_of(ctx, mbar, false) != target.cluster_rank)
-    refuse(ctx, ins, std::string(what) + " whose mbarrier is not in the CTA of its destination");
+    path_.refuse(ctx, ins, std::string(what) + " whose mbarrier is not in the CTA of its destination");
   if (auto it = cluster_->remote.find({copy.instr, launch_thread(ctx)}); &target != &ctx.cta && it != cluster_->remote.end()) {
     copy.remote_thread = it->first.second;
     copy.remote_seq = it->second.access.seq;
   }
-  ExecContext remote{*this, target, ctx.th, ctx.mod, ctx.fn, ctx.dom};
+  ExecContext remote = ctx.on(target);
   const uint64_t bar = mbar % kClusterRankStride;
-  Mbarrier& b = mbarrier_at(remote, bar);
+  Mbarrier& b = async_.mbarrier_at(remote, bar);
   if (&target != &ctx.cta && !init_visible(ctx, b))
-    refuse(ctx, ins, std::string(what) + " to cluster rank " + std::to_string(target.cluster_rank) +
+    path_.refuse(ctx, ins, std::string(what) + " to cluster rank " + std::to_string(target.cluster_rank) +
                          ", whose mbarrier.init no barrier.cluster orders before it");
   Region& r = *d.region;
   const uint64_t off = d.offset - r.base;
   // Plain atomics not yet applied: only the same operation combines with a red.async in any order.
-  if (pending_atomic_overlaps(r, off, copy.size, target)) {
+  if (path_.pending_atomic_overlaps(r, off, copy.size, target)) {
     auto it = target.shared_atomics.find(off);
     const bool same = copy.reduction() && it != target.shared_atomics.end() && it->second.op == copy.reduce_op &&
                       it->second.type == copy.reduce_type && it->second.size == copy.size;
-    if (!same) refuse(ctx, ins, std::string(what) + " to bytes with other atomic updates pending: the result would depend on their order");
+    if (!same) path_.refuse(ctx, ins, std::string(what) + " to bytes with other atomic updates pending: the result would depend on their order");
   }
   // The write may happen at any moment until its phase completes: it conflicts with what
   // other threads did to these bytes that nothing orders before it (for a reduction, their
   // plain accesses only); later accesses meet it in flight.
-  if (copy.reduction()) atomic_conflicts(ctx, ins, r, off, copy.size);
-  else track(ctx, ins, r, off, copy.size, true, Value::poison());
+  if (copy.reduction()) path_.atomic_conflicts(ctx, ins, r, off, copy.size);
+  else path_.track(ctx, ins, r, off, copy.size, true, Value::poison());
   copy.dst = d.offset;
   const unsigned align = copy.size;  // the whole vector's size
-  bulk_copy_parts(remote, ins, std::move(copy), bar, align);
+  async_.bulk_copy_parts(remote, ins, std::move(copy), bar, align);
 }
 
-// Whether every asynchronous write in flight on r's bytes [off, off+size) is a red.async of
-// `c`'s operation and type: atomics of one operation that land in any order to one result.
-bool Machine::only_same_reductions(const Cta& cta, const AsyncCopy& c, uint64_t off, unsigned size) const {
-  if (!c.reduction() || !cta.async) return false;
-  const uint64_t lo = cta.shared->base + off, hi = lo + size;
-  for (const auto& [thread, ta] : cta.async->threads)
-    for (const AsyncCopy& o : ta.copies)
-      if (o.dst < hi && lo < o.dst + o.size) return false;
-  for (const auto& [at, b] : cta.async->barriers)
-    for (const AsyncCopy& o : b.copies) {
-      if (!(o.dst < hi && lo < o.dst + o.size)) continue;
-      if (!o.reduction() || o.dst != c.dst || o.size != c.size) return false;
-      if (o.reduce_op != c.reduce_op || o.reduce_type != c.reduce_type)
-        throw Refusal("different red.async operations meet on the same bytes: the result would depend on their order");
-      using namespace ptx::atomop;
-      // inc and dec wrap at their operand: only equal operands commute.
-      if ((c.reduce_op == INC || c.reduce_op == DEC) && !(o.parts[0].value == c.parts[0].value))
-        throw Refusal("red.async.inc/.dec with different operands meet on the same bytes: the result would depend on their order");
-    }
-  return true;
-}
-
-void Machine::landed_remote(const AsyncCopy& c) {
+void ClusterUnit::landed_remote(const AsyncCopy& c) {
   if (c.remote_thread == UINT32_MAX || !cluster_) return;
   auto it = cluster_->remote.find({c.instr, c.remote_thread});
   if (it != cluster_->remote.end() && it->second.access.seq == c.remote_seq) cluster_->remote.erase(it);
-}
-
-void Machine::land(Cta& cta, Region& shared, const AsyncCopy& c) {
-  const uint64_t off = c.dst - shared.base;
-  if (!c.reduction()) {
-    for (const AsyncCopy::Part& p : c.parts) write_bytes(shared, off + p.offset, p.size, p.value);
-    return;
-  }
-  // Landing happens at a wait (or the CTA's end), not at the red.async: what cannot be
-  // combined is refused at the red.async that sent it.
-  try {
-    Value old = read_bytes(shared, off, c.size, &cta, SiteRef{nullptr, nullptr, &c.reduce_site}, true);
-    const Value& x = c.parts[0].value;
-    using namespace ptx::atomop;
-    if (c.reduce_op == INC || c.reduce_op == DEC) {
-      if (!old.is_concrete() || !x.is_concrete()) throw Refusal("red.async.inc/.dec on symbolic data");
-      const uint64_t o = old.bits & 0xffffffffu, b = x.bits & 0xffffffffu;
-      const uint64_t v = c.reduce_op == INC ? (o >= b ? 0 : o + 1) : (o == 0 || o > b ? b : o - 1);
-      write_bytes(shared, off, c.size, Value::of_bits(v));
-      return;
-    }
-    write_bytes(shared, off, c.size, combine_atomic(PendingAtomic{c.reduce_op, c.reduce_type, c.size, {x}, c.reduce_site}, old));
-  } catch (const LocatedRefusal&) {
-    throw;
-  } catch (const Refusal& r) {
-    refuse_at(c.reduce_site, std::string("when it lands: ") + r.what());
-  }
 }
 
 }  // namespace racer::exec

@@ -1,0 +1,68 @@
+#pragma once
+// Everything an instruction's semantics may touch: one thread of one CTA, its registers and
+// operands, the value domain, and the machine through its ports only. The machine's parts
+// (the asynchronous unit, clusters, the scheduler) see contexts too, and nothing of the
+// machine through them: the port accessors are defined in machine.hpp, which they do not include.
+#include <array>
+#include <cstdint>
+#include <span>
+
+#include "exec/cta.hpp"
+#include "exec/defect.hpp"
+#include "exec/domain.hpp"
+#include "exec/ports.hpp"
+#include "exec/thread.hpp"
+#include "exec/value.hpp"
+#include "ptx/ir.hpp"
+
+namespace racer::exec {
+
+class Machine;
+struct Semantics;
+
+struct ExecContext {
+  ExecContext(Machine& machine, Cta& cta, Thread& th, const ptx::Module& mod, const ptx::Function& fn, Domain& dom)
+      : cta(cta), th(th), mod(mod), fn(fn), dom(dom), m(machine) {}
+  Cta& cta;
+  Thread& th;
+  const ptx::Module& mod;
+  const ptx::Function& fn;
+  Domain& dom;
+
+  MemoryPort& memory() const;
+  AsyncPort& async() const;
+  ClusterPort& cluster() const;
+  SyncPort& sync() const;
+  const Semantics& semantics() const;
+  // The same instruction's context for another thread of the CTA (a collective's lanes), or
+  // over another copy of the thread in another domain (a probe of a compiled routine).
+  ExecContext with(Thread& other) const { return ExecContext(m, cta, other, mod, fn, dom); }
+  ExecContext with(Thread& other, Domain& d) const { return ExecContext(m, cta, other, mod, fn, d); }
+  // The same thread acting on another CTA of its cluster (its shared memory, its mbarriers).
+  ExecContext on(Cta& other) const { return ExecContext(m, other, th, mod, fn, dom); }
+
+  // Source operand as type t: registers (checked for poison), immediates, special registers.
+  Value get(const ptx::Operand& op, ptx::Type t);
+  uint64_t get_bits(const ptx::Operand& op, ptx::Type t);  // concrete bits or a Refusal
+  void set(const ptx::Operand& op, Value v);               // destination register (or sink)
+  // The address an [ ] operand names, in its state space (shared/local offsets, global address).
+  uint64_t address(const ptx::Operand& addr);
+  Site site(const ptx::Instr& ins) const;
+
+ private:
+  friend class Machine;
+  friend struct SiteRef;
+  Machine& m;
+};
+
+// Instruction semantics, supplied by the layer above (sem/).
+using Handler = void (*)(ExecContext&, const ptx::Instr&);
+// A warp collective, run once all its participants have arrived; the context is the first
+// lane's.
+using Collective = void (*)(ExecContext& ctx, const ptx::Instr&, std::span<Thread* const> lanes);
+struct Semantics {
+  std::array<Handler, static_cast<size_t>(ptx::Op::Count)> step{};
+  std::array<Collective, static_cast<size_t>(ptx::Op::Count)> collective{};
+};
+
+}  // namespace racer::exec
