@@ -2,6 +2,7 @@
 #include "check/number_text.hpp"
 
 #include <cmath>
+#include <functional>
 #include <sstream>
 #include <unordered_set>
 
@@ -45,7 +46,52 @@ std::optional<double> crossing(Execution& ex, PointSampler& line, const std::vec
   return out;
 }
 
+// Along `line`, a point where g is positive but as close to 0 as the inputs' formats allow
+// (the end of the bisection on g's positive side); nullopt when g has the same sign at both
+// ends of the line, or no value somewhere on the way.
+std::optional<std::pair<Point, double>> near_zero(const expr::Store& st, expr::ExprId g, const std::function<Point(double)>& line) {
+  auto value = [&](double t) -> std::optional<long double> {
+    Point p = line(t);
+    decide::RoundingBound exact = exact_values(st, p.at);
+    if (auto v = exact.at(g)) return v->value;
+    return std::nullopt;
+  };
+  auto v0 = value(0), v1 = value(1);
+  if (!v0 || !v1 || (*v0 > 0) == (*v1 > 0)) return std::nullopt;
+  double pos = *v0 > 0 ? 0 : 1, other = 1 - pos;
+  for (int i = 0; i < 40; ++i) {
+    double mid = (pos + other) / 2;
+    auto v = value(mid);
+    if (!v) return std::nullopt;
+    (*v > 0 ? pos : other) = mid;
+  }
+  return std::pair{line(pos), pos};
+}
+
 }  // namespace
+
+std::vector<expr::ExprId> pole_operands(const expr::Store& st, const std::vector<expr::ExprId>& roots, bool logarithms, size_t limit) {
+  std::vector<expr::ExprId> found, stack(roots.begin(), roots.end());
+  std::unordered_set<uint32_t> seen, listed;
+  size_t visited = 0;
+  auto add = [&](expr::ExprId g) {
+    // A constant has no zero to cross; an input symbol's zero is a range end the sampler visits.
+    expr::Kind k = st.kind(g);
+    if (k != expr::Kind::Const && k != expr::Kind::Symbol && listed.insert(g.index).second) found.push_back(g);
+  };
+  while (!stack.empty() && found.size() < limit && visited++ < 200000) {
+    expr::ExprId e = stack.back();
+    stack.pop_back();
+    if (!seen.insert(e.index).second) continue;
+    expr::Kind k = st.kind(e);
+    if (logarithms && k == expr::Kind::Func && st.func_kind(e) == expr::FuncKind::Log) add(st.operand(e, 0));
+    if (!logarithms && k == expr::Kind::Mul)
+      for (uint32_t i = 0; i < st.arity(e); ++i)
+        if (sgn(st.weight(e, i)) < 0) add(st.operand(e, i));
+    for (uint32_t i = 0; i < st.arity(e); ++i) stack.push_back(st.operand(e, i));
+  }
+  return found;
+}
 
 std::vector<expr::ExprId> exp_arguments(const expr::Store& st, const std::vector<expr::ExprId>& roots, size_t limit) {
   std::vector<expr::ExprId> args, stack(roots.begin(), roots.end());
@@ -80,6 +126,26 @@ std::vector<ProvokingPoint> provoking_points(Execution& ex, const std::vector<ex
       if (auto t = crossing(ex, line, args, threshold, largest))
         out.push_back({line.uniform(*t), "every input cell at fraction " + number_text(*t, 6) + " of its range, where an exp argument of the exact expressions crosses " +
                                              number_text(threshold, 6) + " (" + what + " of exp in the narrowest format)"});
+    }
+  }
+  // Where a logarithm's argument or a division's denominator crosses 0 within the ranges: the
+  // point on its positive side nearest 0, along the line of equal fractions or the crossed one.
+  for (bool logarithms : {true, false}) {
+    if (out.size() >= count) break;
+    PointSampler line(ex, seed ^ 0x9013ull);
+    std::function<Point(double)> lines[] = {[&](double t) { return line.uniform(t); }, [&](double t) { return line.crossed(t); }};
+    bool done = false;
+    for (expr::ExprId g : pole_operands(ex.store(), roots, logarithms, 16)) {
+      for (int l = 0; l < 2 && !done; ++l)
+        if (auto p = near_zero(ex.store(), g, lines[l])) {
+          out.push_back({std::move(p->first), std::string(l == 0 ? "every input cell at fraction " : "input cells at fraction ") + number_text(p->second, 6) +
+                                                   (l == 0 ? " of its range" : " or 1 minus it, alternately, of their ranges") + ", where " +
+                                                   (logarithms ? "a logarithm's argument" : "a division's denominator") +
+                                                   " in the exact expressions crosses 0 (next to it, on its positive side)",
+                         true});
+          done = true;
+        }
+      if (done) break;
     }
   }
   const std::pair<PointStyle, const char*> cycle[] = {
