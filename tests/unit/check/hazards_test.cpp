@@ -386,7 +386,7 @@ TEST(IntermediateHazards, AskedForWhereASubexpressionLeavesTheFormat) {
   expr::ExprId cube = st.mul(x, st.mul(x, x));
   expr::ExprId clamped = st.min(cube, st.constant(mpq_class(1000)));
   expr::Assignment at;
-  at[x] = mpq_class(10000000000000LL);  // x^3 = 1e39 > FLT_MAX
+  at[x] = mpq_class("10000000000000");  // x^3 = 1e39 > FLT_MAX
   decide::RoundingBound exact = exact_values(st, at);
   EXPECT_TRUE(asks_beyond(st, exact, {clamped}, "overflow", ieee::Format::F32));
   EXPECT_FALSE(asks_beyond(st, exact, {clamped}, "underflow", ieee::Format::F32));

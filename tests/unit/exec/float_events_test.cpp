@@ -8,6 +8,7 @@
 #include <cstdint>
 
 #include "exec/concrete_domain.hpp"
+#include "ptx/modifiers.hpp"
 
 namespace racer::exec {
 namespace {
