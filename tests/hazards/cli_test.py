@@ -2,8 +2,10 @@
 """The float hazard report through the command line (issue 22): for each instance of
 tests/hazards, `racer check` keeps its verdict and exit code, reports the expected hazard in
 the text, the JSON and the SARIF log (its own rule), exits 1 only with --fail-on-hazard, and
-the hazard's witness file replays with `racer replay` to the very bits the report gives. The
-fine pair reports none, also with --float-hazards. `racer corpus tests/hazards` passes.
+the hazard's witness file replays with `racer replay` to the very bits the report gives (for an
+intermediate that no output shows: the replay's float event at the instruction the report names,
+with its bits). The fine pair reports none, also with --float-hazards. `racer corpus
+tests/hazards` passes.
 
   python3 tests/hazards/cli_test.py --racer build/racer
 """
