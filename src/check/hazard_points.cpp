@@ -7,6 +7,7 @@
 #include <unordered_set>
 
 #include "check/float_model.hpp"
+#include "expr/walk.hpp"
 
 namespace racer::check {
 namespace {
@@ -71,40 +72,35 @@ std::optional<std::pair<Point, double>> near_zero(const expr::Store& st, expr::E
 }  // namespace
 
 std::vector<expr::ExprId> pole_operands(const expr::Store& st, const std::vector<expr::ExprId>& roots, bool logarithms, size_t limit) {
-  std::vector<expr::ExprId> found, stack(roots.begin(), roots.end());
-  std::unordered_set<uint32_t> seen, listed;
+  std::vector<expr::ExprId> found;
+  std::unordered_set<uint32_t> listed;
   size_t visited = 0;
   auto add = [&](expr::ExprId g) {
     // A constant has no zero to cross; an input symbol's zero is a range end the sampler visits.
     expr::Kind k = st.kind(g);
     if (k != expr::Kind::Const && k != expr::Kind::Symbol && listed.insert(g.index).second) found.push_back(g);
   };
-  while (!stack.empty() && found.size() < limit && visited++ < 200000) {
-    expr::ExprId e = stack.back();
-    stack.pop_back();
-    if (!seen.insert(e.index).second) continue;
+  expr::any_node(st, roots, [&](expr::ExprId e) {
     expr::Kind k = st.kind(e);
     if (logarithms && k == expr::Kind::Func && st.func_kind(e) == expr::FuncKind::Log) add(st.operand(e, 0));
     if (!logarithms && k == expr::Kind::Mul)
       for (uint32_t i = 0; i < st.arity(e); ++i)
         if (sgn(st.weight(e, i)) < 0) add(st.operand(e, i));
-    for (uint32_t i = 0; i < st.arity(e); ++i) stack.push_back(st.operand(e, i));
-  }
+    return found.size() >= limit || ++visited == 200000;
+  });
+  found.resize(std::min(found.size(), limit));
   return found;
 }
 
 std::vector<expr::ExprId> exp_arguments(const expr::Store& st, const std::vector<expr::ExprId>& roots, size_t limit) {
-  std::vector<expr::ExprId> args, stack(roots.begin(), roots.end());
-  std::unordered_set<uint32_t> seen, found;
+  std::vector<expr::ExprId> args;
+  std::unordered_set<uint32_t> found;
   size_t visited = 0;
-  while (!stack.empty() && args.size() < limit && visited++ < 200000) {
-    expr::ExprId e = stack.back();
-    stack.pop_back();
-    if (!seen.insert(e.index).second) continue;
+  expr::any_node(st, roots, [&](expr::ExprId e) {
     if (st.kind(e) == expr::Kind::Func && st.func_kind(e) == expr::FuncKind::Exp && found.insert(st.operand(e, 0).index).second)
       args.push_back(st.operand(e, 0));
-    for (uint32_t i = 0; i < st.arity(e); ++i) stack.push_back(st.operand(e, i));
-  }
+    return args.size() >= limit || ++visited == 200000;
+  });
   return args;
 }
 

@@ -1,10 +1,10 @@
 #include "check/intermediate_hazards.hpp"
 
 #include <cmath>
-#include <unordered_set>
 
 #include "check/float_model.hpp"
 #include "exec/defect.hpp"
+#include "expr/walk.hpp"
 
 namespace racer::check {
 namespace {
@@ -24,23 +24,20 @@ bool asks_beyond(const expr::Store& st, decide::RoundingBound& exact, const std:
   const ieee::FormatInfo& fi = ieee::info(format);
   long double largest = ieee::to_double(format, ieee::max_finite(format, false));
   long double smallest_normal = std::ldexp(1.0L, fi.emin());
-  std::vector<expr::ExprId> stack(roots.begin(), roots.end());
-  std::unordered_set<uint32_t> seen;
   size_t visited = 0;
-  while (!stack.empty() && visited++ < 200000) {
-    expr::ExprId e = stack.back();
-    stack.pop_back();
-    if (!seen.insert(e.index).second) continue;
+  bool found = false;
+  expr::any_node(st, roots, [&](expr::ExprId e) {
+    if (visited++ == 200000) return true;
     expr::Kind k = st.kind(e);
     // Inputs and constants are not computed; conditions are not numbers.
-    if (k == expr::Kind::Const || k == expr::Kind::Symbol || k == expr::Kind::Bool || k == expr::Kind::Cmp) continue;
+    if (k == expr::Kind::Const || k == expr::Kind::Symbol || k == expr::Kind::Bool || k == expr::Kind::Cmp) return false;
     if (auto v = exact.at(e)) {
       long double m = std::fabs(v->value);
-      if (kind == "overflow" ? m > largest : (m > 0 && m < smallest_normal)) return true;
+      found = kind == "overflow" ? m > largest : (m > 0 && m < smallest_normal);
     }
-    for (uint32_t i = 0; i < st.arity(e); ++i) stack.push_back(st.operand(e, i));
-  }
-  return false;
+    return found;
+  });
+  return found;
 }
 
 std::vector<std::pair<InstructionKey, FloatHazard>> intermediate_hazards(const ConcreteRun& run, const std::set<InstructionKey>& origins,
