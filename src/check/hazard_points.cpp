@@ -3,6 +3,7 @@
 
 #include <cmath>
 #include <functional>
+#include <map>
 #include <sstream>
 #include <unordered_set>
 
@@ -47,18 +48,20 @@ std::optional<double> crossing(Execution& ex, PointSampler& line, const std::vec
   return out;
 }
 
+using Value = std::optional<long double>;
+
 // Along `line`, a point where g is positive but as close to 0 as the inputs' formats allow
 // (the end of the bisection on g's positive side); nullopt when g has the same sign at both
-// ends of the line, or no value somewhere on the way.
-std::optional<std::pair<Point, double>> near_zero(const expr::Store& st, expr::ExprId g, const std::function<Point(double)>& line) {
-  auto value = [&](double t) -> std::optional<long double> {
+// ends of the line (its values there v0 and v1), or no value somewhere on the way.
+std::optional<std::pair<Point, double>> near_zero(const expr::Store& st, expr::ExprId g, const std::function<Point(double)>& line, Value v0,
+                                                  Value v1) {
+  if (!v0 || !v1 || (*v0 > 0) == (*v1 > 0)) return std::nullopt;
+  auto value = [&](double t) -> Value {
     Point p = line(t);
     decide::RoundingBound exact = exact_values(st, p.at);
     if (auto v = exact.at(g)) return v->value;
     return std::nullopt;
   };
-  auto v0 = value(0), v1 = value(1);
-  if (!v0 || !v1 || (*v0 > 0) == (*v1 > 0)) return std::nullopt;
   double pos = *v0 > 0 ? 0 : 1, other = 1 - pos;
   for (int i = 0; i < 40; ++i) {
     double mid = (pos + other) / 2;
@@ -112,7 +115,8 @@ std::vector<ProvokingPoint> provoking_points(Execution& ex, const std::vector<ex
   out.push_back({sampler.draw(PointStyle::Largest), "every input cell at the end of its range with the largest magnitude"});
   // Where exp of an argument leaves the format: beyond its largest finite value, or below
   // half its smallest subnormal (it rounds to zero there).
-  std::vector<expr::ExprId> args = exp_arguments(ex.store(), roots, 64);
+  std::vector<expr::ExprId> args;
+  if (out.size() < count) args = exp_arguments(ex.store(), roots, 64);
   if (!args.empty()) {
     long double p = -std::log2(narrowest.unit_roundoff);
     long double overflow = std::log(narrowest.max_finite), underflow = std::log(narrowest.absolute_floor) - (p - 1) * std::log(2.0L) - 0.7L;
@@ -126,14 +130,29 @@ std::vector<ProvokingPoint> provoking_points(Execution& ex, const std::vector<ex
   }
   // Where a logarithm's argument or a division's denominator crosses 0 within the ranges: the
   // point on its positive side nearest 0, along the line of equal fractions or the crossed one.
+  // Each operand's values at the two ends of both lines come from one evaluation per end.
+  std::vector<expr::ExprId> operands[2];
+  if (out.size() < count)
+    for (int k = 0; k < 2; ++k) operands[k] = pole_operands(ex.store(), roots, k == 0, 16);
+  PointSampler line(ex, seed ^ 0x9013ull);
+  std::function<Point(double)> lines[] = {[&](double t) { return line.uniform(t); }, [&](double t) { return line.crossed(t); }};
+  std::map<std::pair<int, uint32_t>, std::pair<Value, Value>> ends;  // (line, operand) -> values at t = 0 and 1
+  if (!operands[0].empty() || !operands[1].empty())
+    for (int l = 0; l < 2; ++l) {
+      Point p0 = lines[l](0), p1 = lines[l](1);
+      decide::RoundingBound e0 = exact_values(ex.store(), p0.at), e1 = exact_values(ex.store(), p1.at);
+      for (const auto& gs : operands)
+        for (expr::ExprId g : gs) {
+          auto v0 = e0.at(g), v1 = e1.at(g);
+          ends[{l, g.index}] = {v0 ? Value(v0->value) : std::nullopt, v1 ? Value(v1->value) : std::nullopt};
+        }
+    }
   for (bool logarithms : {true, false}) {
     if (out.size() >= count) break;
-    PointSampler line(ex, seed ^ 0x9013ull);
-    std::function<Point(double)> lines[] = {[&](double t) { return line.uniform(t); }, [&](double t) { return line.crossed(t); }};
     bool done = false;
-    for (expr::ExprId g : pole_operands(ex.store(), roots, logarithms, 16)) {
+    for (expr::ExprId g : operands[logarithms ? 0 : 1]) {
       for (int l = 0; l < 2 && !done; ++l)
-        if (auto p = near_zero(ex.store(), g, lines[l])) {
+        if (auto p = near_zero(ex.store(), g, lines[l], ends[{l, g.index}].first, ends[{l, g.index}].second)) {
           out.push_back({std::move(p->first), std::string(l == 0 ? "every input cell at fraction " : "input cells at fraction ") + number_text(p->second, 6) +
                                                    (l == 0 ? " of its range" : " or 1 minus it, alternately, of their ranges") + ", where " +
                                                    (logarithms ? "a logarithm's argument" : "a division's denominator") +

@@ -180,13 +180,13 @@ HazardReport search_float_hazards(Execution& ex, const CheckResult& res, const C
       for (const HazardKey& key : order) list.add_output(here[key], origin[key], pp);
       std::map<std::tuple<char, std::string, ieee::Format>, bool> asked;
       auto asks = [&](char program, const std::string& kind, ieee::Format f) {
+        // Where a program's outputs show a hazard, its intermediates are part of that story.
+        if (shows[program == 'a' ? 0 : 1]) return false;
         auto it = asked.find({program, kind, f});
         if (it == asked.end()) it = asked.emplace(std::tuple{program, kind, f}, asks_beyond(ex.store(), exact, roots_of[program == 'a' ? 0 : 1], kind, f)).first;
         return it->second;
       };
-      // Where a program's outputs show a hazard, its intermediates are part of that story.
-      for (auto& [where, h] : intermediate_hazards(run, origins, asks))
-        if (!shows[h.program == 'a' ? 0 : 1]) list.add_intermediate(std::move(h), where, pp);
+      for (auto& [where, h] : intermediate_hazards(run, origins, asks)) list.add_intermediate(std::move(h), where, pp);
     }
   } catch (const exec::LimitReached& l) {
     rep.hazards = with_messages(list.take());
