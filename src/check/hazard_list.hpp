@@ -31,6 +31,7 @@ class HazardList {
   void add_output(std::vector<FloatHazard>& cells, const std::optional<InstructionKey>& origin, const ProvokingPoint& at);
   // One input's intermediate hazard at instruction `where`.
   void add_intermediate(FloatHazard h, const InstructionKey& where, const ProvokingPoint& at);
+  size_t size() const { return hazards_.size(); }
   std::vector<FloatHazard> take() { return std::move(hazards_); }
 
  private:

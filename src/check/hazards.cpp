@@ -87,7 +87,9 @@ HazardReport search_float_hazards(Execution& ex, const CheckResult& res, const C
   rep.fails_check = options.fail_on_hazard;
   const Prepared& prep = ex.prep();
   rep.precision_changes = precision_changes(prep);
+  HazardList list;  // what the inputs run so far found, also where the search stops early
   auto done = [&](std::string summary) {
+    rep.hazards = with_messages(list.take());
     rep.summary = std::move(summary);
     rep.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return rep;
@@ -110,7 +112,6 @@ HazardReport search_float_hazards(Execution& ex, const CheckResult& res, const C
       }
     }
   const decide::FloatModel model_a = float_model(prep, 'a'), model_b = float_model(prep, 'b');
-  HazardList list;
   try {
     std::vector<ProvokingPoint> inputs = provoking_points(ex, roots, coarser(model_a, model_b), points, options.seed);
     for (ProvokingPoint& pp : inputs) {
@@ -189,12 +190,11 @@ HazardReport search_float_hazards(Execution& ex, const CheckResult& res, const C
       for (auto& [where, h] : intermediate_hazards(run, origins, asks)) list.add_intermediate(std::move(h), where, pp);
     }
   } catch (const exec::LimitReached& l) {
-    rep.hazards = with_messages(list.take());
     return done("float hazard search stopped after " + std::to_string(rep.runs) + " inputs: " + l.what());
   }
-  rep.hazards = with_messages(list.take());
   rep.searched = true;
-  return done("float hazards: " + std::to_string(rep.hazards.size()) + " found at " + std::to_string(rep.runs) +
+  size_t found = list.size();
+  return done("float hazards: " + std::to_string(found) + " found at " + std::to_string(rep.runs) +
               (rep.runs == 1 ? " input" : " inputs") + fewer + " chosen to provoke the formats (both programs on the bit-exact emulator)");
 }
 
