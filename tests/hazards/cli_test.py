@@ -27,9 +27,11 @@ EXPECTED = {
     "h06_softmax_fine_pair": None,
     "h07_cube_overflows_then_clamped": ("overflow", "a"),
     "h08_quotient_near_its_pole": ("precision", "a"),
+    "h09_log_near_its_zero": ("precision", "a"),
 }
 # instance -> what the first hazard's input description must say (how the search chose it)
-CHOSEN = {"h08_quotient_near_its_pole": "a division's denominator in the exact expressions crosses 0"}
+CHOSEN = {"h08_quotient_near_its_pole": "a division's denominator in the exact expressions crosses 0",
+          "h09_log_near_its_zero": "a logarithm's argument in the exact expressions crosses 0"}
 # instances whose first hazard is an intermediate value no output shows
 INTERMEDIATE = {"h07_cube_overflows_then_clamped"}
 RULES = {"nan": "float_nan", "overflow": "float_overflow", "underflow": "float_underflow", "precision": "float_precision"}

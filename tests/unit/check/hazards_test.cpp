@@ -190,7 +190,8 @@ INSTANTIATE_TEST_SUITE_P(Instances, HazardCases,
                                            Expected{"h04_f16_accumulator_vs_f32", "overflow", 'a', "cvt.rn.f16.f32"},
                                            Expected{"h05_fast_exp_vs_expf", "precision", 'a'},
                                            Expected{"h07_cube_overflows_then_clamped", "overflow", 'a', "mul.f32"},
-                                           Expected{"h08_quotient_near_its_pole", "precision", 'a'}),
+                                           Expected{"h08_quotient_near_its_pole", "precision", 'a'},
+                                           Expected{"h09_log_near_its_zero", "precision", 'a'}),
                          [](const auto& info) { return std::string(info.param.name).substr(0, 3) + "_" + info.param.kind; });
 
 TEST(HazardCases, TheFinePairHasNone) {
