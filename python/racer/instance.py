@@ -156,11 +156,12 @@ class Case:
             self._traced = trace(self.reference, tensors, self.outputs)
         return {"reference": self._traced}
 
-    def check(self, time_limit=60, memory_limit_mb=4096, self_check_points=2, all_cells=False):
+    def check(self, time_limit=60, memory_limit_mb=4096, self_check_points=2, all_cells=False, hazard_points=None):
         from .result import Result
+        from .testing import hazard_points_arg
         desc = self.description()
         raw = _native.call(_native.core().check, json.dumps(desc), float(time_limit), int(memory_limit_mb),
-                           int(self_check_points), all_cells=bool(all_cells))
+                           int(self_check_points), all_cells=bool(all_cells), hazard_points=hazard_points_arg(hazard_points))
         return Result(self, desc, raw)
 
 
@@ -228,12 +229,15 @@ def case(tensors, program_a, program_b=None, outputs=None, name=None, about="", 
 
 
 def check(instance=None, *, tensors=None, program_a=None, program_b=None, outputs=None, name=None, about="",
-          reference=None, time_limit=60, memory_limit_mb=4096, self_check_points=2, all_cells=False):
+          reference=None, time_limit=60, memory_limit_mb=4096, self_check_points=2, all_cells=False, hazard_points=None):
     """Checks an instance: a racer.Instance subclass (or object), a racer.case(...), or the same
     as keywords (program b as launches, or reference= a function over arrays). Returns a
     racer.Result. self_check_points: points at which the symbolic run is checked against the
     bit-exact emulation (0 skips the self-check). all_cells: decide every cell of an output after one
-    is refuted (by default one witness per output is enough; the rest are reported as skipped)."""
+    is refuted (by default one witness per output is enough; the rest are reported as skipped).
+    hazard_points: inputs at which the float hazard search runs both programs on the emulator
+    (None: the default, 3 and fewer for big kernels; 0: no search; N: N inputs whatever the
+    kernel's size, 24 being `racer check --float-hazards`); found in result.float_hazards."""
     if instance is None:
         loc = user_location()
         if tensors is None or program_a is None or (program_b is None and reference is None) or outputs is None:
@@ -245,4 +249,4 @@ def check(instance=None, *, tensors=None, program_a=None, program_b=None, output
         instance = from_class(instance)
     elif not isinstance(instance, Case):
         fail(f"racer.check takes a racer.Instance subclass or a racer.case(...), not {type(instance).__name__}")
-    return instance.check(time_limit, memory_limit_mb, self_check_points, all_cells)
+    return instance.check(time_limit, memory_limit_mb, self_check_points, all_cells, hazard_points)

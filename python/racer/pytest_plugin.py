@@ -24,6 +24,9 @@ def pytest_addoption(parser):
                 help="an Unknown verdict fails instead of being skipped")
     g.addoption("--racer-time-limit", type=float, default=60.0, metavar="S", help="seconds per instance (default 60)")
     g.addoption("--racer-memory-limit", type=int, default=4096, metavar="MB", help="MiB per instance (default 4096)")
+    g.addoption("--racer-hazard-points", type=int, default=None, metavar="N",
+                help="inputs of the float hazard search per instance (default: 3, fewer for big kernels; 0: off; "
+                     "24 as racer check --float-hazards); the hazards are in the report, never a failure")
 
 
 def _racer_dirs(config):
@@ -80,7 +83,8 @@ class RacerMismatch(Exception):
 
 
 def _limits(config):
-    return dict(time_limit=config.getoption("racer_time_limit"), memory_limit_mb=config.getoption("racer_memory_limit"))
+    return dict(time_limit=config.getoption("racer_time_limit"), memory_limit_mb=config.getoption("racer_memory_limit"),
+                hazard_points=config.getoption("racer_hazard_points"))
 
 
 class InstanceItem(pytest.Item):

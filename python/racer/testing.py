@@ -45,12 +45,21 @@ class FileResult:
         return f"<racer.FileResult {self.name}: {self.verdict}, exit code {self.exit_code}>"
 
 
-def check_toml(path, time_limit=60, memory_limit_mb=4096, self_check_points=2):
-    """Checks a TOML instance file as `racer check FILE.toml` does."""
+def hazard_points_arg(hazard_points):
+    """The core's hazard_points: -1 for None (the default search: 3 inputs, fewer for big kernels)."""
+    if hazard_points is None:
+        return -1
+    if isinstance(hazard_points, bool) or not isinstance(hazard_points, int) or hazard_points < 0:
+        raise RacerError(f"hazard_points must be None or a whole number of inputs (>= 0), not {hazard_points!r}")
+    return hazard_points
+
+
+def check_toml(path, time_limit=60, memory_limit_mb=4096, self_check_points=2, hazard_points=None):
+    """Checks a TOML instance file as `racer check FILE.toml` does (hazard_points as racer.check)."""
     if os.path.isdir(path):
         raise RacerError(f"{path}: is a directory; expected an instance file (.toml or .py)")
     raw = _native.call(_native.core().check_file, os.fspath(path), float(time_limit), int(memory_limit_mb),
-                       int(self_check_points))
+                       int(self_check_points), hazard_points=hazard_points_arg(hazard_points))
     return FileResult(os.fspath(path), raw)
 
 
@@ -74,11 +83,12 @@ def failure_message(result):
             + "\n" + result.text)
 
 
-def assert_equivalent(instance=None, *, time_limit=60, memory_limit_mb=4096, self_check_points=2, **case):
+def assert_equivalent(instance=None, *, time_limit=60, memory_limit_mb=4096, self_check_points=2, hazard_points=None, **case):
     """Checks and raises AssertionError (its message the report) unless every compared cell is
     proved equal and neither program has a defect. Returns the result (a list of results for a
-    .py file defining several instances)."""
-    limits = dict(time_limit=time_limit, memory_limit_mb=memory_limit_mb, self_check_points=self_check_points)
+    .py file defining several instances). hazard_points as racer.check (float hazards never fail it)."""
+    limits = dict(time_limit=time_limit, memory_limit_mb=memory_limit_mb, self_check_points=self_check_points,
+                  hazard_points=hazard_points)
     if isinstance(instance, (str, os.PathLike)):
         results = check_path(instance, **limits)
         if not results:

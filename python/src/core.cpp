@@ -23,9 +23,15 @@ using namespace racer;
 
 namespace {
 
-check::CheckOptions options(double seconds, size_t memory_mb, unsigned self_check_points = 2, bool all_cells = false) {
+// hazard_points: inputs of the float hazard search; -1 keeps the default (3, fewer for big
+// kernels), 0 skips it, N runs N inputs whatever the kernel's size (as --float-hazards).
+check::CheckOptions options(double seconds, size_t memory_mb, unsigned self_check_points = 2, bool all_cells = false, int hazard_points = -1) {
   check::CheckOptions o;
   o.all_cells = all_cells;
+  if (hazard_points >= 0) {
+    o.hazard_points = static_cast<unsigned>(hazard_points);
+    o.hazard_instruction_budget = 0;
+  }
   o.limits.max_seconds = seconds;
   o.limits.max_memory_mb = memory_mb;
   o.self_check_points = self_check_points;
@@ -33,11 +39,11 @@ check::CheckOptions options(double seconds, size_t memory_mb, unsigned self_chec
 }
 
 py::dict checked(const instance::Instance& inst, double seconds, size_t memory_mb, unsigned self_check_points, bool html = false,
-                 bool all_cells = false) {
+                 bool all_cells = false, int hazard_points = -1) {
   check::CheckResult r;
   {
     py::gil_scoped_release unlocked;
-    r = check::check_instance(inst, options(seconds, memory_mb, self_check_points, all_cells));
+    r = check::check_instance(inst, options(seconds, memory_mb, self_check_points, all_cells, hazard_points));
   }
   py::dict out;
   out["text"] = report::text(r);
@@ -60,17 +66,17 @@ py::dict checked(const instance::Instance& inst, double seconds, size_t memory_m
 }
 
 py::dict check_json(const std::string& description, double seconds, size_t memory_mb, unsigned self_check_points, bool html,
-                    bool all_cells) {
+                    bool all_cells, int hazard_points) {
   return checked(instance::instance_from_json(nlohmann::json::parse(description)), seconds, memory_mb, self_check_points, html,
-                 all_cells);
+                 all_cells, hazard_points);
 }
 
 // A TOML instance file, checked as `racer check FILE.toml` does.
 py::dict check_file(const std::string& path, double seconds, size_t memory_mb, unsigned self_check_points, bool html,
-                    bool all_cells) {
+                    bool all_cells, int hazard_points) {
   instance::Instance inst = instance::load_instance(path);
   frontend::trace_reference(inst);
-  return checked(inst, seconds, memory_mb, self_check_points, html, all_cells);
+  return checked(inst, seconds, memory_mb, self_check_points, html, all_cells, hazard_points);
 }
 
 py::dict explain_json(const std::string& description, const std::string& cell, double seconds) {
@@ -131,11 +137,11 @@ PYBIND11_MODULE(_core, m) {
   m.doc() = "Racer's checker: checking, explaining and replaying instances (racer._frontend has the front ends)";
   python::translate_errors(m, "CoreError");
   m.def("check", &check_json, py::arg("description"), py::arg("time_limit") = 60.0, py::arg("memory_limit_mb") = 4096,
-        py::arg("self_check_points") = 2, py::arg("html") = false, py::arg("all_cells") = false,
+        py::arg("self_check_points") = 2, py::arg("html") = false, py::arg("all_cells") = false, py::arg("hazard_points") = -1,
         "Check an instance given as JSON; returns text, json, exit_code, witness (JSON text, '' when none), sarif, "
-        "and with html=True the HTML report");
+        "and with html=True the HTML report. hazard_points: inputs of the float hazard search (-1: the default, 0: off)");
   m.def("check_file", &check_file, py::arg("path"), py::arg("time_limit") = 60.0, py::arg("memory_limit_mb") = 4096,
-        py::arg("self_check_points") = 2, py::arg("html") = false, py::arg("all_cells") = false,
+        py::arg("self_check_points") = 2, py::arg("html") = false, py::arg("all_cells") = false, py::arg("hazard_points") = -1,
         "Check a TOML instance file; as check, plus expected ([expect]'s verdict or None) and mismatch");
   m.def("score_file", &score_file, py::arg("path"), py::arg("time_limit") = 60.0,
         "Score a TOML instance file against its [expect] as racer corpus does: (row as JSON text, scoreboard line)");

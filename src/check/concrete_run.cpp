@@ -1,5 +1,6 @@
 #include "check/concrete_run.hpp"
 
+#include <cmath>
 #include <map>
 
 #include "check/reference_eval.hpp"
@@ -86,8 +87,35 @@ ConcreteRun run_concrete(const Prepared& prep, const std::vector<WitnessValue>& 
     auto& first = slots[running == 'a' ? 0 : 1];
     if (!first) first = (running == 'a' ? ma : mb).site_now();
   };
-  dom.on_nonfinite = [&] { first_at(run.first_nonfinite); };
-  dom.on_underflow = [&] { first_at(run.first_underflow); };
+  std::array<uint64_t, 2> placed{};
+  auto event = [&](const char* kind, ptx::Type t, uint64_t bits) {
+    int side = running == 'a' ? 0 : 1;
+    if (placed[side] == ConcreteRun::kEventSites) {
+      ++run.events_unplaced[side];
+      return;
+    }
+    ++placed[side];
+    auto site = (running == 'a' ? ma : mb).site_now();
+    if (!site) return;
+    auto& events = run.float_events[side];
+    for (FloatEvent& e : events)
+      if (e.kind == kind && e.site.launch == site->launch && e.site.instr == site->instr) {
+        ++e.count;
+        return;
+      }
+    // The opcode after any guard ("@%p1 cvt.rn.f16.f32 ...").
+    size_t op = site->text.rfind('@', 0) == 0 ? site->text.find(' ') + 1 : 0;
+    bool conversion = site->text.compare(op, 4, "cvt.") == 0;
+    events.push_back(FloatEvent{kind, std::move(*site), t, bits, 1, conversion});
+  };
+  dom.on_nonfinite = [&](ptx::Type t, uint64_t bits) {
+    first_at(run.first_nonfinite);
+    event(std::isnan(cell_value(t, bits)) ? "nan" : "overflow", t, bits);
+  };
+  dom.on_underflow = [&](ptx::Type t, uint64_t bits) {
+    first_at(run.first_underflow);
+    event("underflow", t, bits);
+  };
   try {
     for (char which : {'a', 'b'}) {
       running = which;

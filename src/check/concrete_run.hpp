@@ -13,6 +13,17 @@
 
 namespace racer::check {
 
+// Where a float operation of one program left its format at a point: an infinity or NaN from
+// finite operands, or zero from nonzero ones (exec::ConcreteDomain's watch), per instruction.
+struct FloatEvent {
+  std::string kind;      // "overflow" (an infinity), "nan", "underflow" (a zero)
+  exec::Site site;       // its first execution at this instruction
+  ptx::Type type{};      // of the result
+  uint64_t bits = 0;     // the result there
+  uint64_t count = 1;    // executions of this instruction with this kind of event
+  bool conversion = false;  // made by a cvt (a narrowing: the listed precision change's rounding)
+};
+
 struct ConcreteRun {
   // Per program (a, b), per output tensor (prep.output_tensors() order), each cell's bits.
   std::array<std::vector<std::vector<uint64_t>>, 2> outputs;
@@ -22,6 +33,12 @@ struct ConcreteRun {
   std::array<std::optional<exec::Site>, 2> first_nonfinite;
   // Per program: where a product, quotient, ex2 or narrowing of nonzero values first gave zero.
   std::array<std::optional<exec::Site>, 2> first_underflow;
+  // Per program: every such event by kind and instruction, in the order first seen. Only the
+  // first kEventSites events of a program are placed at their instruction (naming one costs
+  // printing it); later ones count in events_unplaced.
+  static constexpr uint64_t kEventSites = 256;
+  std::array<std::vector<FloatEvent>, 2> float_events;
+  std::array<uint64_t, 2> events_unplaced{};
 };
 
 // Cells of input tensors `values` does not mention are 0; unknown initial memory it does not

@@ -3,8 +3,9 @@
 // it runs them: every input at the end of its range with the largest magnitude (rows of equal
 // values, where the formats overflow and underflow first); points found from the exact
 // expressions, where an exp argument crosses the overflow or underflow-to-zero threshold of
-// the programs' narrowest format; nearly equal values at the largest magnitude
-// (cancellation); then the sampler's styles (spread, ends, small, nearly equal) in turn.
+// the programs' narrowest format; where a logarithm's argument or a division's denominator
+// crosses 0 (its positive side, as near 0 as the formats allow); nearly equal values at the
+// largest magnitude (cancellation); then the sampler's styles (spread, ends, small, nearly equal) in turn.
 #include <string>
 #include <vector>
 
@@ -16,11 +17,17 @@ namespace racer::check {
 struct ProvokingPoint {
   Point point;
   std::string how;  // how the input was chosen, for the report
+  bool near_pole = false;  // next to where a denominator or a logarithm's argument crosses 0
 };
 
 // `roots`: the output cells' expressions (both programs), where the exp arguments are looked for.
 std::vector<ProvokingPoint> provoking_points(Execution& ex, const std::vector<expr::ExprId>& roots,
                                              const decide::FloatModel& narrowest, unsigned count, uint64_t seed);
+
+// The arguments of the logarithms (`logarithms`) or the denominators of the quotients (factors
+// of a product with a negative exponent) reachable from `roots` that are neither constants
+// nor inputs (at most `limit` distinct ones, visiting at most 200000 nodes).
+std::vector<expr::ExprId> pole_operands(const expr::Store& st, const std::vector<expr::ExprId>& roots, bool logarithms, size_t limit);
 
 // The arguments of the exp applications reachable from `roots` (at most `limit` distinct ones,
 // visiting at most 200000 nodes).

@@ -52,6 +52,11 @@ std::optional<CellHazard> cell_hazard(const CellFloats& c) {
   // error beyond it is one the other program cannot have, whatever order it summed in.
   if (e_worse >= kHazardUlps && e_worse >= kHazardRatio * std::max(e_other, 1.0L) && other_bound && abs_error > *other_bound)
     return CellHazard{"precision", worse, e_worse, e_other};
+  // Near a pole or a logarithm's zero no first-order bound holds; the other program's result
+  // within an ulp of the exact value shows what its formats can do there.
+  // Below the smallest normal the formats' absolute floor explains any error.
+  if (c.near_pole && !other_bound && e_worse >= kUnboundedHazardUlps && e_other <= 1 && abs_error >= min_normal)
+    return CellHazard{"precision", worse, e_worse, e_other};
   return std::nullopt;
 }
 

@@ -20,6 +20,9 @@ struct CellFloats {
   // needs_bounds says a finite rule may apply).
   std::optional<long double> bound_a, bound_b;
   bool bounds_known = false;
+  // The input was chosen next to a pole or a logarithm's zero (check/hazard_points.hpp), where
+  // the first-order bounds do not hold.
+  bool near_pole = false;
 };
 
 struct CellHazard {
@@ -32,6 +35,10 @@ struct CellHazard {
 // also this many times the other program's and beyond any rounding the other program can make.
 constexpr long double kHazardUlps = 16;
 constexpr long double kHazardRatio = 8;
+// Next to a pole, where the other program's rounding bound does not hold (a denominator or a
+// logarithm's argument within its error of 0), an error counts from this many ulps when the
+// other program's is within one ulp.
+constexpr long double kUnboundedHazardUlps = 1024;
 
 // |value - exact| in units of the format's spacing at `exact` (subnormal spacing below the
 // smallest normal).
@@ -49,7 +56,8 @@ bool needs_bounds(const CellFloats& c);
 // NaN or infinity on one side only; else, with the bounds known: zero on one side where the
 // exact value is a normal number beyond that program's rounding (an underflow on the way; a
 // zero within it is a cancellation, read as precision), or an error of many ulps that is
-// many times the other's and beyond any rounding the other program can make.
+// many times the other's and beyond any rounding the other program can make (or, next to a
+// pole where no bound holds for the other, kUnboundedHazardUlps against at most one).
 std::optional<CellHazard> cell_hazard(const CellFloats& c);
 
 }  // namespace racer::check

@@ -5,10 +5,12 @@
 #include <chrono>
 #include <cmath>
 #include <map>
+#include <set>
 #include <sstream>
 
 #include "check/concrete_run.hpp"
 #include "check/float_model.hpp"
+#include "check/hazard_list.hpp"
 #include "check/hazard_points.hpp"
 #include "check/hazard_rules.hpp"
 #include "check/precision_changes.hpp"
@@ -23,7 +25,13 @@ std::string number(long double v) {
   return number_text(v);
 }
 
+std::string more_text(const FloatHazard& h) {
+  if (!h.more) return "";
+  return "; " + std::to_string(h.more) + (h.intermediate ? " more instructions" : " more cells") + " with this hazard at other inputs, not listed";
+}
+
 std::string message(const FloatHazard& h) {
+  if (h.intermediate) return intermediate_message(h) + "; at " + h.input + more_text(h);
   std::string me = "program " + std::string(1, h.program) + "'s " + h.cell, other = "program " + std::string(1, h.program == 'a' ? 'b' : 'a') + "'s";
   std::string exact = h.exact ? "the exact value is " + number(*h.exact) : "the expression has no finite value there";
   std::string s;
@@ -39,7 +47,12 @@ std::string message(const FloatHazard& h) {
   if (!h.origin.empty())
     s += "; the first " + std::string(h.kind == "underflow" ? "underflow to zero" : "non-finite value") + " in program " +
          std::string(1, h.program) + " is made at " + h.origin;
-  return s;
+  return s + more_text(h);
+}
+
+std::vector<FloatHazard> with_messages(std::vector<FloatHazard> hazards) {
+  for (FloatHazard& h : hazards) h.message = message(h);
+  return hazards;
 }
 
 
@@ -74,7 +87,9 @@ HazardReport search_float_hazards(Execution& ex, const CheckResult& res, const C
   rep.fails_check = options.fail_on_hazard;
   const Prepared& prep = ex.prep();
   rep.precision_changes = precision_changes(prep);
+  HazardList list;  // what the inputs run so far found, also where the search stops early
   auto done = [&](std::string summary) {
+    rep.hazards = with_messages(list.take());
     rep.summary = std::move(summary);
     rep.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return rep;
@@ -86,9 +101,8 @@ HazardReport search_float_hazards(Execution& ex, const CheckResult& res, const C
   // Every cell's expressions first: a cell no program wrote becomes a symbol of its own,
   // which the points must give a value too.
   std::vector<std::vector<expr::ExprId>> cells[2];
-  std::vector<expr::ExprId> roots;
+  std::vector<expr::ExprId> roots, roots_of[2];
   const decide::FloatModel model_a = float_model(prep, 'a'), model_b = float_model(prep, 'b');
-  std::map<std::tuple<std::string, char, size_t>, size_t> seen;  // (kind, program, output) -> index into hazards
   try {
     for (int side = 0; side < 2; ++side)
       for (size_t t : outs) {
@@ -97,6 +111,7 @@ HazardReport search_float_hazards(Execution& ex, const CheckResult& res, const C
           if (c % kCellsBetweenLimitChecks == 0) ex.session().check_limits();
           cells[side].back().push_back(ex.cell(side == 0 ? 'a' : 'b', t, static_cast<int64_t>(c)));
           roots.push_back(cells[side].back().back());
+          roots_of[side].push_back(cells[side].back().back());
         }
       }
     std::vector<ProvokingPoint> inputs = provoking_points(ex, roots, coarser(model_a, model_b), points, options.seed);
@@ -109,8 +124,11 @@ HazardReport search_float_hazards(Execution& ex, const CheckResult& res, const C
       const expr::Assignment& at = pp.point.at;
       decide::RoundingBound exact = exact_values(ex.store(), at);
       decide::RoundingBound bound_a(ex.store(), model_a, at), bound_b(ex.store(), model_b, at);
-      std::map<std::tuple<std::string, char, size_t>, uint64_t> alike;
-      std::vector<size_t> new_here;
+      std::map<HazardKey, std::vector<FloatHazard>> here;  // this input's output hazards, cell by cell
+      std::vector<HazardKey> order;
+      std::map<HazardKey, std::optional<InstructionKey>> origin;
+      std::set<InstructionKey> origins;
+      bool shows[2] = {false, false};  // whether a program's outputs show a hazard here
       for (size_t oi = 0; oi < outs.size(); ++oi) {
         const exec::TensorSpec& t = prep.tensors()[outs[oi]];
         auto fmt = float_format(t.elem);
@@ -119,6 +137,7 @@ HazardReport search_float_hazards(Execution& ex, const CheckResult& res, const C
           expr::ExprId ea = cells[0][oi][c], eb = cells[1][oi][c];
           CellFloats cf;
           cf.format = *fmt;
+          cf.near_pole = pp.near_pole;
           cf.a = cell_value(t.elem, run.outputs[0][oi][c]);
           cf.b = cell_value(t.elem, run.outputs[1][oi][c]);
           if (floats_alike(*fmt, cf.a, cf.b)) continue;
@@ -133,9 +152,6 @@ HazardReport search_float_hazards(Execution& ex, const CheckResult& res, const C
             if (h && !confirm_exactly(ex, ea, eb, pp.point, cf, *h)) h.reset();
           }
           if (!h) continue;
-          auto key = std::tuple{h->kind, h->program, oi};
-          ++alike[key];
-          if (seen.count(key)) continue;
           FloatHazard fh;
           fh.kind = h->kind;
           fh.program = h->program;
@@ -150,27 +166,36 @@ HazardReport search_float_hazards(Execution& ex, const CheckResult& res, const C
           if (auto e = is_a ? cf.exact_a : cf.exact_b) fh.exact = static_cast<double>(*e);
           fh.error_ulps = static_cast<double>(h->error_ulps);
           fh.other_error_ulps = static_cast<double>(h->other_error_ulps);
-          fh.input = pp.how;
-          fh.values = pp.point.values;
           const auto& first = fh.kind == "underflow" ? run.first_underflow : run.first_nonfinite;
+          HazardKey key{fh.kind, fh.program, oi};
           if (fh.kind != "precision")
-            if (const auto& s = first[is_a ? 0 : 1]) fh.origin = exec::site_text(*s);
-          seen[key] = rep.hazards.size();
-          new_here.push_back(rep.hazards.size());
-          rep.hazards.push_back(std::move(fh));
+            if (const auto& s = first[is_a ? 0 : 1]) {
+              fh.origin = exec::site_text(*s);
+              origin[key] = InstructionKey{fh.program, s->launch, s->instr};
+              origins.insert(*origin[key]);
+            }
+          shows[is_a ? 0 : 1] = true;
+          if (!here.count(key)) order.push_back(key);
+          here[key].push_back(std::move(fh));
         }
       }
-      for (size_t i : new_here) {
-        FloatHazard& h = rep.hazards[i];
-        h.cells = alike[{h.kind, h.program, h.output}];
-        h.message = message(h);
-      }
+      for (const HazardKey& key : order) list.add_output(here[key], origin[key], pp);
+      std::map<std::tuple<char, std::string, ieee::Format>, bool> asked;
+      auto asks = [&](char program, const std::string& kind, ieee::Format f) {
+        // Where a program's outputs show a hazard, its intermediates are part of that story.
+        if (shows[program == 'a' ? 0 : 1]) return false;
+        auto it = asked.find({program, kind, f});
+        if (it == asked.end()) it = asked.emplace(std::tuple{program, kind, f}, asks_beyond(ex.store(), exact, roots_of[program == 'a' ? 0 : 1], kind, f)).first;
+        return it->second;
+      };
+      for (auto& [where, h] : intermediate_hazards(run, origins, asks)) list.add_intermediate(std::move(h), where, pp);
     }
   } catch (const exec::LimitReached& l) {
     return done("float hazard search stopped after " + std::to_string(rep.runs) + " inputs: " + l.what());
   }
   rep.searched = true;
-  return done("float hazards: " + std::to_string(rep.hazards.size()) + " found at " + std::to_string(rep.runs) +
+  size_t found = list.size();
+  return done("float hazards: " + std::to_string(found) + " found at " + std::to_string(rep.runs) +
               (rep.runs == 1 ? " input" : " inputs") + fewer + " chosen to provoke the formats (both programs on the bit-exact emulator)");
 }
 

@@ -42,6 +42,8 @@ Point PointSampler::around(const std::vector<WitnessValue>& fixed) { return make
 
 Point PointSampler::uniform(double t) { return make(PointStyle::Spread, nullptr, std::clamp(t, 0.0, 1.0)); }
 
+Point PointSampler::crossed(double t) { return make(PointStyle::Spread, nullptr, std::clamp(t, 0.0, 1.0), true); }
+
 mpq_class PointSampler::input_value(expr::ExprId sym, const exec::SymbolOrigin& o, PointStyle style, double common, double fraction) {
   const exec::TensorSpec& t = ex_.prep().tensors()[static_cast<size_t>(o.tensor)];
   const auto& range = ex_.store().symbol_info(sym).range;
@@ -72,7 +74,7 @@ mpq_class PointSampler::input_value(expr::ExprId sym, const exec::SymbolOrigin& 
   return mpq_class(in_format(t.elem, std::clamp(x, lo, hi), lo, hi));
 }
 
-Point PointSampler::make(PointStyle style, const std::vector<WitnessValue>* fixed, double fraction) {
+Point PointSampler::make(PointStyle style, const std::vector<WitnessValue>* fixed, double fraction, bool alternate) {
   std::map<std::pair<int, int64_t>, mpq_class> given;
   if (fixed)
     for (const WitnessValue& w : *fixed) given[{w.tensor, w.cell}] = w.value;
@@ -104,7 +106,8 @@ Point PointSampler::make(PointStyle style, const std::vector<WitnessValue>* fixe
           double end = largest_end(lo, hi), inset = (hi - lo) * 1e-4;
           if (style == PointStyle::NearlyEqualLargest) common[o.tensor] = end == hi ? hi - inset : lo + inset;
         }
-        w.value = input_value(sym, o, style, common[o.tensor], fraction);
+        bool reversed = alternate && (o.tensor + o.cell) % 2 != 0;
+        w.value = input_value(sym, o, style, common[o.tensor], reversed ? 1 - fraction : fraction);
       }
     } else {
       // Unknown memory: a small integer, which every format holds exactly.

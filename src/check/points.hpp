@@ -32,9 +32,14 @@ class PointSampler {
   // Every float input cell at the same fraction t of its range (lo + t (hi - lo)), integers
   // drawn: a line through the input space along which an expression's value can be bisected.
   Point uniform(double t);
+  // The same with every other cell going the other way (at 1 - t where tensor index plus cell
+  // index is odd): along this line the cells of a difference such as u[i] - v[i] or x[i] -
+  // x[i+1] cross each other.
+  Point crossed(double t);
 
  private:
-  Point make(PointStyle style, const std::vector<WitnessValue>* fixed, double fraction = std::numeric_limits<double>::quiet_NaN());
+  Point make(PointStyle style, const std::vector<WitnessValue>* fixed, double fraction = std::numeric_limits<double>::quiet_NaN(),
+             bool alternate = false);
   mpq_class input_value(expr::ExprId sym, const exec::SymbolOrigin& o, PointStyle style, double common, double fraction);
 
   Execution& ex_;

@@ -1,5 +1,7 @@
 #include "check/replay.hpp"
 
+#include <cstdio>
+
 #include "check/concrete_run.hpp"
 #include "check/prepare.hpp"
 
@@ -13,6 +15,13 @@ ReplayResult replay(const instance::Instance& inst, const std::string& witness_c
   res.defects = std::move(run.defects);
   res.refusal = run.refusal;
   if (!res.refusal.empty()) return res;
+  for (int side = 0; side < 2; ++side)
+    for (const FloatEvent& e : run.float_events[side]) {
+      char bits[32];
+      std::snprintf(bits, sizeof bits, "0x%llx", static_cast<unsigned long long>(e.bits));
+      res.float_events.push_back(std::string(1, side == 0 ? 'a' : 'b') + ": " + e.kind + " to " + bits + " at " + exec::site_text(e.site) +
+                                 (e.count > 1 ? ", " + std::to_string(e.count) + " times" : ""));
+    }
   std::vector<size_t> outs = prep.output_tensors();
   for (size_t oi = 0; oi < outs.size(); ++oi) {
     const exec::TensorSpec& s = prep.tensors()[outs[oi]];

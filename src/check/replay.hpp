@@ -22,6 +22,9 @@ struct ReplayResult {
   uint64_t differing_count = 0, compared = 0;
   std::vector<exec::Defect> defects;
   std::string refusal;                    // non-empty if a program could not be replayed
+  // Where each program's floats left their format (infinity or NaN from finite operands, zero
+  // from nonzero ones), one line per kind and instruction: "a: overflow to 0x7f800000 at ...".
+  std::vector<std::string> float_events;
 };
 
 // Cells of input tensors the witness does not mention are 0; unknown initial memory the

@@ -109,6 +109,14 @@ struct FloatHazard {
   // finite operands at this input ("PTX line 42 (k.cu:12:5), CTA (0,0,0), thread (3,0,0): div.rn.f32 ..."),
   // or empty where none did (a non-finite value read from memory).
   std::string origin;
+  // An intermediate value that left its format (kind "overflow" or "underflow") in this program
+  // only, at the instruction `origin` names: no output shows it (clamped or compensated later),
+  // the other program has no such value at this input. value and bits are that result's; cell
+  // is empty and other, other_bits and exact say nothing.
+  bool intermediate = false;
+  // Hazards of this kind and program at this output (or intermediates) beyond the listed ones:
+  // further cells (instructions) where the search found it, not listed (on the last listed one).
+  uint64_t more = 0;
 };
 
 // An instruction that lowers precision on one side only: a conversion to a narrower float

@@ -84,7 +84,7 @@ Value ConcreteDomain::watched(ptx::Type t, Value result, std::initializer_list<V
   if (!on_nonfinite || !ptx::is_float(t)) return result;
   ieee::Format f = format(t);
   auto finite = [&](const Value& v) { return !ieee::is_nan(f, v.bits) && !ieee::is_inf(f, v.bits); };
-  if (!finite(result) && std::all_of(operands.begin(), operands.end(), finite)) on_nonfinite();
+  if (!finite(result) && std::all_of(operands.begin(), operands.end(), finite)) on_nonfinite(t, result.bits);
   return result;
 }
 
@@ -92,7 +92,7 @@ void ConcreteDomain::watch_underflow(ptx::Type t, Value result, std::initializer
   if (!on_underflow || !ptx::is_float(t)) return;
   ieee::Format f = format(t);
   auto nonzero_finite = [&](const Value& v) { return !ieee::is_nan(f, v.bits) && !ieee::is_inf(f, v.bits) && !ieee::is_zero(f, v.bits); };
-  if (ieee::is_zero(f, result.bits) && std::all_of(operands.begin(), operands.end(), nonzero_finite)) on_underflow();
+  if (ieee::is_zero(f, result.bits) && std::all_of(operands.begin(), operands.end(), nonzero_finite)) on_underflow(t, result.bits);
 }
 
 Value ConcreteDomain::fbin(FBin op, ptx::Type t, Value a, Value b, const FloatMods& m) {
@@ -173,10 +173,12 @@ Value ConcreteDomain::cvt(ptx::Type dst, ptx::Type src, Value a, const FloatMods
   // A float narrowed past its format's largest finite value (f32 -> f16 at 65520 and above).
   if (on_nonfinite && ptx::is_float(dst) && ptx::is_float(src) && !ieee::is_nan(format(src), a.bits) &&
       !ieee::is_inf(format(src), a.bits) && (ieee::is_nan(format(dst), r.bits) || ieee::is_inf(format(dst), r.bits)))
-    on_nonfinite();
-  if (on_underflow && ptx::is_float(dst) && ptx::is_float(src) && ieee::is_zero(format(dst), r.bits) &&
+    on_nonfinite(dst, r.bits);
+  // Only a conversion to another format underflows: a same-format cvt that gives zero rounded
+  // to an integer or clamped to [0, 1] (.sat), as asked.
+  if (on_underflow && ptx::is_float(dst) && ptx::is_float(src) && dst != src && !m.sat && ieee::is_zero(format(dst), r.bits) &&
       !ieee::is_zero(format(src), a.bits) && !ieee::is_nan(format(src), a.bits) && !ieee::is_inf(format(src), a.bits))
-    on_underflow();
+    on_underflow(dst, r.bits);
   return r;
 }
 

@@ -27,11 +27,12 @@ class ConcreteDomain final : public Domain {
 
   // Told when a float operation makes NaN or an infinity from finite operands (an overflow, an
   // invalid operation such as 0/0 or inf - inf never starts from finite ones); unset: nothing.
-  std::function<void()> on_nonfinite;
+  // Given the result's type and bits (NaN or which infinity).
+  std::function<void(ptx::Type, uint64_t)> on_nonfinite;
   // Told when a product, quotient, fma without addend, ex2 or narrowing conversion of finite
   // nonzero operands gives zero (an underflow, or a subnormal flushed); a zero sum is exact
-  // cancellation and is not reported.
-  std::function<void()> on_underflow;
+  // cancellation and is not reported. Given the result's type and bits (which zero).
+  std::function<void(ptx::Type, uint64_t)> on_underflow;
 
  private:
   Value watched(ptx::Type t, Value result, std::initializer_list<Value> operands);

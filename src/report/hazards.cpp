@@ -59,6 +59,8 @@ nlohmann::json hazards_json(const check::HazardReport& h) {
       if (!std::isfinite(e[k].get<double>())) e[k] = nullptr;
     if (z.exact) e["exact"] = *z.exact;
     if (!z.origin.empty()) e["origin"] = z.origin;
+    e["intermediate"] = z.intermediate;
+    e["more"] = z.more;
     if (z.kind == "precision") {
       e["error_ulps"] = z.error_ulps;
       e["other_error_ulps"] = z.other_error_ulps;

@@ -146,7 +146,7 @@ void hazards_section(std::string& s, const check::CheckResult& r, const instance
       std::string input;
       for (size_t i = 0; i < z.values.size() && i < 8; ++i) input += (i ? ", " : "") + z.values[i].name + " = " + rational_text(z.values[i].value);
       if (z.values.size() > 8) input += ", ... (" + std::to_string(z.values.size()) + " values in the JSON report)";
-      s += "<tr class=\"hazard\"><td>" + esc(z.kind) + "</td><td>" + std::string(1, z.program) + "</td><td><code>" + esc(z.cell) + "</code></td><td>" +
+      s += "<tr class=\"hazard\"><td>" + esc(z.kind) + "</td><td>" + std::string(1, z.program) + "</td><td><code>" + esc(z.intermediate ? "(intermediate)" : z.cell) + "</code></td><td>" +
            esc(z.message) + "</td><td><code>" + esc(input) + "</code></td></tr>\n";
     }
     s += "</table>\n";

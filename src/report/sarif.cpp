@@ -150,7 +150,7 @@ nlohmann::json hazard_result(const check::FloatHazard& h, const check::CheckResu
   res["message"] = {{"text", h.kind + ": " + h.message}};
   nlohmann::json values = nlohmann::json::array();
   for (const auto& v : h.values) values.push_back(witness_value_json(v));
-  res["properties"] = {{"kind", h.kind}, {"program", std::string(1, h.program)}, {"cell", h.cell}, {"input", h.input}, {"values", values}};
+  res["properties"] = {{"kind", h.kind}, {"program", std::string(1, h.program)}, {"cell", h.cell}, {"intermediate", h.intermediate}, {"input", h.input}, {"values", values}};
   return res;
 }
 

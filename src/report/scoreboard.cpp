@@ -43,7 +43,7 @@ ScoreRow score_instance(const std::string& path, double seconds, const std::func
     row.why = check::expectation_mismatch(inst, r);
     if (r.counterexample) row.replay = r.counterexample->replay_kind;
     for (const auto& h : r.float_hazards.hazards)
-      row.hazards.push_back(h.kind + " (" + std::string(1, h.program) + ") " + h.cell);
+      row.hazards.push_back(h.kind + " (" + std::string(1, h.program) + ") " + (h.intermediate ? "intermediate" : h.cell));
     for (const auto& c : r.float_hazards.precision_changes) {
       std::string form = std::string(1, c.program) + ": " + c.what;
       if (std::find(row.precision_changes.begin(), row.precision_changes.end(), form) == row.precision_changes.end())

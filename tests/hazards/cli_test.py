@@ -2,8 +2,10 @@
 """The float hazard report through the command line (issue 22): for each instance of
 tests/hazards, `racer check` keeps its verdict and exit code, reports the expected hazard in
 the text, the JSON and the SARIF log (its own rule), exits 1 only with --fail-on-hazard, and
-the hazard's witness file replays with `racer replay` to the very bits the report gives. The
-fine pair reports none, also with --float-hazards. `racer corpus tests/hazards` passes.
+the hazard's witness file replays with `racer replay` to the very bits the report gives (for an
+intermediate that no output shows: the replay's float event at the instruction the report names,
+with its bits). The fine pair reports none, also with --float-hazards. `racer corpus
+tests/hazards` passes.
 
   python3 tests/hazards/cli_test.py --racer build/racer
 """
@@ -23,7 +25,15 @@ EXPECTED = {
     "h04_f16_accumulator_vs_f32": ("precision", "a"),
     "h05_fast_exp_vs_expf": ("precision", "a"),
     "h06_softmax_fine_pair": None,
+    "h07_cube_overflows_then_clamped": ("overflow", "a"),
+    "h08_quotient_near_its_pole": ("precision", "a"),
+    "h09_log_near_its_zero": ("precision", "a"),
 }
+# instance -> what the first hazard's input description must say (how the search chose it)
+CHOSEN = {"h08_quotient_near_its_pole": "a division's denominator in the exact expressions crosses 0",
+          "h09_log_near_its_zero": "a logarithm's argument in the exact expressions crosses 0"}
+# instances whose first hazard is an intermediate value no output shows
+INTERMEDIATE = {"h07_cube_overflows_then_clamped"}
 RULES = {"nan": "float_nan", "overflow": "float_overflow", "underflow": "float_underflow", "precision": "float_precision"}
 failures = []
 
@@ -62,10 +72,21 @@ def check_case(racer, name, want, tmp):
     expect(run(racer, "check", case, "--no-float-hazards", "--fail-on-hazard").returncode == 0,
            f"{name}: --no-float-hazards still searched")
     text = run(racer, "check", case).stdout
-    expect(f"{kind}: program {program}'s" in text, f"{name}: the text report does not show the hazard")
-    # The witness of the first hazard replays to the bits the report gives, at its cell.
+    expect(f"{kind}: program {program}'s" in text or name in INTERMEDIATE, f"{name}: the text report does not show the hazard")
     first = hz[0]
+    expect(first["intermediate"] == (name in INTERMEDIATE), f"{name}: intermediate is {first['intermediate']}: {first['message']}")
+    if name in CHOSEN:
+        expect(CHOSEN[name] in first["input"], f"{name}: the input was chosen as '{first['input']}'")
     rep = run(racer, "replay", str(witness))
+    if first["intermediate"]:
+        # No output shows it: the replay names the instruction and the very bits it made.
+        ptx_line = first["origin"].split("PTX line ")[1].split(" ")[0]
+        want = f"float event {first['program']}: {first['kind']} to 0x{first['bits']:x} at "
+        events = [l for l in rep.stdout.splitlines() if l.startswith(want) and f"PTX line {ptx_line} " in l]
+        expect(events, f"{name}: replay of the hazard witness shows no '{want}... PTX line {ptx_line}':\n{rep.stdout}")
+        expect(f"{kind}: an intermediate of program {program}" in text, f"{name}: the text report does not show the intermediate")
+        return
+    # The witness of the first hazard replays to the bits the report gives, at its cell.
     line = next((l for l in rep.stdout.splitlines() if l.startswith("witness cell ")), "")
     bits = {"a": first["bits"], "b": first["other_bits"]} if first["program"] == "a" else {"a": first["other_bits"], "b": first["bits"]}
     expect(f"a = " in line and f"(0x{bits['a']:x})" in line.split(", b = ")[0] and f"(0x{bits['b']:x})" in line.split(", b = ")[1],

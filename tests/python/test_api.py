@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import racer
-from conftest import RACER_BIN, needs_nvcc, needs_racer_bin, needs_triton, raises_at
+from conftest import RACER_BIN, ROOT, needs_nvcc, needs_racer_bin, needs_triton, raises_at
 from sample_kernels import AXPY, VEC_ADD_PTX
 
 THIS = os.path.abspath(__file__)
@@ -337,3 +337,18 @@ def test_triton_entry_points_and_their_errors():
     kp = racer.ptx(VEC_ADD_PTX, "vec_add")
     raises_at(lambda: racer.launch(kp, grid=1, block=1, args=[], num_warps=4),
               "constexprs, num_warps and num_stages apply to a triton.jit kernel")
+
+
+def test_hazard_points_set_the_float_hazard_search():
+    from racer.testing import check_toml
+    h07 = os.path.join(ROOT, "tests", "hazards", "h07_cube_overflows_then_clamped.toml")
+    default = check_toml(h07)
+    assert default.json["float_hazards"]["runs"] == 3
+    (h,) = default.json["float_hazards"]["hazards"]
+    assert h["intermediate"] and h["kind"] == "overflow" and h["program"] == "a" and h["bits"] == 0x7f800000
+    assert check_toml(h07, hazard_points=7).json["float_hazards"]["runs"] == 7
+    assert check_toml(h07, hazard_points=0).json["float_hazards"]["summary"] == "float hazard search off"
+    r = racer.check(_vec_add_case(), hazard_points=5)
+    assert r.json["float_hazards"]["runs"] == 5 and r.float_hazards == []
+    raises_at(lambda: racer.check(_vec_add_case(), hazard_points=-1), "hazard_points must be None or a whole number")
+    raises_at(lambda: check_toml(h07, hazard_points=2.5), "hazard_points must be None or a whole number")

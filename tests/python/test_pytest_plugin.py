@@ -130,3 +130,12 @@ def test_plugin_is_inert_without_the_option(tmp_path):
     (tmp_path / "test_plain.py").write_text("def test_one():\n    assert True\n")
     p = run_pytest(str(tmp_path))
     assert summary(p.stdout) == {"passed": 1}, p.stdout + p.stderr
+
+
+def test_plugin_sets_the_inputs_of_the_float_hazard_search(tmp_path):
+    # A failing item shows the report, whose hazard summary says how many inputs ran.
+    copy_case("t_flt_02_sub_swapped", tmp_path, verdict="equivalent", new_name="t_flt_02_expected_equal")
+    five = run_pytest("--racer", str(tmp_path), "--racer-hazard-points", "5")
+    assert "float hazards: 0 found at 5 inputs" in five.stdout, five.stdout + five.stderr
+    off = run_pytest("--racer", str(tmp_path), "--racer-hazard-points", "0")
+    assert "float hazard search off" in off.stdout, off.stdout + off.stderr

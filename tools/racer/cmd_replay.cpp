@@ -34,6 +34,7 @@ int run_replay(const std::string& path) {
   if (r.at_witness) std::cout << "witness cell " << show(*r.at_witness) << (r.at_witness->bits_a != r.at_witness->bits_b ? "  DIFFER" : "  same bits") << "\n";
   std::cout << r.differing_count << " of " << r.compared << " output cells differ in their bits\n";
   for (const auto& c : r.differing) std::cout << "  " << show(c) << "\n";
+  for (const auto& e : r.float_events) std::cout << "float event " << e << "\n";
   for (const auto& d : r.defects) std::cout << "defect " << d.program << ": " << exec::defect_kind_name(d.kind) << " at " << d.memory << "\n";
   return r.differing_count ? 1 : 0;
 }

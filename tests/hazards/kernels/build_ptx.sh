@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
-# Regenerates tests/hazards/ptx/ from kernels/hazards.cu (nvcc) and kernels/hazards_triton.py
-# (Triton 3.6, compiled for sm_90 without a GPU). The PTX is committed: nothing at test time
-# needs nvcc or Triton.  Usage: bash tests/hazards/kernels/build_ptx.sh
+# Regenerates tests/hazards/ptx/ from kernels/hazards.cu and kernels/hazards_points.cu (nvcc)
+# and kernels/hazards_triton.py (Triton 3.6, compiled for sm_90 without a GPU). The PTX is
+# committed: nothing at test time needs nvcc or Triton.  Usage: bash tests/hazards/kernels/build_ptx.sh
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 out="$here/../ptx"
 mkdir -p "$out"
 "${NVCC:-/usr/local/cuda/bin/nvcc}" -ptx -arch=sm_90 -O3 -lineinfo "$here/hazards.cu" -o "$out/hazards.sm90.ptx"
 sed -i "s#\"$here/#\"tests/hazards/kernels/#" "$out/hazards.sm90.ptx"
+"${NVCC:-/usr/local/cuda/bin/nvcc}" -ptx -arch=sm_90 -O3 -lineinfo "$here/hazards_points.cu" -o "$out/hazards_points.sm90.ptx"
+sed -i "s#\"$here/#\"tests/hazards/kernels/#" "$out/hazards_points.sm90.ptx"
 python3 - "$here" "$out" <<'PY'
 import os, re, sys
 import triton
