@@ -15,6 +15,7 @@ struct AccessRecord {
   uint16_t warp_epoch = 0;  // the warp's bar.warp.sync epoch
   uint16_t launch = 0;
   uint32_t seq = 0;         // order of the access in the engine's run
+  uint32_t instr = kNone;   // the accessing instruction (index in the launch's function), to name it in a race
   bool valid() const { return thread != kNone; }
 };
 

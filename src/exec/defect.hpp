@@ -2,6 +2,7 @@
 // Defects found while running a program: where, who, and what.
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -35,6 +36,7 @@ struct Defect {
   std::string memory;       // "out[3]", "shared +16 (CTA 2)", "0x10000400 (4 bytes past the end of out)"
   std::string detail;       // for races: the other access
   uint64_t count = 1;       // further occurrences at the same instruction, folded into this one
+  std::optional<Site> other;  // for races: the other access's thread and instruction, where it was one
 };
 
 // "race at x[0,0] (write conflicts with ...), 120 times": what, where and how often.

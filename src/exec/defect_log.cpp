@@ -15,6 +15,10 @@ size_t DefectLog::record(DefectKind kind, const SiteRef& site, const Text& memor
   return defects_.size() - 1;
 }
 
+void DefectLog::set_other_side(size_t index, const Site& other) {
+  if (!defects_.at(index).other) defects_[index].other = other;
+}
+
 void DefectLog::note(const SiteRef& site, const Text& message) {
   for (const Note& n : notes_)
     if (n.site.launch == site.launch() && n.site.instr == site.instr()) return;

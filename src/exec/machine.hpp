@@ -140,6 +140,8 @@ class Machine final : public AccessPath, public ThreadStepper {
   // (track: 0 where accesses are not tracked.)
   uint32_t track(ExecContext& ctx, const ptx::Instr& ins, Region& r, uint64_t off, unsigned size, bool write,
                  Value v) override;
+  // Where another thread of the running launch made access a: its CTA, thread and instruction.
+  Site access_site(const AccessRecord& a) const;
   Value read_bytes(Region& r, uint64_t off, unsigned size, const Cta* cta, const SiteRef& site, bool as_integer) override;
   void write_bytes(Region& r, uint64_t off, unsigned size, Value v) override;
   std::string describe(const Region* r, uint64_t addr, unsigned size) override {

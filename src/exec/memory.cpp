@@ -174,11 +174,24 @@ void Machine::write_bytes(Region& r, uint64_t off, unsigned size, Value v) {
   }
 }
 
+Site Machine::access_site(const AccessRecord& a) const {
+  const LaunchSpec& l = *launch_;
+  const uint64_t per_cta = l.block.count();
+  const uint64_t t = a.thread % per_cta, c = a.thread / per_cta;
+  Site s = instruction_site(l, a.instr);
+  s.launch = a.launch;
+  s.tid = {static_cast<uint32_t>(t % l.block.x), static_cast<uint32_t>(t / l.block.x % l.block.y),
+           static_cast<uint32_t>(t / (uint64_t{l.block.x} * l.block.y))};
+  s.ctaid = {static_cast<uint32_t>(c % l.grid.x), static_cast<uint32_t>(c / l.grid.x % l.grid.y),
+             static_cast<uint32_t>(c / (uint64_t{l.grid.x} * l.grid.y))};
+  return s;
+}
+
 uint32_t Machine::track(ExecContext& ctx, const ptx::Instr& ins, Region& r, uint64_t off, unsigned size, bool write, Value v) {
   if (!r.track_races || &r == ctx.th.local) return 0;
   uint32_t per_cta = static_cast<uint32_t>(ctx.cta.threads.size());
   AccessRecord cur{ctx.cta.linear * per_cta + ctx.th.linear, ctx.cta.epoch, ctx.cta.warp_epoch[ctx.th.warp],
-                   static_cast<uint16_t>(launch_index_), ++access_seq_};
+                   static_cast<uint16_t>(launch_index_), ++access_seq_, static_cast<uint32_t>(&ins - ctx.fn.instrs.data())};
   auto concurrent = [&](const AccessRecord& a) {
     if (!a.valid() || a.thread == cur.thread || a.launch != cur.launch) return false;
     return !ordered_before(a, ctx.cta, ctx.th);
@@ -191,7 +204,14 @@ uint32_t Machine::track(ExecContext& ctx, const ptx::Instr& ins, Region& r, uint
     uint32_t c = a.thread / per_cta;
     std::string who = "thread " + std::to_string(t);
     if (c != ctx.cta.linear) who += " of CTA " + std::to_string(c);
-    return who;
+    if (a.instr == AccessRecord::kNone) return who;
+    Site s = access_site(a);
+    return who + " at " + (s.ptx_line ? "PTX line " + std::to_string(s.ptx_line) : "instruction " + std::to_string(s.instr)) +
+           (s.source.empty() ? "" : " (" + s.source + ")") + ": " + s.text;
+  };
+  auto race = [&](const AccessRecord& a, const Text& detail) {
+    size_t index = defect(DefectKind::Race, SiteRef{&ctx, &ins}, [&] { return storage_.describe(&r, r.base + off, size); }, detail);
+    if (a.thread < AccessRecord::kAsyncWriterBase && a.instr != AccessRecord::kNone) log_.set_other_side(index, access_site(a));
   };
   // A write of the very value the bytes already hold is harmless to a reader that read
   // after that value was stored: it saw what it would see in any order.
@@ -211,8 +231,7 @@ uint32_t Machine::track(ExecContext& ctx, const ptx::Instr& ins, Region& r, uint
         if (holds_same) {
           log_.note(SiteRef{&ctx, &ins}, [&] { return "stores the same value as " + other(w) + " to " + storage_.describe(&r, r.base + off, size) + " in the same epoch"; });
         } else {
-          defect(DefectKind::Race, SiteRef{&ctx, &ins}, [&] { return storage_.describe(&r, r.base + off, size); },
-                 [&] { return "write conflicts with a write by " + other(w) + " not ordered by a barrier"; });
+          race(w, [&] { return "write conflicts with a write by " + other(w) + " not ordered by a barrier"; });
           reported = true;
         }
       }
@@ -223,8 +242,7 @@ uint32_t Machine::track(ExecContext& ctx, const ptx::Instr& ins, Region& r, uint
         const AccessRecord reader = *rd;
         if (!read_used_before_collective(reader, ctx.cta, ctx.th)) racing_.found.insert(reader.seq);
         ++racing_.read_races;
-        defect(DefectKind::Race, SiteRef{&ctx, &ins}, [&] { return storage_.describe(&r, r.base + off, size); },
-               [&] { return "write conflicts with a read by " + other(reader) + " not ordered by a barrier"; });
+        race(reader, [&] { return "write conflicts with a read by " + other(reader) + " not ordered by a barrier"; });
         reported = true;
       }
     } else if (concurrent(b.established) && b.writer.thread != cur.thread) {
@@ -233,8 +251,7 @@ uint32_t Machine::track(ExecContext& ctx, const ptx::Instr& ins, Region& r, uint
       const AccessRecord w = b.established;
       racing_.found.insert(cur.seq);
       ++racing_.read_races;
-      defect(DefectKind::Race, SiteRef{&ctx, &ins}, [&] { return storage_.describe(&r, r.base + off, size); },
-             [&] { return "read conflicts with a write by " + other(w) + " not ordered by a barrier"; });
+      race(w, [&] { return "read conflicts with a write by " + other(w) + " not ordered by a barrier"; });
       reported = true;
     }
   }

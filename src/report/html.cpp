@@ -131,6 +131,11 @@ void defects_section(std::string& s, const check::CheckResult& r, const instance
          ", CTA " + dims_text(d.site.ctaid) + ", thread " + dims_text(d.site.tid) + "</td><td><code>" + esc(ptx) +
          (d.site.ptx_line ? ":" + std::to_string(d.site.ptx_line) : "") + "</code><pre>" + esc(d.site.text) + "</pre></td>" +
          source_cell(d.site, d.program, inst) + "</tr>\n";
+    if (d.other)  // a race's other access, on a row of its own under the first
+      s += "<tr class=\"defect-other\"><td></td><td>other access</td><td></td><td>launch " + std::to_string(d.other->launch) +
+           ", CTA " + dims_text(d.other->ctaid) + ", thread " + dims_text(d.other->tid) + "</td><td><code>" + esc(ptx) +
+           (d.other->ptx_line ? ":" + std::to_string(d.other->ptx_line) : "") + "</code><pre>" + esc(d.other->text) + "</pre></td>" +
+           source_cell(*d.other, d.program, inst) + "</tr>\n";
   }
   s += "</table>\n";
 }

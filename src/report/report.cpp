@@ -158,9 +158,11 @@ nlohmann::json json(const check::CheckResult& r) {
   j["unknown_cells"] = r.unknown_cells;
   j["recognized_routines"] = r.recognized;
   j["defects"] = nlohmann::json::array();
-  for (const auto& d : r.defects)
+  for (const auto& d : r.defects) {
     j["defects"].push_back({{"program", std::string(1, d.program)}, {"kind", exec::defect_kind_name(d.kind)},
                             {"memory", d.memory}, {"detail", d.detail}, {"count", d.count}, {"site", site_json(d.site)}});
+    if (d.other) j["defects"].back()["other_site"] = site_json(*d.other);
+  }
   j["notes"] = nlohmann::json::array();
   for (const auto& n : r.notes) j["notes"].push_back({{"program", std::string(1, n.program)}, {"message", n.message}, {"site", site_json(n.site)}});
   if (r.counterexample) {

@@ -101,6 +101,16 @@ nlohmann::json defect_result(const exec::Defect& d, const instance::Instance& in
                           {"tid", d.site.tid},
                           {"instruction", d.site.text}}}};
   if (res["locations"].empty()) res.erase("locations");
+  if (d.other) {
+    // The race's other access: a code-review page shows it beside the first.
+    nlohmann::json other = site_locations(*d.other, d.program, inst);
+    for (auto& l : other) l["message"]["text"] = "the conflicting access: CTA " + dims_text(d.other->ctaid) + ", thread " +
+                                                 dims_text(d.other->tid) + ", " + l["message"]["text"].get<std::string>();
+    if (!other.empty()) res["relatedLocations"] = other;
+    res["properties"]["other_ctaid"] = d.other->ctaid;
+    res["properties"]["other_tid"] = d.other->tid;
+    res["properties"]["other_instruction"] = d.other->text;
+  }
   return res;
 }
 

@@ -56,6 +56,14 @@ def test_sarif_of_a_race_names_the_cuda_line_and_the_ptx_line(tmp_path):
     ptx_line = locs[1]["physicalLocation"]["region"]["startLine"]
     with open(os.path.join(CASES, "ptx", "sync.sm90.ptx")) as f:
         assert f.read().splitlines()[ptx_line - 1].strip() == locs[1]["physicalLocation"]["region"]["snippet"]["text"].strip()
+    # The other side of the race: its own source and PTX lines, and the thread that made it.
+    other = races[0]["relatedLocations"]
+    assert other[0]["physicalLocation"]["artifactLocation"]["uri"].endswith(".cu")
+    assert other[1]["physicalLocation"]["artifactLocation"]["uri"].endswith("tests/cases/ptx/sync.sm90.ptx")
+    other_line = other[1]["physicalLocation"]["region"]["startLine"]
+    assert other_line > 0 and other_line != ptx_line
+    assert "the conflicting access: CTA" in other[1]["message"]["text"]
+    assert races[0]["properties"]["other_tid"] != races[0]["properties"]["tid"]
 
 
 def test_sarif_of_an_out_of_bounds_read_and_its_inequivalence(tmp_path):

@@ -34,7 +34,7 @@ TEST_F(MachineTest, CellsNoProgramWroteCountAgainstTheMemoryLimitAfterExecution)
          .a = {{"copy", kArgs, "[1]", "[32]"}},
          .b = {{"copy", kArgs, "[1]", "[32]"}}};
   CheckOptions options;
-  options.limits.max_memory_mb = exec::Session::resident_mb() + 600;
+  options.limits.max_memory_mb = exec::Session::resident_mb() + 1200;
   auto r = run(copy_kernel("copy"), s, options);
   EXPECT_EQ(r.verdict, Verdict::Unknown) << show(r);
   EXPECT_NE(r.reason.find("memory limit"), std::string::npos) << r.reason;

@@ -325,7 +325,7 @@ TEST_F(MachineTest, ReadRacingAnotherThreadsSameValueStoreIsARace) {
   // read races thread 1's store, even though the two stores agree.
   std::string k = kernel("read_then_replicate", 2, R"(
   setp.eq.u32 %p1, %r0, 0;
-  @%p1 ld.global.f32 %f1, [%rd0];
+  @%p1 ld.global.f32 %f1, [%rd0];    // RACING_READ
   @%p1 st.global.f32 [%rd1], %f1;
   mov.f32 %f2, 0f3F800000;
   st.global.f32 [%rd0], %f2;    // REPLICATED_STORE
@@ -344,6 +344,12 @@ TEST_F(MachineTest, ReadRacingAnotherThreadsSameValueStoreIsARace) {
   EXPECT_NE(r.verdict, Verdict::Equivalent) << show(r);
   EXPECT_EQ(d->site.tid, (std::array<uint32_t, 3>{1, 0, 0}));
   EXPECT_EQ(d->site.ptx_line, line_of("REPLICATED_STORE"));
+  // Both sides are named: the other access is thread 0's load, with its line and instruction.
+  ASSERT_TRUE(d->other.has_value()) << show(r);
+  EXPECT_EQ(d->other->tid, (std::array<uint32_t, 3>{0, 0, 0}));
+  EXPECT_EQ(d->other->ptx_line, line_of("RACING_READ"));
+  EXPECT_NE(d->other->text.find("ld.global.f32"), std::string::npos) << d->other->text;
+  EXPECT_NE(d->detail.find("PTX line " + std::to_string(line_of("RACING_READ"))), std::string::npos) << d->detail;
 }
 
 TEST_F(MachineTest, UninitDefectSiteNamesAReadThatStands) {
