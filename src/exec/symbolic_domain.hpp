@@ -32,6 +32,8 @@ class SymbolicDomain final : public Domain {
   Value int_cmp(uint8_t cmp, ptx::Type t, Value a, Value b) override;
   Value as_integer(Value v, ptx::Type t) override;
   Value int_popc(ptx::Type t, Value a) override;
+  Value sign_bit(ptx::Type ft, Value s) override;
+  Value with_sign_bit(ptx::Type ft, Value sign, Value v, bool flip) override;
   // Where symbolic integers from integer tensors may lie (their dtype's range, or the
   // instance's range).
   void set_symbol_range(IntBounds::SymbolRange f) { bounds_.set_symbol_range(std::move(f)); }
