@@ -25,3 +25,17 @@ extern "C" __global__ void calls_combine_inline_bug(const float* x, const float*
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) out[i] = 2.0f * x[i] + 4.0f * y[i] - 1.0f + (x[i] < 0.0f ? 0.0f : x[i]);
 }
+
+// Pointers and an index as arguments, and a callee with no result that stores through one.
+__device__ __noinline__ void store_tripled(float* p, int i, float v) { p[i] = v * 3.0f; }
+__device__ __noinline__ float signed_by_parity(const float* p, int i) { return i % 2 ? p[i] : -p[i]; }
+
+extern "C" __global__ void calls_through_pointers(const float* x, const float* y, float* out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) store_tripled(out, i, signed_by_parity(x, i) + y[i]);
+}
+
+extern "C" __global__ void calls_through_pointers_inline(const float* x, const float* y, float* out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = 3.0f * ((i % 2 ? x[i] : -x[i]) + y[i]);
+}
