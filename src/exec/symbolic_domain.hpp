@@ -56,6 +56,9 @@ class SymbolicDomain final : public Domain {
   expr::ExprId ln2();
 
   Value checked_int(expr::ExprId e, ptx::Type t);
+  // The float of type t whose bits are the integer e, where e is an exponent field alone
+  // (2^k built as (k + bias) << mantissa bits) within the normal range: 2^k exactly.
+  std::optional<expr::ExprId> power_of_two_float(expr::ExprId e, ptx::Type t);
   static const mpq_class& log2e_float();
   static const mpq_class& ln2_float();
   std::optional<expr::ExprId> divide_if_multiple(expr::ExprId x, const mpq_class& c);

@@ -104,8 +104,14 @@ void lop3(ExecContext& c, const Instr& i) {
 void shift(ExecContext& c, const Instr& i) {
   Type t = i.type();
   IntT it(t);
-  uint64_t a = int_operand(c, i.operands[1], t);
   uint64_t n = int_operand(c, i.operands[2], Type::U32) & 0xFFFFFFFF;
+  if (Value v = bits_view(c, c.get(i.operands[1], t), t); i.op == ptx::Op::Shl && v.is_symbolic() && v.integer && n < it.bits) {
+    // Symbolic integer data shifted left: a product by 2^n, exact while it fits the type
+    // (the domain refuses otherwise), as an exponent field built for a power of two is.
+    c.set(i.operands[0], c.dom.int_op(exec::IntOp::Mul, t, v, Value::of_bits(uint64_t{1} << n)));
+    return;
+  }
+  uint64_t a = int_operand(c, i.operands[1], t);
   uint64_t r;
   if (i.op == ptx::Op::Shl) r = n >= it.bits ? 0 : a << n;
   else if (it.sgn) r = static_cast<uint64_t>(it.sx(a) >> std::min<uint64_t>(n, it.bits - 1));

@@ -41,3 +41,23 @@ extern "C" __global__ void sign_flip_select(const float* x, const float* y, floa
   if (i >= n) return;
   out[i] = x[i] < 0.0f ? -y[i] : y[i];
 }
+
+// x * 2^k with 2^k built as a float's exponent field from an integer k (t_bits_04, 05).
+extern "C" __global__ void pow2_from_exponent_field(const float* x, const int* k, float* out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  out[i] = x[i] * __uint_as_float(static_cast<uint32_t>(k[i] + 127) << 23);
+}
+
+// The field one too small: 2^(k - 1).
+extern "C" __global__ void pow2_from_exponent_field_off_by_one(const float* x, const int* k, float* out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  out[i] = x[i] * __uint_as_float(static_cast<uint32_t>(k[i] + 126) << 23);
+}
+
+extern "C" __global__ void pow2_from_exp2f(const float* x, const int* k, float* out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  out[i] = x[i] * exp2f(static_cast<float>(k[i]));
+}
