@@ -42,6 +42,16 @@ bool scalar_param(const Variable& v) {
   return !v.has_dims && v.vec == 0 && (w == 16 || w == 32 || w == 64);
 }
 
+// Whether an operand names a .param variable of the function's body (a call sequence's).
+bool names_local_param(const Operand& o, const std::vector<Variable>& vars) {
+  if (o.kind == Operand::Kind::Symbol && o.symbol_kind == SymbolKind::LocalVar && o.index < vars.size() &&
+      vars[o.index].space == Space::Param)
+    return true;
+  for (const Operand& e : o.elems)
+    if (names_local_param(e, vars)) return true;
+  return false;
+}
+
 Type bits_type(unsigned width) { return width == 16 ? Type::B16 : width == 32 ? Type::B32 : Type::B64; }
 
 Operand reg_operand(uint32_t r) {
@@ -108,6 +118,9 @@ class Inliner {
         if (!r || type_bits(I.type()) != type_bits(out.vars[p->index].type)) return std::nullopt;
         out.instrs.push_back(I.op == Op::St ? mov(I, reg_operand(*r), I.operands[1]) : mov(I, I.operands[0], reg_operand(*r)));
       } else {
+        // Any other use of a call sequence's variable (at an offset, its address) is not a move.
+        for (const Operand& o : I.operands)
+          if (names_local_param(o, f.vars)) return std::nullopt;
         out.instrs.push_back(I);
       }
       out.pos.push_back(at);

@@ -79,6 +79,24 @@ TEST(InlineCalls, ParamsThatAreNotWholeScalarsStayCalls) {
   ParsedModule pm = parse(kHeader + by_bytes + call);
   EXPECT_EQ(inline_calls(pm.module, pm.map), 0u);
   EXPECT_EQ(count(entry(pm), Op::Call), 1u);
+
+  // A 64-bit result whose upper half the caller reads at offset 4.
+  const std::string wide = R"(.func (.param .b64 func_retval0) wide(.param .b32 wide_param_0)
+{
+  .reg .b32 %r<2>;
+  .reg .b64 %rd<2>;
+  ld.param.b32 %r1, [wide_param_0];
+  cvt.u64.u32 %rd1, %r1;
+  st.param.b64 [func_retval0+0], %rd1;
+  ret;
+}
+)";
+  std::string upper = entry_calling("wide");
+  upper.replace(upper.find(".param .b32 retval0;"), 20, ".param .b64 retval0;");
+  upper.replace(upper.find("ld.param.f32 %f2, [retval0+0];"), 30, "ld.param.f32 %f2, [retval0+4];");
+  ParsedModule half = parse(kHeader + wide + upper);
+  EXPECT_EQ(inline_calls(half.module, half.map), 0u);
+  EXPECT_EQ(count(entry(half), Op::Call), 1u);
 }
 
 }  // namespace
