@@ -2,6 +2,7 @@
 
 #include "exec/exact_float.hpp"
 #include "exec/params.hpp"
+#include "ptx/inline_calls.hpp"
 #include "support/error.hpp"
 
 namespace racer::check {
@@ -137,6 +138,7 @@ const ptx::ParsedModule& Prepared::module(const std::string& path, const instanc
   if (it != modules_.end()) return *it->second;
   try {
     auto parsed = std::make_unique<ptx::ParsedModule>(ptx::parse_ptx_file(path));
+    ptx::inline_calls(parsed->module, parsed->map);  // .func calls run inlined (ptx/inline_calls.hpp)
     return *modules_.emplace(path, std::move(parsed)).first->second;
   } catch (const Error& e) {
     error_at(diags_, inst_, at, "cannot use PTX file " + path + ":\n" + e.what());

@@ -24,6 +24,8 @@ class ConcreteDomain final : public Domain {
   Value int_cmp(uint8_t cmp, ptx::Type t, Value a, Value b) override;
   Value as_integer(Value v, ptx::Type) override { return v; }
   Value int_popc(ptx::Type t, Value a) override;
+  Value sign_bit(ptx::Type ft, Value s) override;
+  Value with_sign_bit(ptx::Type ft, Value sign, Value v, bool flip) override;
 
   // Told when a float operation makes NaN or an infinity from finite operands (an overflow, an
   // invalid operation such as 0/0 or inf - inf never starts from finite ones); unset: nothing.

@@ -56,6 +56,14 @@ class Domain {
   // popc of symbolic integer data (a ballot mask, say); refused where it is not exact.
   virtual Value int_popc(ptx::Type t, Value a) = 0;
 
+  // Sign-bit views of float data of type ft (its width places the sign bit). sign_bit: the
+  // bits of `and s, signmask`, s's sign alone, as integer data. with_sign_bit: the float v
+  // with a sign bit or'ed in (flip false) or xor'ed in (flip true) from `sign`, integer data
+  // that is a sign bit alone; refused otherwise. A symbolic float's sign is that of its real
+  // value, a zero counting as +0 (as copysign reads it).
+  virtual Value sign_bit(ptx::Type ft, Value s) = 0;
+  virtual Value with_sign_bit(ptx::Type ft, Value sign, Value v, bool flip) = 0;
+
   // A value of float type t in the domain's own representation of numbers (the symbolic
   // domain turns concrete bits into exact constants), so it can meet symbolic values.
   virtual Value as_number(Value v, ptx::Type t) = 0;

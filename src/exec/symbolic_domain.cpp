@@ -21,8 +21,10 @@ ExprId SymbolicDomain::real(Value v, ptx::Type t) {
   if (v.is_symbolic()) {
     ExprId e = v.expr();
     if (store_.is_condition(e)) throw Refusal("uses a symbolic predicate as a number");
-    if (v.integer && ptx::is_float(t))
+    if (v.integer && ptx::is_float(t)) {
+      if (auto p = power_of_two_float(e, t)) return *p;
       throw Refusal("uses integer data as ." + std::string(ptx::type_name(t)) + " without a conversion (a bit-level reinterpretation)");
+    }
     return e;
   }
   if (!ptx::is_float(t)) {

@@ -32,6 +32,8 @@ class SymbolicDomain final : public Domain {
   Value int_cmp(uint8_t cmp, ptx::Type t, Value a, Value b) override;
   Value as_integer(Value v, ptx::Type t) override;
   Value int_popc(ptx::Type t, Value a) override;
+  Value sign_bit(ptx::Type ft, Value s) override;
+  Value with_sign_bit(ptx::Type ft, Value sign, Value v, bool flip) override;
   // Where symbolic integers from integer tensors may lie (their dtype's range, or the
   // instance's range).
   void set_symbol_range(IntBounds::SymbolRange f) { bounds_.set_symbol_range(std::move(f)); }
@@ -54,6 +56,9 @@ class SymbolicDomain final : public Domain {
   expr::ExprId ln2();
 
   Value checked_int(expr::ExprId e, ptx::Type t);
+  // The float of type t whose bits are the integer e, where e is an exponent field alone
+  // (2^k built as (k + bias) << mantissa bits) within the normal range: 2^k exactly.
+  std::optional<expr::ExprId> power_of_two_float(expr::ExprId e, ptx::Type t);
   static const mpq_class& log2e_float();
   static const mpq_class& ln2_float();
   std::optional<expr::ExprId> divide_if_multiple(expr::ExprId x, const mpq_class& c);

@@ -304,7 +304,12 @@ std::vector<uint32_t> prelude_of(const exec::Thread& th, const ptx::Function& fn
     uint32_t def = th.def_pc[r];
     if (!th.regs[r].is_symbolic() || depth > 64 || def >= fn.instrs.size()) return (memo[r] = 0) != 0;
     memo[r] = 0;
+    // def_pc may name where a recognized routine's value was committed (a merge point), an
+    // instruction that does not write r: r was not computed there from what it reads (that
+    // instruction, a loop's running min, may read the input and overwrite it when run again).
     std::vector<uint32_t> rs;
+    writes_of(fn.instrs[def], rs);
+    if (std::find(rs.begin(), rs.end(), r) == rs.end()) return false;
     reads_of(fn.instrs[def], rs);
     bool any = false;
     for (uint32_t x : rs) any |= self(self, x, depth + 1);

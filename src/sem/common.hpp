@@ -38,9 +38,15 @@ inline exec::FloatMods float_mods(const Instr& ins) {
   return m;
 }
 
-// Concrete bits of an integer operand; symbolic integer data is refused.
+// A value read by an integer or bit-level instruction of type t. Float data that is a known
+// constant although computed symbolically (a masked lane's 0 * c, exp(0)) is its exact f32 or
+// f64 encoding when that is a normal number; a zero (whose sign the reals do not keep), a
+// subnormal and anything else come back unchanged.
+Value bits_view(ExecContext& ctx, Value v, Type t);
+
+// Concrete bits of an integer operand (through bits_view); symbolic data is refused.
 inline uint64_t int_operand(ExecContext& ctx, const ptx::Operand& op, Type t) {
-  Value v = ctx.get(op, t);
+  Value v = bits_view(ctx, ctx.get(op, t), t);
   if (!v.is_concrete()) throw exec::Refusal("integer arithmetic on data that depends on symbolic inputs");
   return v.bits;
 }

@@ -32,6 +32,8 @@ Value compare(ExecContext& c, const Instr& i, Type t) {
     if (is_packed_half(t)) refuse_packed(i);
     return c.dom.fcmp(cmp, t, a, b, i.has(Mod::Ftz));
   }
+  a = bits_view(c, a, t);
+  b = bits_view(c, b, t);
   if (!a.is_concrete() || !b.is_concrete()) return c.dom.int_cmp(cmp, t, a, b);
   return Value::of_bits(int_compare(cmp, IntT(t), a.bits, b.bits) ? 1 : 0);
 }

@@ -30,7 +30,7 @@ uint64_t mul_result(const Instr& ins, const IntT& it, uint64_t a, uint64_t b) {
 // Integer ops whose operands are symbolic integer data take the exact (bounds-checked) path.
 bool symbolic_int(ExecContext& c, const Instr& i, exec::IntOp op) {
   Type t = i.type();
-  Value a = c.get(i.operands[1], t), b = c.get(i.operands[2], t);
+  Value a = bits_view(c, c.get(i.operands[1], t), t), b = bits_view(c, c.get(i.operands[2], t), t);
   if (a.is_concrete() && b.is_concrete()) return false;
   if (i.has(Mod::Cc) || i.has(Mod::Sat)) throw exec::Refusal("carry or saturating arithmetic on symbolic integer data");
   if (op == exec::IntOp::Mul && (hi(i) || wide(i))) {
@@ -90,9 +90,9 @@ void mad(ExecContext& c, const Instr& i) {
   Type t = i.type();
   IntT it(t);
   {
-    Value va = c.get(i.operands[1], t), vb = c.get(i.operands[2], t);
+    Value va = bits_view(c, c.get(i.operands[1], t), t), vb = bits_view(c, c.get(i.operands[2], t), t);
     Type at = wide(i) ? (ptx::type_bits(t) == 16 ? (it.sgn ? Type::S32 : Type::U32) : (it.sgn ? Type::S64 : Type::U64)) : t;
-    Value vc = c.get(i.operands[3], at);
+    Value vc = bits_view(c, c.get(i.operands[3], at), at);
     if (!va.is_concrete() || !vb.is_concrete() || !vc.is_concrete()) {
       if (hi(i)) throw exec::Refusal("mad.hi of symbolic integer data");
       Value prod = c.dom.int_op(exec::IntOp::Mul, at, c.dom.as_integer(va, t), c.dom.as_integer(vb, t));
@@ -156,7 +156,7 @@ void abs_(ExecContext& c, const Instr& i) {
 void neg(ExecContext& c, const Instr& i) {
   if (ptx::is_float(i.type())) return float_unary(c, i, FUn::Neg);
   Type t = i.type();
-  if (Value a = c.get(i.operands[1], t); a.is_symbolic()) {
+  if (Value a = bits_view(c, c.get(i.operands[1], t), t); a.is_symbolic()) {
     c.set(i.operands[0], c.dom.int_op(exec::IntOp::Sub, t, Value::of_bits(0), a));
     return;
   }
@@ -209,7 +209,7 @@ void bfi(ExecContext& c, const Instr& i) {
 void count_op(ExecContext& c, const Instr& i) {
   Type t = i.type();
   IntT it(t);
-  if (Value v = c.get(i.operands[1], t); i.op == ptx::Op::Popc && v.is_symbolic()) {
+  if (Value v = bits_view(c, c.get(i.operands[1], t), t); i.op == ptx::Op::Popc && v.is_symbolic()) {
     c.set(i.operands[0], c.dom.int_popc(t, v));
     return;
   }

@@ -1,5 +1,8 @@
 // Bitwise logic, shifts and byte permutes on bits; predicate logic through the domain.
-// On a symbolic float only the sign-bit operations have a real meaning (abs, neg, -abs).
+// On a symbolic float only the sign-bit operations have a real meaning: abs, neg, -abs with
+// a constant mask; the sign alone (and with the sign mask) as integer data, which or'ed or
+// xor'ed into a float sets or flips its sign (copysign); and the identities (or/xor 0, and
+// all-ones). A symbolic float that is a known constant is read as its bits (bits_view).
 #include "sem/common.hpp"
 #include "sem/semantics.hpp"
 
@@ -8,18 +11,38 @@ namespace {
 
 uint64_t sign_bit(unsigned bits) { return uint64_t{1} << (bits - 1); }
 
-// and/xor/or of a symbolic float with a constant that touches only the sign bit.
+// and/xor/or of a symbolic float with a constant that touches only the sign bit, or of a
+// float with a sign bit alone (integer data from `and s, signmask`).
 bool sign_bit_op(ExecContext& c, const Instr& i, Value a, Value b) {
   Type t = i.type();
   unsigned bits = ptx::type_bits(t);
   if (bits != 16 && bits != 32 && bits != 64) return false;
   Type ft = bits == 16 ? Type::F16 : bits == 32 ? Type::F32 : Type::F64;
+  if (i.op != ptx::Op::And && a.is_symbolic() && b.is_symbolic() && a.integer != b.integer) {
+    Value sign = a.integer ? a : b, v = a.integer ? b : a;
+    c.set(i.operands[0], c.dom.with_sign_bit(ft, sign, v, i.op == ptx::Op::Xor));
+    return true;
+  }
   Value sym = a.is_symbolic() ? a : b;
   Value k = a.is_symbolic() ? b : a;
   if (!k.is_concrete() || !sym.is_symbolic()) return false;
   uint64_t m = bits == 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1;
   uint64_t kb = k.bits & m;
+  if ((i.op == ptx::Op::And && kb == m) || (i.op != ptx::Op::And && kb == 0)) {
+    c.set(i.operands[0], sym);  // the identities leave every bit as it was
+    return true;
+  }
+  if (sym.integer) {
+    // A sign bit alone or'ed or xor'ed into a float constant (copysign(1, s)).
+    if (i.op == ptx::Op::And || bits == 16) return false;
+    c.set(i.operands[0], c.dom.with_sign_bit(ft, sym, k, i.op == ptx::Op::Xor));
+    return true;
+  }
   exec::FloatMods none;
+  if (i.op == ptx::Op::And && kb == sign_bit(bits) && bits != 16) {
+    c.set(i.operands[0], c.dom.sign_bit(ft, sym));
+    return true;
+  }
   if (i.op == ptx::Op::And && kb == (m & ~sign_bit(bits))) {
     c.set(i.operands[0], c.dom.fun(exec::FUn::Abs, ft, sym, none));
     return true;
@@ -43,6 +66,8 @@ void bitwise(ExecContext& c, const Instr& i) {
     c.set(i.operands[0], c.dom.pred(op, a, b));
     return;
   }
+  a = bits_view(c, a, t);
+  b = bits_view(c, b, t);
   if (!a.is_concrete() || !b.is_concrete()) {
     if (sign_bit_op(c, i, a, b)) return;
     throw exec::Refusal("bit-level operation on data that depends on symbolic inputs");
@@ -58,6 +83,7 @@ void not_(ExecContext& c, const Instr& i) {
     c.set(i.operands[0], c.dom.pred(exec::PredOp::Not, a, {}));
     return;
   }
+  a = bits_view(c, a, t);
   if (!a.is_concrete()) throw exec::Refusal("bit-level operation on data that depends on symbolic inputs");
   uint64_t r = i.op == ptx::Op::Not ? ~a.bits : (a.bits & IntT(t).mask()) == 0;
   c.set(i.operands[0], Value::of_bits(r & IntT(t).mask()));
@@ -78,8 +104,14 @@ void lop3(ExecContext& c, const Instr& i) {
 void shift(ExecContext& c, const Instr& i) {
   Type t = i.type();
   IntT it(t);
-  uint64_t a = int_operand(c, i.operands[1], t);
   uint64_t n = int_operand(c, i.operands[2], Type::U32) & 0xFFFFFFFF;
+  if (Value v = bits_view(c, c.get(i.operands[1], t), t); i.op == ptx::Op::Shl && v.is_symbolic() && v.integer && n < it.bits) {
+    // Symbolic integer data shifted left: a product by 2^n, exact while it fits the type
+    // (the domain refuses otherwise), as an exponent field built for a power of two is.
+    c.set(i.operands[0], c.dom.int_op(exec::IntOp::Mul, t, v, Value::of_bits(uint64_t{1} << n)));
+    return;
+  }
+  uint64_t a = int_operand(c, i.operands[1], t);
   uint64_t r;
   if (i.op == ptx::Op::Shl) r = n >= it.bits ? 0 : a << n;
   else if (it.sgn) r = static_cast<uint64_t>(it.sx(a) >> std::min<uint64_t>(n, it.bits - 1));

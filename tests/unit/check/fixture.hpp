@@ -54,6 +54,20 @@ inline std::string unary_kernel(std::string_view name, std::string_view body) {
   return kernel(name, 2, s);
 }
 
+// out[tid] = f(x[tid], y[tid]) over f32 tensors: `body` reads %f1 and %f2 and leaves f in %f3.
+inline std::string binary_kernel(std::string_view name, std::string_view body) {
+  return kernel(name, 3, std::string(R"(
+  mul.wide.u32 %rd10, %r0, 4;
+  add.s64 %rd11, %rd0, %rd10;
+  add.s64 %rd12, %rd1, %rd10;
+  ld.global.f32 %f1, [%rd11];
+  ld.global.f32 %f2, [%rd12];
+  )") + std::string(body) + R"(
+  add.s64 %rd13, %rd2, %rd10;
+  st.global.f32 [%rd13], %f3;
+)");
+}
+
 // out[g] = x[g] over f32 tensors, g the global thread index: the reference of many tests.
 inline std::string copy_kernel(std::string_view name) {
   return kernel(name, 2, R"(

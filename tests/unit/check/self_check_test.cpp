@@ -9,19 +9,7 @@
 namespace racer::check::testing {
 namespace {
 
-// out[tid] = f(x[tid], y[tid]): `body` reads %f1 and %f2 and leaves f in %f3.
-std::string binary(std::string_view name, std::string_view body) {
-  return kernel(name, 3, std::string(R"(
-  mul.wide.u32 %rd10, %r0, 4;
-  add.s64 %rd11, %rd0, %rd10;
-  add.s64 %rd12, %rd1, %rd10;
-  ld.global.f32 %f1, [%rd11];
-  ld.global.f32 %f2, [%rd12];
-  )") + std::string(body) + R"(
-  add.s64 %rd13, %rd2, %rd10;
-  st.global.f32 [%rd13], %f3;
-)");
-}
+std::string binary(std::string_view name, std::string_view body) { return binary_kernel(name, body); }
 
 constexpr const char* kSub = "sub.f32 %f3, %f1, %f2;";
 constexpr const char* kAdd = "add.f32 %f3, %f1, %f2;";

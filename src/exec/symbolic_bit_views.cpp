@@ -1,0 +1,94 @@
+// Bit-level views of symbolic data that are exact on reals (DESIGN "Semantics").
+// Sign bits: `and s, 0x80000000` keeps s's sign alone, integer data select(s < 0, 2^31, 0).
+// Or'ing such a sign into a float v sets v's sign where s is negative (copysign when v is a
+// magnitude), xor'ing it flips v's sign there; both are selects on s < 0.
+// Powers of two: integer data that is an exponent field alone ((k + 127) << 23), read as a
+// float, is 2^k while the field stays within the normal range.
+// Anything else mixed into a float's bits stays refused.
+#include "exec/refusal.hpp"
+#include "exec/symbolic_domain.hpp"
+
+namespace racer::exec {
+
+using expr::ExprId;
+
+namespace {
+
+mpq_class sign_mask(ptx::Type ft) { return mpq_class(mpz_class(1) << (ptx::type_bits(ft) - 1)); }
+
+void check_float_format(ptx::Type ft) {
+  if (ft != ptx::Type::F32 && ft != ptx::Type::F64)
+    throw Refusal("sign-bit operation on ." + std::string(ptx::type_name(ft)) + " data (only f32 and f64 are modelled)");
+}
+
+}  // namespace
+
+Value SymbolicDomain::sign_bit(ptx::Type ft, Value s) {
+  check_float_format(ft);
+  if (s.is_packed()) throw Refusal("sign-bit operation on a register holding two 16-bit halves");
+  ExprId x = real(s, ft);
+  // A constant zero (0 * x in a masked lane) has a sign bit the reals do not keep: IEEE makes
+  // it from the signs of the operands, which the exact value has forgotten.
+  if (store_.is_rational(x) && store_.rational(x) == 0) throw Refusal("the sign bit of a zero computed from symbolic data (+0 or -0)");
+  ExprId negative = store_.cmp(expr::CmpOp::Lt, x, store_.zero());
+  if (store_.is_undefined(negative)) throw Refusal("the sign bit of a value that may be NaN");
+  if (store_.kind(negative) == expr::Kind::Bool)
+    return Value::of_bits(store_.bool_value(negative) ? sign_mask(ft).get_num().get_ui() : 0);
+  return Value::of_int_expr(store_.select(negative, store_.constant(sign_mask(ft)), store_.zero()));
+}
+
+Value SymbolicDomain::with_sign_bit(ptx::Type ft, Value sign, Value v, bool flip) {
+  check_float_format(ft);
+  if (!sign.is_symbolic() || !sign.integer || v.integer || v.is_packed())
+    throw Refusal("bit-level operation mixing a float with integer data that is not a sign bit");
+  // The sign must be exactly select(c, signmask, 0) (or its mirror): one bit, nothing else.
+  ExprId e = sign.expr();
+  if (store_.kind(e) != expr::Kind::Select) throw Refusal("bit-level operation mixing a float with integer data that is not a sign bit");
+  ExprId c = store_.operand(e, 0), hi = store_.operand(e, 1), lo = store_.operand(e, 2);
+  auto is = [&](ExprId k, const mpq_class& q) { return store_.is_rational(k) && store_.rational(k) == q; };
+  if (is(hi, 0) && is(lo, sign_mask(ft))) {
+    c = store_.select(c, store_.false_value(), store_.true_value());
+    std::swap(hi, lo);
+  }
+  if (!is(hi, sign_mask(ft)) || !is(lo, 0))
+    throw Refusal("bit-level operation mixing a float with integer data that is not a sign bit");
+  ExprId x = real(v, ft);
+  ExprId set = flip ? store_.neg(x) : store_.neg(store_.abs(x));
+  return Value::of_expr(store_.select(c, set, x));
+}
+
+namespace {
+
+// Whether every value of the integer-valued expression e is a multiple of d: its constant
+// term and every term's coefficient are (integer data is built from integer symbols by sums,
+// products with integer coefficients, min, max and selects of integers).
+bool multiple_of(const expr::Store& st, ExprId e, const mpz_class& d) {
+  auto divides = [&](const mpq_class& q) { return q.get_den() == 1 && q.get_num() % d == 0; };
+  switch (st.kind(e)) {
+    case expr::Kind::Const: return st.is_rational(e) && divides(st.rational(e));
+    case expr::Kind::Add:
+      if (!divides(st.coef(e))) return false;
+      for (uint32_t i = 0; i < st.arity(e); ++i)
+        if (!divides(st.weight(e, i)) && !(st.weight(e, i).get_den() == 1 && multiple_of(st, st.operand(e, i), d)))
+          return false;
+      return true;
+    case expr::Kind::Mul: return divides(st.coef(e));
+    case expr::Kind::Select: return multiple_of(st, st.operand(e, 1), d) && multiple_of(st, st.operand(e, 2), d);
+    default: return false;
+  }
+}
+
+}  // namespace
+
+std::optional<ExprId> SymbolicDomain::power_of_two_float(ExprId e, ptx::Type t) {
+  if (t != ptx::Type::F32 && t != ptx::Type::F64) return std::nullopt;
+  const unsigned man = t == ptx::Type::F32 ? 23 : 52;
+  const long bias = t == ptx::Type::F32 ? 127 : 1023, max_field = t == ptx::Type::F32 ? 254 : 2046;
+  const mpz_class unit = mpz_class(1) << man;
+  auto b = bounds_.of(e);
+  if (!b || b->lo < mpq_class(unit) || b->hi > mpq_class(unit * max_field) || !multiple_of(store_, e, unit)) return std::nullopt;
+  ExprId k = store_.sub(store_.mul(e, store_.constant(mpq_class(1, unit))), store_.constant(bias));
+  return store_.exp(store_.mul(k, ln2()));
+}
+
+}  // namespace racer::exec
