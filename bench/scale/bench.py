@@ -70,6 +70,8 @@ def main():
                 for name, racer in builds:
                     runs[name].append(run_once(racer, toml, a.time_limit))
             verdict, instrs, _ = describe(runs["after"])
+            if a.before and describe(runs["before"])[0] != verdict:
+                verdict = f'{describe(runs["before"])[0]} / {verdict}'
             line = f"| {pathlib.Path(toml).stem} | {verdict} | {instrs:,} |"
             for name, _ in builds:
                 _, _, (ex, sc) = describe(runs[name])

@@ -161,6 +161,19 @@ expr::ExprId Execution::cell(char program, size_t tensor, int64_t flat) {
   return (program == 'a' ? *ma_ : *mb_).cell_expr(tensor, flat);
 }
 
+OutputCells Execution::output_cells() {
+  OutputCells cells;
+  for (int side = 0; side < 2; ++side)
+    for (size_t t : prep_.output_tensors()) {
+      cells[side].emplace_back();
+      for (uint64_t c = 0; c < prep_.tensors()[t].cell_count(); ++c) {
+        if (c % kCellsBetweenLimitChecks == 0) session().check_limits();
+        cells[side].back().push_back(cell(side == 0 ? 'a' : 'b', t, static_cast<int64_t>(c)));
+      }
+    }
+  return cells;
+}
+
 std::optional<exec::Site> Execution::writer_of(char program, size_t tensor, int64_t flat) const {
   const exec::Machine* m = program == 'a' ? ma_.get() : mb_.get();
   if (!m || (program == 'b' && prep_.inst().b.reference)) return std::nullopt;

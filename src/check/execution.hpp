@@ -1,6 +1,7 @@
 #pragma once
 // Both programs of an instance run symbolically over one shared expression store: the
 // machines, the routine recognizers, and what the decider needs to know about symbols.
+#include <array>
 #include <functional>
 #include <memory>
 #include <string>
@@ -18,6 +19,9 @@ namespace racer::check {
 // can cost a new symbol (one no program wrote), and outputs can have millions.
 inline constexpr uint64_t kCellsBetweenLimitChecks = 4096;
 
+// Per program (a, b), per output (in Prepared::output_tensors order), every cell's expression.
+using OutputCells = std::array<std::vector<std::vector<expr::ExprId>>, 2>;
+
 class Execution {
  public:
   Execution(const instance::Instance& inst, const exec::Limits& limits);
@@ -31,6 +35,9 @@ class Execution {
   exec::Session& session() { return session_; }
   expr::Store& store() { return session_.store(); }
   expr::ExprId cell(char program, size_t tensor, int64_t flat);
+  // Every output cell of both programs, checking the limits as it goes (may throw LimitReached):
+  // a cell no program wrote becomes a symbol of its own here.
+  OutputCells output_cells();
   // The instruction that last wrote a final cell in a program run by the machine, if any.
   std::optional<exec::Site> writer_of(char program, size_t tensor, int64_t flat) const;
   decide::SymbolDomain domain_of(expr::ExprId symbol) const;

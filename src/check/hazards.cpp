@@ -100,20 +100,15 @@ HazardReport search_float_hazards(Execution& ex, const CheckResult& res, const C
   std::vector<size_t> outs = prep.output_tensors();
   // Every cell's expressions first: a cell no program wrote becomes a symbol of its own,
   // which the points must give a value too.
-  std::vector<std::vector<expr::ExprId>> cells[2];
+  OutputCells cells;
   std::vector<expr::ExprId> roots, roots_of[2];
   const decide::FloatModel model_a = float_model(prep, 'a'), model_b = float_model(prep, 'b');
   try {
+    cells = ex.output_cells();
     for (int side = 0; side < 2; ++side)
-      for (size_t t : outs) {
-        cells[side].emplace_back();
-        for (uint64_t c = 0; c < prep.tensors()[t].cell_count(); ++c) {
-          if (c % kCellsBetweenLimitChecks == 0) ex.session().check_limits();
-          cells[side].back().push_back(ex.cell(side == 0 ? 'a' : 'b', t, static_cast<int64_t>(c)));
-          roots.push_back(cells[side].back().back());
-          roots_of[side].push_back(cells[side].back().back());
-        }
-      }
+      for (const auto& output : cells[side]) roots_of[side].insert(roots_of[side].end(), output.begin(), output.end());
+    roots = roots_of[0];
+    roots.insert(roots.end(), roots_of[1].begin(), roots_of[1].end());
     std::vector<ProvokingPoint> inputs = provoking_points(ex, roots, coarser(model_a, model_b), points, options.seed);
     for (ProvokingPoint& pp : inputs) {
       ex.session().check_limits();

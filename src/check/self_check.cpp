@@ -82,15 +82,7 @@ SelfCheck self_check(Execution& ex, const std::vector<exec::Defect>& defects, un
   std::vector<size_t> outs = prep.output_tensors();
   // Every output cell's expression first: a cell no program wrote becomes a symbol of its
   // own here, which the points must give a value too.
-  std::vector<std::vector<expr::ExprId>> cells[2];
-  for (int side = 0; side < 2; ++side)
-    for (size_t t : outs) {
-      cells[side].emplace_back();
-      for (uint64_t c = 0; c < prep.tensors()[t].cell_count(); ++c) {
-        if (c % kCellsBetweenLimitChecks == 0) ex.session().check_limits();
-        cells[side].back().push_back(ex.cell(side == 0 ? 'a' : 'b', t, static_cast<int64_t>(c)));
-      }
-    }
+  OutputCells cells = ex.output_cells();
   PointSampler sampler(ex, seed);
   for (unsigned p = 0; p < points && sc.failure.empty(); ++p) {
     ex.session().check_limits();
