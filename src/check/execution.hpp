@@ -18,6 +18,9 @@ namespace racer::check {
 // Loops over every cell of the outputs check the time and memory limits this often: a cell
 // can cost a new symbol (one no program wrote), and outputs can have millions.
 inline constexpr uint64_t kCellsBetweenLimitChecks = 4096;
+// Loops that evaluate every output cell at a point check them more often: the evaluation keeps
+// a value for every node it visits, and one cell can reach thousands (a dot product's terms).
+inline constexpr uint64_t kCellsBetweenEvaluationChecks = 64;
 
 // Per program (a, b), per output (in Prepared::output_tensors order), every cell's expression.
 using OutputCells = std::array<std::vector<std::vector<expr::ExprId>>, 2>;

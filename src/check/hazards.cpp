@@ -129,6 +129,7 @@ HazardReport search_float_hazards(Execution& ex, const CheckResult& res, const C
         auto fmt = float_format(t.elem);
         if (!fmt) continue;
         for (uint64_t c = 0; c < t.cell_count(); ++c) {
+          if (c % kCellsBetweenEvaluationChecks == 0) ex.session().check_limits();
           expr::ExprId ea = cells[0][oi][c], eb = cells[1][oi][c];
           CellFloats cf;
           cf.format = *fmt;

@@ -97,6 +97,7 @@ SelfCheck self_check(Execution& ex, const std::vector<exec::Defect>& defects, un
       for (size_t oi = 0; oi < outs.size() && sc.failure.empty(); ++oi) {
         const exec::TensorSpec& t = prep.tensors()[outs[oi]];
         for (uint64_t c = 0; c < t.cell_count(); ++c) {
+          if (c % kCellsBetweenEvaluationChecks == 0) ex.session().check_limits();
           expr::ExprId e = cells[side][oi][c];
           std::string diff = compare_cell(ex.store(), e, t.elem, run.outputs[side][oi][c], bound, point.at, sc);
           if (diff.empty()) continue;

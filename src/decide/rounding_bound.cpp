@@ -31,23 +31,31 @@ constexpr long double kTwoOverSqrtPi = 1.1283791670955126L;
 }  // namespace
 
 RoundingBound::RoundingBound(const expr::Store& st, const FloatModel& model, const expr::Assignment& at)
-    : st_(st), model_(model), at_(at), state_(st.size(), State::Unvisited), values_(st.size()) {}
+    : st_(st), model_(model), at_(at) {}
+
+RoundingBound::State RoundingBound::state_of(expr::ExprId x) const {
+  size_t p = x.index / kPageNodes;
+  return p < pages_.size() && pages_[p] ? pages_[p]->state[x.index % kPageNodes] : State::Unvisited;
+}
+
+RoundingBound::Page& RoundingBound::page(expr::ExprId x) {
+  size_t p = x.index / kPageNodes;
+  if (p >= pages_.size()) pages_.resize(st_.size() / kPageNodes + 1);  // nodes built since the last call
+  if (!pages_[p]) pages_[p] = std::make_unique<Page>();
+  return *pages_[p];
+}
 
 const std::optional<BoundedValue> RoundingBound::result(expr::ExprId x) const {
-  if (state_[x.index] != State::Bounded) return std::nullopt;
-  return values_[x.index];
+  if (state_of(x) != State::Bounded) return std::nullopt;
+  return pages_[x.index / kPageNodes]->value[x.index % kPageNodes];
 }
 
 // Operands before the node, each node once, iteratively (the DAGs of unrolled kernels are deep).
 std::optional<BoundedValue> RoundingBound::at(expr::ExprId root) {
-  if (st_.size() > state_.size()) {  // nodes built since the last call
-    state_.resize(st_.size(), State::Unvisited);
-    values_.resize(st_.size());
-  }
   std::vector<expr::ExprId> stack{root};
   while (!stack.empty()) {
     expr::ExprId x = stack.back();
-    State& s = state_[x.index];
+    State& s = page(x).state[x.index % kPageNodes];
     if (s == State::Bounded || s == State::Unbounded) {
       stack.pop_back();
       continue;
@@ -58,14 +66,15 @@ std::optional<BoundedValue> RoundingBound::at(expr::ExprId root) {
       uint32_t first = st_.kind(x) == expr::Kind::Select ? 1 : 0;
       for (uint32_t i = first; i < st_.arity(x); ++i) {
         expr::ExprId c = st_.operand(x, i);
-        if (state_[c.index] == State::Unvisited) stack.push_back(c);
+        if (state_of(c) == State::Unvisited) stack.push_back(c);
       }
       continue;
     }
     stack.pop_back();
     std::optional<BoundedValue> r = combine(x);
-    state_[x.index] = r ? State::Bounded : State::Unbounded;
-    if (r) values_[x.index] = *r;
+    Page& pg = page(x);
+    pg.state[x.index % kPageNodes] = r ? State::Bounded : State::Unbounded;
+    if (r) pg.value[x.index % kPageNodes] = *r;
   }
   return result(root);
 }

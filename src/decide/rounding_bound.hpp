@@ -6,6 +6,8 @@
 // program added them in) and carries its operands' errors through its derivative. Used to
 // tell a rounding difference from a mis-modelled instruction (the self-check) and from a
 // real difference between two programs (witness classification).
+#include <array>
+#include <memory>
 #include <optional>
 #include <unordered_map>
 #include <vector>
@@ -47,16 +49,23 @@ class RoundingBound {
   Truth truth(expr::ExprId cond);
   std::optional<BoundedValue> combine(expr::ExprId x);
 
-  // Per node, by index (grown to the store's size when at() is called): whether it has been
-  // evaluated and whether a bound holds, and its value.
+  // Per node, by index: whether it has been evaluated and whether a bound holds, and its
+  // value. Kept in pages allocated when a node of the page is first visited, so that bounding
+  // one cell of a large store costs memory for the nodes that cell reaches, not for the store.
   enum class State : uint8_t { Unvisited, Expanded, Bounded, Unbounded };
+  static constexpr uint32_t kPageNodes = 256;
+  struct Page {
+    std::array<State, kPageNodes> state{};
+    std::array<BoundedValue, kPageNodes> value;
+  };
+  State state_of(expr::ExprId x) const;
+  Page& page(expr::ExprId x);
   const std::optional<BoundedValue> result(expr::ExprId x) const;
 
   const expr::Store& st_;
   FloatModel model_;
   const expr::Assignment& at_;
-  std::vector<State> state_;
-  std::vector<BoundedValue> values_;
+  std::vector<std::unique_ptr<Page>> pages_;
   bool piecewise_ = false;
   std::unordered_map<uint32_t, Truth> truth_memo_;
   std::unordered_map<uint32_t, bool> exact_truth_;  // the condition's value at the point, exactly
