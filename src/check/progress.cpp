@@ -11,6 +11,7 @@ std::string_view phase_name(Phase p) {
     case Phase::SelfCheck: return "self-check";
     case Phase::Deciding: return "deciding";
     case Phase::Replaying: return "replaying";
+    case Phase::Corpus: return "corpus";
   }
   return "?";
 }

@@ -14,8 +14,9 @@ class Session;
 namespace racer::check {
 
 // Loading is the caller's (parsing, compiling kernels) before check_instance begins.
-enum class Phase : uint8_t { Loading, Executing, SelfCheck, Deciding, Replaying };
-// "loading", "executing", "self-check", "deciding", "replaying"
+// Corpus is racer corpus's: instances checked of a directory's.
+enum class Phase : uint8_t { Loading, Executing, SelfCheck, Deciding, Replaying, Corpus };
+// "loading", "executing", "self-check", "deciding", "replaying", "corpus"
 std::string_view phase_name(Phase p);
 
 struct Progress {
@@ -23,6 +24,7 @@ struct Progress {
   char program = 0;                  // 'a' or 'b' while executing
   uint64_t thread_instructions = 0;  // both programs, so far
   uint64_t cells_decided = 0, cells_total = 0;
+  uint64_t instances_done = 0, instances_total = 0;  // Corpus
 };
 
 class ProgressObserver {

@@ -117,3 +117,20 @@ def test_a_time_limit_while_executing_lists_every_cell_as_not_reached():
     [out] = j["outputs"]
     assert out["not_reached"] == out["cells"] == 512
     assert out["cell_outcomes"] == [{"outcome": "not_reached", "first": 0, "last": 511}]
+
+
+def test_corpus_shows_instances_checked_on_a_terminal_and_nothing_when_quiet_or_piped():
+    # The shared corpus with the float hazard search's 24 inputs runs for several seconds.
+    corpus = os.path.join(ROOT, "..", "shared", "corpus", "cases")
+    rc, out, err = run_with_terminal_stderr("corpus", corpus, "--hazard-points", "24")
+    assert rc == 0, out + err
+    lines = progress_lines(err)
+    assert lines, f"no progress line on the terminal: {err!r}"
+    counts = [int(s.split("corpus: ", 1)[1].split(" of ")[0]) for s in lines]
+    assert all(s.startswith("racer: corpus: ") and " of 47 instances checked, " in s for s in lines), lines
+    assert counts == sorted(counts), "the count only grows"
+    assert err.endswith("\r\x1b[K"), "the line is erased before the summary"
+    rows = [r for r in out.splitlines() if r.endswith(("PASS", "FAIL"))]
+    assert len(rows) == 47 and "racer: " not in out, "rows go to stdout whole, the line never does"
+    rc, out, err = run_with_terminal_stderr("corpus", corpus, "--quiet")
+    assert rc == 0 and progress_lines(err) == [], repr(err)

@@ -10,6 +10,7 @@
 #include "tools/racer/commands.hpp"
 #include "tools/racer/forked.hpp"
 #include "tools/racer/options.hpp"
+#include "tools/racer/progress_line.hpp"
 
 namespace racer::cli {
 namespace {
@@ -17,7 +18,7 @@ namespace {
 struct CorpusArgs {
   std::string dir;
   double seconds = 60;
-  bool json = false;
+  bool json = false, quiet = false;
   std::string junit, hazards;
   unsigned jobs = 1;
   std::optional<unsigned> hazard_points;
@@ -37,9 +38,18 @@ std::vector<std::filesystem::path> instance_files(const std::string& dir) {
 int run_corpus(const CorpusArgs& a) {
   std::vector<std::filesystem::path> files = instance_files(a.dir);
   std::vector<report::ScoreRow> rows;
+  // On a terminal, "corpus: N of M instances checked" under the rows as they come.
+  ProgressLine line(!a.quiet);
+  check::Progress progress;
+  progress.phase = check::Phase::Corpus;
+  progress.instances_total = files.size();
+  line.update(progress);
   auto print = [&](report::ScoreRow row) {
+    line.finished();
     std::cout << report::scoreboard_line(row) << "\n" << std::flush;
     rows.push_back(std::move(row));
+    progress.instances_done = rows.size();
+    if (rows.size() < files.size()) line.update(progress);
   };
   if (a.jobs <= 1) {
     for (const auto& f : files) print(report::score_instance(f.string(), a.seconds, frontend::trace_reference, a.hazard_points));
@@ -57,6 +67,7 @@ int run_corpus(const CorpusArgs& a) {
           print(row);
         });
   }
+  line.finished();
   size_t passed = static_cast<size_t>(std::count_if(rows.begin(), rows.end(), [](const auto& r) { return r.pass; }));
   if (a.json) {
     nlohmann::json j = nlohmann::json::array();
@@ -84,6 +95,7 @@ void add_corpus_commands(CLI::App& app) {
   k->add_option("dir", args.dir, "directory of .toml instances")->required();
   k->add_option("--time-limit", args.seconds, "seconds per case (default 60)")->check(non_negative());
   k->add_flag("--json", args.json, "also write the rows as JSON to stderr");
+  k->add_flag("--quiet,-q", args.quiet, "no progress line on a terminal");
   k->add_option("--junit", args.junit, "also write the rows as a JUnit XML report to this file");
   k->add_option("--hazards", args.hazards, "also write each instance's float hazards and precision changes as a Markdown table to this file");
   k->add_option("--hazard-points", args.hazard_points,

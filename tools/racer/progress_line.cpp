@@ -33,6 +33,9 @@ std::string progress_text(const check::Progress& p, double seconds) {
       break;
     case check::Phase::SelfCheck: s += " against the emulator"; break;
     case check::Phase::Replaying: s += " the witness on the emulator"; break;
+    case check::Phase::Corpus:
+      s += ": " + std::to_string(p.instances_done) + " of " + std::to_string(p.instances_total) + " instances checked";
+      break;
   }
   char t[32];
   std::snprintf(t, sizeof t, ", %.0f s", seconds);
