@@ -156,12 +156,14 @@ class Case:
             self._traced = trace(self.reference, tensors, self.outputs)
         return {"reference": self._traced}
 
-    def check(self, time_limit=60, memory_limit_mb=4096, self_check_points=2, all_cells=False, hazard_points=None):
+    def check(self, time_limit=60, memory_limit_mb=4096, self_check_points=2, all_cells=False, hazard_points=None,
+              progress=None):
         from .result import Result
-        from .testing import hazard_points_arg
+        from .testing import hazard_points_arg, progress_arg
         desc = self.description()
         raw = _native.call(_native.core().check, json.dumps(desc), float(time_limit), int(memory_limit_mb),
-                           int(self_check_points), all_cells=bool(all_cells), hazard_points=hazard_points_arg(hazard_points))
+                           int(self_check_points), all_cells=bool(all_cells), hazard_points=hazard_points_arg(hazard_points),
+                           progress=progress_arg(progress))
         return Result(self, desc, raw)
 
 
@@ -229,7 +231,8 @@ def case(tensors, program_a, program_b=None, outputs=None, name=None, about="", 
 
 
 def check(instance=None, *, tensors=None, program_a=None, program_b=None, outputs=None, name=None, about="",
-          reference=None, time_limit=60, memory_limit_mb=4096, self_check_points=2, all_cells=False, hazard_points=None):
+          reference=None, time_limit=60, memory_limit_mb=4096, self_check_points=2, all_cells=False, hazard_points=None,
+          progress=None):
     """Checks an instance: a racer.Instance subclass (or object), a racer.case(...), or the same
     as keywords (program b as launches, or reference= a function over arrays). Returns a
     racer.Result. self_check_points: points at which the symbolic run is checked against the
@@ -237,7 +240,11 @@ def check(instance=None, *, tensors=None, program_a=None, program_b=None, output
     is refuted (by default one witness per output is enough; the rest are reported as skipped).
     hazard_points: inputs at which the float hazard search runs both programs on the emulator
     (None: the default, 3 and fewer for big kernels; 0: no search; N: N inputs whatever the
-    kernel's size, 24 being `racer check --float-hazards`); found in result.float_hazards."""
+    kernel's size, 24 being `racer check --float-hazards`); found in result.float_hazards.
+    progress: a callable given, as the check goes (at most ten times a second), a dict with phase
+    ("loading", "executing", "self-check", "deciding", "replaying"), program ("a"/"b" while
+    executing, else None), thread_instructions, cells_decided and cells_total; an exception it
+    raises is raised again when the check returns."""
     if instance is None:
         loc = user_location()
         if tensors is None or program_a is None or (program_b is None and reference is None) or outputs is None:
@@ -249,4 +256,4 @@ def check(instance=None, *, tensors=None, program_a=None, program_b=None, output
         instance = from_class(instance)
     elif not isinstance(instance, Case):
         fail(f"racer.check takes a racer.Instance subclass or a racer.case(...), not {type(instance).__name__}")
-    return instance.check(time_limit, memory_limit_mb, self_check_points, all_cells, hazard_points)
+    return instance.check(time_limit, memory_limit_mb, self_check_points, all_cells, hazard_points, progress)

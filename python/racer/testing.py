@@ -54,12 +54,20 @@ def hazard_points_arg(hazard_points):
     return hazard_points
 
 
-def check_toml(path, time_limit=60, memory_limit_mb=4096, self_check_points=2, hazard_points=None):
-    """Checks a TOML instance file as `racer check FILE.toml` does (hazard_points as racer.check)."""
+def progress_arg(progress):
+    """The core's progress: None, or a callable (checked here, so a wrong one fails before the check runs)."""
+    if progress is not None and not callable(progress):
+        raise RacerError(f"progress must be None or a callable taking a dict, not {progress!r}")
+    return progress
+
+
+def check_toml(path, time_limit=60, memory_limit_mb=4096, self_check_points=2, hazard_points=None, progress=None):
+    """Checks a TOML instance file as `racer check FILE.toml` does (hazard_points and progress as racer.check)."""
     if os.path.isdir(path):
         raise RacerError(f"{path}: is a directory; expected an instance file (.toml or .py)")
     raw = _native.call(_native.core().check_file, os.fspath(path), float(time_limit), int(memory_limit_mb),
-                       int(self_check_points), hazard_points=hazard_points_arg(hazard_points))
+                       int(self_check_points), hazard_points=hazard_points_arg(hazard_points),
+                       progress=progress_arg(progress))
     return FileResult(os.fspath(path), raw)
 
 

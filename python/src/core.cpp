@@ -1,6 +1,7 @@
 // racer._core: the checker as seen from Python. Instances cross as JSON text (the format of
 // instance/json.hpp) and results come back as the report layer renders them, so a
 // check from Python is the very same check as from a TOML file.
+#include <optional>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
@@ -38,13 +39,46 @@ check::CheckOptions options(double seconds, size_t memory_mb, unsigned self_chec
   return o;
 }
 
+// Hands the check's progress to a Python callable (a dict per update, at most ten a second);
+// an exception it raises stops the updates and is raised again once the check has returned.
+class CallbackProgress : public check::ProgressObserver {
+ public:
+  explicit CallbackProgress(py::object callback) : callback_(std::move(callback)) {}
+  void update(const check::Progress& p) override {
+    py::gil_scoped_acquire locked;
+    if (error_) return;
+    py::dict d;
+    d["phase"] = std::string(check::phase_name(p.phase));
+    d["program"] = p.program ? py::object(py::str(std::string(1, p.program))) : py::none();
+    d["thread_instructions"] = p.thread_instructions;
+    d["cells_decided"] = p.cells_decided;
+    d["cells_total"] = p.cells_total;
+    try {
+      callback_(d);
+    } catch (py::error_already_set& e) {
+      error_ = std::move(e);
+    }
+  }
+  void raise_if_failed() {
+    if (error_) throw std::move(*error_);
+  }
+
+ private:
+  py::object callback_;
+  std::optional<py::error_already_set> error_;
+};
+
 py::dict checked(const instance::Instance& inst, double seconds, size_t memory_mb, unsigned self_check_points, bool html = false,
-                 bool all_cells = false, int hazard_points = -1) {
+                 bool all_cells = false, int hazard_points = -1, py::object progress = py::none()) {
   check::CheckResult r;
+  std::optional<CallbackProgress> observer;
+  check::CheckOptions o = options(seconds, memory_mb, self_check_points, all_cells, hazard_points);
+  if (!progress.is_none()) o.progress = &observer.emplace(progress);
   {
     py::gil_scoped_release unlocked;
-    r = check::check_instance(inst, options(seconds, memory_mb, self_check_points, all_cells, hazard_points));
+    r = check::check_instance(inst, o);
   }
+  if (observer) observer->raise_if_failed();
   py::dict out;
   out["text"] = report::text(r);
   out["json"] = report::json(r).dump();
@@ -66,17 +100,17 @@ py::dict checked(const instance::Instance& inst, double seconds, size_t memory_m
 }
 
 py::dict check_json(const std::string& description, double seconds, size_t memory_mb, unsigned self_check_points, bool html,
-                    bool all_cells, int hazard_points) {
+                    bool all_cells, int hazard_points, py::object progress) {
   return checked(instance::instance_from_json(nlohmann::json::parse(description)), seconds, memory_mb, self_check_points, html,
-                 all_cells, hazard_points);
+                 all_cells, hazard_points, std::move(progress));
 }
 
 // A TOML instance file, checked as `racer check FILE.toml` does.
 py::dict check_file(const std::string& path, double seconds, size_t memory_mb, unsigned self_check_points, bool html,
-                    bool all_cells, int hazard_points) {
+                    bool all_cells, int hazard_points, py::object progress) {
   instance::Instance inst = instance::load_instance(path);
   frontend::trace_reference(inst);
-  return checked(inst, seconds, memory_mb, self_check_points, html, all_cells, hazard_points);
+  return checked(inst, seconds, memory_mb, self_check_points, html, all_cells, hazard_points, std::move(progress));
 }
 
 py::dict explain_json(const std::string& description, const std::string& cell, double seconds) {
@@ -138,10 +172,13 @@ PYBIND11_MODULE(_core, m) {
   python::translate_errors(m, "CoreError");
   m.def("check", &check_json, py::arg("description"), py::arg("time_limit") = 60.0, py::arg("memory_limit_mb") = 4096,
         py::arg("self_check_points") = 2, py::arg("html") = false, py::arg("all_cells") = false, py::arg("hazard_points") = -1,
+        py::arg("progress") = py::none(),
         "Check an instance given as JSON; returns text, json, exit_code, witness (JSON text, '' when none), sarif, "
-        "and with html=True the HTML report. hazard_points: inputs of the float hazard search (-1: the default, 0: off)");
+        "and with html=True the HTML report. hazard_points: inputs of the float hazard search (-1: the default, 0: off). "
+        "progress: a callable given a dict (phase, program, thread_instructions, cells_decided, cells_total) as the check goes");
   m.def("check_file", &check_file, py::arg("path"), py::arg("time_limit") = 60.0, py::arg("memory_limit_mb") = 4096,
         py::arg("self_check_points") = 2, py::arg("html") = false, py::arg("all_cells") = false, py::arg("hazard_points") = -1,
+        py::arg("progress") = py::none(),
         "Check a TOML instance file; as check, plus expected ([expect]'s verdict or None) and mismatch");
   m.def("score_file", &score_file, py::arg("path"), py::arg("time_limit") = 60.0,
         "Score a TOML instance file against its [expect] as racer corpus does: (row as JSON text, scoreboard line)");

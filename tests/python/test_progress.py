@@ -134,3 +134,34 @@ def test_corpus_shows_instances_checked_on_a_terminal_and_nothing_when_quiet_or_
     assert len(rows) == 47 and "racer: " not in out, "rows go to stdout whole, the line never does"
     rc, out, err = run_with_terminal_stderr("corpus", corpus, "--quiet")
     assert rc == 0 and progress_lines(err) == [], repr(err)
+
+
+def test_the_python_api_hands_progress_to_a_callable():
+    from racer.testing import check_toml
+    seen = []
+    r = check_toml(SLOW, progress=seen.append)
+    assert r.verdict == "inequivalent"
+    phases = [u["phase"] for u in seen]
+    assert phases[0] == "executing" and "deciding" in phases, phases
+    order = ["executing", "self-check", "deciding", "replaying"]
+    assert [order.index(p) for p in phases] == sorted(order.index(p) for p in phases), "phases only move forward"
+    executing = [u for u in seen if u["phase"] == "executing"]
+    assert {u["program"] for u in executing} <= {"a", "b"} and executing[-1]["program"] == "b"
+    decided = [u["cells_decided"] for u in seen if u["phase"] == "deciding"]
+    assert decided == sorted(decided) and all(u["cells_total"] == 512 for u in seen if u["phase"] == "deciding")
+
+
+def test_an_exception_in_the_progress_callable_is_raised_when_the_check_returns():
+    from racer.errors import RacerError
+    from racer.testing import check_toml
+
+    class Stop(Exception):
+        pass
+
+    def stop(update):
+        raise Stop(update["phase"])
+
+    with pytest.raises(Stop, match="executing"):
+        check_toml(SLOW, progress=stop)
+    with pytest.raises(RacerError, match="progress must be None or a callable"):
+        check_toml(SLOW, progress=3)
