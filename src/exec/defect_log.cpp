@@ -15,8 +15,8 @@ size_t DefectLog::record(DefectKind kind, const SiteRef& site, const Text& memor
   return defects_.size() - 1;
 }
 
-void DefectLog::set_other_side(size_t index, const Site& other) {
-  if (!defects_.at(index).other) defects_[index].other = other;
+void DefectLog::set_other_side(size_t index, const std::function<Site()>& other) {
+  if (!defects_.at(index).other) defects_[index].other = other();
 }
 
 void DefectLog::note(const SiteRef& site, const Text& message) {

@@ -18,8 +18,9 @@ class DefectLog {
   // Records a defect (folded into an earlier one of the same kind at the same instruction);
   // returns its index.
   size_t record(DefectKind kind, const SiteRef& site, const Text& memory, const Text& detail = {});
-  // The other side of the race recorded as defect `index`, kept from its first occurrence.
-  void set_other_side(size_t index, const Site& other);
+  // The other side of the race recorded as defect `index`, kept from its first occurrence
+  // (made only then: a race repeats at every access of the same instruction).
+  void set_other_side(size_t index, const std::function<Site()>& other);
   void note(const SiteRef& site, const Text& message);
 
   // An uninitialized read, held until commit_uninit_reads; returns its ticket (never 0).

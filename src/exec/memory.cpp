@@ -8,9 +8,6 @@
 #include "exec/refusal.hpp"
 
 namespace racer::exec {
-namespace {
-
-}  // namespace
 
 Space space_of(const ptx::Instr& i) {
   if (!i.has(ptx::Mod::Space)) return Space::Generic;
@@ -211,7 +208,7 @@ uint32_t Machine::track(ExecContext& ctx, const ptx::Instr& ins, Region& r, uint
   };
   auto race = [&](const AccessRecord& a, const Text& detail) {
     size_t index = defect(DefectKind::Race, SiteRef{&ctx, &ins}, [&] { return storage_.describe(&r, r.base + off, size); }, detail);
-    if (a.thread < AccessRecord::kAsyncWriterBase && a.instr != AccessRecord::kNone) log_.set_other_side(index, access_site(a));
+    if (a.thread < AccessRecord::kAsyncWriterBase && a.instr != AccessRecord::kNone) log_.set_other_side(index, [&] { return access_site(a); });
   };
   // A write of the very value the bytes already hold is harmless to a reader that read
   // after that value was stored: it saw what it would see in any order.

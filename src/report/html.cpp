@@ -116,6 +116,14 @@ std::string source_cell(const exec::Site& site, char program, const instance::In
   return "<td><code>" + esc(site.source) + "</code>" + (text.empty() ? "" : "<pre class=\"src\">" + esc(text) + "</pre>") + "</td>";
 }
 
+// The access site, PTX and source cells of a defect's row (or of its race's other access).
+std::string site_cells(const exec::Site& site, char program, const instance::Instance& inst) {
+  std::string ptx = launch_ptx_path(inst, program, site.launch);
+  return "<td>launch " + std::to_string(site.launch) + ", CTA " + dims_text(site.ctaid) + ", thread " + dims_text(site.tid) +
+         "</td><td><code>" + esc(ptx) + (site.ptx_line ? ":" + std::to_string(site.ptx_line) : "") + "</code><pre>" +
+         esc(site.text) + "</pre></td>" + source_cell(site, program, inst);
+}
+
 void defects_section(std::string& s, const check::CheckResult& r, const instance::Instance& inst) {
   s += "<h2>Defects (" + std::to_string(r.defects.size()) + ")</h2>\n";
   if (r.defects.empty()) {
@@ -124,18 +132,11 @@ void defects_section(std::string& s, const check::CheckResult& r, const instance
   }
   s += "<table id=\"defects\"><tr><th>program</th><th>kind</th><th>memory</th><th>access site</th><th>PTX</th><th>source</th></tr>\n";
   for (const auto& d : r.defects) {
-    std::string ptx = launch_ptx_path(inst, d.program, d.site.launch);
     s += "<tr class=\"defect\"><td>" + std::string(1, d.program) + "</td><td>" + esc(exec::defect_kind_name(d.kind)) + "</td><td><code>" +
          esc(d.memory) + "</code>" + (d.detail.empty() ? "" : "<br>" + esc(d.detail)) +
-         (d.count > 1 ? "<br>" + std::to_string(d.count) + " times" : "") + "</td><td>launch " + std::to_string(d.site.launch) +
-         ", CTA " + dims_text(d.site.ctaid) + ", thread " + dims_text(d.site.tid) + "</td><td><code>" + esc(ptx) +
-         (d.site.ptx_line ? ":" + std::to_string(d.site.ptx_line) : "") + "</code><pre>" + esc(d.site.text) + "</pre></td>" +
-         source_cell(d.site, d.program, inst) + "</tr>\n";
+         (d.count > 1 ? "<br>" + std::to_string(d.count) + " times" : "") + "</td>" + site_cells(d.site, d.program, inst) + "</tr>\n";
     if (d.other)  // a race's other access, on a row of its own under the first
-      s += "<tr class=\"defect-other\"><td></td><td>other access</td><td></td><td>launch " + std::to_string(d.other->launch) +
-           ", CTA " + dims_text(d.other->ctaid) + ", thread " + dims_text(d.other->tid) + "</td><td><code>" + esc(ptx) +
-           (d.other->ptx_line ? ":" + std::to_string(d.other->ptx_line) : "") + "</code><pre>" + esc(d.other->text) + "</pre></td>" +
-           source_cell(*d.other, d.program, inst) + "</tr>\n";
+      s += "<tr class=\"defect-other\"><td></td><td>other access</td><td></td>" + site_cells(*d.other, d.program, inst) + "</tr>\n";
   }
   s += "</table>\n";
 }
