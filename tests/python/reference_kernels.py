@@ -58,6 +58,15 @@ def gelu_erf_wrong_scale(x, out, n, BLOCK: tl.constexpr):
 
 
 @triton.jit
+def silu_exp2_unscaled(x, out, n, BLOCK: tl.constexpr):
+    # Mutation: exp(-x) ported to the hardware's exp2 without the log2(e) scale.
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    m = offs < n
+    v = tl.load(x + offs, mask=m)
+    tl.store(out + offs, v / (1.0 + tl.math.exp2(-v)), mask=m)
+
+
+@triton.jit
 def swiglu(a, b, out, n, BLOCK: tl.constexpr):
     offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
     m = offs < n

@@ -168,6 +168,15 @@ def test_triton_silu_equals_numpy():
 
 
 @needs_triton
+def test_silu_with_an_unscaled_exp2_is_refuted_against_numpy():
+    import reference_kernels
+    t = unary_tensors()
+    launch = racer.launch(racer.triton(reference_kernels.silu_exp2_unscaled, BLOCK=128, num_warps=4), grid=2,
+                          args=[racer.read(t["x"]), racer.write(t["out"]), 200])
+    assert_manifest(check(t, [launch], lambda x: x / (1 + np.exp(-x)), ["out"]))
+
+
+@needs_triton
 @pytest.mark.parametrize("kernel,equivalent", [("swiglu", True), ("swiglu_swapped", False)])
 def test_triton_swiglu_against_numpy(kernel, equivalent):
     import reference_kernels

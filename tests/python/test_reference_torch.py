@@ -1,9 +1,9 @@
 """Kernels against PyTorch references (issue 21): the families of test_reference.py with the
 reference written in torch (torch_references.py), captured at the ATen level. Where torch is
-installed the references are captured live; elsewhere (torch is not installed by
-scripts/install-deps.sh: its PyPI wheel brings gigabytes of CUDA libraries) the graphs recorded
-by `python3 tests/python/torch_references.py graphs.json` on a machine with torch (torch 2.11,
-gzipped into data/torch_graphs.json.gz) stand in for the capture, so the lowering's output is still checked against the kernels."""
+installed (scripts/install-deps.sh installs it unless RACER_SKIP_TORCH=1) the references are
+captured live, and the graphs recorded by `python3 tests/python/torch_references.py graphs.json`
+(gzipped into data/torch_graphs.json.gz) must equal today's capture; elsewhere the recorded
+graphs stand in for the capture, so the lowering's output is still checked against the kernels."""
 import gzip
 import json
 import os
@@ -142,7 +142,7 @@ def test_kernel_equals_its_pytorch_reference(family, monkeypatch):
 
 
 def mutant_of(family, t):
-    """The mutated kernel of test_reference.py for a family (None where it has none at these shapes)."""
+    """The mutated kernel of a family: test_reference.py's mutation, at these shapes."""
     import reference_kernels as k
     triton_mutants = {"log_softmax": ("log_softmax_no_max", ["x", "y"], [64], {"BLOCK": 64}, 4),
                       "rms_norm": ("rmsnorm_eps_outside", ["x", "w", "y"], [128, np.float32(1e-5)], {"BLOCK": 128}, 4),
@@ -151,7 +151,8 @@ def mutant_of(family, t):
                       "swiglu": ("swiglu_swapped", ["a", "b", "out"], [100], {"BLOCK": 128}, 1),
                       "cross_entropy_smoothed": ("cross_entropy_smooth_wrong", ["logits", "labels", "loss"],
                                                  [32, -100, np.float32(0.1)], {"BLOCK": 32, "num_warps": 1}, 4),
-                      "gather": ("embedding_row_stride_bug", ["table", "idx", "out"], [], {"D": 16, "num_warps": 1}, 6)}
+                      "gather": ("embedding_row_stride_bug", ["table", "idx", "out"], [], {"D": 16, "num_warps": 1}, 6),
+                      "silu": ("silu_exp2_unscaled", ["x", "out"], [200], {"BLOCK": 128}, 2)}
     if family in triton_mutants:
         name, tensors, scalars, options, grid = triton_mutants[family]
         access = [racer.write(t[n]) if t[n].init == "empty" else racer.read(t[n]) for n in tensors]
@@ -173,19 +174,21 @@ def mutant_of(family, t):
     if family == "matmul_f32":
         return racer.launch(corpus("cuda", "matmul.sm90.ptx", "matmul_tiled"), grid=(2, 2), block=(16, 16),
                             args=[racer.read(t["A"]), racer.read(t["B"]), racer.write(t["C"]), 20, 24, 39])
+    if family == "matmul_f16":
+        # mma.sync fed B through ldmatrix without .trans; one CTA per 16x8 tile of C.
+        return racer.launch(own("tc.sm90a.ptx", "mm_mma_ldmatrix_notrans"), grid=(4, 2), block=32,
+                            args=[racer.read(t["A"]), racer.read(t["B"]), racer.write(t["C"]), 32, 32, 32])
     if family == "attention":
         return racer.launch(own(os.path.join("tc_triton", "attn_s32_d16_norescale.sm80.ptx"), "attn_fwd"), grid=2,
                             block=32, shared_bytes=1024, args=[racer.read(t["Q"]), racer.read(t["K"]), racer.read(t["V"]),
                                                                racer.write(t["O"]), None, None])
-    return None
+    raise KeyError(family)
 
 
-MUTATED = ["softmax", "log_softmax", "layer_norm", "rms_norm", "gelu_erf", "gelu_tanh", "swiglu", "cross_entropy",
-           "cross_entropy_smoothed", "rope", "gather", "matmul_f32", "attention"]
-TRITON_MUTANTS = {"log_softmax", "rms_norm", "gelu_erf", "gelu_tanh", "swiglu", "cross_entropy_smoothed", "gather"}
+TRITON_MUTANTS = {"log_softmax", "rms_norm", "gelu_erf", "gelu_tanh", "silu", "swiglu", "cross_entropy_smoothed", "gather"}
 
 
-@pytest.mark.parametrize("family", [pytest.param(f, marks=needs_triton) if f in TRITON_MUTANTS else f for f in MUTATED])
+@pytest.mark.parametrize("family", [pytest.param(f, marks=needs_triton) if f in TRITON_MUTANTS else f for f in FAMILIES])
 def test_mutated_kernel_is_refuted_against_its_pytorch_reference(family, monkeypatch):
     t = tensors_of(family)
     launch = mutant_of(family, t)
@@ -194,7 +197,24 @@ def test_mutated_kernel_is_refuted_against_its_pytorch_reference(family, monkeyp
     assert_manifest(racer.check(tensors=t, program_a=[launch], reference=ref, outputs=outputs, time_limit=300))
 
 
-needs_torch = pytest.mark.skipif(not LIVE, reason="needs torch (not installed by scripts/install-deps.sh, see README)")
+needs_torch = pytest.mark.skipif(not LIVE, reason="needs torch (scripts/install-deps.sh skipped it: RACER_SKIP_TORCH)")
+
+
+@needs_torch
+def test_the_recorded_graphs_are_todays_capture():
+    # Machines without torch check the kernels against the recorded graphs: a change to the
+    # capture or the lowering must re-record them (torch_references.py), or those checks go stale.
+    import torch
+    import torch_references
+    recorded = json.load(gzip.open(RECORDED, "rt"))
+    assert recorded["torch"].split("+")[0] == torch.__version__.split("+")[0], "recorded with another torch"
+    stale = []
+    for family, (fn, tensors, outputs) in torch_references.FAMILIES.items():
+        g = racer.reference.trace(fn, tensors, outputs)
+        live = json.loads(json.dumps({k: g[k] for k in ("nodes", "outputs")}))  # as recorded: tuples become lists
+        if live != {k: recorded["graphs"][family][k] for k in ("nodes", "outputs")}:
+            stale.append(family)
+    assert not stale, f"re-record with `python3 tests/python/torch_references.py`: {stale} changed"
 
 
 @needs_torch
@@ -215,6 +235,7 @@ def test_unsupported_torch_operator_is_refused_by_name_at_the_users_line():
 def test_torch_branch_on_tensor_values_is_refused_at_the_users_line():
     t = [{"name": "x", "shape": [4], "dtype": "f32", "init": "input"}, {"name": "y", "shape": [4], "dtype": "f32", "init": "empty"}]
 
+    @racer.reference.from_torch  # it names no torch operation: nothing else says it is PyTorch code
     def ref(x):
         if x.sum() > 0:  # a branch on data
             return x

@@ -29,9 +29,15 @@ def available():
 
 
 def uses_torch(fn):
-    """Whether fn's module refers to torch (then it is captured with PyTorch, not NumPy)."""
-    g = getattr(fn, "__globals__", {})
-    for v in list(g.values()):
+    """Whether fn's module or its closure refers to torch (then it is captured with PyTorch, not
+    NumPy): a reference nested in a function that imported torch sees it only through its closure."""
+    seen = list(getattr(fn, "__globals__", {}).values())
+    for cell in getattr(fn, "__closure__", None) or ():
+        try:
+            seen.append(cell.cell_contents)
+        except ValueError:  # a cell not yet assigned
+            pass
+    for v in seen:
         mod = getattr(v, "__name__", "") if isinstance(v, type(math)) else getattr(v, "__module__", "") or ""
         if mod == "torch" or mod.startswith("torch."):
             return True
