@@ -48,7 +48,7 @@ done
 # full dependency set is 2.4 GiB of wheels (3.9 GiB installed). The CUDA libraries it loads at
 # import are those of the CUDA 13 toolkit that compiles the CUDA kernels, except cuFile,
 # cuSPARSELt and NVSHMEM, which the toolkit lacks: so torch without its dependencies, those three
-# and its pure-Python requirements, 0.7 GiB of wheels (README: Setup). Where that does not import
+# and its pure-Python requirements, 0.7 GiB of wheels (README: Set up). Where that does not import
 # (no CUDA 13 toolkit), torch's full dependency set. RACER_SKIP_TORCH=1 skips PyTorch.
 TORCH_VERSION=2.11.0
 TORCH_CUDA_WHEELS=(nvidia-cufile==1.15.1.6 nvidia-cusparselt-cu13==0.8.0 nvidia-nvshmem-cu13==3.4.5)
