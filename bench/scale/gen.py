@@ -2,6 +2,7 @@
 """Writes the scale benchmark's instances (issue 20) into a directory: one TOML per row of the
 issue's table that bench/scale/kernels.cu covers, at the shapes given by name, e.g.
   python3 bench/scale/gen.py /tmp/scale vector_add:1000000 tiled64:64x64x512 tiled16:128x128x128
+(attention:SQxSKVxD compiles Triton's flash attention into the directory: triton needed).
 Each instance checks a kernel against its naive counterpart, all inputs in [-1, 1]."""
 import pathlib
 import sys
@@ -97,6 +98,55 @@ args  = [{{ read = "A" }}, {{ read = "B" }}, {{ write = "C" }}, {m}, {n}, {k}]
 """
 
 
+TC_KERNELS = HERE.parent.parent / "tests" / "cases" / "kernels" / "tc"
+
+
+def attention(shape, out):
+    """Triton flash attention (tests/cases/kernels/tc/tc_triton.py's attn_fwd, sm_80 mma.sync,
+    compiled here without a GPU) over SQ queries and SKV keys of head dim D, against one thread
+    per query row. BLOCK_M 16 with one warp where SQ is 16, else 32 with four; BLOCK_N 32."""
+    sq, skv, d = (int(v) for v in shape.split("x"))
+    block_m, warps, block_n = (16, 1, 32) if sq <= 16 else (32, 4, 32)
+    import triton
+    from triton.backends.compiler import GPUTarget
+    from triton.compiler import ASTSource
+    sys.path.insert(0, str(TC_KERNELS))
+    import tc_triton
+    sig = {"Q": "*fp16", "Kp": "*fp16", "V": "*fp16", "Out": "*fp32", "SEQ_KV": "constexpr", "D": "constexpr",
+           "BLOCK_M": "constexpr", "BLOCK_N": "constexpr", "SCALE": "constexpr", "RESCALE": "constexpr"}
+    consts = {"SEQ_KV": skv, "D": d, "BLOCK_M": block_m, "BLOCK_N": block_n, "SCALE": 1.0 / d ** 0.5, "RESCALE": True}
+    k = triton.compile(ASTSource(fn=tc_triton.attn_fwd, signature=sig, constexprs=consts),
+                       target=GPUTarget("cuda", 80, 32), options={"num_warps": warps, "num_stages": 1})
+    name = f"attention_{sq}x{skv}x{d}"
+    ptx = out / f"{name}.sm80.ptx"
+    ptx.write_text(k.asm["ptx"])
+    return f"""name = "{name}"
+about = "flash-attention forward (Triton sm_80 mma.sync, BLOCK_M {block_m}, BLOCK_N {block_n}, {warps} warps), {sq} queries x {skv} keys, head dim {d}, against naive attention (one thread per query row)"
+outputs = ["O"]
+
+[tensors]
+Q = {{ shape = [{sq}, {d}], dtype = "f16", init = "input" }}
+K = {{ shape = [{skv}, {d}], dtype = "f16", init = "input" }}
+V = {{ shape = [{skv}, {d}], dtype = "f16", init = "input" }}
+O = {{ shape = [{sq}, {d}], dtype = "f32", init = "empty" }}
+
+[[a.launch]]
+ptx   = "{ptx}"
+entry = "attn_fwd"
+shared_bytes = {k.metadata.shared}
+grid  = [{sq // block_m}]
+block = [{32 * warps}]
+args  = [{{ read = "Q" }}, {{ read = "K" }}, {{ read = "V" }}, {{ write = "O" }}, {{ null = true }}, {{ null = true }}]
+
+[[b.launch]]
+ptx   = "{HERE}/kernels.sm90.ptx"
+entry = "attention_naive"
+grid  = [{(sq + 63) // 64}]
+block = [{min(sq, 64)}]
+args  = [{{ read = "Q" }}, {{ read = "K" }}, {{ read = "V" }}, {{ write = "O" }}, {sq}, {skv}, {d}]
+"""
+
+
 MAKERS = {
     "vector_add": vector_add,
     "tiled16": lambda s: matmul("matmul_tiled16", 16, s),
@@ -112,7 +162,7 @@ def main():
     out.mkdir(parents=True, exist_ok=True)
     for spec in sys.argv[2:]:
         kind, shape = spec.split(":")
-        text = MAKERS[kind](shape)
+        text = attention(shape, out) if kind == "attention" else MAKERS[kind](shape)
         name = text.split('"')[1]
         (out / f"{name}.toml").write_text(text)
         print(out / f"{name}.toml")

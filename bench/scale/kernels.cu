@@ -1,7 +1,9 @@
 // Kernels for the scale benchmark (bench/scale/bench.py, issue 20): an elementwise add, a
-// naive matmul, and two tiled matmuls (shared-memory tiles, and a 64 x 64 CTA tile with a
-// 4 x 4 register tile per thread). Compiled with
+// naive matmul, two tiled matmuls (shared-memory tiles, and a 64 x 64 CTA tile with a 4 x 4
+// register tile per thread), and naive attention. Compiled with
 //   nvcc -ptx -arch=sm_90 -O3 -lineinfo kernels.cu -o kernels.sm90.ptx
+
+#include <cuda_fp16.h>
 
 // One element per thread.
 extern "C" __global__ void vector_add(const float* a, const float* b, float* c, int n) {
@@ -68,4 +70,29 @@ extern "C" __global__ void matmul_tiled64(const float* A, const float* B, float*
   }
   for (int i = 0; i < 4; ++i)
     for (int j = 0; j < 4; ++j) C[(m0 + ty * 4 + i) * N + n0 + tx * 4 + j] = acc[i][j];
+}
+
+// Naive attention, one thread per query row, up to 512 keys: O = softmax(Q K^T / sqrt(D)) V
+// with the row's scores kept whole (the flash-attention benchmark's reference).
+extern "C" __global__ void attention_naive(const __half* Q, const __half* Kp, const __half* V, float* O, int Sq, int S, int D) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= Sq || S > 512) return;
+  float scale = rsqrtf((float)D), s[512];
+  float m = -INFINITY;
+  for (int j = 0; j < S; ++j) {
+    float acc = 0.f;
+    for (int k = 0; k < D; ++k) acc += __half2float(Q[i * D + k]) * __half2float(Kp[j * D + k]);
+    s[j] = acc * scale;
+    m = fmaxf(m, s[j]);
+  }
+  float l = 0.f;
+  for (int j = 0; j < S; ++j) {
+    s[j] = expf(s[j] - m);
+    l += s[j];
+  }
+  for (int d = 0; d < D; ++d) {
+    float acc = 0.f;
+    for (int j = 0; j < S; ++j) acc += s[j] * __half2float(V[j * D + d]);
+    O[i * D + d] = acc / l;
+  }
 }

@@ -45,14 +45,20 @@ double cell_value(ptx::Type t, uint64_t bits) {
   }
 }
 
-ConcreteRun run_concrete(const Prepared& prep, const std::vector<WitnessValue>& values) {
+ConcreteRun run_concrete(const Prepared& prep, const std::vector<WitnessValue>& values, Defects defects) {
   ConcreteRun run;
   std::vector<exec::TensorSpec> tensors = prep.tensors();
   std::map<std::string, mpq_class> unknowns;
-  std::map<std::pair<int, int64_t>, mpq_class> cells;
+  // Per tensor, per cell: the witness's value (null where it gives none).
+  std::vector<std::vector<const mpq_class*>> cells(tensors.size());
   for (const WitnessValue& w : values) {
-    if (w.kind == "input" && w.tensor >= 0) cells[{w.tensor, w.cell}] = w.value;
-    else unknowns[w.name] = w.value;
+    if (w.kind == "input" && w.tensor >= 0 && static_cast<size_t>(w.tensor) < tensors.size() && w.cell >= 0) {
+      auto& of_tensor = cells[static_cast<size_t>(w.tensor)];
+      if (of_tensor.empty()) of_tensor.assign(tensors[static_cast<size_t>(w.tensor)].cell_count(), nullptr);
+      if (static_cast<uint64_t>(w.cell) < of_tensor.size()) of_tensor[static_cast<size_t>(w.cell)] = &w.value;
+    } else {
+      unknowns[w.name] = w.value;
+    }
   }
   // Inputs become concrete bytes: the witness's values, 0 elsewhere.
   for (size_t t = 0; t < tensors.size(); ++t) {
@@ -61,10 +67,10 @@ ConcreteRun run_concrete(const Prepared& prep, const std::vector<WitnessValue>& 
     s.init = exec::TensorInit::Bytes;
     s.bytes.assign(s.storage_elements * s.elem_bytes(), 0);
     auto map = s.storage_to_cell();
+    const auto& given = cells[t];
     for (size_t e = 0; e < map.size(); ++e) {
-      auto it = cells.find({static_cast<int>(t), map[e]});
-      if (map[e] < 0 || it == cells.end()) continue;
-      uint64_t bits = encode(s.elem, it->second);
+      if (map[e] < 0 || static_cast<uint64_t>(map[e]) >= given.size() || !given[static_cast<size_t>(map[e])]) continue;
+      uint64_t bits = encode(s.elem, *given[static_cast<size_t>(map[e])]);
       for (unsigned k = 0; k < s.elem_bytes(); ++k) s.bytes[e * s.elem_bytes() + k] = static_cast<uint8_t>(bits >> (8 * k));
     }
   }
@@ -82,6 +88,8 @@ ConcreteRun run_concrete(const Prepared& prep, const std::vector<WitnessValue>& 
   };
   ma.set_concrete_unknowns(unknown);
   mb.set_concrete_unknowns(unknown);
+  ma.set_race_tracking(defects == Defects::Record);
+  mb.set_race_tracking(defects == Defects::Record);
   char running = 'a';
   auto first_at = [&](std::array<std::optional<exec::Site>, 2>& slots) {
     auto& first = slots[running == 'a' ? 0 : 1];

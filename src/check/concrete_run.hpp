@@ -43,7 +43,9 @@ struct ConcreteRun {
 
 // Cells of input tensors `values` does not mention are 0; unknown initial memory it does not
 // mention is 0 too. A value that does not fit its cell's type throws Error(BadInput).
-ConcreteRun run_concrete(const Prepared& prep, const std::vector<WitnessValue>& values);
+// Defects::Skip leaves races unsought (faster, less memory) where only the outputs are read.
+enum class Defects { Record, Skip };
+ConcreteRun run_concrete(const Prepared& prep, const std::vector<WitnessValue>& values, Defects defects = Defects::Record);
 
 // A cell's bits as a number (floats of every format, integers sign-extended by type).
 double cell_value(ptx::Type t, uint64_t bits);

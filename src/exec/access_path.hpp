@@ -40,7 +40,7 @@ class AccessPath : public MemoryPort {
   // or past its end, records `oob` and gives nullopt; an address not a multiple of `align`
   // records Misaligned and refuses with `misaligned`.
   virtual std::optional<uint64_t> target(ExecContext& ctx, const ptx::Instr& ins, const Located& l, unsigned size,
-                                         unsigned align, DefectKind oob, const std::string& misaligned) = 0;
+                                         unsigned align, DefectKind oob, const Text& misaligned) = 0;
   // Race detection for an access to r's bytes [off, off+size); returns the access's number.
   virtual uint32_t track(ExecContext& ctx, const ptx::Instr& ins, Region& r, uint64_t off, unsigned size, bool write,
                          Value v) = 0;

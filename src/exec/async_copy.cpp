@@ -97,7 +97,7 @@ void AsyncUnit::async_copy(ExecContext& ctx, const ptx::Instr& ins, uint64_t dst
   if (!ctx.cta.async) ctx.cta.async = std::make_shared<CtaAsync>();
   AsyncCopy copy = read_source(ctx, ins, dst, src, size, src_size);
   Located d = path_.locate(ctx, Space::Shared, dst);
-  std::optional<uint64_t> at = path_.target(ctx, ins, d, size, size, DefectKind::OobWrite, "misaligned " + std::to_string(size) + "-byte cp.async destination");
+  std::optional<uint64_t> at = path_.target(ctx, ins, d, size, size, DefectKind::OobWrite, [size] { return "misaligned " + std::to_string(size) + "-byte cp.async destination"; });
   if (!at) return;
   const uint64_t off = *at;
   if (!d.region->in_flight.empty() && in_flight(*d.region, off, size)) in_flight_access(ctx, ins, *d.region, off, size, true, ptx::Type::B8);

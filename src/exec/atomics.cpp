@@ -17,7 +17,7 @@ void Machine::atomic(ExecContext& ctx, const ptx::Instr& ins, Space space, uint6
                          " depends on the order in which threads perform it");
   if (operand.is_poison()) refuse(ctx, ins, "an atomic's operand is the old value of another atomic");
   Located l = locate(ctx, space, addr);
-  std::optional<uint64_t> at = target(ctx, ins, l, size, size, DefectKind::OobWrite, "misaligned atomic");
+  std::optional<uint64_t> at = target(ctx, ins, l, size, size, DefectKind::OobWrite, [] { return std::string("misaligned atomic"); });
   if (!at) return;
   const uint64_t off = *at;
   if (!l.region->writable)

@@ -83,6 +83,11 @@ class Machine final : public AccessPath, public ThreadStepper {
   using ConcreteUnknown = std::function<uint64_t(const std::string& name, unsigned size)>;
   void set_concrete_unknowns(ConcreteUnknown f) { concrete_unknown_ = std::move(f); }
   void set_recognizer(RoutineRecognizer* r) { recognizer_ = r; }
+  // For concrete runs whose defects nobody reads (a self-check, a hazard search): tensors and
+  // shared memory keep no access records, which is most of such a run's memory and a fifth of
+  // its time. Values are unchanged (records only ever add defects or refusals); module
+  // variables keep theirs (constant tables are told apart by never having been written).
+  void set_race_tracking(bool on) { race_tracking_ = on; }
   // For concrete measurement (kernel contracts): the hardware performs the atomics on one
   // cell in an order nobody promises; this reorders each cell's operands (arrival order by
   // default) before they are combined, so a runner can try the orders a GPU might pick.
@@ -136,7 +141,7 @@ class Machine final : public AccessPath, public ThreadStepper {
   // --- the access path its parts see (exec/access_path.hpp) ---
   Located locate(ExecContext& ctx, Space space, uint64_t addr) override;
   std::optional<uint64_t> target(ExecContext& ctx, const ptx::Instr& ins, const Located& l, unsigned size, unsigned align,
-                                 DefectKind oob, const std::string& misaligned) override;
+                                 DefectKind oob, const Text& misaligned) override;
   // (track: 0 where accesses are not tracked.)
   uint32_t track(ExecContext& ctx, const ptx::Instr& ins, Region& r, uint64_t off, unsigned size, bool write,
                  Value v) override;
@@ -252,6 +257,7 @@ class Machine final : public AccessPath, public ThreadStepper {
   uint64_t steps_ = 0;
   std::vector<ParamSlot> param_slots_;  // the current launch's parameter layout
   ConcreteUnknown concrete_unknown_;
+  bool race_tracking_ = true;
   RoutineRecognizer* recognizer_ = nullptr;
   AtomicOrder atomic_order_;
 

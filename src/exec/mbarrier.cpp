@@ -94,12 +94,12 @@ bool AsyncUnit::complete_phase(Cta& cta, Mbarrier& b) {
   const AccessRecord landing{b.landing_writer, cta.epoch, 0, static_cast<uint16_t>(path_.launch_index()), static_cast<uint32_t>(b.phase + 1)};
   for (const AsyncCopy& c : b.copies) {
     uint64_t off = c.dst - shared.base;
-    for (unsigned k = 0; k < c.size; ++k) {
-      --shared.in_flight[off + k];
-      ByteTrack& t = shared.track[off + k];
+    for (unsigned k = 0; k < c.size; ++k) --shared.in_flight[off + k];
+    shared.track.each(off, c.size, [&](ByteTrack& t) {
       t = ByteTrack{};
       t.writer = t.established = landing;
-    }
+      return false;
+    });
     land(cta, shared, c);
     remote_.landed_remote(c);  // a wait in the target CTA observed it
   }
@@ -176,8 +176,10 @@ void AsyncUnit::bulk_copy_parts(ExecContext& ctx, const ptx::Instr& ins, AsyncCo
   unsigned size = copy.size;
   Located d = path_.locate(ctx, Space::Shared, dst);
   std::optional<uint64_t> at = path_.target(ctx, ins, d, size, align, DefectKind::OobWrite,
-                                      align == 16 ? std::string("bulk copy destination not 16-byte aligned")
-                                                  : "destination not aligned to its " + std::to_string(align) + " bytes");
+                                            [align] {
+                                              return align == 16 ? std::string("bulk copy destination not 16-byte aligned")
+                                                                 : "destination not aligned to its " + std::to_string(align) + " bytes";
+                                            });
   if (!at) return;
   const uint64_t off = *at;
   if (!d.region->in_flight.empty() && in_flight(*d.region, off, size) && !only_same_reductions(ctx.cta, copy, off, size))

@@ -186,6 +186,7 @@ Site Machine::access_site(const AccessRecord& a) const {
 
 uint32_t Machine::track(ExecContext& ctx, const ptx::Instr& ins, Region& r, uint64_t off, unsigned size, bool write, Value v) {
   if (!r.track_races || &r == ctx.th.local) return 0;
+  if (!race_tracking_ && (r.tensor >= 0 || &r == ctx.cta.shared.get())) return 0;
   uint32_t per_cta = static_cast<uint32_t>(ctx.cta.threads.size());
   AccessRecord cur{ctx.cta.linear * per_cta + ctx.th.linear, ctx.cta.epoch, ctx.cta.warp_epoch[ctx.th.warp],
                    static_cast<uint16_t>(launch_index_), ++access_seq_, static_cast<uint32_t>(&ins - ctx.fn.instrs.data())};
@@ -220,8 +221,7 @@ uint32_t Machine::track(ExecContext& ctx, const ptx::Instr& ins, Region& r, uint
     }
   }
   bool reported = false;
-  for (unsigned k = 0; k < size && !reported; ++k) {
-    ByteTrack& b = r.track[off + k];
+  r.track.each(off, size, [&](ByteTrack& b) {
     if (write) {
       if (concurrent(b.writer)) {
         const AccessRecord w = b.writer;
@@ -251,10 +251,10 @@ uint32_t Machine::track(ExecContext& ctx, const ptx::Instr& ins, Region& r, uint
       race(w, [&] { return "read conflicts with a write by " + other(w) + " not ordered by a barrier"; });
       reported = true;
     }
-  }
+    return reported;
+  });
   if (racing_.replacing()) every_racing_read(ctx, r, off, size, write, holds_same, cur, concurrent);
-  for (unsigned k = 0; k < size; ++k) {
-    ByteTrack& b = r.track[off + k];
+  r.track.each(off, size, [&](ByteTrack& b) {
     if (write) {
       b.writer = cur;
       if (!holds_same) b.established = cur;
@@ -262,7 +262,8 @@ uint32_t Machine::track(ExecContext& ctx, const ptx::Instr& ins, Region& r, uint
       if (b.reader.valid() && b.reader.thread != cur.thread) b.other_reader = b.reader;
       b.reader = cur;
     }
-  }
+    return false;
+  });
   return cur.seq;
 }
 
@@ -270,21 +271,21 @@ uint32_t Machine::track(ExecContext& ctx, const ptx::Instr& ins, Region& r, uint
 // running past its end, records `oob` and gives nullopt; an address not a multiple of `align`
 // records Misaligned and refuses with `misaligned`.
 std::optional<uint64_t> Machine::target(ExecContext& ctx, const ptx::Instr& ins, const Located& l, unsigned size,
-                                        unsigned align, DefectKind oob, const std::string& misaligned) {
+                                        unsigned align, DefectKind oob, const Text& misaligned) {
   if (!l.region || !l.region->contains(l.offset, size)) {
     defect(oob, SiteRef{&ctx, &ins}, [&] { return storage_.describe(l.region, l.offset, size); });
     return std::nullopt;
   }
   if (l.offset % align != 0) {
     defect(DefectKind::Misaligned, SiteRef{&ctx, &ins}, [&] { return storage_.describe(l.region, l.offset, size); });
-    refuse(ctx, ins, misaligned);
+    refuse(ctx, ins, misaligned());
   }
   return l.offset - l.region->base;
 }
 
 Value Machine::load(ExecContext& ctx, const ptx::Instr& ins, Space space, uint64_t addr, unsigned size, ptx::Type t) {
   Located l = locate(ctx, space, addr);
-  std::optional<uint64_t> at = target(ctx, ins, l, size, size, DefectKind::OobRead, "misaligned " + std::to_string(size) + "-byte load");
+  std::optional<uint64_t> at = target(ctx, ins, l, size, size, DefectKind::OobRead, [size] { return "misaligned " + std::to_string(size) + "-byte load"; });
   if (!at) {
     std::string where = storage_.describe(l.region, l.offset, size);
     SymbolOrigin o{SymbolOrigin::Kind::OutOfBounds, -1, static_cast<int64_t>(addr), program_, where};
@@ -309,7 +310,7 @@ Value Machine::load(ExecContext& ctx, const ptx::Instr& ins, Space space, uint64
   last_uninit_defect_ = 0;
   Value v = read_bytes(*l.region, off, size, &owner, SiteRef{&ctx, &ins}, !ptx::is_float(t));
   if (l.region->track_races && l.region != ctx.th.local)
-    for (unsigned k = 0; k < size; ++k) l.region->track[off + k].uninit_defect = static_cast<uint32_t>(last_uninit_defect_);
+    l.region->track.each(off, size, [&](ByteTrack& b) { return b.uninit_defect = static_cast<uint32_t>(last_uninit_defect_), false; });
   if (racing_.replacing() && access) ctx.th.loading = access;
   if (access && racing_.to_replace.count(access)) return racing_read_value(ctx, ins, access, v, *l.region, off, size);
   return v;
@@ -319,7 +320,7 @@ void Machine::store(ExecContext& ctx, const ptx::Instr& ins, Space space, uint64
   if (v.is_poison()) refuse(ctx, ins, "stores the old value returned by an atomic, whose value depends on the order of atomics");
   if (v.is_concrete() && size < 8) v.bits &= (uint64_t{1} << (8 * size)) - 1;
   Located l = locate(ctx, space, addr);
-  std::optional<uint64_t> at = target(ctx, ins, l, size, size, DefectKind::OobWrite, "misaligned " + std::to_string(size) + "-byte store");
+  std::optional<uint64_t> at = target(ctx, ins, l, size, size, DefectKind::OobWrite, [size] { return "misaligned " + std::to_string(size) + "-byte store"; });
   if (!at) return;
   const uint64_t off = *at;
   if (!l.region->writable)

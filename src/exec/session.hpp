@@ -48,6 +48,10 @@ class Session {
   std::chrono::steady_clock::time_point start_;
   std::unordered_map<uint32_t, SymbolOrigin> origins_;
   std::function<void()> poll_;
+  // The resident memory as last read, and when: reading it costs a file open (microseconds),
+  // and checks come every few cells, so it is read again only after kResidentReadInterval.
+  mutable size_t resident_seen_mb_ = 0;
+  mutable std::chrono::steady_clock::time_point resident_seen_at_{};
 };
 
 }  // namespace racer::exec

@@ -231,18 +231,17 @@ ExprId Store::symbol(const std::string& origin, std::optional<Range> range) {
     throw Error(ExitCode::Internal, "symbol " + origin + ": empty range [" + range->lo.get_str() + ", " +
                                         range->hi.get_str() + "]");
   }
-  auto it = symbol_by_origin_.find(origin);
-  if (it != symbol_by_origin_.end()) {
-    const std::optional<Range>& old = symbols_[node(it->second).a].range;
+  int64_t known = symbol_by_origin_.find(origin, [&](uint32_t number) -> std::string_view { return symbols_[number].origin; });
+  if (known >= 0) {
+    const std::optional<Range>& old = symbols_[static_cast<size_t>(known)].range;
     bool same = old.has_value() == range.has_value() && (!old || (old->lo == range->lo && old->hi == range->hi));
     if (!same) throw Error(ExitCode::Internal, "symbol " + origin + " requested again with a different range");
-    return it->second;
+    return intern(Kind::Symbol, 0, static_cast<uint32_t>(known), {}, kFinite);
   }
   uint32_t index = static_cast<uint32_t>(symbols_.size());
   symbols_.push_back(SymbolInfo{origin, std::move(range)});
-  ExprId id = intern(Kind::Symbol, 0, index, {}, kFinite);
-  symbol_by_origin_.emplace(origin, id);
-  return id;
+  symbol_by_origin_.insert(origin, index);
+  return intern(Kind::Symbol, 0, index, {}, kFinite);
 }
 
 }  // namespace racer::expr

@@ -34,6 +34,7 @@
 #include "support/huge_page_allocator.hpp"
 #include "expr/node.hpp"
 #include "expr/rational_table.hpp"
+#include "expr/symbol_names.hpp"
 
 namespace racer::expr {
 
@@ -203,7 +204,7 @@ class Store {
   std::vector<uint64_t, support::HugePageAllocator<uint64_t>> table_;
   detail::RationalTable rats_;
   std::vector<SymbolInfo> symbols_;
-  std::unordered_map<std::string, ExprId> symbol_by_origin_;
+  SymbolNames symbol_by_origin_;
   ExprId zero_, one_, pos_inf_, neg_inf_, undefined_, true_, false_;
 };
 

@@ -545,5 +545,52 @@ TEST_F(MachineTest, CtaBarrierOrdersGlobalMemoryWithinACta) {
   EXPECT_NE(find(r, DefectKind::Race, 'a'), nullptr) << show(r);
 }
 
+// tmp[tid] = 0x11112222, a barrier, tmp[tid] = 0x12345678 (4-byte stores), then out[tid] = the
+// upper half of tmp[tid ^ 1] read as 2 bytes: the race tracking keeps one record per 4-byte
+// granule until an access splits one, and a 2-byte read of a word another thread wrote whole
+// must still meet that write.
+const std::string kHalfOfNeighbour = R"(
+  mov.u32 %r10, 0x11112222;
+  mul.wide.u32 %rd10, %r0, 4;
+  add.s64 %rd11, %rd1, %rd10;
+  st.global.u32 [%rd11], %r10;
+  bar.sync 0;
+  mov.u32 %r10, 0x12345678;
+  st.global.u32 [%rd11], %r10;
+  BARRIER
+  xor.b32 %r11, %r0, 1;
+  mul.wide.u32 %rd12, %r11, 4;
+  add.s64 %rd13, %rd1, %rd12;
+  ld.global.u16 %rs1, [%rd13+2];    // HALF_READ
+  mul.wide.u32 %rd14, %r0, 2;
+  add.s64 %rd15, %rd2, %rd14;
+  st.global.u16 [%rd15], %rs1;
+)";
+const std::string kHalfConstant = kernel("half_constant", 3, R"(
+  mov.u16 %rs1, 0x1234;
+  mul.wide.u32 %rd14, %r0, 2;
+  add.s64 %rd15, %rd2, %rd14;
+  st.global.u16 [%rd15], %rs1;
+)", "  .reg .b16 %rs<4>;\n");
+
+TEST_F(MachineTest, HalfOfAWordAnotherThreadWroteWholeRacesWithoutABarrier) {
+  const std::string t = tensor("x", "[2]", "f32", "input") + tensor("tmp", "[2]", "i32", "empty") + tensor("out", "[2]", "i16", "empty");
+  const std::string args = R"({ read = "x" }, { readwrite = "tmp" }, { write = "out" })";
+  const std::string decls = "  .reg .b16 %rs<4>;\n";
+  std::string ordered = kernel("half_ordered", 3, replace_all(kHalfOfNeighbour, "BARRIER", "bar.sync 0;"), decls);
+  std::string racing = kernel("half_racing", 3, replace_all(kHalfOfNeighbour, "BARRIER", ""), decls);
+  auto r = run(ordered + racing + kHalfConstant, {.tensors = t, .a = {{"half_ordered", args, "[1]", "[2]"}}, .b = {{"half_constant", args, "[1]", "[2]"}}});
+  EXPECT_EQ(r.verdict, Verdict::Equivalent) << show(r);
+  EXPECT_TRUE(r.defects.empty()) << show(r);
+  r = run(ordered + racing + kHalfConstant, {.tensors = t, .a = {{"half_racing", args, "[1]", "[2]"}}, .b = {{"half_constant", args, "[1]", "[2]"}}});
+  EXPECT_NE(r.verdict, Verdict::Equivalent) << show(r);
+  // Thread 1's read of tmp[0]'s upper half meets thread 0's whole-word store; thread 1's store
+  // to tmp[1] meets thread 0's read of its upper half.
+  EXPECT_EQ(count(r, DefectKind::Race), 2u) << show(r);
+  const exec::Defect* d = find(r, DefectKind::Race, 'a');
+  ASSERT_NE(d, nullptr) << show(r);
+  EXPECT_NE(d->memory.find("tmp"), std::string::npos) << d->memory;
+}
+
 }  // namespace
 }  // namespace racer::check::testing
