@@ -14,6 +14,15 @@ constexpr const char* kRoutineLeftOpen =
     "the thread ended inside a recognized math routine, before the routine's result was in place (stepping over it "
     "would have left the routine by a path that skips its merge point)";
 
+// The registers a split routine's plan places at this instruction get their values.
+void place_results(Thread& th, const AbsorbPlan& p, uint32_t instr) {
+  for (const AbsorbPlan::Placed& r : p.placed)
+    if (r.instr == instr) {
+      th.regs[r.reg] = r.value;
+      th.def_pc[r.reg] = instr;
+    }
+}
+
 }  // namespace
 
 Site instruction_site(const LaunchSpec& l, uint32_t instr) {
@@ -89,6 +98,7 @@ void Machine::follow_skipped(ExecContext& ctx, const AbsorbPlan& p, uint32_t ins
 void Machine::enter_plan(ExecContext& ctx, uint32_t instr) {
   Thread& th = ctx.th;
   follow_skipped(ctx, th.plans.back(), instr);
+  place_results(th, th.plans.back(), instr);
   if (!th.plans.back().before && th.plans.back().commit == instr) commit_plan(th, th.plans.size() - 1, instr);
 }
 
@@ -98,6 +108,10 @@ bool Machine::absorbed(ExecContext& ctx, uint32_t instr) {
   Thread& th = ctx.th;
   for (size_t i = 0; i < th.plans.size(); ++i) {
     AbsorbPlan& p = th.plans[i];
+    if (!p.placed.empty() && instr == p.end) {
+      th.plans.erase(th.plans.begin() + static_cast<long>(i--));
+      continue;
+    }
     if (p.before && instr == p.commit) {
       commit_plan(th, i, instr);
       return false;
@@ -107,6 +121,7 @@ bool Machine::absorbed(ExecContext& ctx, uint32_t instr) {
                                         "result was in place (it left the routine by a path that skips its merge point)");
     if (!std::binary_search(p.skip.begin(), p.skip.end(), instr)) continue;
     follow_skipped(ctx, p, instr);
+    place_results(th, p, instr);
     if (instr == p.commit) commit_plan(th, i, instr);
     return true;
   }

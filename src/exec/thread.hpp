@@ -49,6 +49,17 @@ struct AbsorbPlan {
   // The routine's first instruction: reaching it again before the result is in place means
   // control left the routine without passing its merge point.
   uint32_t entry = 0;
+  // A routine split across a loop (idiom/split_plan.hpp): its instructions are stepped over
+  // wherever control meets them, each placed register gets its value at every visit of its
+  // instruction, and the plan ends when control reaches `end` (which then runs). `commit`
+  // is then kNoCommit.
+  struct Placed {
+    uint32_t instr = 0, reg = 0;
+    Value value;
+  };
+  std::vector<Placed> placed;
+  uint32_t end = 0;
+  static constexpr uint32_t kNoCommit = UINT32_MAX - 1;
 };
 
 // A store made on a path of a branch on symbolic data: held by the path until the paths

@@ -41,17 +41,6 @@ bool leaks(const Liveness& live, const std::vector<Run>& runs, const std::vector
   return false;
 }
 
-// What the routine read from the thread's state as it was when the probes began: a plan
-// serves another thread (or another visit) only where these are the same. Registers the
-// routine computed itself are not inputs; what they were computed from is.
-std::vector<std::pair<uint32_t, uint64_t>> fixed_inputs_of(const std::vector<Run>& runs, const std::vector<size_t>& ends) {
-  std::map<uint32_t, uint64_t> in;
-  for (size_t ri = 0; ri < runs.size(); ++ri)
-    for (size_t k = 0; k < ends[ri] && k < runs[ri].events.size(); ++k)
-      for (auto [r, bits] : runs[ri].events[k].fixed_reads) in.emplace(r, bits);
-  return {in.begin(), in.end()};
-}
-
 std::vector<std::pair<uint64_t, unsigned>> local_stores_of(const std::vector<Run>& runs) {
   std::set<std::pair<uint64_t, unsigned>> all;
   for (const Run& r : runs) all.insert(r.local_stores.begin(), r.local_stores.end());
@@ -75,24 +64,6 @@ bool step_over_untaken(const ptx::Function& fn, uint32_t from, uint32_t to, std:
     tainted.insert(writes.begin(), writes.end());
   }
   return true;
-}
-
-// Where control goes at each branch the plan skips (see AbsorbPlan::jumps): a branch on the
-// routine's input to where its paths meet, an unconditional one to its target, any other out
-// of the plan's reach.
-std::vector<std::pair<uint32_t, uint32_t>> jumps_of(const ptx::Function& fn, const std::vector<uint32_t>& skip,
-                                                    const std::vector<Run>& runs) {
-  std::vector<std::pair<uint32_t, uint32_t>> jumps;
-  for (uint32_t pc : skip) {
-    const ptx::Instr& I = fn.instrs[pc];
-    if (I.op != ptx::Op::Bra) continue;
-    uint32_t to = exec::AbsorbPlan::kLeaves;
-    for (const Run& r : runs)
-      if (auto it = r.branch_joins.find(pc); it != r.branch_joins.end()) to = it->second;
-    if (to == exec::AbsorbPlan::kLeaves && !I.has_guard) to = fn.labels[I.operands[0].index].target;
-    jumps.emplace_back(pc, to);
-  }
-  return jumps;
 }
 
 // Where a routine's paths merge (erff: the polynomial on one path, 1 - 2^(...) on the other,
@@ -255,6 +226,35 @@ std::optional<RoutinePlan> plan_at_write(const PlanSearch& s, const Event& e) {
 }
 
 }  // namespace
+
+// What the routine read from the thread's state as it was when the probes began: a plan
+// serves another thread (or another visit) only where these are the same. Registers the
+// routine computed itself are not inputs; what they were computed from is.
+std::vector<std::pair<uint32_t, uint64_t>> fixed_inputs_of(const std::vector<Run>& runs, const std::vector<size_t>& ends) {
+  std::map<uint32_t, uint64_t> in;
+  for (size_t ri = 0; ri < runs.size(); ++ri)
+    for (size_t k = 0; k < ends[ri] && k < runs[ri].events.size(); ++k)
+      for (auto [r, bits] : runs[ri].events[k].fixed_reads) in.emplace(r, bits);
+  return {in.begin(), in.end()};
+}
+
+// Where control goes at each branch the plan skips (see AbsorbPlan::jumps): a branch on the
+// routine's input to where its paths meet, an unconditional one to its target, any other out
+// of the plan's reach.
+std::vector<std::pair<uint32_t, uint32_t>> jumps_of(const ptx::Function& fn, const std::vector<uint32_t>& skip,
+                                                    const std::vector<Run>& runs) {
+  std::vector<std::pair<uint32_t, uint32_t>> jumps;
+  for (uint32_t pc : skip) {
+    const ptx::Instr& I = fn.instrs[pc];
+    if (I.op != ptx::Op::Bra) continue;
+    uint32_t to = exec::AbsorbPlan::kLeaves;
+    for (const Run& r : runs)
+      if (auto it = r.branch_joins.find(pc); it != r.branch_joins.end()) to = it->second;
+    if (to == exec::AbsorbPlan::kLeaves && !I.has_guard) to = fn.labels[I.operands[0].index].target;
+    jumps.emplace_back(pc, to);
+  }
+  return jumps;
+}
 
 std::optional<RoutinePlan> plan_from_runs(const PlanSearch& s) {
   if (s.debug) {

@@ -13,6 +13,13 @@
 
 namespace racer::idiom {
 
+// A result of a routine split across a loop (split_plan.hpp): at every visit of `instr` the
+// register it writes gets fit(t).
+struct PlacedFit {
+  uint32_t instr = 0, reg = 0;
+  Fit fit;
+};
+
 struct RoutinePlan {
   std::vector<uint32_t> skip;
   uint32_t commit = 0, reg = 0;
@@ -25,6 +32,10 @@ struct RoutinePlan {
   std::vector<std::pair<uint64_t, unsigned>> clobber_local;  // local scratch its stores wrote
   std::vector<std::pair<uint32_t, Fit>> extra;  // further results of one routine (sin and cos)
   std::vector<std::pair<uint32_t, uint32_t>> jumps;  // see exec::AbsorbPlan::jumps
+  // A routine split across a loop: its results (then `commit` and `reg` are unused), and the
+  // instruction where the plan ends (see exec::AbsorbPlan::placed).
+  std::vector<PlacedFit> placed;
+  uint32_t end = 0;
 };
 
 struct PlanSearch {
@@ -38,6 +49,13 @@ struct PlanSearch {
   Tolerance tol;
   bool debug;
 };
+
+// Where control goes at each branch of `skip` (see exec::AbsorbPlan::jumps).
+std::vector<std::pair<uint32_t, uint32_t>> jumps_of(const ptx::Function& fn, const std::vector<uint32_t>& skip,
+                                                    const std::vector<Run>& runs);
+// What the runs read of the thread's registers before writing them (a plan serves another
+// visit only where these are the same), in each run's first ends[i] events.
+std::vector<std::pair<uint32_t, uint64_t>> fixed_inputs_of(const std::vector<Run>& runs, const std::vector<size_t>& ends);
 
 // The first result that fits: a register one instruction writes on every run, else (not for
 // a selection) a register holding the function where the routine's paths merge.

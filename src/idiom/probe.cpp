@@ -64,11 +64,19 @@ class Prober {
   std::optional<Run> run() {
     run_prelude();
     uint32_t pc = site_.at;
+    bool stopped = false;
     for (size_t n = 0; n < site_.max_steps && pc < fn_.instrs.size(); ++n) {
-      auto next = step(pc, true);
-      if (!next) break;
+      bool seen = run_.visits.count(pc) > 0;
+      auto next = site_.through ? step_through(pc) : step(pc, true);
+      if (!next) {
+        run_.stop = pc;
+        run_.stop_visited_before = seen;
+        stopped = true;
+        break;
+      }
       pc = *next;
     }
+    if (!stopped && pc >= fn_.instrs.size()) run_.stop = pc;
     if (failed_) {
       if (site_.debug) std::fprintf(stderr, "  probe root %s: a step refused\n", fn_.regs[site_.root].name.c_str());
       return std::nullopt;
@@ -210,6 +218,55 @@ class Prober {
     return pc + 1;
   }
 
+  // A step of a probe that follows the thread past the routine: the event also records what
+  // the instruction read, and the thread's own registers it read as they were (the path such
+  // a probe takes depends on all of them).
+  std::optional<uint32_t> step_through(uint32_t pc) {
+    const ptx::Instr& I = fn_.instrs[pc];
+    std::vector<uint32_t> reads;
+    reads_of(I, reads);
+    std::vector<std::pair<uint32_t, uint64_t>> fixed;
+    for (uint32_t r : reads)
+      if (state_[r] == State::Fixed && !written_[r]) fixed.emplace_back(r, scratch_.regs[r].bits);
+    size_t before = run_.events.size();
+    auto next = step(pc, true);
+    if (run_.events.size() > before) {
+      Event& ev = run_.events.back();
+      ev.reads = std::move(reads);
+      ev.fixed_reads.insert(ev.fixed_reads.end(), fixed.begin(), fixed.end());
+    }
+    return next;
+  }
+
+  // A load or store of other memory while following the thread: a load's value is other
+  // data, a store changes nothing the probe reads. Stops where the access is addressed or
+  // guarded by the routine's data (the thread would not make the same access), and at local
+  // memory (the routine's own scratch).
+  std::optional<uint32_t> step_memory_through(uint32_t pc, const ptx::Instr& I, State guard, bool record) {
+    if (guard == State::Sample || !joins_.empty()) return std::nullopt;
+    exec::Space sp;
+    try {
+      sp = exec::space_of(I);
+    } catch (const exec::Refusal&) {
+      return std::nullopt;
+    }
+    if (sp == exec::Space::Const) return step_memory(pc, I, guard, record);
+    if (sp == exec::Space::Local) return std::nullopt;
+    const bool load = I.op != ptx::Op::St;
+    std::vector<uint32_t> addr_regs;
+    registers_in(I.operands[load ? 1 : 0], addr_regs);
+    for (uint32_t r : addr_regs)
+      if (state_[r] == State::Sample) return std::nullopt;
+    Event ev{pc, {}, {}, false, {}};
+    if (load && guard_on(I)) {
+      writes_of(I, writes_);
+      for (uint32_t w : writes_) state_[w] = State::Opaque, mixed_[w] = 0;
+      ev.writes = writes_;  // with no values: other data
+    }
+    if (record) run_.events.push_back(std::move(ev));
+    return pc + 1;
+  }
+
   // One instruction of the probe: where control goes next, or nullopt to stop.
   std::optional<uint32_t> step(uint32_t pc, bool record) {
     const ptx::Instr& I = fn_.instrs[pc];
@@ -221,7 +278,7 @@ class Prober {
     if (!ptx::register_only_op(I.op) && !param_load && !memory) return std::nullopt;
     State g = I.has_guard ? state_[I.guard] : State::Fixed;
     if (g == State::Opaque) return std::nullopt;
-    if (memory) return step_memory(pc, I, g, record);
+    if (memory) return site_.through ? step_memory_through(pc, I, g, record) : step_memory(pc, I, g, record);
     reads_of(I, reads_);
     writes_of(I, writes_);
     State s = State::Fixed;
@@ -230,7 +287,7 @@ class Prober {
     Event ev{pc, writes_, {}, false, {}};
     bool on = guard_on(I);
     if (on && s == State::Opaque) {
-      if (record)
+      if (record && !site_.through)
         if (auto outsider = additive_outsider(I, state_); outsider && reads_routine()) return step_with_outsider(pc, I, *outsider, ev);
       return step_opaque(pc, I, g, record, std::move(ev));
     }

@@ -24,6 +24,12 @@ struct ProbeSite {
   const std::vector<uint32_t>& ipdom;  // immediate post-dominators of ctx.fn
   size_t max_steps;
   bool debug;
+  // Follow the thread past the routine (a routine split across a loop, see split_plan.hpp):
+  // loads and stores of other data run as opaque steps (a load's value is other data) and
+  // every event records the registers it read; the probe stops at a branch on other data, at
+  // memory addressed by or guarded by the routine's data, and at what is not a register
+  // operation or a load or store.
+  bool through = false;
 };
 
 // The probe at input bits `bits` (of the input's format): nullopt when an instruction the

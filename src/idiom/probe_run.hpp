@@ -30,6 +30,9 @@ struct Event {
   // outsider of its last step): the routine's data escapes before its result is in place, so
   // no plan may end after it.
   bool escapes = false;
+  // Every register the instruction read (guard and address included); recorded only by a
+  // probe that follows the thread past the routine (ProbeSite::through).
+  std::vector<uint32_t> reads;
 };
 
 struct Run {
@@ -46,6 +49,10 @@ struct Run {
   std::set<std::pair<uint64_t, unsigned>> local_stores;
   // Branches on the routine's input, with where their paths meet again.
   std::map<uint32_t, uint32_t> branch_joins;
+  // Where the probe stopped (an instruction it cannot run, or UINT32_MAX at its step limit),
+  // and whether it had passed there before.
+  uint32_t stop = UINT32_MAX;
+  bool stop_visited_before = false;
 };
 
 // The IEEE format of a float register type; nullopt for other widths.

@@ -7,6 +7,7 @@
 
 #include "exec/symbolic_domain.hpp"
 #include "idiom/probe.hpp"
+#include "idiom/split_plan.hpp"
 #include "ptx/effects.hpp"
 #include "ptx/post_dominators.hpp"
 
@@ -19,6 +20,8 @@ constexpr size_t kMaxRoots = 6;
 // A selection sits at the end of a branchless routine, further from its input.
 constexpr size_t kMaxSelectionRoots = 12;
 constexpr size_t kMaxProbeSteps = 800;
+// A probe following the thread past a routine split across a loop goes through the loop.
+constexpr size_t kMaxThroughSteps = 20000;
 
 // The registers the seeds are computed from, breadth first along their defining
 // instructions (the seeds first, nearest next), at most `limit`; the walk goes on only
@@ -154,6 +157,12 @@ void MathRoutineRecognizer::install(exec::ExecContext& ctx, const Plan& p, uint3
   a.jumps = p.jumps;
   a.entry = at;
   for (const auto& [reg, fit] : p.extra) a.extra.emplace_back(reg, Value::of_expr(build(sym.store(), fit, ctx.th.regs[root].expr())));
+  for (const PlacedFit& r : p.placed)
+    a.placed.push_back({r.instr, r.reg, Value::of_expr(build(sym.store(), r.fit, ctx.th.regs[root].expr()))});
+  if (!p.placed.empty()) {
+    a.commit = exec::AbsorbPlan::kNoCommit;
+    a.end = p.end;
+  }
   ctx.th.plans.push_back(std::move(a));
   std::string where = ctx.fn.name + ": " + p.fit.describe() + " recognized at PTX instruction " + std::to_string(at);
   exec::Site s = ctx.site(ctx.fn.instrs[p.commit]);
@@ -176,7 +185,21 @@ std::optional<MathRoutineRecognizer::Plan> MathRoutineRecognizer::probe(exec::Ex
     runs.push_back(std::move(*run));
   }
   if (debug_) std::fprintf(stderr, "  probe root %s:", fn.regs[root].name.c_str());
-  return plan_from_runs({fn, liveness(fn), runs, at, selection, selection ? Tolerance::Strict : Tolerance::Loose, debug_});
+  const Tolerance tol = selection ? Tolerance::Strict : Tolerance::Loose;
+  if (auto plan = plan_from_runs({fn, liveness(fn), runs, at, selection, tol, debug_})) return plan;
+  if (selection) return std::nullopt;
+  // No register holds the function where the routine's part here ends: it may go on inside a
+  // loop (split_plan.hpp).
+  ProbeSite through = site;
+  through.max_steps = kMaxThroughSteps;
+  through.through = true;
+  runs.clear();
+  for (long double t0 : probe_points()) {
+    auto run = probe_once(through, ieee::from_double(*fmt, static_cast<double>(t0)));
+    if (!run) return std::nullopt;
+    runs.push_back(std::move(*run));
+  }
+  return split_plan_from_runs({fn, liveness(fn), runs, at, false, tol, debug_});
 }
 
 }  // namespace racer::idiom

@@ -62,3 +62,20 @@ extern "C" __global__ void cu_store_zero(const float* __restrict__, const float*
 ROW_LOOP_THEN(cu_loop_exp_of_min_erf, 0, "unroll 1", s = fminf(s, erff(a)), expf(s))
 ROW_LOOP_THEN(cu_loop_exp_of_min_erf_unrolled, 0, "unroll 4", s = fminf(s, erff(a)), expf(s))
 ROW_LOOP_THEN(cu_loop_exp_of_min_erf_skip_first, 1, "unroll 4", s = fminf(s, erff(a)), expf(s))
+
+// logf of a loop-invariant value inside a loop (t_loop_17, 18): nvcc hoists the routine's
+// polynomial out of the loop and repeats its special cases in each unrolled iteration.
+// out[row, j] = x[row, j] - log(sum of the row), with the logarithm in or before the loop.
+#define ROW_MINUS_LOG(name, in_loop, arg)                                                   \
+  extern "C" __global__ void name(const float* __restrict__ x, const float* __restrict__ y, \
+                                  float* __restrict__ out, int n) {                          \
+    int row = blockIdx.x * blockDim.x + threadIdx.x;                                        \
+    float s = 0.0f;                                                                         \
+    for (int j = 0; j < n; ++j) s += x[row * n + j];                                        \
+    float l = in_loop ? 0.0f : logf(arg);                                                   \
+    for (int j = 0; j < n; ++j) out[row * n + j] = x[row * n + j] - (in_loop ? logf(arg) : l); \
+  }
+
+ROW_MINUS_LOG(cu_minus_log_in_loop, true, s)
+ROW_MINUS_LOG(cu_minus_log_before_loop, false, s)
+ROW_MINUS_LOG(cu_minus_log_in_loop_shifted, true, s + 1.0f)
