@@ -117,6 +117,7 @@ Counterexample CellDecisions::counterexample(size_t output, uint64_t cell, const
       w.cell = o->cell;
       w.kind = o->kind == exec::SymbolOrigin::Kind::InputCell    ? "input"
                : o->kind == exec::SymbolOrigin::Kind::OutOfBounds ? "out_of_bounds"
+               : o->kind == exec::SymbolOrigin::Kind::Unmapped    ? "unmapped"
                                                                   : "uninitialized";
     }
     cx.values.push_back(std::move(w));

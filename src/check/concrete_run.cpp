@@ -69,8 +69,16 @@ ConcreteRun run_concrete(const Prepared& prep, const std::vector<WitnessValue>& 
     auto map = s.storage_to_cell();
     const auto& given = cells[t];
     for (size_t e = 0; e < map.size(); ++e) {
-      if (map[e] < 0 || static_cast<uint64_t>(map[e]) >= given.size() || !given[static_cast<size_t>(map[e])]) continue;
-      uint64_t bits = encode(s.elem, *given[static_cast<size_t>(map[e])]);
+      // Storage no cell maps to holds the witness's value for it, if it has one.
+      const mpq_class* v = nullptr;
+      if (map[e] < 0) {
+        auto u = unknowns.find(s.unmapped_name(static_cast<int64_t>(e)));
+        if (u != unknowns.end()) v = &u->second;
+      } else if (static_cast<uint64_t>(map[e]) < given.size()) {
+        v = given[static_cast<size_t>(map[e])];
+      }
+      if (!v) continue;
+      uint64_t bits = encode(s.elem, *v);
       for (unsigned k = 0; k < s.elem_bytes(); ++k) s.bytes[e * s.elem_bytes() + k] = static_cast<uint8_t>(bits >> (8 * k));
     }
   }

@@ -13,6 +13,7 @@ std::string kind_name(exec::SymbolOrigin::Kind k) {
   switch (k) {
     case exec::SymbolOrigin::Kind::InputCell: return "input";
     case exec::SymbolOrigin::Kind::OutOfBounds: return "out_of_bounds";
+    case exec::SymbolOrigin::Kind::Unmapped: return "unmapped";
     default: return "uninitialized";
   }
 }

@@ -66,7 +66,7 @@ struct WitnessValue {
   std::string name;     // "x[3,1]", "out[0] (uninitialized)"
   int tensor = -1;      // instance tensor index, -1 for memory private to one program
   int64_t cell = -1;
-  std::string kind;     // "input", "uninitialized", "out_of_bounds"
+  std::string kind;     // "input", "uninitialized", "out_of_bounds", "unmapped"
   mpq_class value;
 };
 

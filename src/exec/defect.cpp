@@ -29,6 +29,7 @@ std::string_view defect_kind_name(DefectKind k) {
     case DefectKind::Race: return "race";
     case DefectKind::AccessViolation: return "access_violation";
     case DefectKind::Misaligned: return "misaligned";
+    case DefectKind::UnmappedRead: return "unmapped_read";
   }
   return "?";
 }

@@ -9,7 +9,9 @@
 
 namespace racer::exec {
 
-enum class DefectKind : uint8_t { OobRead, OobWrite, UninitRead, Race, AccessViolation, Misaligned };
+// UnmappedRead: a read of a tensor's storage that no cell of its shape and strides maps to (a
+// kernel that assumes packed rows of a tensor with a row stride).
+enum class DefectKind : uint8_t { OobRead, OobWrite, UninitRead, Race, AccessViolation, Misaligned, UnmappedRead };
 
 std::string_view defect_kind_name(DefectKind k);  // "oob_read", ... as in the instance format
 

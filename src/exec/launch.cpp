@@ -44,4 +44,8 @@ std::string TensorSpec::cell_name(int64_t flat) const {
   return s + "]";
 }
 
+std::string TensorSpec::unmapped_name(int64_t element) const {
+  return name + "[storage " + std::to_string(element) + ", no cell]";
+}
+
 }  // namespace racer::exec

@@ -34,6 +34,9 @@ struct TensorSpec {
   std::vector<int64_t> storage_to_cell() const;
   int64_t storage_element(int64_t flat) const;  // the element a logical cell is stored at, by the strides
   std::string cell_name(int64_t flat) const;  // "x[3,1]"
+  // "x[storage 7, no cell]": the unknown a read of storage element 7 yields where no cell maps
+  // to it (the same for both programs: they are given the same storage).
+  std::string unmapped_name(int64_t element) const;
 };
 
 enum class TensorAccess : uint8_t { None, Read, Write, ReadWrite };

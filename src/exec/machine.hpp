@@ -148,6 +148,7 @@ class Machine final : public AccessPath, public ThreadStepper {
   // Where another thread of the running launch made access a: its CTA, thread and instruction.
   Site access_site(const AccessRecord& a) const;
   Value read_bytes(Region& r, uint64_t off, unsigned size, const Cta* cta, const SiteRef& site, bool as_integer) override;
+  Value unmapped_read(const Region& r, uint64_t off, unsigned size, const SiteRef& site);
   void write_bytes(Region& r, uint64_t off, unsigned size, Value v) override;
   std::string describe(const Region* r, uint64_t addr, unsigned size) override {
     return storage_.describe(r, addr, size);

@@ -108,7 +108,7 @@ Value Machine::read_bytes(Region& r, uint64_t off, unsigned size, const Cta* cta
         throw Refusal("reads input tensor " + t.name + " with a " + std::to_string(size) + "-byte access; its cells are " +
                       std::to_string(t.elem_bytes()) + " bytes (a bit-level reinterpretation of symbolic data)");
       int64_t cell = storage_.cell_map(r.tensor)[off / size];
-      if (cell < 0) throw Refusal("reads storage of " + t.name + " that no cell of its shape and strides maps to");
+      if (cell < 0) return unmapped_read(r, off, size, site);
       return storage_.input_cell(static_cast<size_t>(r.tensor), cell);
     }
     case ByteState::Uninit: {
@@ -145,6 +145,24 @@ Value Machine::read_bytes(Region& r, uint64_t off, unsigned size, const Cta* cta
     }
   }
   return {};
+}
+
+// Storage of an input tensor that no cell of its shape and strides maps to (a kernel that
+// assumes packed rows of a tensor with a row stride): a defect, and what it holds is unknown,
+// one value for both programs (they are given the same storage). An output computed from it
+// is refuted with that value in the witness; one that is not keeps its verdict.
+Value Machine::unmapped_read(const Region& r, uint64_t off, unsigned size, const SiteRef& site) {
+  const TensorSpec& t = storage_.tensors()[r.tensor];
+  std::string where = storage_.describe(&r, r.base + off, size);
+  defect(DefectKind::UnmappedRead, site, [&] { return where; },
+         [&] { return "no cell of " + t.name + "'s shape and strides maps to this storage"; });
+  const int64_t element = static_cast<int64_t>(off / size);
+  std::string name = t.unmapped_name(element);
+  if (concrete_unknown_) return Value::of_bits(concrete_unknown_(name, size));
+  SymbolOrigin o{SymbolOrigin::Kind::Unmapped, r.tensor, element, 0, where};
+  Value v = Value::of_expr(session_.symbol(o, name));
+  v.integer = !ptx::is_float(t.elem);
+  return v;
 }
 
 void Machine::write_bytes(Region& r, uint64_t off, unsigned size, Value v) {

@@ -13,8 +13,8 @@
 namespace racer::exec {
 
 struct SymbolOrigin {
-  enum class Kind : uint8_t { InputCell, UninitTensor, UninitShared, UninitLocal, OutOfBounds, RacingRead } kind;
-  int tensor = -1;        // InputCell, UninitTensor
+  enum class Kind : uint8_t { InputCell, UninitTensor, UninitShared, UninitLocal, OutOfBounds, RacingRead, Unmapped } kind;
+  int tensor = -1;        // InputCell, UninitTensor, Unmapped
   int64_t cell = -1;      // flat logical index, or storage element for storage no cell maps to
   char program = 0;       // for memory private to one program
   std::string where;      // readable description

@@ -56,8 +56,8 @@ std::string_view verdict_name(Verdict v) {
 }
 
 std::span<const std::string_view> defect_kind_names() {
-  static constexpr std::array<std::string_view, 5> kNames = {"oob_write", "oob_read", "uninit_read", "race",
-                                                             "access_violation"};
+  static constexpr std::array<std::string_view, 6> kNames = {"oob_write", "oob_read", "uninit_read", "race",
+                                                             "access_violation", "unmapped_read"};
   return kNames;
 }
 

@@ -21,6 +21,8 @@ constexpr Rule kRules[] = {
     {"race", "DataRace", "Two threads access the same bytes, at least one writing, with nothing ordering them."},
     {"access_violation", "AccessViolation", "A write to a tensor the launch may only read, or a read of one it may only write."},
     {"misaligned", "MisalignedAccess", "An access whose address is not a multiple of its size."},
+    {"unmapped_read", "UnmappedStorageRead",
+     "A load reads storage of a tensor that no cell of its shape and strides maps to (between strided rows)."},
     {"inequivalent", "InequivalentOutput",
      "Program A and program B compute different values for an output: a witness input shows the difference."},
     // Float hazards (check/hazards.hpp): the programs' formats behave differently at an input;

@@ -126,3 +126,28 @@ extern "C" __global__ void relu_with_mask(const float* x, float* out, int* mask,
     out[i] = m ? v : 0.f;
   }
 }
+
+// Row sums of a tensor whose rows are `stride` elements apart (t_mem_13, 14), one thread per
+// row. row_sum_packed assumes packed rows and reads the padding between them;
+// row_sum_touch_pad also reads the padding before its row (rows after the first) and
+// multiplies it by zero.
+extern "C" __global__ void row_sum_stride(const float* x, float* out, int n, int stride) {
+  int r = threadIdx.x;
+  float s = 0.f;
+  for (int j = 0; j < n; ++j) s += x[r * stride + j];
+  out[r] = s;
+}
+
+extern "C" __global__ void row_sum_packed(const float* x, float* out, int n, int) {
+  int r = threadIdx.x;
+  float s = 0.f;
+  for (int j = 0; j < n; ++j) s += x[r * n + j];
+  out[r] = s;
+}
+
+extern "C" __global__ void row_sum_touch_pad(const float* x, float* out, int n, int stride) {
+  int r = threadIdx.x;
+  float s = 0.f;
+  for (int j = 0; j < n; ++j) s += x[r * stride + j];
+  out[r] = r > 0 ? s + 0.f * x[r * stride - 1] : s;
+}

@@ -73,7 +73,7 @@ const std::vector<Case> kCases = {
     {"block_z_limit", "block = [4]", "block = [1, 1, 65]", {"13:16: error: block z dimension 65 exceeds the CUDA limit of 64"}},
     {"bad_name", "name = \"t\"", "name = \"Vec-Add\"", {"1:8: error: name 'Vec-Add' must be made of a-z, 0-9 and _"}},
     {"unknown_verdict", "verdict = \"equivalent\"", "verdict = \"equal\"", {"24:11: error: unknown verdict 'equal'; expected one of equivalent, inequivalent, not_equivalent, equal_up_to_rounding"}},
-    {"unknown_diag_kind", "diagnostics = []", "diagnostics = [\"a:oob\"]", {"25:16: error: unknown diagnostic kind 'oob'; expected one of oob_write, oob_read, uninit_read, race, access_violation"}},
+    {"unknown_diag_kind", "diagnostics = []", "diagnostics = [\"a:oob\"]", {"25:16: error: unknown diagnostic kind 'oob'; expected one of oob_write, oob_read, uninit_read, race, access_violation, unmapped_read"}},
     {"diag_bad_program", "diagnostics = []", "diagnostics = [\"c:race\"]", {"25:16: error: diagnostic 'c:race' must be program:kind with program a or b, e.g. \"a:race\""}},
     {"unknown_category", "category = \"none\"", "category = \"nonee\"", {"26:12: error: unknown category 'nonee'; did you mean 'none'?"}},
     {"ptx_missing", "ptx = \"k.ptx\"", "ptx = \"nope.ptx\"", {"10:7: error: ptx file not found: @DIR@/nope.ptx"}},
