@@ -86,7 +86,7 @@ def launch(kernel, grid, block=None, args=(), shared_bytes=None, constexprs=None
     loc = user_location()
     if is_triton_function(kernel):
         from .triton_frontend import triton
-        kernel = TritonKernel(kernel, constexprs or {}, num_warps or 4, num_stages or 1, "sm_90", None, loc)
+        kernel = TritonKernel(kernel, constexprs or {}, num_warps, num_stages, "sm_90", None, loc)
     elif constexprs is not None or num_warps is not None or num_stages is not None:
         fail("constexprs, num_warps and num_stages apply to a triton.jit kernel; give them to racer.triton(...)", loc)
     if not isinstance(kernel, (Kernel, TritonKernel)):

@@ -48,18 +48,50 @@ def _arg_type(a, name, loc):
     fail(f"cannot tell the Triton type of parameter '{name}' from {a!r}; give signature=", loc)
 
 
+_OPTION_DEFAULTS = {"num_warps": 4, "num_stages": 1}
+
+
+def _constexpr_params(fn):
+    """The names of a triton.jit function's constexpr parameters (through autotune/heuristics wrappers)."""
+    while not hasattr(fn, "params") and hasattr(fn, "fn"):
+        fn = fn.fn
+    return {p.name for p in getattr(fn, "params", []) if p.is_constexpr}
+
+
 class TritonKernel:
-    """A triton.jit function with its compile options; compiled for the arguments it is launched with."""
+    """A triton.jit function with its compile options; compiled for the arguments it is launched with.
+    num_warps and num_stages of None mean not given (4 and 1, or the constexpr of that name)."""
 
     def __init__(self, fn, constexprs, num_warps, num_stages, arch, signature, loc):
-        self.fn, self.constexprs, self.num_warps, self.num_stages = fn, dict(constexprs), num_warps, num_stages
+        self.fn, self.constexprs = fn, dict(constexprs)
         self.arch, self.signature, self.loc = arch, signature, loc
         self.name = getattr(getattr(fn, "fn", None), "__name__", str(fn))
         unknown = [k for k in self.constexprs if k not in fn.arg_names]
         if unknown:
             fail(f"'{unknown[0]}' is not a parameter of Triton kernel {self.name} "
                  f"(its parameters: {', '.join(fn.arg_names)})", loc)
+        options = self._bind_options({"num_warps": num_warps, "num_stages": num_stages}, loc)
+        self.num_warps, self.num_stages = options["num_warps"], options["num_stages"]
         self.runtime_params = [a for a in fn.arg_names if a not in self.constexprs]
+
+    def _bind_options(self, given, loc):
+        """The launch options, each bound to a constexpr parameter of its name where the kernel has one
+        (liger's kernels take num_warps: tl.constexpr): Triton's launcher gives such a parameter the
+        option's value, so the two are one value here too."""
+        named = _constexpr_params(self.fn)
+        options = {}
+        for option, value in given.items():
+            if option in named:
+                if value is not None and option in self.constexprs and self.constexprs[option] != value:
+                    fail(f"{option}={value} and constexpr {option}={self.constexprs[option]} disagree: Triton kernel "
+                         f"{self.name}'s constexpr parameter {option} is the launch option {option}", loc)
+                if value is None:
+                    value = self.constexprs.get(option, _OPTION_DEFAULTS[option])
+                self.constexprs[option] = value
+            options[option] = _OPTION_DEFAULTS[option] if value is None else value
+            if isinstance(options[option], bool) or not isinstance(options[option], int) or options[option] < 1:
+                fail(f"{option} must be a positive integer, not {options[option]!r}", loc)
+        return options
 
     def _signature(self, args, loc):
         if isinstance(self.signature, (list, tuple)):
@@ -133,8 +165,9 @@ class TritonKernel:
         return f"racer.triton({self.name}, constexprs={self.constexprs}, num_warps={self.num_warps})"
 
 
-def triton(fn, constexprs=None, num_warps=4, num_stages=1, arch="sm_90", signature=None, **more_constexprs):
-    """A triton.jit kernel; constexprs as a dict or keywords (BLOCK=128)."""
+def triton(fn, constexprs=None, num_warps=None, num_stages=None, arch="sm_90", signature=None, **more_constexprs):
+    """A triton.jit kernel; constexprs as a dict or keywords (BLOCK=128). num_warps (default 4) and
+    num_stages (default 1) are compile options, and also the kernel's constexprs of those names."""
     loc = user_location()
     if not is_triton_function(fn):
         fail(f"racer.triton takes a @triton.jit function, not {type(fn).__name__}", loc)

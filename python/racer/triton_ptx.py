@@ -31,8 +31,8 @@ def main(argv=None):
     ap.add_argument("--kernel", required=True)
     ap.add_argument("--signature", required=True, help="JSON list: the types of the non-constexpr parameters")
     ap.add_argument("--constexpr", action="append", default=[], metavar="NAME=VALUE")
-    ap.add_argument("--num-warps", type=int, default=4)
-    ap.add_argument("--num-stages", type=int, default=1)
+    ap.add_argument("--num-warps", type=int, default=None, help="default 4, or the kernel's constexpr num_warps")
+    ap.add_argument("--num-stages", type=int, default=None, help="default 1, or the kernel's constexpr num_stages")
     ap.add_argument("--arch", type=int, default=90)
     a = ap.parse_args(argv)
     try:

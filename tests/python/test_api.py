@@ -339,6 +339,46 @@ def test_triton_entry_points_and_their_errors():
               "constexprs, num_warps and num_stages apply to a triton.jit kernel")
 
 
+@needs_triton
+def test_triton_constexpr_named_like_a_launch_option():
+    """A kernel with constexprs named num_warps / num_stages (liger's kernels take num_warps:
+    tl.constexpr) launches: Triton's launcher gives such a parameter the option's value, and so
+    does Racer; the two given apart and different is an error at the user's line."""
+    import triton
+    import triton.language as tl
+
+    @triton.jit
+    def times_warps(x, y, n, BLOCK: tl.constexpr, num_warps: tl.constexpr, num_stages: tl.constexpr):
+        o = tl.arange(0, BLOCK)
+        tl.store(y + o, tl.load(x + o, mask=o < n) * num_warps + num_stages, mask=o < n)
+
+    @triton.jit
+    def affine(x, y, n, a, b, BLOCK: tl.constexpr):
+        o = tl.arange(0, BLOCK)
+        tl.store(y + o, tl.load(x + o, mask=o < n) * a + b, mask=o < n)
+
+    x, y = racer.input((64,)), racer.empty((64,))
+    args = [racer.read(x), racer.write(y), 64]
+    k = racer.triton(times_warps, BLOCK=64, num_warps=2, num_stages=3)
+    assert k.constexprs == {"BLOCK": 64, "num_warps": 2, "num_stages": 3}
+    a = racer.launch(k, grid=1, args=args)
+    assert a.block == (64, 1, 1)  # two warps
+    b = racer.launch(racer.triton(affine, BLOCK=64, num_warps=2), grid=1, args=args + [2.0, 3.0])
+    r = racer.check(tensors={"x": x, "y": y}, program_a=[a], program_b=[b], outputs=[y], name="warps")
+    assert r.equivalent, r.report()
+    # Given only as a constexpr, it is the warp count too; given neither way, the default.
+    assert racer.launch(times_warps, grid=1, args=args, constexprs={"BLOCK": 64, "num_warps": 1, "num_stages": 1}).block == (32, 1, 1)
+    assert racer.triton(times_warps, BLOCK=64).constexprs == {"BLOCK": 64, "num_warps": 4, "num_stages": 1}
+    wrong = racer.launch(racer.triton(times_warps, BLOCK=64, num_warps=4, num_stages=3), grid=1, args=args)
+    r = racer.check(tensors={"x": x, "y": y}, program_a=[wrong], program_b=[b], outputs=[y], name="warps")
+    assert r.verdict == "inequivalent", r.report()
+    with pytest.raises(racer.RacerError) as e:
+        line = here(); racer.triton(times_warps, constexprs={"BLOCK": 64, "num_warps": 4}, num_warps=2)  # noqa: E702
+    assert str(e.value).startswith(line + ": "), str(e.value)
+    assert "num_warps=2 and constexpr num_warps=4 disagree" in str(e.value)
+    raises_at(lambda: racer.triton(affine, BLOCK=64, num_warps=0), "num_warps must be a positive integer, not 0")
+
+
 def test_hazard_points_set_the_float_hazard_search():
     from racer.testing import check_toml
     h07 = os.path.join(ROOT, "tests", "hazards", "h07_cube_overflows_then_clamped.toml")
