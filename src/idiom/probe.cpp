@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <set>
 
 #include "exec/concrete_domain.hpp"
 #include "exec/refusal.hpp"
@@ -267,6 +268,36 @@ class Prober {
     return pc + 1;
   }
 
+  // A branch on other data while following the thread: the probe cannot tell which way the
+  // thread goes, but where nothing between the branch and where its paths meet reads the
+  // routine's data, neither way touches the routine. The probe goes on at the meeting point,
+  // with what either path writes as other data.
+  std::optional<uint32_t> step_over_branch(uint32_t pc, bool record) {
+    const uint32_t join = site_.ipdom[pc];
+    if (join == ptx::kNoPostDominator || join >= fn_.instrs.size() || !joins_.empty()) return std::nullopt;
+    std::set<uint32_t> region, written;
+    std::vector<uint32_t> todo, next;
+    ptx::successors_of(fn_, pc, todo);
+    while (!todo.empty()) {
+      uint32_t q = todo.back();
+      todo.pop_back();
+      if (q == join || !region.insert(q).second) continue;
+      if (q >= fn_.instrs.size() || region.size() > kMaxRegion) return std::nullopt;
+      reads_of(fn_.instrs[q], reads_);
+      for (uint32_t r : reads_)
+        if (state_[r] == State::Sample) return std::nullopt;
+      writes_of(fn_.instrs[q], writes_);
+      written.insert(writes_.begin(), writes_.end());
+      ptx::successors_of(fn_, q, next);
+      todo.insert(todo.end(), next.begin(), next.end());
+    }
+    for (uint32_t w : written) state_[w] = State::Opaque, mixed_[w] = 0;
+    run_.unfollowed.insert(region.begin(), region.end());
+    if (record) run_.events.push_back(Event{pc, {written.begin(), written.end()}, {}, false, {}});
+    return join;
+  }
+  static constexpr size_t kMaxRegion = 4096;
+
   // One instruction of the probe: where control goes next, or nullopt to stop.
   std::optional<uint32_t> step(uint32_t pc, bool record) {
     const ptx::Instr& I = fn_.instrs[pc];
@@ -277,6 +308,7 @@ class Prober {
     bool memory = (I.op == ptx::Op::Ld || I.op == ptx::Op::Ldu || I.op == ptx::Op::St) && !param_load;
     if (!ptx::register_only_op(I.op) && !param_load && !memory) return std::nullopt;
     State g = I.has_guard ? state_[I.guard] : State::Fixed;
+    if (g == State::Opaque && site_.through && I.op == ptx::Op::Bra) return step_over_branch(pc, record);
     if (g == State::Opaque) return std::nullopt;
     if (memory) return site_.through ? step_memory_through(pc, I, g, record) : step_memory(pc, I, g, record);
     reads_of(I, reads_);

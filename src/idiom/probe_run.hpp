@@ -53,6 +53,9 @@ struct Run {
   // and whether it had passed there before.
   uint32_t stop = UINT32_MAX;
   bool stop_visited_before = false;
+  // Instructions between a branch on other data and where its paths meet, which a probe
+  // following the thread stepped over without running (the thread runs them).
+  std::set<uint32_t> unfollowed;
 };
 
 // The IEEE format of a float register type; nullopt for other widths.

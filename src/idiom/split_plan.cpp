@@ -6,6 +6,7 @@
 #include <set>
 
 #include "ptx/effects.hpp"
+#include "ptx/opcodes.hpp"
 
 namespace racer::idiom {
 namespace {
@@ -81,6 +82,26 @@ bool contained(const PlanSearch& s, const std::set<uint32_t>& results, uint32_t 
   return true;
 }
 
+// What the thread must hold as the probes began for the plan to serve it: the registers the
+// probes' path and the routine's values depend on (branches and the routine's own steps, back
+// along what computed them), not the addresses of the loads and stores along the way, which
+// differ from lane to lane and change nothing a probe computed.
+std::vector<std::pair<uint32_t, uint64_t>> path_inputs(const PlanSearch& s) {
+  std::map<uint32_t, uint64_t> in;
+  for (const Run& r : s.runs) {
+    std::set<uint32_t> needed;
+    for (size_t k = r.events.size(); k-- > 0;) {
+      const Event& e = r.events[k];
+      bool relevant = e.absorbed || s.fn.instrs[e.pc].op == ptx::Op::Bra;
+      for (uint32_t w : e.writes) relevant |= needed.erase(w) > 0;
+      if (!relevant) continue;
+      needed.insert(e.reads.begin(), e.reads.end());
+      for (auto [reg, bits] : e.fixed_reads) in.emplace(reg, bits);
+    }
+  }
+  return {in.begin(), in.end()};
+}
+
 }  // namespace
 
 std::optional<RoutinePlan> split_plan_from_runs(const PlanSearch& s) {
@@ -89,6 +110,8 @@ std::optional<RoutinePlan> split_plan_from_runs(const PlanSearch& s) {
   // Every probe follows the thread's own path (it branches only on the routine's data and on
   // what the thread holds concretely) to one instruction it cannot run, met there first.
   const uint32_t end = s.runs[0].stop;
+  if (s.debug && end < fn.instrs.size())
+    std::fprintf(stderr, "    split: the probes stop at pc %u (%s)\n", end, std::string(ptx::op_name(fn.instrs[end].op)).c_str());
   if (end >= fn.instrs.size()) return std::nullopt;
   for (const Run& r : s.runs)
     if (r.stop != end || r.stop_visited_before) return std::nullopt;
@@ -102,6 +125,11 @@ std::optional<RoutinePlan> split_plan_from_runs(const PlanSearch& s) {
       if (e.absorbed && !ptx::register_only_op(fn.instrs[e.pc].op)) return std::nullopt;
     }
   if (!routine.count(s.at) || !routine.at(s.at)) return std::nullopt;
+  // The thread runs what a probe stepped over at a branch on other data: none of it may be
+  // stepped over as the routine's elsewhere.
+  for (const Run& r : s.runs)
+    for (uint32_t pc : r.unfollowed)
+      if (routine.count(pc) && routine.at(pc)) return std::nullopt;
   std::vector<Visits> visits;
   for (const Run& r : s.runs) visits.push_back(visits_of(r));
   RoutinePlan plan;
@@ -122,9 +150,7 @@ std::optional<RoutinePlan> split_plan_from_runs(const PlanSearch& s) {
   plan.reg = plan.placed.front().reg;
   plan.end = end;
   plan.jumps = jumps_of(fn, plan.skip, s.runs);
-  std::vector<size_t> ends;
-  for (const Run& r : s.runs) ends.push_back(r.events.size());
-  plan.fixed_inputs = fixed_inputs_of(s.runs, ends);
+  plan.fixed_inputs = path_inputs(s);
   if (s.debug) std::fprintf(stderr, "    split plan: %zu results, %zu steps over, ends at pc %u\n", plan.placed.size(), plan.skip.size(), end);
   return plan;
 }
