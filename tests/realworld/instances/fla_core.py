@@ -1,4 +1,4 @@
-"""fla-core (flash-linear-attention): chunk-local cumsum, the chunked linear-attention state and
+"""fla-core (flash-linear-attention): chunk-local and global cumsum, the chunked linear-attention state and
 output kernels (chunk_fwd_kernel_h, chunk_fwd_kernel_o), softmax and log-sum-exp utilities, against
 reference/linear_attention.cu and reference/softmax_losses.cu. One batch, one head, T = 32 in
 chunks of 16, K = V = 16, f16 inputs."""
@@ -47,6 +47,41 @@ class FlaChunkLocalCumsumReverse(_Cumsum, Row):
 class FlaChunkLocalCumsumChunkMaskMutant(_Cumsum, Mutation):
     """mutation: the time mask compares the chunk-local offset, so the second chunk reads past its end"""
     mutate = [("m_t = o_t < T", "m_t = o_t < BT")]
+
+
+class _GlobalCumsum:
+    reverse, mutate = False, None
+
+    def setup(self):
+        self.s = racer.input((1, T, 1), "f32", range=(-4, 4))
+        self.o = racer.empty((1, T, 1), "f32")
+
+    def program_a(self):
+        fn = kernel("fla.ops.utils.cumsum", "chunk_global_cumsum_scalar_kernel",
+                    **({"mutate": self.mutate} if self.mutate else {}))
+        k = racer.triton(fn, scale=None, cu_seqlens=None, B=1, H=1, BT=BT, REVERSE=self.reverse, HAS_SCALE=False,
+                         IS_VARLEN=False, num_warps=1)
+        racer.launch(k, grid=1, args=[racer.read(self.s), racer.write(self.o), T])
+        return {"o": self.o}
+
+    def program_b(self):  # one chunk as long as the sequence: a plain (suffix) prefix sum
+        racer.launch(ref("linear_attention.cu", "chunk_cumsum"), grid=1, block=32,
+                     args=[racer.read(self.s), racer.write(self.o), T, T, int(self.reverse)])
+        return {"o": self.o}
+
+
+class FlaChunkGlobalCumsum(_GlobalCumsum, Row):
+    """fla chunk_global_cumsum_scalar_kernel: a prefix sum over the sequence, chunk by chunk with a carry"""
+
+
+class FlaChunkGlobalCumsumReverse(_GlobalCumsum, Row):
+    """fla chunk_global_cumsum_scalar_kernel, reverse (suffix sums over the sequence)"""
+    reverse = True
+
+
+class FlaChunkGlobalCumsumNoCarryMutant(_GlobalCumsum, Mutation):
+    """mutation: a chunk's sums do not add the carry of the chunks before it"""
+    mutate = [("b_o += b_z", "b_o += 0 * b_z")]
 
 
 class _State:
@@ -157,3 +192,36 @@ class FlaLogsumexpFwd(Row):
         racer.launch(ref("linear_attention.cu", "block_logsumexp"), grid=1, block=32,
                      args=[racer.read(self.x), racer.write(self.z), R, D, 16])
         return {"z": self.z}
+
+
+KR, KV = 3, 40  # rows, vocabulary
+
+
+class _FusedKlDiv:
+    mutate = None
+
+    def setup(self):
+        self.s = racer.input((KR, KV), "f32", range=(-4, 4))
+        self.t = racer.input((KR, KV), "f32", range=(-4, 4))
+        self.loss = racer.empty((KR,), "f32")
+
+    def program_a(self):
+        fn = kernel("fla.modules.fused_kl_div.ops", "kl_div_kernel", **({"mutate": self.mutate} if self.mutate else {}))
+        k = racer.triton(fn, reduction="batchmean", N=KR, V=KV, BV=16, num_warps=1)
+        racer.launch(k, grid=KR, args=[racer.readwrite(self.s), racer.read(self.t), racer.write(self.loss), KV, 1])
+        return {"s": self.s, "loss": self.loss}
+
+    def program_b(self):
+        racer.launch(ref("softmax_losses.cu", "kl_div_logits_rows"), grid=1, block=KR,
+                     args=[racer.readwrite(self.s), racer.read(self.t), racer.write(self.loss), KR, KV, float(KR)])
+        return {"s": self.s, "loss": self.loss}
+
+
+class FlaFusedKlDiv(_FusedKlDiv, Row):
+    """fla fused linear KL-div's kl_div_kernel (after the matmul): online softmax of both logits, loss and the
+    gradient in place, batchmean over 3 rows of 40 in blocks of 16"""
+
+
+class FlaFusedKlDivGradientSignMutant(_FusedKlDiv, Mutation):
+    """mutation: the gradient's sign flipped"""
+    mutate = [("b_dl = -b_tp + b_sp", "b_dl = b_tp - b_sp")]

@@ -405,6 +405,11 @@ class FlagGemsAddmmF16(_Addmm, Row):
     dtype, entry = "f16", "addmm_f16"
 
 
+class FlagGemsAddmmBf16(_Addmm, Row):
+    """flag-gems addmm_kernel bf16"""
+    dtype, entry = "bf16", "addmm_bf16"
+
+
 class FlagGemsAddmmSwappedScalarsMutant(_Addmm, Mutation):
     """mutation: alpha and beta swapped"""
     mutate = [("accumulator = accumulator * alpha + bias * beta", "accumulator = accumulator * beta + bias * alpha")]
@@ -413,25 +418,49 @@ class FlagGemsAddmmSwappedScalarsMutant(_Addmm, Mutation):
 BATCH = 2
 
 
-class FlagGemsBmmF16(Row):
-    """flag-gems bmm_kernel f16, batch 2 of 32x32x32, 16x16x16 tiles, divisible shapes"""
+class _Bmm:
+    dtype, entry, size, mutate = "f16", "mm_f16", 32, None
 
     def setup(self):
-        self.a = racer.input((BATCH, M, K), "f16", range=(-2, 2))
-        self.b = racer.input((BATCH, K, NN), "f16", range=(-2, 2))
-        self.c = racer.empty((BATCH, M, NN), "f16")
+        n = self.size
+        self.a = racer.input((BATCH, n, n), self.dtype, range=(-2, 2))
+        self.b = racer.input((BATCH, n, n), self.dtype, range=(-2, 2))
+        self.c = racer.empty((BATCH, n, n), self.dtype)
 
     def program_a(self):
-        k = racer.triton(kernel("flag_gems.ops.bmm", "bmm_kernel"), TILE_M=16, TILE_N=16, TILE_K=16, GROUP_M=1,
-                         DIVISIBLE_M=True, DIVISIBLE_N=True, DIVISIBLE_K=True, num_warps=4)
-        racer.launch(k, grid=(2, 2, BATCH), args=[racer.read(self.a), racer.read(self.b), racer.write(self.c), M, NN, K,
-                                                  M * K, K, 1, K * NN, NN, 1, M * NN, NN, 1])
+        n, divisible = self.size, self.size % 16 == 0
+        k = racer.triton(kernel("flag_gems.ops.bmm", "bmm_kernel", **({"mutate": self.mutate} if self.mutate else {})),
+                         TILE_M=16, TILE_N=16, TILE_K=16, GROUP_M=1, DIVISIBLE_M=divisible, DIVISIBLE_N=divisible,
+                         DIVISIBLE_K=divisible, num_warps=4)
+        tiles = -(-n // 16)
+        racer.launch(k, grid=(tiles, tiles, BATCH), args=[racer.read(self.a), racer.read(self.b), racer.write(self.c),
+                                                          n, n, n, n * n, n, 1, n * n, n, 1, n * n, n, 1])
         return {"c": self.c}
 
     def program_b(self):
-        racer.launch(ref("linalg.cu", "mm_f16"), grid=((M * NN) // 128, BATCH), block=128,
-                     args=[racer.read(self.a), racer.read(self.b), racer.write(self.c), M, NN, K])
+        n = self.size
+        racer.launch(ref("linalg.cu", self.entry), grid=(-(-n * n // 128), BATCH), block=128,
+                     args=[racer.read(self.a), racer.read(self.b), racer.write(self.c), n, n, n])
         return {"c": self.c}
+
+
+class FlagGemsBmmF16(_Bmm, Row):
+    """flag-gems bmm_kernel f16, batch 2 of 32x32x32, 16x16x16 tiles, divisible shapes"""
+
+
+class FlagGemsBmmBf16(_Bmm, Row):
+    """flag-gems bmm_kernel bf16, batch 2 of 32x32x32, divisible shapes"""
+    dtype, entry = "bf16", "mm_bf16"
+
+
+class FlagGemsBmmF16Masked(_Bmm, Row):
+    """flag-gems bmm_kernel f16, batch 2 of 24x24x24: masked edge tiles (DIVISIBLE_* false)"""
+    size = 24
+
+
+class FlagGemsBmmSharedOperandMutant(_Bmm, Mutation):
+    """mutation: every batch multiplies by batch 0's B"""
+    mutate = [("B += pid_b * stride_bb", "B += 0 * stride_bb")]
 
 
 class FlagGemsMv(Row):

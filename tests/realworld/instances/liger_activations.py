@@ -1,4 +1,4 @@
-"""liger-kernel activations (geglu, swiglu, relu_squared, dyt) against reference/activations.cu."""
+"""liger-kernel activations (geglu, swiglu, relu_squared, dyt, sparsemax) against reference/activations.cu."""
 import os
 import sys
 
@@ -173,3 +173,36 @@ class LigerDytFwd(Row):
                      args=[racer.read(self.x), racer.read(self.alpha), racer.read(self.gamma), racer.read(self.beta),
                            racer.write(self.y), R, C])
         return {"y": self.y}
+
+
+SR, SC = 2, 24
+
+
+class _SparsemaxBwd:
+    mutate = None
+
+    def setup(self):
+        self.o = racer.input((SR, SC), "f32", range=(-1, 1))  # sparsemax outputs: the support is where o > 0
+        self.go = racer.input((SR, SC), "f32", range=(-2, 2))
+        self.gi = racer.empty((SR, SC), "f32")
+
+    def program_a(self):
+        # The kernel takes num_warps as a constexpr too (racer.triton binds it to the option).
+        k = racer.triton(kernel("liger_kernel.ops.sparsemax", "_sparsemax_backward_kernel",
+                                **({"mutate": self.mutate} if self.mutate else {})), BLOCK_SIZE=16, num_warps=1)
+        racer.launch(k, grid=SR, args=[racer.read(self.o), racer.read(self.go), racer.write(self.gi), SC, SC])
+        return {"gi": self.gi}
+
+    def program_b(self):
+        racer.launch(ref("activations.cu", "sparsemax_bwd"), grid=1, block=SR,
+                     args=[racer.read(self.o), racer.read(self.go), racer.write(self.gi), SR, SC])
+        return {"gi": self.gi}
+
+
+class LigerSparsemaxBwd(_SparsemaxBwd, Row):
+    """liger _sparsemax_backward_kernel (num_warps a constexpr), 24 columns in blocks of 16"""
+
+
+class LigerSparsemaxBwdSupportMutant(_SparsemaxBwd, Mutation):
+    """mutation: the support's gradient mean divides by the row length instead of the support size"""
+    mutate = [("supp_cnt += tl.sum(supp.to(tl.float32))", "supp_cnt += tl.sum(mask_iter.to(tl.float32))")]

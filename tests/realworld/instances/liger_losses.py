@@ -183,6 +183,76 @@ class LigerKlDivBwd(Row):
         return {"g": self.g}
 
 
+class _KlDivLogTarget:
+    """liger _kldiv_kernel_forward with the target in log space, per-row sums (batchmean)"""
+    mutate = None
+
+    def setup(self):
+        self.logq = racer.input((R, C), "f32", range=(-6, 0))
+        self.t = racer.input((R, C), "f32", range=(-6, 0))
+        self.loss = racer.empty((R,), "f32")
+
+    def program_a(self):
+        k = racer.triton(kernel(KL, "_kldiv_kernel_forward", **({"mutate": self.mutate} if self.mutate else {})),
+                         BLOCK_SIZE=16, reduction=3, log_target=True, num_warps=1)
+        racer.launch(k, grid=R, args=[racer.read(self.logq), C, racer.read(self.t), C, racer.write(self.loss), 1,
+                                      C, 1e-10])
+        return {"loss": self.loss}
+
+    def program_b(self):
+        racer.launch(ref("softmax_losses.cu", "kl_div_log_target_rows"), grid=1, block=R,
+                     args=[racer.read(self.logq), racer.read(self.t), racer.write(self.loss), R, C])
+        return {"loss": self.loss}
+
+
+class LigerKlDivFwdLogTarget(_KlDivLogTarget, Row):
+    """liger _kldiv_kernel_forward, log_target=True: sum exp(t) (t - logq) per row"""
+
+
+class LigerKlDivFwdLogTargetWrongWeightMutant(_KlDivLogTarget, Mutation):
+    """mutation: the log-space target's terms weighted by exp of the prediction instead of the target"""
+    mutate = [("loss = tl.exp(y_true) * (y_true - y)", "loss = tl.exp(y) * (y_true - y)")]
+
+
+class LigerKlDivFwdPointwise(Row):
+    """liger _kldiv_kernel_forward, reduction none: the pointwise terms stored per cell"""
+
+    def setup(self):
+        self.logq = racer.input((R, C), "f32", range=(-6, 0))
+        self.t = racer.input((R, C), "f32", range=(0.001, 1))
+        self.loss = racer.empty((R, C), "f32")
+
+    def program_a(self):
+        k = racer.triton(kernel(KL, "_kldiv_kernel_forward"), BLOCK_SIZE=16, reduction=0, log_target=False,
+                         num_warps=1)
+        racer.launch(k, grid=R, args=[racer.read(self.logq), C, racer.read(self.t), C, racer.write(self.loss), C,
+                                      C, 1e-10])
+        return {"loss": self.loss}
+
+    def program_b(self):
+        racer.launch(ref("softmax_losses.cu", "kl_div_pointwise"), grid=1, block=R * C,
+                     args=[racer.read(self.logq), racer.read(self.t), racer.write(self.loss), R * C, 1e-10])
+        return {"loss": self.loss}
+
+
+class LigerKlDivBwdLogTarget(Row):
+    """liger _kldiv_kernel_backward, log_target=True: d loss / d logq = -exp(target)"""
+
+    def setup(self):
+        self.t = racer.input((R, C), "f32", range=(-6, 0))
+        self.g = racer.empty((R, C), "f32")
+
+    def program_a(self):
+        k = racer.triton(kernel(KL, "_kldiv_kernel_backward"), BLOCK_SIZE=16, log_target=True, num_warps=1)
+        racer.launch(k, grid=R, args=[racer.read(self.t), C, racer.write(self.g), C, C])
+        return {"g": self.g}
+
+    def program_b(self):
+        racer.launch(ref("softmax_losses.cu", "neg_exp"), grid=1, block=R * C,
+                     args=[racer.read(self.t), racer.write(self.g), R * C])
+        return {"g": self.g}
+
+
 class _Jsd:
     beta = 0.5
 
@@ -221,6 +291,60 @@ class LigerJsdSwappedWeightsMutant(_Jsd, Mutation):
     def program_a(self):
         return self.launch_a(mutate=[("M_shifted = beta * tl.exp(Y_shifted) + (1 - beta) * tl.exp(X_shifted)",
                                       "M_shifted = (1 - beta) * tl.exp(Y_shifted) + beta * tl.exp(X_shifted)")])
+
+
+class _KlJsd(_Jsd):
+    """liger _jsd_kernel at beta 0 or 1, its forward / reverse KL branches (a row max, then exp)"""
+    mutate = None
+
+    def program_a(self):
+        return self.launch_a(**({"mutate": self.mutate} if self.mutate else {}))
+
+    def program_b(self):
+        racer.launch(ref("softmax_losses.cu", "kl_jsd_rows"), grid=1, block=R,
+                     args=[racer.read(self.x), racer.read(self.y), racer.write(self.loss), racer.write(self.dx),
+                           R, C, int(self.beta == 1.0), float(R)])
+        return {"loss": self.loss, "dx": self.dx}
+
+
+class LigerJsdForwardKl(_KlJsd, Row):
+    """liger _jsd_kernel, beta 0: forward KL(P || Q) and its gradient"""
+    beta = 0.0
+
+
+class LigerJsdReverseKl(_KlJsd, Row):
+    """liger _jsd_kernel, beta 1: reverse KL(Q || P) and its gradient"""
+    beta = 1.0
+
+
+class LigerJsdReverseKlGradientSignMutant(_KlJsd, Mutation):
+    """mutation: the reverse-KL gradient subtracts Q instead of adding it"""
+    beta = 1.0
+    mutate = [("dX = loss + X_prob", "dX = loss - X_prob")]
+
+
+class LigerJsdIgnoredLabel(_Jsd, Row):
+    """liger _jsd_kernel with labels, beta 0.5: row 0's label is ignore_index (zero gradient, no loss), mean over 2"""
+
+    def setup(self):
+        super().setup()
+        self.labels = racer.values([-100, 3, 7], dtype="i64")
+
+    def launch_a(self):
+        k = racer.triton(kernel("liger_kernel.ops.jsd", "_jsd_kernel"), beta=self.beta, ignore_index=-100,
+                         BLOCK_SIZE=16, HAS_LABEL=True, num_warps=1)
+        racer.launch(k, grid=R, args=[racer.read(self.x), C, racer.read(self.y), C, racer.write(self.loss), C,
+                                      racer.write(self.dx), C, racer.read(self.labels), R - 1, C])
+        return {"loss": self.loss, "dx": self.dx}
+
+    def program_a(self):
+        return self.launch_a()
+
+    def program_b(self):
+        racer.launch(ref("softmax_losses.cu", "jsd_rows_labels"), grid=1, block=R,
+                     args=[racer.read(self.x), racer.read(self.y), racer.read(self.labels), racer.write(self.loss),
+                           racer.write(self.dx), R, C, self.beta, float(R - 1), -100])
+        return {"loss": self.loss, "dx": self.dx}
 
 
 T, H, HD = 4, 2, 16  # tokens (batch 1), heads, head dim

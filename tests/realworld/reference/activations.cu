@@ -118,3 +118,13 @@ extern "C" __global__ void sigmoid_bwd(const float* dy, const float* y, float* d
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) dx[i] = dy[i] * y[i] * (1.f - y[i]);
 }
+
+// Sparsemax backward per row: gi = go - (mean of go over the support) on the support (o > 0), 0 off it.
+extern "C" __global__ void sparsemax_bwd(const float* o, const float* go, float* gi, int rows, int cols) {
+  int r = threadIdx.x;
+  if (r >= rows) return;
+  float s = 0.f, k = 0.f;
+  for (int j = 0; j < cols; ++j)
+    if (o[r * cols + j] > 0.f) s += go[r * cols + j], k += 1.f;
+  for (int j = 0; j < cols; ++j) gi[r * cols + j] = o[r * cols + j] > 0.f ? go[r * cols + j] - s / fmaxf(k, 1e-6f) : 0.f;
+}

@@ -43,6 +43,10 @@ extern "C" __global__ void addmm_f16(const __half* a, const __half* b, const __h
                                      int K, float alpha, float beta) {
   mm<__half>(a, b, bias, c, M, N, K, alpha, beta);
 }
+extern "C" __global__ void addmm_bf16(const __nv_bfloat16* a, const __nv_bfloat16* b, const __nv_bfloat16* bias,
+                                      __nv_bfloat16* c, int M, int N, int K, float alpha, float beta) {
+  mm<__nv_bfloat16>(a, b, bias, c, M, N, K, alpha, beta);
+}
 
 // y[N] = A[N,M] x[M]
 extern "C" __global__ void mv_f32(const float* a, const float* x, float* y, int N, int M) {

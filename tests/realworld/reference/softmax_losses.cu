@@ -93,6 +93,36 @@ extern "C" __global__ void jsd_rows(const float* X, const float* Y, float* loss,
   }
 }
 
+// liger's JSD at beta 0 (forward KL(P || Q)) and beta 1 (reverse KL(Q || P)), pointwise, over n_rows.
+extern "C" __global__ void kl_jsd_rows(const float* X, const float* Y, float* loss, float* dX, int rows, int cols,
+                                       int reverse, float n_rows) {
+  int r = threadIdx.x;
+  if (r >= rows) return;
+  for (int j = 0; j < cols; ++j) {
+    float x = X[r * cols + j], y = Y[r * cols + j], q = expf(x), p = expf(y);
+    float l = reverse ? q * (x - y) : p * (y - x);
+    loss[r * cols + j] = l / n_rows;
+    dX[r * cols + j] = (reverse ? l + q : -p) / n_rows;
+  }
+}
+
+// jsd_rows where a row whose label is ignore_index gets a zero gradient and no loss.
+extern "C" __global__ void jsd_rows_labels(const float* X, const float* Y, const long long* label, float* loss,
+                                           float* dX, int rows, int cols, float beta, float n_rows, int ignore_index) {
+  int r = threadIdx.x;
+  if (r >= rows) return;
+  if (label[r] == ignore_index) {
+    for (int j = 0; j < cols; ++j) dX[r * cols + j] = 0.f;
+    return;
+  }
+  for (int j = 0; j < cols; ++j) {
+    float q = expf(X[r * cols + j]), p = expf(Y[r * cols + j]);
+    float lm = logf(beta * p + (1.f - beta) * q);
+    loss[r * cols + j] = (beta * p * (Y[r * cols + j] - lm) + (1.f - beta) * q * (X[r * cols + j] - lm)) / n_rows;
+    dX[r * cols + j] = (1.f - beta) * q * (X[r * cols + j] - lm) / n_rows;
+  }
+}
+
 // Rotary embedding (NeoX halves) of q[tokens][heads][hd], in place: cos/sin[tokens][hd], first halves used.
 extern "C" __global__ void rope_neox(float* q, const float* cs, const float* sn, int tokens, int heads, int hd) {
   int t = threadIdx.x;
@@ -106,4 +136,40 @@ extern "C" __global__ void rope_neox(float* q, const float* cs, const float* sn,
       v[j + h2] = b * c + a * s;
     }
   }
+}
+
+// KL(target || exp(logq)) with the target in log space, summed per row: sum exp(t) (t - logq).
+extern "C" __global__ void kl_div_log_target_rows(const float* logq, const float* t, float* loss, int rows, int cols) {
+  int r = threadIdx.x;
+  if (r >= rows) return;
+  float s = 0.f;
+  for (int j = 0; j < cols; ++j) s += expf(t[r * cols + j]) * (t[r * cols + j] - logq[r * cols + j]);
+  loss[r] = s;
+}
+
+// KL pointwise, no reduction: t * (log(max(t, eps)) - logq) per cell.
+extern "C" __global__ void kl_div_pointwise(const float* logq, const float* t, float* loss, int n, float eps) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) loss[i] = t[i] * (logf(fmaxf(t[i], eps)) - logq[i]);
+}
+
+extern "C" __global__ void neg_exp(const float* t, float* g, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) g[i] = -expf(t[i]);
+}
+
+// KL(softmax(t) || softmax(s)) per row over n_rows, and its gradient in place of the student
+// logits s: (softmax(s) - softmax(t)) / n_rows (fla's fused linear KL-div, after the matmul).
+extern "C" __global__ void kl_div_logits_rows(float* s, const float* t, float* loss, int rows, int cols, float n_rows) {
+  int r = threadIdx.x;
+  if (r >= rows) return;
+  float zs = 0.f, zt = 0.f;
+  for (int j = 0; j < cols; ++j) zs += expf(s[r * cols + j]), zt += expf(t[r * cols + j]);
+  float ls = logf(zs), lt = logf(zt), kl = 0.f;
+  for (int j = 0; j < cols; ++j) {
+    float sp = s[r * cols + j] - ls, tp = t[r * cols + j] - lt;
+    kl += expf(tp) * (tp - sp);
+    s[r * cols + j] = (expf(sp) - expf(tp)) / n_rows;
+  }
+  loss[r] = kl / n_rows;
 }
