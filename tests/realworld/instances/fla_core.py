@@ -1,4 +1,5 @@
-"""fla-core (flash-linear-attention): chunk-local and global cumsum, the chunked linear-attention state and
+"""fla-core (flash-linear-attention): chunk-local and global cumsum, the fused linear KL-div and
+cross-entropy kernels (after their matmul), the chunked linear-attention state and
 output kernels (chunk_fwd_kernel_h, chunk_fwd_kernel_o), softmax and log-sum-exp utilities, against
 reference/linear_attention.cu and reference/softmax_losses.cu. One batch, one head, T = 32 in
 chunks of 16, K = V = 16, f16 inputs."""
@@ -47,6 +48,44 @@ class FlaChunkLocalCumsumReverse(_Cumsum, Row):
 class FlaChunkLocalCumsumChunkMaskMutant(_Cumsum, Mutation):
     """mutation: the time mask compares the chunk-local offset, so the second chunk reads past its end"""
     mutate = [("m_t = o_t < T", "m_t = o_t < BT")]
+
+
+VS = 8  # columns of the vector cumsum
+
+
+class _VectorCumsum:
+    reverse, mutate = False, None
+
+    def setup(self):
+        self.s = racer.input((1, T, 1, VS), "f32", range=(-4, 4))
+        self.o = racer.empty((1, T, 1, VS), "f32")
+
+    def program_a(self):
+        fn = kernel("fla.ops.utils.cumsum", "chunk_local_cumsum_vector_kernel",
+                    **({"mutate": self.mutate} if self.mutate else {}))
+        k = racer.triton(fn, scale=None, B=1, H=1, S=VS, BT=BT, BS=VS, REVERSE=self.reverse, HAS_SCALE=False,
+                         IS_VARLEN=False, USE_GRAPH=False, num_warps=1, **NONE)
+        racer.launch(k, grid=(NT, 1), args=[racer.read(self.s), racer.write(self.o), T])
+        return {"o": self.o}
+
+    def program_b(self):
+        racer.launch(ref("linear_attention.cu", "chunk_cumsum_cols"), grid=1, block=32,
+                     args=[racer.read(self.s), racer.write(self.o), T, VS, BT, int(self.reverse)])
+        return {"o": self.o}
+
+
+class FlaChunkLocalCumsumVector(_VectorCumsum, Row):
+    """fla chunk_local_cumsum_vector_kernel: per-column cumsum within chunks of 16, 8 columns"""
+
+
+class FlaChunkLocalCumsumVectorReverse(_VectorCumsum, Row):
+    """fla chunk_local_cumsum_vector_kernel, reverse"""
+    reverse = True
+
+
+class FlaChunkLocalCumsumVectorWrongAxisMutant(_VectorCumsum, Mutation):
+    """mutation: the forward cumsum runs along the columns instead of time"""
+    mutate = [("b_o = tl.cumsum(b_s, axis=0)", "b_o = tl.cumsum(b_s, axis=1)")]
 
 
 class _GlobalCumsum:
@@ -225,3 +264,89 @@ class FlaFusedKlDiv(_FusedKlDiv, Row):
 class FlaFusedKlDivGradientSignMutant(_FusedKlDiv, Mutation):
     """mutation: the gradient's sign flipped"""
     mutate = [("b_dl = -b_tp + b_sp", "b_dl = b_tp - b_sp")]
+
+
+CE = "fla.modules.fused_cross_entropy.ops"
+CR, CV = 3, 40  # rows, vocabulary (one block of 64)
+
+
+class _FlaCe:
+    ls, mutate = 0.0, None
+
+    def setup(self):
+        self.x = racer.input((CR, CV), "f32", range=(-4, 4))
+        self.target = racer.values([3, -100, 39], dtype="i64")  # the second row ignored
+
+    def consts(self):
+        return dict(label_smoothing=self.ls, logit_scale=1.0, lse_square_scale=0.0, logit_softcapping=None,
+                    ignore_index=-100, V=CV, V_TOTAL=CV, V_START=0, BV=64)
+
+    def kernel(self, name):
+        return kernel(CE, name, **({"mutate": self.mutate} if self.mutate else {}))
+
+
+class _FlaCeFwd(_FlaCe):
+    def setup(self):
+        super().setup()
+        self.loss, self.zloss, self.lse = (racer.empty((CR,), "f32") for _ in range(3))
+
+    def program_a(self):
+        k = racer.triton(self.kernel("cross_entropy_fwd_kernel"), SPLIT=False, num_warps=2, **self.consts())
+        racer.launch(k, grid=(CR, 1), args=[racer.read(self.x), racer.read(self.target), racer.write(self.loss),
+                                             racer.write(self.zloss), racer.write(self.lse), CV, CR])
+        return {"loss": self.loss, "zloss": self.zloss, "lse": self.lse}
+
+    def program_b(self):
+        racer.launch(ref("softmax_losses.cu", "ce_rows_fwd"), grid=1, block=CR,
+                     args=[racer.read(self.x), racer.read(self.target), racer.write(self.loss), racer.write(self.zloss),
+                           racer.write(self.lse), CR, CV, self.ls, -100])
+        return {"loss": self.loss, "zloss": self.zloss, "lse": self.lse}
+
+
+class FlaCrossEntropyFwd(_FlaCeFwd, Row):
+    """fla fused linear cross-entropy's cross_entropy_fwd_kernel (after the matmul): lse and loss per row,
+    an ignored row"""
+
+
+class FlaCrossEntropyFwdLabelSmoothing(_FlaCeFwd, Row):
+    """fla cross_entropy_fwd_kernel with label smoothing 0.1"""
+    ls = 0.1
+
+
+class FlaCrossEntropyFwdSignMutant(_FlaCeFwd, Mutation):
+    """mutation: the target logit added instead of subtracted"""
+    mutate = [("b_loss = -b_target_logit", "b_loss = b_target_logit")]
+
+
+class _FlaCeBwd(_FlaCe):
+    def setup(self):
+        super().setup()
+        self.lse = racer.input((CR,), "f32", range=(2, 6))
+        self.dloss = racer.input((CR,), "f32", range=(0.1, 1))
+        self.dx = racer.empty((CR, CV), "f32")
+
+    def program_a(self):
+        k = racer.triton(self.kernel("cross_entropy_bwd_kernel"), num_warps=2, **self.consts())
+        racer.launch(k, grid=(CR, 1), args=[racer.read(self.x), racer.read(self.target), racer.read(self.lse),
+                                             racer.read(self.dloss), racer.write(self.dx), CV, 1, CV])
+        return {"dx": self.dx}
+
+    def program_b(self):
+        racer.launch(ref("softmax_losses.cu", "ce_rows_bwd"), grid=1, block=CR,
+                     args=[racer.read(self.x), racer.read(self.target), racer.read(self.lse), racer.read(self.dloss),
+                           racer.write(self.dx), CR, CV, self.ls, -100])
+        return {"dx": self.dx}
+
+
+class FlaCrossEntropyBwd(_FlaCeBwd, Row):
+    """fla cross_entropy_bwd_kernel: (softmax - one-hot) * dloss, zero on the ignored row"""
+
+
+class FlaCrossEntropyBwdLabelSmoothing(_FlaCeBwd, Row):
+    """fla cross_entropy_bwd_kernel with label smoothing 0.1"""
+    ls = 0.1
+
+
+class FlaCrossEntropyBwdHalfOneHotMutant(_FlaCeBwd, Mutation):
+    """mutation: the one-hot term is 0.5"""
+    mutate = [("b_dlogits -= tl.where(o_v == b_target, 1.0, 0.0)", "b_dlogits -= tl.where(o_v == b_target, 0.5, 0.0)")]

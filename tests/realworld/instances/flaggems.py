@@ -138,6 +138,32 @@ class FlagGemsSiluBackward(_Binary, Row):
     op, reference = ("flag_gems.ops.silu", "silu_backward_kernel"), "silu_bwd"
 
 
+class FlagGemsSiluAndMul(_Binary, Row):
+    """flag-gems fused silu_and_mul_kernel: silu(x) * y"""
+    op, reference = ("flag_gems.fused.silu_and_mul", "silu_and_mul_kernel"), "swiglu_fwd"
+
+
+class FlagGemsSiluAndMulSignMutant(_Binary, Mutation):
+    """mutation: silu's exponent has the wrong sign"""
+    op, reference = ("flag_gems.fused.silu_and_mul", "silu_and_mul_kernel"), "swiglu_fwd"
+
+    def program_a(self):
+        k = racer.triton(pointwise.binary, OP=kernel(*self.op, mutate=[("tl.exp(-x_fp32)", "tl.exp(x_fp32)")]),
+                         BLOCK=64, num_warps=2)
+        racer.launch(k, grid=2, args=[racer.read(self.x), racer.read(self.dy), racer.write(self.dx), N])
+        return {"dx": self.dx}
+
+
+class FlagGemsGeluTanhAndMul(_Binary, Row):
+    """flag-gems fused gelu_tanh_and_mul_kernel: gelu_tanh(x) * y"""
+    op, reference = ("flag_gems.fused.gelu_and_mul", "gelu_tanh_and_mul_kernel"), "geglu_fwd"
+
+
+class FlagGemsGeluAndMul(_Binary, Row):
+    """flag-gems fused gelu_none_and_mul_kernel: gelu(x) * y with erf (1/sqrt 2 truncated to 0.7071067811)"""
+    op, reference = ("flag_gems.fused.gelu_and_mul", "gelu_none_and_mul_kernel"), "gelu_erf_mul"
+
+
 R, C = 3, 40
 
 
@@ -250,6 +276,69 @@ class FlagGemsLayerNormVarianceMutant(_Norm, Mutation):
         return {"y": self.y, "mean": self.mean, "rstd": self.rstd}
 
     program_b = FlagGemsLayerNormPersistent.program_b
+
+
+class _FusedAddRmsNorm:
+    mutate = None
+
+    def setup(self):
+        self.x = racer.input((R, C), "f32", range=(-4, 4))
+        self.res = racer.input((R, C), "f32", range=(-4, 4))
+        self.w = racer.input((C,), "f32", range=(-2, 2))
+
+    def program_a(self):
+        k = racer.triton(kernel("flag_gems.fused.fused_add_rms_norm", "fused_add_rms_norm_kernel",
+                                **({"mutate": self.mutate} if self.mutate else {})), BLOCK_SIZE=64, num_warps=1)
+        racer.launch(k, grid=R, args=[racer.readwrite(self.x), racer.readwrite(self.res), racer.read(self.w),
+                                      C, 1, C, 1, C, 1e-5])
+        return {"x": self.x, "res": self.res}
+
+    def program_b(self):
+        racer.launch(ref("norms.cu", "add_rmsnorm_inplace"), grid=1, block=R,
+                     args=[racer.readwrite(self.x), racer.readwrite(self.res), racer.read(self.w), R, C, 1e-5])
+        return {"x": self.x, "res": self.res}
+
+
+class FlagGemsFusedAddRmsNorm(_FusedAddRmsNorm, Row):
+    """flag-gems fused_add_rms_norm_kernel: the residual sum written back, RMS-normalized into the input"""
+
+
+class FlagGemsFusedAddRmsNormResidualMutant(_FusedAddRmsNorm, Mutation):
+    """mutation: the output normalizes the old residual, not the sum"""
+    mutate = [("y = (x * rrms * w).to(cdtype)", "y = (r * rrms * w).to(cdtype)")]
+
+
+class _SkipLayerNorm:
+    mutate = None
+
+    def setup(self):
+        self.x = racer.input((R, C), "f32", range=(-4, 4))
+        self.res = racer.input((R, C), "f32", range=(-4, 4))
+        self.w = racer.input((C,), "f32", range=(-2, 2))
+        self.b = racer.input((C,), "f32", range=(-2, 2))
+        self.y = racer.empty((R, C), "f32")
+
+    def program_a(self):
+        k = racer.triton(kernel("flag_gems.fused.skip_layernorm", "skip_layer_norm_kernel",
+                                **({"mutate": self.mutate} if self.mutate else {})), BLOCK_SIZE=64, num_warps=1)
+        racer.launch(k, grid=R, args=[racer.write(self.y), racer.read(self.x), racer.read(self.res), racer.read(self.w),
+                                      racer.read(self.b), C, 1, C, 1, C, 1, C, 1e-5])
+        return {"y": self.y}
+
+    def program_b(self):
+        racer.launch(ref("norms.cu", "skip_layernorm_fwd"), grid=1, block=R,
+                     args=[racer.read(self.x), racer.read(self.res), racer.read(self.w), racer.read(self.b),
+                           racer.write(self.y), R, C, 1e-5])
+        return {"y": self.y}
+
+
+class FlagGemsSkipLayerNorm(_SkipLayerNorm, Row):
+    """flag-gems skip_layer_norm_kernel: layer norm of x + residual"""
+
+
+class FlagGemsSkipLayerNormUncenteredMutant(_SkipLayerNorm, Mutation):
+    """mutation: the normalized value is not centered"""
+    mutate = [("x_hat = (x - mean) * rstd", "x_hat = x * rstd")]
 
 
 class _Whole:

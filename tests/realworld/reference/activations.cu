@@ -128,3 +128,9 @@ extern "C" __global__ void sparsemax_bwd(const float* o, const float* go, float*
     if (o[r * cols + j] > 0.f) s += go[r * cols + j], k += 1.f;
   for (int j = 0; j < cols; ++j) gi[r * cols + j] = o[r * cols + j] > 0.f ? go[r * cols + j] - s / fmaxf(k, 1e-6f) : 0.f;
 }
+
+// Gated activations of flag-gems' fused ops: c = gelu(a) * b with the exact (erf) gelu.
+extern "C" __global__ void gelu_erf_mul(const float* a, const float* b, float* c, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) c[i] = 0.5f * a[i] * (1.f + erff(a[i] / sqrtf(2.f))) * b[i];
+}

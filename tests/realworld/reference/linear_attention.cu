@@ -55,3 +55,18 @@ extern "C" __global__ void block_logsumexp(const float* x, float* z, int rows, i
   for (int j = d * B; j < D && j < (d + 1) * B; ++j) s += expf(x[n * D + j]);
   z[i] = logf(s);
 }
+
+// chunk_cumsum per column of s[T][S], one thread per column (fla's vector form).
+extern "C" __global__ void chunk_cumsum_cols(const float* s, float* o, int T, int S, int BT, int reverse) {
+  int j = threadIdx.x;
+  if (j >= S) return;
+  for (int c = 0; c < T; c += BT) {
+    float acc = 0.f;
+    for (int i = 0; i < BT && c + i < T; ++i) {
+      int t = reverse ? c + BT - 1 - i : c + i;
+      if (t >= T) continue;
+      acc += s[t * S + j];
+      o[t * S + j] = acc;
+    }
+  }
+}

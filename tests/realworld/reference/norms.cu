@@ -119,3 +119,32 @@ extern "C" __global__ void add_rmsnorm_fwd(const float* x, const float* res, con
     y[r * cols + j] = s * inv * (offset + w[j]);
   }
 }
+
+// flag-gems fused_add_rms_norm, in place: res = x + res; x = res / sqrt(mean(res^2) + eps) * w.
+extern "C" __global__ void add_rmsnorm_inplace(float* x, float* res, const float* w, int rows, int cols, float eps) {
+  int r = threadIdx.x;
+  if (r >= rows) return;
+  float ss = 0.f;
+  for (int j = 0; j < cols; ++j) {
+    res[r * cols + j] += x[r * cols + j];
+    ss += res[r * cols + j] * res[r * cols + j];
+  }
+  float inv = 1.f / sqrtf(ss / cols + eps);
+  for (int j = 0; j < cols; ++j) x[r * cols + j] = res[r * cols + j] * inv * w[j];
+}
+
+// y = layernorm(x + res) * w + b, two-pass variance (flag-gems skip_layernorm).
+extern "C" __global__ void skip_layernorm_fwd(const float* x, const float* res, const float* w, const float* b, float* y,
+                                              int rows, int cols, float eps) {
+  int r = threadIdx.x;
+  if (r >= rows) return;
+  float m = 0.f, v = 0.f;
+  for (int j = 0; j < cols; ++j) m += x[r * cols + j] + res[r * cols + j];
+  m /= cols;
+  for (int j = 0; j < cols; ++j) {
+    float d = x[r * cols + j] + res[r * cols + j] - m;
+    v += d * d;
+  }
+  float inv = 1.f / sqrtf(v / cols + eps);
+  for (int j = 0; j < cols; ++j) y[r * cols + j] = (x[r * cols + j] + res[r * cols + j] - m) * inv * w[j] + b[j];
+}

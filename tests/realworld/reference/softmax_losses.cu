@@ -173,3 +173,30 @@ extern "C" __global__ void kl_div_logits_rows(float* s, const float* t, float* l
   }
   loss[r] = kl / n_rows;
 }
+
+// fla's fused linear cross-entropy after the matmul, one row per thread: loss = lse - x[t] with
+// label smoothing ls (mixing in the mean logit), lse stored, z-loss 0; a row whose target is
+// ignore_index gets loss 0.
+extern "C" __global__ void ce_rows_fwd(const float* x, const long long* target, float* loss, float* zloss, float* lse,
+                                       int rows, int cols, float ls, int ignore_index) {
+  int r = threadIdx.x;
+  if (r >= rows) return;
+  float s = 0.f, sum = 0.f;
+  for (int j = 0; j < cols; ++j) s += expf(x[r * cols + j]), sum += x[r * cols + j];
+  float l = logf(s);
+  int t = (int)target[r];
+  lse[r] = l;
+  zloss[r] = 0.f;
+  loss[r] = t == ignore_index ? 0.f : l - (1.f - ls) * x[r * cols + t] - ls * sum / cols;
+}
+
+// Its backward: dx = (exp(x - lse) - (1 - ls) [j == t] - ls / cols) * dloss, dloss 0 on ignored rows.
+extern "C" __global__ void ce_rows_bwd(const float* x, const long long* target, const float* lse, const float* dloss,
+                                       float* dx, int rows, int cols, float ls, int ignore_index) {
+  int r = threadIdx.x;
+  if (r >= rows) return;
+  int t = (int)target[r];
+  float d = t == ignore_index ? 0.f : dloss[r];
+  for (int j = 0; j < cols; ++j)
+    dx[r * cols + j] = (expf(x[r * cols + j] - lse[r]) - (j == t ? 1.f - ls : 0.f) - ls / cols) * d;
+}
