@@ -79,3 +79,20 @@ ROW_LOOP_THEN(cu_loop_exp_of_min_erf_skip_first, 1, "unroll 4", s = fminf(s, erf
 ROW_MINUS_LOG(cu_minus_log_in_loop, true, s)
 ROW_MINUS_LOG(cu_minus_log_before_loop, false, s)
 ROW_MINUS_LOG(cu_minus_log_in_loop_shifted, true, s + 1.0f)
+
+// Two loop-invariant logfs in one loop (t_loop_19, 20): each routine's tail is interleaved with
+// the other's, whose branches depend on other data.
+#define ROW_MINUS_TWO_LOGS(name, in_loop, u)                                                 \
+  extern "C" __global__ void name(const float* __restrict__ x, const float* __restrict__ y, \
+                                  float* __restrict__ out, int n) {                          \
+    int row = blockIdx.x * blockDim.x + threadIdx.x;                                        \
+    float s = 0.0f, t = 0.0f;                                                               \
+    for (int j = 0; j < n; ++j) s += x[row * n + j], t += y[row * n + j];                   \
+    float ls = in_loop ? 0.0f : logf(s), lt = in_loop ? 0.0f : logf(u);                     \
+    for (int j = 0; j < n; ++j)                                                             \
+      out[row * n + j] = x[row * n + j] - (in_loop ? logf(s) : ls) - (in_loop ? logf(u) : lt); \
+  }
+
+ROW_MINUS_TWO_LOGS(cu_minus_two_logs_in_loop, true, t)
+ROW_MINUS_TWO_LOGS(cu_minus_two_logs_before_loop, false, t)
+ROW_MINUS_TWO_LOGS(cu_minus_two_logs_in_loop_shifted, true, t + 1.0f)
