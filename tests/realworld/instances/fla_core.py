@@ -158,6 +158,43 @@ class FlaChunkFwdHForgetfulStateMutant(_State, Mutation):
     mutate = [("b_h = tl.dot(b_k, b_v, b_h)", "b_h = tl.dot(b_k, b_v)")]
 
 
+class _StateFromInitial:
+    mutate = None
+
+    def setup(self):
+        self.k = racer.input((1, T, 1, K), "f16", range=(-1, 1))
+        self.v = racer.input((1, T, 1, V), "f16", range=(-1, 1))
+        self.h0 = racer.input((1, K, V), "f32", range=(-1, 1))
+        self.h = racer.empty((NT, 1, K, V), "f32")
+        self.ht = racer.empty((1, K, V), "f32")
+
+    def program_a(self):
+        fn = kernel("fla.ops.common.chunk_h", "chunk_fwd_kernel_h", **({"mutate": self.mutate} if self.mutate else {}))
+        k = racer.triton(fn, g=None, g_gamma=None, gk=None, gv=None, cu_seqlens=None, split_offsets=None,
+                         H=1, K=K, V=V, BT=BT, BS=BT, BK=16, BV=16, USE_G=False, USE_G_GAMMA=False, USE_GK=False,
+                         USE_GV=False, USE_INITIAL_STATE=True, STORE_FINAL_STATE=True, IS_VARLEN=False,
+                         STATE_V_FIRST=False, num_warps=4)
+        racer.launch(k, grid=1, args=[racer.read(self.k), racer.read(self.v), racer.write(self.h), racer.read(self.h0),
+                                      racer.write(self.ht), T])
+        return {"h": self.h, "ht": self.ht}
+
+    def program_b(self):
+        racer.launch(ref("linear_attention.cu", "chunk_states_h0"), grid=1, block=K * V,
+                     args=[racer.read(self.k), racer.read(self.v), racer.read(self.h0), racer.write(self.h),
+                           racer.write(self.ht), T, K, V, BT])
+        return {"h": self.h, "ht": self.ht}
+
+
+class FlaChunkFwdHInitialState(_StateFromInitial, Row):
+    """fla chunk_fwd_kernel_h from an initial state h0"""
+
+
+class FlaChunkFwdHTransposedInitialStateMutant(_StateFromInitial, Mutation):
+    """mutation: the initial state is loaded transposed"""
+    mutate = [("p_h0 = h0 + i_nh * K*V + o_k[:, None] * V + o_v[None, :]",
+               "p_h0 = h0 + i_nh * K*V + o_v[None, :] * K + o_k[:, None]")]
+
+
 class _Output:
     mutate = None
     SCALE = 0.25

@@ -70,3 +70,17 @@ extern "C" __global__ void chunk_cumsum_cols(const float* s, float* o, int T, in
     }
   }
 }
+
+// chunk_states from an initial state h0[k][v].
+extern "C" __global__ void chunk_states_h0(const __half* k, const __half* v, const float* h0, float* h, float* ht,
+                                           int T, int K, int V, int BT) {
+  int i = threadIdx.x;
+  if (i >= K * V) return;
+  int kk = i / V, vv = i % V;
+  float s = h0[i];
+  for (int t = 0; t < T; ++t) {
+    if (t % BT == 0) h[(t / BT) * K * V + i] = s;
+    s += __half2float(k[t * K + kk]) * __half2float(v[t * V + vv]);
+  }
+  ht[i] = s;
+}
