@@ -114,7 +114,33 @@ void warp_sync(ExecContext& c0, const Instr&, std::span<Thread* const> lanes) {
   c0.sync().warp_synchronized(c0.cta, lanes);
 }
 
+// redux.sync add/min/max over symbolic integer data: the exact fold over the lanes, each
+// partial result bounds-checked like any symbolic integer arithmetic (min and max cannot
+// leave the range of their operands; a sum is refused where it may not fit the type).
+bool symbolic_redux(ExecContext& c0, const Instr& i, std::span<Thread* const> lanes) {
+  Type t = i.type();
+  std::vector<Value> v;
+  bool symbolic = false;
+  for (Thread* th : lanes) {
+    v.push_back(bits_view(c0, lane_get(c0, *th, i.operands[1], t), t));
+    symbolic |= !v.back().is_concrete();
+  }
+  if (!symbolic) return false;
+  exec::IntOp op;
+  switch (i.mod(Mod::AtomOp)) {
+    case ptx::atomop::ADD: op = exec::IntOp::Add; break;
+    case ptx::atomop::MIN: op = exec::IntOp::Min; break;
+    case ptx::atomop::MAX: op = exec::IntOp::Max; break;
+    default: throw exec::Refusal("redux.sync and/or/xor of symbolic integer data (bitwise on exact integers)");
+  }
+  Value acc = c0.dom.as_integer(v.front(), t);
+  for (size_t k = 1; k < v.size(); ++k) acc = c0.dom.int_op(op, t, acc, v[k]);
+  for (Thread* th : lanes) lane_set(c0, *th, i.operands[0], acc);
+  return true;
+}
+
 void redux(ExecContext& c0, const Instr& i, std::span<Thread* const> lanes) {
+  if (symbolic_redux(c0, i, lanes)) return;
   Type t = i.type();
   IntT it(t);
   uint8_t op = i.mod(Mod::AtomOp);
