@@ -111,3 +111,80 @@ extern "C" __global__ void int_row_max_loop(const int* x, int* out, int rows) {
   }
   out[r] = m;
 }
+
+// Two 4-bit fields of each code in [0, 255]: hi = code >> 4 (shr.u32), lo = code & 15.
+extern "C" __global__ void int_nibbles_shift_mask(const int* code, int* hi, int* lo, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  unsigned c = (unsigned)code[i];
+  hi[i] = (int)(c >> 4);
+  lo[i] = (int)(c & 15u);
+}
+
+// Bug: the low field masked with 7 (three bits).
+extern "C" __global__ void int_nibbles_low3(const int* code, int* hi, int* lo, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  unsigned c = (unsigned)code[i];
+  hi[i] = (int)(c >> 4);
+  lo[i] = (int)(c & 7u);
+}
+
+// Reference: hi counts the multiples of 16 in (0, code]; lo is what remains.
+extern "C" __global__ void int_nibbles_compare(const int* code, int* hi, int* lo, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  int c = code[i], h = 0;
+#pragma unroll
+  for (int k = 1; k < 16; ++k) h += c >= 16 * k;
+  hi[i] = h;
+  lo[i] = c - 16 * h;
+}
+
+// floor(x / 4) of x in [-100, 100] by an arithmetic shift (shr.s32).
+extern "C" __global__ void int_floor_quarter_shift(const int* x, int* out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = x[i] >> 2;
+}
+
+// Reference: -25 plus the number of multiples of 4 in (-100, x].
+extern "C" __global__ void int_floor_quarter_compare(const int* x, int* out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  int v = x[i], q = -25;
+#pragma unroll
+  for (int k = -24; k <= 25; ++k) q += v >= 4 * k;
+  out[i] = q;
+}
+
+// y * 2^k with k = (code >> 4) - 8 from a code in [0, 255], 2^k built as the float whose
+// exponent field is k + 127 (shl.b32 by 23), as a hand-written exp2 does.
+extern "C" __global__ void int_pow2_from_code_bits(const int* code, const float* y, float* out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  int k = (int)((unsigned)code[i] >> 4) - 8;
+  out[i] = y[i] * __int_as_float((k + 127) << 23);
+}
+
+// Reference: exp2f of the same k.
+extern "C" __global__ void int_pow2_from_code_exp2f(const int* code, const float* y, float* out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  int k = (int)((unsigned)code[i] >> 4) - 8;
+  out[i] = y[i] * exp2f((float)k);
+}
+
+// Bug: the code's low field taken for k (code & 15 instead of code >> 4).
+extern "C" __global__ void int_pow2_from_code_low_field(const int* code, const float* y, float* out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  int k = (int)((unsigned)code[i] & 15u) - 8;
+  out[i] = y[i] * __int_as_float((k + 127) << 23);
+}
+
+// x / 4 rounds toward zero (nvcc: the sign shifted down logically as a bias, then shr.s32):
+// not floor(x / 4) for negative x that is not a multiple of 4.
+extern "C" __global__ void int_trunc_quarter_div(const int* x, int* out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = x[i] / 4;
+}
