@@ -106,5 +106,33 @@ TEST_F(MachineTest, BitwiseReductionsOfSymbolicIntegersAreRefused) {
   EXPECT_EQ(r.verdict, Verdict::Refused) << show(r);
 }
 
+// out[tid] = f(x[tid]) for an i8 input x: `body` reads %r10 and leaves f in %r11.
+std::string from_i8(std::string_view name, std::string_view body) {
+  return kernel(name, 2, std::string(R"(
+  cvt.u64.u32 %rd10, %r0;
+  add.s64 %rd11, %rd0, %rd10;
+  ld.global.s8 %r10, [%rd11];
+)") + std::string(body) + R"(
+  mul.wide.u32 %rd12, %r0, 4;
+  add.s64 %rd13, %rd1, %rd12;
+  st.global.s32 [%rd13], %r11;
+)");
+}
+
+TEST_F(MachineTest, WitnessesOfIntegerInputsStayInTheirDtype) {
+  // An i8 with no declared range is at most 127: min(x, 127) is x. The decider once looked
+  // for witnesses among all integers and refuted this with x = 348, which no i8 holds (the
+  // shift and mask encodings are exact only within the dtype as well).
+  const std::string args = R"({ read = "x" }, { write = "out" })";
+  Spec s{.tensors = tensor("x", "[32]", "i8", "input") + tensor("out", "[32]", "i32", "empty"),
+         .a = {{"plain", args}},
+         .b = {{"clamped", args}}};
+  auto r = run(from_i8("plain", "  mov.u32 %r11, %r10;") + from_i8("clamped", "  min.s32 %r11, %r10, 127;"), s);
+  EXPECT_EQ(r.verdict, Verdict::Equivalent) << show(r);
+  auto lower = run(from_i8("plain", "  mov.u32 %r11, %r10;") + from_i8("clamped", "  min.s32 %r11, %r10, 100;"), s);
+  EXPECT_EQ(lower.verdict, Verdict::Inequivalent) << show(lower);
+  EXPECT_TRUE(lower.counterexample.has_value()) << show(lower);
+}
+
 }  // namespace
 }  // namespace racer::check::testing
