@@ -2,7 +2,7 @@
 """Writes the scale benchmark's instances (issue 20) into a directory: one TOML per row of the
 issue's table that bench/scale/kernels.cu covers, at the shapes given by name, e.g.
   python3 bench/scale/gen.py /tmp/scale vector_add:1000000 tiled64:64x64x512 tiled16:128x128x128
-(attention:SQxSKVxD compiles Triton's flash attention into the directory: triton needed).
+(attention:SQxSKVxD and cross_entropy:ROWSxCOLS compile Triton kernels into the directory).
 Each instance checks a kernel against its naive counterpart, all inputs in [-1, 1]."""
 import pathlib
 import sys
@@ -147,6 +147,54 @@ args  = [{{ read = "Q" }}, {{ read = "K" }}, {{ read = "V" }}, {{ write = "O" }}
 """
 
 
+SHARED_TRITON = HERE.parent.parent.parent / "shared" / "corpus" / "triton"
+
+
+def cross_entropy(shape, out):
+    """The shared corpus's Triton cross-entropy (one program per row, the row in one block of
+    BLOCK = ncols lanes, 4 warps; compiled here) against one thread per row, labels fixed to
+    0, ncols - 1, ncols / 2, ... with the first row's ignored where there are more than two."""
+    rows, cols = (int(v) for v in shape.split("x"))
+    import triton
+    from triton.backends.compiler import GPUTarget
+    from triton.compiler import ASTSource
+    sys.path.insert(0, str(SHARED_TRITON))
+    import kernels
+    sig = {"logits": "*fp32", "labels": "*i32", "loss": "*fp32", "ncols": "i32", "ignore_index": "i32", "BLOCK": "constexpr"}
+    k = triton.compile(ASTSource(fn=kernels.cross_entropy, signature=sig, constexprs={"BLOCK": cols}),
+                       target=GPUTarget("cuda", 90, 32), options={"num_warps": 4, "num_stages": 1})
+    name = f"cross_entropy_{rows}x{cols}"
+    ptx = out / f"{name}.sm90.ptx"
+    ptx.write_text(k.asm["ptx"])
+    labels = [[0, cols - 1, cols // 2][r % 3] for r in range(rows)]
+    if rows > 2:
+        labels[0] = -100
+    return f"""name = "{name}"
+about = "cross-entropy over {rows} rows x {cols} classes: Triton (one block per row, 4 warps) against one thread per row"
+outputs = ["loss"]
+
+[tensors]
+logits = {{ shape = [{rows}, {cols}], dtype = "f32", init = "input", range = [-4, 4] }}
+labels = {{ shape = [{rows}], dtype = "i32", init = {{ values = {labels} }} }}
+loss = {{ shape = [{rows}], dtype = "f32", init = "empty" }}
+
+[[a.launch]]
+ptx   = "{ptx}"
+entry = "cross_entropy"
+shared_bytes = {k.metadata.shared}
+grid  = [{rows}]
+block = [128]
+args  = [{{ read = "logits" }}, {{ read = "labels" }}, {{ write = "loss" }}, {cols}, -100, {{ null = true }}, {{ null = true }}]
+
+[[b.launch]]
+ptx   = "{HERE}/kernels.sm90.ptx"
+entry = "cross_entropy_naive"
+grid  = [1]
+block = [{rows}]
+args  = [{{ read = "logits" }}, {{ read = "labels" }}, {{ write = "loss" }}, {rows}, {cols}, -100]
+"""
+
+
 MAKERS = {
     "vector_add": vector_add,
     "tiled16": lambda s: matmul("matmul_tiled16", 16, s),
@@ -162,7 +210,8 @@ def main():
     out.mkdir(parents=True, exist_ok=True)
     for spec in sys.argv[2:]:
         kind, shape = spec.split(":")
-        text = attention(shape, out) if kind == "attention" else MAKERS[kind](shape)
+        compiled = {"attention": attention, "cross_entropy": cross_entropy}
+        text = compiled[kind](shape, out) if kind in compiled else MAKERS[kind](shape)
         name = text.split('"')[1]
         (out / f"{name}.toml").write_text(text)
         print(out / f"{name}.toml")

@@ -1,6 +1,6 @@
 // Kernels for the scale benchmark (bench/scale/bench.py, issue 20): an elementwise add, a
 // naive matmul, two tiled matmuls (shared-memory tiles, and a 64 x 64 CTA tile with a 4 x 4
-// register tile per thread), and naive attention. Compiled with
+// register tile per thread), naive attention and naive cross-entropy. Compiled with
 //   nvcc -ptx -arch=sm_90 -O3 -lineinfo kernels.cu -o kernels.sm90.ptx
 
 #include <cuda_fp16.h>
@@ -95,4 +95,19 @@ extern "C" __global__ void attention_naive(const __half* Q, const __half* Kp, co
     for (int j = 0; j < S; ++j) acc += s[j] * __half2float(V[j * D + d]);
     O[i * D + d] = acc / l;
   }
+}
+
+// Naive cross-entropy, one thread per row: loss = logsumexp(row) - row[label], 0 where the
+// label is ignore_index (the cross-entropy benchmark's reference).
+extern "C" __global__ void cross_entropy_naive(const float* logits, const int* labels, float* loss, int rows, int ncols,
+                                               int ignore_index) {
+  int r = blockIdx.x * blockDim.x + threadIdx.x;
+  if (r >= rows) return;
+  const float* x = logits + (long)r * ncols;
+  float m = -INFINITY;
+  for (int j = 0; j < ncols; ++j) m = fmaxf(m, x[j]);
+  float s = 0.f;
+  for (int j = 0; j < ncols; ++j) s += expf(x[j] - m);
+  int y = labels[r];
+  loss[r] = y == ignore_index ? 0.f : m + logf(s) - x[y];
 }

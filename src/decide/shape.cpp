@@ -4,7 +4,6 @@
 #include <tuple>
 
 #include "expr/hash.hpp"
-#include "expr/walk.hpp"
 
 namespace racer::decide {
 
@@ -67,32 +66,63 @@ uint64_t ShapeClasses::traits_id(ExprId symbol) {
 
 const ShapeClasses::Invariant& ShapeClasses::invariant(ExprId root) {
   using expr::detail::hash_mix;
-  auto leaf = [&](ExprId x) -> std::optional<Invariant> {
-    switch (store_.kind(x)) {
-      case Kind::Symbol: return Invariant{0, hash_mix(header(store_, x), traits_id(x))};
-      case Kind::Const:
-        return Invariant{0, hash_mix(header(store_, x), store_.is_rational(x) ? identity(store_.rational(x)) : 0)};
-      case Kind::Bool: return Invariant{0, header(store_, x)};
-      default: return std::nullopt;
-    }
+  struct Frame {
+    ExprId id;
+    bool expanded;
   };
-  auto combine = [&](ExprId x) {
-    Kind k = store_.kind(x);
+  std::vector<Frame> stack{{root, false}};
+  while (!stack.empty()) {
+    const Frame f = stack.back();
+    Invariant& inv = invariants_[f.id.index];  // (pages never move: the reference stays valid)
+    if (inv.known) {
+      stack.pop_back();
+      continue;
+    }
+    const Kind k = store_.kind(f.id);
+    if (!f.expanded) {
+      bool leaf = true;
+      switch (k) {
+        case Kind::Symbol:
+          inv = {0, true, hash_mix(header(store_, f.id), traits_id(f.id)), trait_bit(traits_id(f.id))};
+          break;
+        case Kind::Const:
+          inv = {0, true, hash_mix(header(store_, f.id), store_.is_rational(f.id) ? identity(store_.rational(f.id)) : 0), 0};
+          break;
+        case Kind::Bool: inv = {0, true, header(store_, f.id), 0}; break;
+        default: leaf = false;
+      }
+      if (leaf) {
+        stack.pop_back();
+        continue;
+      }
+      stack.back().expanded = true;
+      for (uint32_t i = 0; i < store_.arity(f.id); ++i) {
+        ExprId c = store_.operand(f.id, i);
+        if (!invariants_[c.index].known) stack.push_back({c, false});
+      }
+      continue;
+    }
+    stack.pop_back();
     uint32_t height = 0;
-    uint64_t h = header(store_, x), operands = 0;
-    if (k == Kind::Add || k == Kind::Mul) h = hash_mix(h, identity(store_.coef(x)));
-    for (uint32_t i = 0; i < store_.arity(x); ++i) {
-      const Invariant& c = invariants_.at(store_.operand(x, i).index);
+    uint64_t h = header(store_, f.id), operands = 0, bits = 0;
+    if (k == Kind::Add || k == Kind::Mul) h = hash_mix(h, identity(store_.coef(f.id)));
+    for (uint32_t i = 0; i < store_.arity(f.id); ++i) {
+      const Invariant& c = invariants_[store_.operand(f.id, i).index];
       height = std::max(height, c.height + 1);
-      uint64_t w = (k == Kind::Add || k == Kind::Mul) ? identity(store_.weight(x, i)) : 0;
+      bits |= c.trait_bits;
+      uint64_t w = (k == Kind::Add || k == Kind::Mul) ? identity(store_.weight(f.id, i)) : 0;
       // Commutative operands are summed (order-free); the others mixed in sequence.
       if (commutative(k)) operands += hash_mix(c.hash, w);
       else h = hash_mix(h, c.hash);
     }
-    return Invariant{height, hash_mix(h, operands)};
-  };
-  expr::fold_post_order<Invariant>(root, invariants_, leaf, expr::AllOperands{store_}, combine);
-  return invariants_.at(root.index);
+    inv = Invariant{height, true, hash_mix(h, operands), bits};
+  }
+  return invariants_[root.index];
+}
+
+const uint32_t* ShapeClasses::position(ExprId x) const {
+  const Position* p = positions_.find(x.index);
+  return p && p->walk == walk_ ? &p->at : nullptr;
 }
 
 // A node's operands in the order the walk numbers them: as stored, except that commutative
@@ -102,19 +132,18 @@ const ShapeClasses::Invariant& ShapeClasses::invariant(ExprId root) {
 // puts a cell's own term of a shared sum (the one over its already numbered input) first,
 // wherever the sum's stored order has it. Any order is sound: it only decides which pairs
 // get equal records.
-std::vector<ExprId> ShapeClasses::visit_order(ExprId x, const std::unordered_map<uint32_t, uint32_t>& position) {
+void ShapeClasses::visit_order(ExprId x) {
   constexpr uint32_t kSmall = 8;
   uint32_t n = store_.arity(x);
-  std::vector<ExprId> ops;
-  ops.reserve(n);
-  for (uint32_t i = 0; i < n; ++i) ops.push_back(store_.operand(x, i));
-  if (!commutative(store_.kind(x))) return ops;
+  order_.clear();
+  for (uint32_t i = 0; i < n; ++i) order_.push_back(store_.operand(x, i));
+  if (!commutative(store_.kind(x))) return;
   auto earliest = [&](ExprId e) {
     uint64_t best = UINT64_MAX;
     auto seen = [&](ExprId o) {
-      auto it = position.find(o.index);
-      if (it != position.end()) best = std::min<uint64_t>(best, it->second);
-      return it != position.end();
+      const uint32_t* at = position(o);
+      if (at) best = std::min<uint64_t>(best, *at);
+      return at != nullptr;
     };
     if (store_.arity(e) > kSmall) return best;
     for (uint32_t i = 0; i < store_.arity(e); ++i) {
@@ -133,20 +162,19 @@ std::vector<ExprId> ShapeClasses::visit_order(ExprId x, const std::unordered_map
   std::vector<Keyed> keyed;
   keyed.reserve(n);
   for (uint32_t i = 0; i < n; ++i) {
-    const Invariant& inv = invariants_.at(ops[i].index);
-    keyed.push_back({inv.height, inv.hash, earliest(ops[i]), i, ops[i]});
+    const Invariant& inv = invariants_[order_[i].index];
+    keyed.push_back({inv.height, inv.hash, earliest(order_[i]), i, order_[i]});
   }
   std::sort(keyed.begin(), keyed.end(), [](const Keyed& p, const Keyed& q) {
     return std::tie(p.height, p.hash, p.earliest, p.stored) < std::tie(q.height, q.hash, q.earliest, q.stored);
   });
-  for (uint32_t i = 0; i < n; ++i) ops[i] = keyed[i].id;
-  return ops;
+  for (uint32_t i = 0; i < n; ++i) order_[i] = keyed[i].id;
 }
 
-void ShapeClasses::record(ExprId x, const std::unordered_map<uint32_t, uint32_t>& position, std::vector<uint64_t>& out) {
+void ShapeClasses::record(ExprId x, std::vector<uint64_t>& out) {
   Kind k = store_.kind(x);
   out.push_back(header(store_, x));
-  auto at = [&](uint32_t i) -> uint64_t { return position.at(store_.operand(x, i).index); };
+  auto at = [&](uint32_t i) -> uint64_t { return *position(store_.operand(x, i)); };
   uint32_t n = store_.arity(x);
   switch (k) {
     case Kind::Const: out.push_back(store_.is_rational(x) ? identity(store_.rational(x)) : 0); return;
@@ -156,11 +184,10 @@ void ShapeClasses::record(ExprId x, const std::unordered_map<uint32_t, uint32_t>
     case Kind::Mul: {
       out.push_back(identity(store_.coef(x)));
       out.push_back(n);
-      std::vector<std::pair<uint64_t, uint64_t>> terms;
-      terms.reserve(n);
-      for (uint32_t i = 0; i < n; ++i) terms.emplace_back(at(i), identity(store_.weight(x, i)));
-      std::sort(terms.begin(), terms.end());
-      for (auto [p, w] : terms) out.insert(out.end(), {p, w});
+      terms_.clear();
+      for (uint32_t i = 0; i < n; ++i) terms_.emplace_back(at(i), identity(store_.weight(x, i)));
+      std::sort(terms_.begin(), terms_.end());
+      for (auto [p, w] : terms_) out.insert(out.end(), {p, w});
       return;
     }
     case Kind::Min:
@@ -181,23 +208,38 @@ void ShapeClasses::record(ExprId x, const std::unordered_map<uint32_t, uint32_t>
 
 PairShape ShapeClasses::shape(ExprId a, ExprId b) {
   PairShape s;
-  std::unordered_map<uint32_t, uint32_t> position;  // node -> its place in the walk
+  // A new walk: positions of earlier walks no longer count.
+  ++walk_;
+  numbered_ = 0;
+  struct Frame {
+    ExprId id;
+    bool expanded;
+  };
+  std::vector<Frame> stack;
   for (ExprId root : {a, b}) {
     invariant(root);
-    expr::fold_post_order<uint32_t>(
-        root, position, [](ExprId) { return std::optional<uint32_t>(); },
-        [&](ExprId x, auto push) {
-          // Pushed last to first: the walk numbers them in visit order.
-          std::vector<ExprId> ops = visit_order(x, position);
-          for (auto it = ops.rbegin(); it != ops.rend(); ++it) push(*it);
-        },
-        [&](ExprId x) {
-          record(x, position, s.words);
-          return static_cast<uint32_t>(position.size());
-        });
+    stack.push_back({root, false});
+    while (!stack.empty()) {
+      const Frame f = stack.back();
+      if (position(f.id)) {
+        stack.pop_back();
+        continue;
+      }
+      if (!f.expanded) {
+        stack.back().expanded = true;
+        // Pushed last to first: the walk numbers them in visit order.
+        visit_order(f.id);
+        for (auto it = order_.rbegin(); it != order_.rend(); ++it)
+          if (!position(*it)) stack.push_back({*it, false});
+        continue;
+      }
+      stack.pop_back();
+      record(f.id, s.words);
+      positions_[f.id.index] = Position{walk_, numbered_++};
+    }
   }
-  s.words.push_back(position.at(a.index));
-  s.words.push_back(position.at(b.index));
+  s.words.push_back(*position(a));
+  s.words.push_back(*position(b));
   uint64_t h = s.words.size();
   for (uint64_t w : s.words) h = expr::detail::hash_mix(h, w);
   s.hash = expr::detail::hash_finish(h);
@@ -205,6 +247,19 @@ PairShape ShapeClasses::shape(ExprId a, ExprId b) {
 }
 
 ShapeClasses::Found ShapeClasses::classify(ExprId a, ExprId b) {
+  const uint64_t pair_hash = expr::detail::hash_mix(invariant(a).hash, invariant(b).hash);
+  auto last = last_member_.find(pair_hash);
+  if (last != last_member_.end() && matches(last->second.a, last->second.b, a, b)) {
+    last->second.a = a, last->second.b = b;
+    ++matched_;
+    return {last->second.cls, false};
+  }
+  Found found = classify_by_record(a, b);
+  last_member_[pair_hash] = Member{a, b, found.cls};
+  return found;
+}
+
+ShapeClasses::Found ShapeClasses::classify_by_record(ExprId a, ExprId b) {
   PairShape s = shape(a, b);
   auto it = classes_by_hash_.try_emplace(s.hash).first;
   for (size_t cls : it->second) {

@@ -18,6 +18,13 @@
 // every cell of a row has one shape). The walk is linear in the DAG (memoized per node); a class is found by
 // the record's hash and confirmed by comparing records word for word, so a hash collision can
 // cost a reuse but never give a wrong class.
+//
+// Before that, a pair is matched against the last pair classed with the same renaming-invariant
+// hash (shape_match.cpp): both walked side by side, a renaming built as they go, and a node the
+// two share taken whole as mapped to itself, on condition that no symbol the renaming moves
+// could be one under it. Neighbouring cells (a row's outputs over one softmax) share all but
+// their own inputs, so this costs what they do not share; a match puts the pair in the class of
+// the pair matched (equality up to renaming is transitive), a failure costs only the attempt.
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -25,6 +32,7 @@
 #include <vector>
 
 #include "decide/domain.hpp"
+#include "decide/node_table.hpp"
 #include "expr/store.hpp"
 
 namespace racer::decide {
@@ -55,20 +63,41 @@ class ShapeClasses {
   // The class of (a, b): the class whose representative has the identical shape, or a new one.
   Found classify(expr::ExprId a, expr::ExprId b);
   size_t size() const { return classes_.size(); }
+  // How many pairs the side-by-side match classed (the rest took a canonical record).
+  size_t matched() const { return matched_; }
 
  private:
   struct Invariant {
-    uint32_t height;
-    uint64_t hash;  // unchanged by renaming symbols of equal traits
+    uint32_t height = 0;
+    bool known = false;
+    uint64_t hash = 0;         // unchanged by renaming symbols of equal traits
+    uint64_t trait_bits = 0;   // bit (traits index mod 64) of every symbol under the node
+  };
+  // A node's place in the current walk (valid when its walk is the current one).
+  struct Position {
+    uint32_t walk = 0;
+    uint32_t at = 0;
   };
   const Invariant& invariant(expr::ExprId x);
   uint64_t traits_id(expr::ExprId symbol);
-  void record(expr::ExprId x, const std::unordered_map<uint32_t, uint32_t>& position, std::vector<uint64_t>& out);
-  std::vector<expr::ExprId> visit_order(expr::ExprId x, const std::unordered_map<uint32_t, uint32_t>& position);
+  const uint32_t* position(expr::ExprId x) const;
+  void record(expr::ExprId x, std::vector<uint64_t>& out);
+  // Fills order_ with x's operands in the order the walk numbers them.
+  void visit_order(expr::ExprId x);
+  // Whether (ca, cb) is (pa, pb) up to a bijective renaming of symbols of equal traits, found
+  // by walking both side by side (shape_match.cpp). False may only cost a reuse.
+  Found classify_by_record(expr::ExprId a, expr::ExprId b);
+  bool matches(expr::ExprId pa, expr::ExprId pb, expr::ExprId ca, expr::ExprId cb);
+  static uint64_t trait_bit(uint64_t traits) { return uint64_t{1} << (traits % 64); }
 
   const expr::Store& store_;
   std::function<SymbolTraits(expr::ExprId)> traits_of_;
-  std::unordered_map<uint32_t, Invariant> invariants_;   // by node, across pairs
+  NodeTable<Invariant> invariants_;  // by node, across pairs
+  NodeTable<Position> positions_;    // by node, for the pair being walked
+  uint32_t walk_ = 0, numbered_ = 0;
+  // Scratch space of one node's visit (the walk is iterative, so one of each serves).
+  std::vector<expr::ExprId> order_;
+  std::vector<std::pair<uint64_t, uint64_t>> terms_;
   std::unordered_map<uint32_t, uint64_t> symbol_traits_;  // by symbol: index into traits_
   struct StoredTraits {
     SymbolTraits t;
@@ -82,6 +111,15 @@ class ShapeClasses {
     std::vector<uint64_t> words;
   };
   std::vector<Representative> classes_;
+  // Per renaming-invariant hash of a pair, the last pair classed with it and its class.
+  struct Member {
+    expr::ExprId a, b;
+    size_t cls;
+  };
+  std::unordered_map<uint64_t, Member> last_member_;
+  size_t matched_ = 0;
+  // The side-by-side walk's node pairing, both ways (valid for the current walk_).
+  NodeTable<Position> paired_, paired_back_;
   std::unordered_map<uint64_t, std::vector<size_t>> classes_by_hash_;
 };
 

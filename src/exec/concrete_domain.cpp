@@ -198,6 +198,9 @@ Value ConcreteDomain::cvt_bits(ptx::Type dst, ptx::Type src, Value a, const Floa
 Value ConcreteDomain::int_op(IntOp, ptx::Type, Value, Value) { no_symbols(); }
 Value ConcreteDomain::int_cmp(uint8_t, ptx::Type, Value, Value) { no_symbols(); }
 Value ConcreteDomain::int_popc(ptx::Type, Value) { no_symbols(); }
+Value ConcreteDomain::int_shift_right(ptx::Type, Value, unsigned) { no_symbols(); }
+Value ConcreteDomain::int_bit_field(ptx::Type, Value, unsigned, unsigned) { no_symbols(); }
+std::optional<Value> ConcreteDomain::int_flag_logic(bool, ptx::Type, Value, uint64_t) { no_symbols(); }
 // The semantics compute bit operations on concrete operands themselves.
 Value ConcreteDomain::sign_bit(ptx::Type, Value) { no_symbols(); }
 Value ConcreteDomain::with_sign_bit(ptx::Type, Value, Value, bool) { no_symbols(); }

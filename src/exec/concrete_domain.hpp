@@ -24,6 +24,9 @@ class ConcreteDomain final : public Domain {
   Value int_cmp(uint8_t cmp, ptx::Type t, Value a, Value b) override;
   Value as_integer(Value v, ptx::Type) override { return v; }
   Value int_popc(ptx::Type t, Value a) override;
+  Value int_shift_right(ptx::Type t, Value a, unsigned n) override;
+  Value int_bit_field(ptx::Type t, Value a, unsigned p, unsigned q) override;
+  std::optional<Value> int_flag_logic(bool xor_op, ptx::Type t, Value a, uint64_t k) override;
   Value sign_bit(ptx::Type ft, Value s) override;
   Value with_sign_bit(ptx::Type ft, Value sign, Value v, bool flip) override;
 

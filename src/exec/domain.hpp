@@ -55,6 +55,15 @@ class Domain {
   virtual Value as_integer(Value v, ptx::Type t) = 0;
   // popc of symbolic integer data (a ballot mask, say); refused where it is not exact.
   virtual Value int_popc(ptx::Type t, Value a) = 0;
+  // Bit fields of symbolic integer data. shift_right: shr by 0 < n < the width of t, i.e.
+  // floor(e / 2^n) of the value read as t (arithmetic for a signed t, logical otherwise).
+  // bit_field: and with the mask of bits p..q-1 (p < q <= the width, not all of them).
+  // Exact, or refused where the expression would need more than a few steps.
+  virtual Value int_shift_right(ptx::Type t, Value a, unsigned n) = 0;
+  virtual Value int_bit_field(ptx::Type t, Value a, unsigned p, unsigned q) = 0;
+  // or/xor (xor true) of symbolic integer data that is 0 or 1 (a flag: a sign shifted down, a
+  // comparison's select) with the constant k: exact; nullopt where a may be anything else.
+  virtual std::optional<Value> int_flag_logic(bool xor_op, ptx::Type t, Value a, uint64_t k) = 0;
 
   // Sign-bit views of float data of type ft (its width places the sign bit). sign_bit: the
   // bits of `and s, signmask`, s's sign alone, as integer data. with_sign_bit: the float v

@@ -2,6 +2,9 @@
 
 #include <algorithm>
 
+#include "expr/eval.hpp"
+#include "expr/substitute.hpp"
+
 namespace racer::exec {
 namespace {
 
@@ -78,6 +81,29 @@ std::optional<Interval> IntBounds::of(expr::ExprId e) {
   }
   memo_.emplace(e.index, r);
   return r;
+}
+
+std::optional<Interval> IntBounds::enumerate(expr::ExprId e) {
+  std::vector<expr::ExprId> syms = expr::free_symbols(store_, e);
+  if (syms.size() != 1 || !symbol_range_) return std::nullopt;
+  std::optional<Interval> range = symbol_range_(syms.front());
+  if (!range || range->lo.get_den() != 1 || range->hi.get_den() != 1 || range->hi - range->lo >= kMaxPoints)
+    return std::nullopt;
+  std::optional<Interval> r;
+  expr::Assignment at;
+  for (mpz_class v = range->lo.get_num(); v <= range->hi.get_num(); ++v) {
+    at[syms.front()] = mpq_class(v);
+    std::optional<mpq_class> x = expr::eval_exact(store_, e, at);
+    if (!x) return std::nullopt;
+    r = r ? Interval{std::min(r->lo, *x), std::max(r->hi, *x)} : Interval{*x, *x};
+  }
+  if (r) note(e, *r);
+  return r;
+}
+
+void IntBounds::note(expr::ExprId e, const Interval& known) {
+  std::optional<Interval> b = of(e);
+  memo_[e.index] = b ? Interval{std::max(b->lo, known.lo), std::min(b->hi, known.hi)} : known;
 }
 
 }  // namespace racer::exec

@@ -23,6 +23,13 @@ class IntBounds {
   void set_symbol_range(SymbolRange f) { symbol_range_ = std::move(f); }
   // nullopt: no finite bound is known.
   std::optional<Interval> of(expr::ExprId e);
+  // A bound proved by other means (a remainder lies in [0, 2^n)): kept with the rules' own.
+  void note(expr::ExprId e, const Interval& known);
+  // The exact bounds of e where it depends on one integer symbol with at most kMaxPoints
+  // values: e evaluated at each (the interval rules lose the correlation between the steps
+  // of a shift and the value shifted). Kept as a note; nullopt otherwise.
+  static constexpr long kMaxPoints = 4096;
+  std::optional<Interval> enumerate(expr::ExprId e);
 
  private:
   const expr::Store& store_;

@@ -97,6 +97,7 @@ void Machine::follow_skipped(ExecContext& ctx, const AbsorbPlan& p, uint32_t ins
 // (a selection whose value is the routine's result).
 void Machine::enter_plan(ExecContext& ctx, uint32_t instr) {
   Thread& th = ctx.th;
+  if (!th.plans.back().jumps.empty()) th.data_branched = true;  // the routine's branches may part lanes
   follow_skipped(ctx, th.plans.back(), instr);
   place_results(th, th.plans.back(), instr);
   if (!th.plans.back().before && th.plans.back().commit == instr) commit_plan(th, th.plans.size() - 1, instr);
@@ -187,6 +188,7 @@ bool Machine::run_ready_threads(Cta& cta) {
             try {
               on = dom_.truth(g);
             } catch (const Refusal& r) {
+              if (ins.op == ptx::Op::Bra) th.data_branched = true;  // lanes may part on their data here
               std::string why = std::string("guard ") + fn.regs[ins.guard].name + ": " + r.what();
               if (try_recognize(ctx, ins, why)) {
                 enter_plan(ctx, th.pc - 1);

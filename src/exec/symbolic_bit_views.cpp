@@ -91,4 +91,75 @@ std::optional<ExprId> SymbolicDomain::power_of_two_float(ExprId e, ptx::Type t) 
   return store_.exp(store_.mul(k, ln2()));
 }
 
+// A quotient where every value of e is a multiple of 2^n; otherwise floor(e / 2^n) as its
+// least quotient over e's bounds plus one step select(e >= q 2^n, 1, 0) per quotient above it
+// (exact on every value in the bounds), refused where that takes more than kMaxSteps steps.
+ExprId SymbolicDomain::floor_pow2(ExprId e, unsigned n) {
+  constexpr long kMaxSteps = 64;
+  const mpz_class unit = mpz_class(1) << n;
+  if (multiple_of(store_, e, unit)) return store_.mul(e, store_.constant(mpq_class(1, unit)));
+  auto b = bounds_.of(e);
+  if (!b) throw Refusal("a shift or mask of symbolic integer data with no known bounds");
+  mpz_class qlo, qhi;
+  mpz_fdiv_q(qlo.get_mpz_t(), mpz_class(b->lo).get_mpz_t(), unit.get_mpz_t());
+  mpz_fdiv_q(qhi.get_mpz_t(), mpz_class(b->hi).get_mpz_t(), unit.get_mpz_t());
+  if (qhi - qlo > kMaxSteps)
+    throw Refusal("a shift or mask of symbolic integer data whose bounds span " + mpz_class(qhi - qlo).get_str() +
+                  " quotients by 2^" + std::to_string(n) + " (more than " + std::to_string(kMaxSteps) + " steps)");
+  ExprId r = store_.constant(mpq_class(qlo));
+  for (mpz_class q = qlo + 1; q <= qhi; ++q)
+    r = store_.add(r, store_.select(store_.cmp(expr::CmpOp::Ge, e, store_.constant(mpq_class(q * unit))), store_.one(),
+                                    store_.zero()));
+  return r;
+}
+
+Value SymbolicDomain::int_shift_right(ptx::Type t, Value a, unsigned n) {
+  if (ptx::type_class(t) == ptx::TypeClass::Signed) return checked_int(floor_pow2(integer(a, t), n), t);
+  // shr.b and shr.u are logical: the value read unsigned.
+  const unsigned w = ptx::type_bits(t);
+  const ptx::Type ut = w == 64 ? ptx::Type::U64 : w == 16 ? ptx::Type::U16 : ptx::Type::U32;
+  const ptx::Type st = w == 64 ? ptx::Type::S64 : w == 16 ? ptx::Type::S16 : ptx::Type::S32;
+  if (a.is_symbolic() && a.integer)
+    if (auto b = bounds_.of(a.expr()); b && b->lo < 0) {
+      // A negative value of the signed range reads as e + 2^w: floor each reading (exact over
+      // all of e's bounds) and select by sign; the result lies in [0, 2^(w-n)).
+      ExprId e = integer(a, st);
+      ExprId neg = store_.cmp(expr::CmpOp::Lt, e, store_.zero());
+      ExprId r = store_.select(neg, floor_pow2(store_.add(e, store_.constant(mpq_class(mpz_class(1) << w))), n),
+                               floor_pow2(e, n));
+      bounds_.note(r, Interval{0, mpq_class((mpz_class(1) << (w - n)) - 1)});
+      return checked_int(r, ut);
+    }
+  return checked_int(floor_pow2(integer(a, ut), n), ut);
+}
+
+// e mod 2^n, whose bounds [0, 2^n) the interval rules cannot see through the floor's steps:
+// noted with it.
+ExprId SymbolicDomain::mod_pow2(ExprId e, unsigned n) {
+  const mpz_class unit = mpz_class(1) << n;
+  if (auto b = bounds_.of(e); b && b->lo >= 0 && b->hi < mpq_class(unit)) return e;
+  ExprId r = store_.sub(e, store_.mul(store_.constant(mpq_class(unit)), floor_pow2(e, n)));
+  bounds_.note(r, Interval{0, mpq_class(unit - 1)});
+  return r;
+}
+
+Value SymbolicDomain::int_bit_field(ptx::Type t, Value a, unsigned p, unsigned q) {
+  ExprId e = integer(a, t);
+  if (q == ptx::type_bits(t)) return checked_int(store_.sub(e, mod_pow2(e, p)), t);  // 2^p floor(e / 2^p)
+  ExprId r = p == 0 ? mod_pow2(e, q) : store_.sub(mod_pow2(e, q), mod_pow2(e, p));
+  bounds_.note(r, Interval{0, mpq_class((mpz_class(1) << q) - (mpz_class(1) << p))});
+  return checked_int(r, t);
+}
+
+std::optional<Value> SymbolicDomain::int_flag_logic(bool xor_op, ptx::Type t, Value a, uint64_t k) {
+  if (!a.is_symbolic() || !a.integer) return std::nullopt;
+  ExprId e = a.expr();
+  auto b = bounds_.of(e);
+  if (!b || b->lo < 0 || b->hi > 1) return std::nullopt;
+  // e in {0, 1} touches bit 0 alone: k's other bits pass through; bit 0 is e | k0 or e ^ k0.
+  const mpz_class high = mpz_class(std::to_string(k & ~uint64_t{1}));
+  ExprId low = (k & 1) == 0 ? e : xor_op ? store_.sub(store_.one(), e) : store_.one();
+  return checked_int(store_.add(store_.constant(mpq_class(high)), low), t);
+}
+
 }  // namespace racer::exec

@@ -339,14 +339,15 @@ Value SymbolicDomain::checked_int(ExprId e, ptx::Type t) {
   bool sgn = ptx::type_class(t) == ptx::TypeClass::Signed;
   mpz_class lo = sgn ? -(mpz_class(1) << (bits - 1)) : mpz_class(0);
   mpz_class hi = sgn ? (mpz_class(1) << (bits - 1)) - 1 : (mpz_class(1) << bits) - 1;
-  auto b = bounds_.of(e);
-  if (!b || b->lo < lo || b->hi > hi) {
+  auto fits = [&](const std::optional<Interval>& b) {
+    if (!b) return false;
+    if (b->lo >= lo && b->hi <= hi) return true;
     // Bit types hold either signedness: accept if the value fits the signed or unsigned range.
-    bool alt = ptx::type_class(t) == ptx::TypeClass::Bits && b && b->lo >= -(mpz_class(1) << (bits - 1)) && b->hi <= hi;
-    if (!alt)
-      throw Refusal("symbolic integer arithmetic whose result may not fit ." + std::string(ptx::type_name(t)) +
-                    " (exact and two's-complement arithmetic would differ)");
-  }
+    return ptx::type_class(t) == ptx::TypeClass::Bits && b->lo >= -(mpz_class(1) << (bits - 1)) && b->hi <= hi;
+  };
+  if (!fits(bounds_.of(e)) && !fits(bounds_.enumerate(e)))
+    throw Refusal("symbolic integer arithmetic whose result may not fit ." + std::string(ptx::type_name(t)) +
+                  " (exact and two's-complement arithmetic would differ)");
   return Value::of_int_expr(e);
 }
 

@@ -32,6 +32,9 @@ class SymbolicDomain final : public Domain {
   Value int_cmp(uint8_t cmp, ptx::Type t, Value a, Value b) override;
   Value as_integer(Value v, ptx::Type t) override;
   Value int_popc(ptx::Type t, Value a) override;
+  Value int_shift_right(ptx::Type t, Value a, unsigned n) override;
+  Value int_bit_field(ptx::Type t, Value a, unsigned p, unsigned q) override;
+  std::optional<Value> int_flag_logic(bool xor_op, ptx::Type t, Value a, uint64_t k) override;
   Value sign_bit(ptx::Type ft, Value s) override;
   Value with_sign_bit(ptx::Type ft, Value sign, Value v, bool flip) override;
   // Where symbolic integers from integer tensors may lie (their dtype's range, or the
@@ -59,6 +62,9 @@ class SymbolicDomain final : public Domain {
   // The float of type t whose bits are the integer e, where e is an exponent field alone
   // (2^k built as (k + bias) << mantissa bits) within the normal range: 2^k exactly.
   std::optional<expr::ExprId> power_of_two_float(expr::ExprId e, ptx::Type t);
+  // floor(e / 2^n) and e mod 2^n for integer data e (symbolic_bit_views.cpp).
+  expr::ExprId floor_pow2(expr::ExprId e, unsigned n);
+  expr::ExprId mod_pow2(expr::ExprId e, unsigned n);
   static const mpq_class& log2e_float();
   static const mpq_class& ln2_float();
   std::optional<expr::ExprId> divide_if_multiple(expr::ExprId x, const mpq_class& c);

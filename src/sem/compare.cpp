@@ -71,8 +71,16 @@ void as_numbers(ExecContext& c, Type t, Value& a, Value& b) {
     a = c.dom.as_number(a, ft);
     b = c.dom.as_number(b, ft);
   } else {
-    a = c.dom.as_integer(a, t);
-    b = c.dom.as_integer(b, t);
+    // A bit-typed constant with its top bit set reads as negative (selp.b32 r, -24, -25):
+    // either reading has these bits, and every consumer checks that the value fits its type.
+    auto reading = [&](const Value& v) {
+      if (ptx::type_class(t) != ptx::TypeClass::Bits || !v.is_concrete()) return t;
+      IntT it(t);
+      if (it.bits < 16 || !(v.bits >> (it.bits - 1) & 1)) return t;
+      return it.bits == 64 ? Type::S64 : it.bits == 16 ? Type::S16 : Type::S32;
+    };
+    a = c.dom.as_integer(a, reading(a));
+    b = c.dom.as_integer(b, reading(b));
   }
 }
 

@@ -3,6 +3,8 @@
 // a constant mask; the sign alone (and with the sign mask) as integer data, which or'ed or
 // xor'ed into a float sets or flips its sign (copysign); and the identities (or/xor 0, and
 // all-ones). A symbolic float that is a known constant is read as its bits (bits_view).
+#include <bit>
+
 #include "sem/common.hpp"
 #include "sem/semantics.hpp"
 
@@ -58,6 +60,24 @@ bool sign_bit_op(ExecContext& c, const Instr& i, Value a, Value b) {
   return false;
 }
 
+// and of symbolic integer data with a constant mask of contiguous bits p..q-1 (the domain's
+// bit field); other masks stay refused.
+bool int_mask(ExecContext& c, const Instr& i, Value a, Value b) {
+  if (i.op != ptx::Op::And) return false;
+  Value sym = a.is_symbolic() ? a : b, k = a.is_symbolic() ? b : a;
+  if (!sym.is_symbolic() || !sym.integer || !k.is_concrete()) return false;
+  Type t = i.type();
+  IntT it(t);
+  uint64_t kb = k.bits & it.mask();
+  if (kb == 0 || kb == it.mask()) return false;
+  const unsigned p = static_cast<unsigned>(std::countr_zero(kb)), q = p + static_cast<unsigned>(std::popcount(kb));
+  if (q > it.bits || (q < 64 && kb != (((uint64_t{1} << q) - 1) & ~((uint64_t{1} << p) - 1))) ||
+      (q == 64 && kb != ~((uint64_t{1} << p) - 1)))
+    return false;
+  c.set(i.operands[0], c.dom.int_bit_field(t, sym, p, q));
+  return true;
+}
+
 void bitwise(ExecContext& c, const Instr& i) {
   Type t = i.type();
   Value a = c.get(i.operands[1], t), b = c.get(i.operands[2], t);
@@ -69,7 +89,12 @@ void bitwise(ExecContext& c, const Instr& i) {
   a = bits_view(c, a, t);
   b = bits_view(c, b, t);
   if (!a.is_concrete() || !b.is_concrete()) {
-    if (sign_bit_op(c, i, a, b)) return;
+    if (i.op != ptx::Op::And && (a.is_concrete() || b.is_concrete()))
+      if (auto r = c.dom.int_flag_logic(i.op == ptx::Op::Xor, t, a.is_concrete() ? b : a, (a.is_concrete() ? a : b).bits & IntT(t).mask())) {
+        c.set(i.operands[0], *r);
+        return;
+      }
+    if (sign_bit_op(c, i, a, b) || int_mask(c, i, a, b)) return;
     throw exec::Refusal("bit-level operation on data that depends on symbolic inputs");
   }
   uint64_t r = i.op == ptx::Op::And ? a.bits & b.bits : i.op == ptx::Op::Or ? a.bits | b.bits : a.bits ^ b.bits;
@@ -109,6 +134,10 @@ void shift(ExecContext& c, const Instr& i) {
     // Symbolic integer data shifted left: a product by 2^n, exact while it fits the type
     // (the domain refuses otherwise), as an exponent field built for a power of two is.
     c.set(i.operands[0], c.dom.int_op(exec::IntOp::Mul, t, v, Value::of_bits(uint64_t{1} << n)));
+    return;
+  }
+  if (Value v = bits_view(c, c.get(i.operands[1], t), t); i.op == ptx::Op::Shr && v.is_symbolic() && v.integer && n > 0 && n < it.bits) {
+    c.set(i.operands[0], c.dom.int_shift_right(t, v, static_cast<unsigned>(n)));  // floor(e / 2^n), exact
     return;
   }
   uint64_t a = int_operand(c, i.operands[1], t);

@@ -114,7 +114,33 @@ void warp_sync(ExecContext& c0, const Instr&, std::span<Thread* const> lanes) {
   c0.sync().warp_synchronized(c0.cta, lanes);
 }
 
+// redux.sync add/min/max over symbolic integer data: the exact fold over the lanes, each
+// partial result bounds-checked like any symbolic integer arithmetic (min and max cannot
+// leave the range of their operands; a sum is refused where it may not fit the type).
+bool symbolic_redux(ExecContext& c0, const Instr& i, std::span<Thread* const> lanes) {
+  Type t = i.type();
+  std::vector<Value> v;
+  bool symbolic = false;
+  for (Thread* th : lanes) {
+    v.push_back(bits_view(c0, lane_get(c0, *th, i.operands[1], t), t));
+    symbolic |= !v.back().is_concrete();
+  }
+  if (!symbolic) return false;
+  exec::IntOp op;
+  switch (i.mod(Mod::AtomOp)) {
+    case ptx::atomop::ADD: op = exec::IntOp::Add; break;
+    case ptx::atomop::MIN: op = exec::IntOp::Min; break;
+    case ptx::atomop::MAX: op = exec::IntOp::Max; break;
+    default: throw exec::Refusal("redux.sync and/or/xor of symbolic integer data (bitwise on exact integers)");
+  }
+  Value acc = c0.dom.as_integer(v.front(), t);
+  for (size_t k = 1; k < v.size(); ++k) acc = c0.dom.int_op(op, t, acc, v[k]);
+  for (Thread* th : lanes) lane_set(c0, *th, i.operands[0], acc);
+  return true;
+}
+
 void redux(ExecContext& c0, const Instr& i, std::span<Thread* const> lanes) {
+  if (symbolic_redux(c0, i, lanes)) return;
   Type t = i.type();
   IntT it(t);
   uint8_t op = i.mod(Mod::AtomOp);
@@ -173,6 +199,37 @@ void elect(ExecContext& c0, const Instr& i, std::span<Thread* const> lanes) {
   }
 }
 
+// activemask: each lane waits alone (its member mask is itself), so this runs once every lane
+// of the CTA has run to a synchronization point or exited. The lanes active together are then
+// determined by the program when every live lane of the warp waits here having taken the
+// same branches since launch and none on symbolic data; otherwise they depend on how the
+// hardware schedules or reconverges diverged lanes, and the answer would be a guess.
+void activemask(ExecContext& c0, const Instr& i, std::span<Thread* const> lanes) {
+  const Thread& me = *lanes.front();
+  std::vector<Thread*> group;
+  uint32_t mask = 0;
+  for (uint32_t k = 0; k < 32; ++k) {
+    size_t j = size_t{me.warp} * 32 + k;
+    if (j >= c0.cta.threads.size()) break;
+    Thread& o = c0.cta.threads[j];
+    if (o.exited) continue;
+    std::string lane = "lane " + std::to_string(k);
+    if (o.wait != exec::Wait::Warp || o.wait_instr != me.wait_instr)
+      throw exec::Refusal("activemask while " + lane + " of the warp waits elsewhere: which lanes run together here depends on the schedule");
+    if (o.data_branched)
+      throw exec::Refusal("activemask after " + lane + " branched on symbolic data: which lanes run together here depends on the data and the schedule");
+    if (o.branch_trace != me.branch_trace || o.branches != me.branches)
+      throw exec::Refusal("activemask reached by lane " + std::to_string(me.lane) + " and " + lane +
+                          " along different branches: which lanes run together here depends on how the hardware reconverges them");
+    mask |= 1u << k;
+    group.push_back(&o);
+  }
+  for (Thread* o : group) {
+    lane_set(c0, *o, i.operands[0], Value::of_bits(mask));
+    o->wait = exec::Wait::None;
+  }
+}
+
 }  // namespace
 
 void register_warp(exec::Semantics& s) {
@@ -190,9 +247,12 @@ void register_warp(exec::Semantics& s) {
   co[size_t(ptx::Op::Match)] = match;
   st[size_t(ptx::Op::ElectSync)] = [](ExecContext& c, const Instr& i) { arrive(c, i, 1); };
   co[size_t(ptx::Op::ElectSync)] = elect;
-  st[size_t(ptx::Op::Activemask)] = [](ExecContext&, const Instr&) {
-    throw exec::Refusal("activemask depends on how the hardware groups diverged lanes");
+  st[size_t(ptx::Op::Activemask)] = [](ExecContext& c, const Instr&) {
+    c.th.wait = exec::Wait::Warp;
+    c.th.wait_instr = c.th.pc - 1;
+    c.th.member_mask = 1u << c.th.lane;
   };
+  co[size_t(ptx::Op::Activemask)] = activemask;
 }
 
 }  // namespace racer::sem

@@ -134,5 +134,37 @@ TEST_F(ShapeTest, SharedSubtermsAreWalkedOnce) {
   EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 5.0);
 }
 
+TEST_F(ShapeTest, NeighboursThatShareAllButTheirOwnInputsMatchSideBySide) {
+  // Attention-like rows: weights p_j = exp(x_j) / sum over a row's scores x (one tensor), and
+  // each output column sums p_j v[j][col] (another tensor); b divides once at the end.
+  std::vector<ExprId> xs, es;
+  for (int j = 0; j < 8; ++j) xs.push_back(sym("x" + std::to_string(j)));
+  for (ExprId x : xs) es.push_back(s.exp(x));
+  ExprId sum = s.add(es);
+  for (int col = 0; col < 6; ++col) {
+    std::vector<ExprId> ta, tb;
+    for (int j = 0; j < 8; ++j) {
+      ExprId v = sym("v" + std::to_string(j) + "_" + std::to_string(col));
+      traits[v].tag = 1;
+      ta.push_back(s.mul(s.div(es[j], sum), v));
+      tb.push_back(s.mul(es[j], v));
+    }
+    classes.classify(s.add(ta), s.div(s.add(tb), sum));
+  }
+  EXPECT_EQ(classes.size(), 1u);
+  EXPECT_EQ(classes.matched(), 5u);
+}
+
+TEST_F(ShapeTest, ASubtermSharedWholeFixesTheSymbolsUnderIt) {
+  // (exp(s) t, u) against (exp(s) s, u): side by side, exp(s) is one node on both and t pairs
+  // with s, a renaming that is no bijection once exp(s) keeps its s. Only the rule that a
+  // shared node fixes the symbols under it keeps the second pair out of the first's class.
+  ExprId s1 = sym("s"), t = sym("t"), u = sym("u");
+  ExprId e = s.exp(s1);
+  EXPECT_FALSE(same_class(s.mul(e, t), u, s.mul(e, s1), u));
+  EXPECT_EQ(classes.size(), 2u);
+  EXPECT_EQ(classes.matched(), 0u);
+}
+
 }  // namespace
 }  // namespace racer::decide
