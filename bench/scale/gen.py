@@ -99,6 +99,22 @@ args  = [{{ read = "A" }}, {{ read = "B" }}, {{ write = "C" }}, {m}, {n}, {k}]
 
 
 TC_KERNELS = HERE.parent.parent / "tests" / "cases" / "kernels" / "tc"
+SHARED_TRITON = HERE.parent.parent.parent / "shared" / "corpus" / "triton"
+
+
+def compile_triton(module_dir, module, kernel, sig, consts, arch, warps, ptx):
+    """Compiles `kernel` of the Triton source `module` (in module_dir) without a GPU into the
+    file ptx; gives the compiled kernel (its metadata has the shared memory it needs)."""
+    import importlib
+    import triton
+    from triton.backends.compiler import GPUTarget
+    from triton.compiler import ASTSource
+    sys.path.insert(0, str(module_dir))
+    fn = getattr(importlib.import_module(module), kernel)
+    k = triton.compile(ASTSource(fn=fn, signature=sig, constexprs=consts),
+                       target=GPUTarget("cuda", arch, 32), options={"num_warps": warps, "num_stages": 1})
+    ptx.write_text(k.asm["ptx"])
+    return k
 
 
 def attention(shape, out):
@@ -107,19 +123,12 @@ def attention(shape, out):
     per query row. BLOCK_M 16 with one warp where SQ is 16, else 32 with four; BLOCK_N 32."""
     sq, skv, d = (int(v) for v in shape.split("x"))
     block_m, warps, block_n = (16, 1, 32) if sq <= 16 else (32, 4, 32)
-    import triton
-    from triton.backends.compiler import GPUTarget
-    from triton.compiler import ASTSource
-    sys.path.insert(0, str(TC_KERNELS))
-    import tc_triton
     sig = {"Q": "*fp16", "Kp": "*fp16", "V": "*fp16", "Out": "*fp32", "SEQ_KV": "constexpr", "D": "constexpr",
            "BLOCK_M": "constexpr", "BLOCK_N": "constexpr", "SCALE": "constexpr", "RESCALE": "constexpr"}
     consts = {"SEQ_KV": skv, "D": d, "BLOCK_M": block_m, "BLOCK_N": block_n, "SCALE": 1.0 / d ** 0.5, "RESCALE": True}
-    k = triton.compile(ASTSource(fn=tc_triton.attn_fwd, signature=sig, constexprs=consts),
-                       target=GPUTarget("cuda", 80, 32), options={"num_warps": warps, "num_stages": 1})
     name = f"attention_{sq}x{skv}x{d}"
     ptx = out / f"{name}.sm80.ptx"
-    ptx.write_text(k.asm["ptx"])
+    k = compile_triton(TC_KERNELS, "tc_triton", "attn_fwd", sig, consts, 80, warps, ptx)
     return f"""name = "{name}"
 about = "flash-attention forward (Triton sm_80 mma.sync, BLOCK_M {block_m}, BLOCK_N {block_n}, {warps} warps), {sq} queries x {skv} keys, head dim {d}, against naive attention (one thread per query row)"
 outputs = ["O"]
@@ -147,25 +156,15 @@ args  = [{{ read = "Q" }}, {{ read = "K" }}, {{ read = "V" }}, {{ write = "O" }}
 """
 
 
-SHARED_TRITON = HERE.parent.parent.parent / "shared" / "corpus" / "triton"
-
-
 def cross_entropy(shape, out):
     """The shared corpus's Triton cross-entropy (one program per row, the row in one block of
     BLOCK = ncols lanes, 4 warps; compiled here) against one thread per row, labels fixed to
     0, ncols - 1, ncols / 2, ... with the first row's ignored where there are more than two."""
     rows, cols = (int(v) for v in shape.split("x"))
-    import triton
-    from triton.backends.compiler import GPUTarget
-    from triton.compiler import ASTSource
-    sys.path.insert(0, str(SHARED_TRITON))
-    import kernels
     sig = {"logits": "*fp32", "labels": "*i32", "loss": "*fp32", "ncols": "i32", "ignore_index": "i32", "BLOCK": "constexpr"}
-    k = triton.compile(ASTSource(fn=kernels.cross_entropy, signature=sig, constexprs={"BLOCK": cols}),
-                       target=GPUTarget("cuda", 90, 32), options={"num_warps": 4, "num_stages": 1})
     name = f"cross_entropy_{rows}x{cols}"
     ptx = out / f"{name}.sm90.ptx"
-    ptx.write_text(k.asm["ptx"])
+    k = compile_triton(SHARED_TRITON, "kernels", "cross_entropy", sig, {"BLOCK": cols}, 90, 4, ptx)
     labels = [[0, cols - 1, cols // 2][r % 3] for r in range(rows)]
     if rows > 2:
         labels[0] = -100

@@ -25,8 +25,6 @@ namespace {
 // interning adds, and only costs a reuse if it fails).
 uint64_t identity(const mpq_class& q) { return static_cast<uint64_t>(reinterpret_cast<uintptr_t>(&q)); }
 
-bool commutative(Kind k) { return k == Kind::Add || k == Kind::Mul || k == Kind::Min || k == Kind::Max; }
-
 uint8_t op_byte(const expr::Store& st, ExprId x) {
   switch (st.kind(x)) {
     case Kind::Const: return static_cast<uint8_t>(st.const_kind(x));

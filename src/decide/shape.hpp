@@ -89,6 +89,10 @@ class ShapeClasses {
   Found classify_by_record(expr::ExprId a, expr::ExprId b);
   bool matches(expr::ExprId pa, expr::ExprId pb, expr::ExprId ca, expr::ExprId cb);
   static uint64_t trait_bit(uint64_t traits) { return uint64_t{1} << (traits % 64); }
+  // Sums, products, min and max: operands order-free.
+  static bool commutative(expr::Kind k) {
+    return k == expr::Kind::Add || k == expr::Kind::Mul || k == expr::Kind::Min || k == expr::Kind::Max;
+  }
 
   const expr::Store& store_;
   std::function<SymbolTraits(expr::ExprId)> traits_of_;

@@ -10,16 +10,9 @@ namespace racer::decide {
 using expr::ExprId;
 using expr::Kind;
 
-namespace {
-
-bool commutative(Kind k) { return k == Kind::Add || k == Kind::Mul || k == Kind::Min || k == Kind::Max; }
-
-}  // namespace
-
 bool ShapeClasses::matches(ExprId pa, ExprId pb, ExprId ca, ExprId cb) {
+  // (The invariants of both pairs' nodes are known: classify computed them before.)
   ++walk_;
-  invariant(ca);
-  invariant(cb);
   uint64_t kept_bits = 0;   // symbols under nodes taken as mapped to themselves
   uint64_t moved_bits = 0;  // symbols the renaming moves
   std::vector<std::pair<ExprId, ExprId>> stack{{pb, cb}, {pa, ca}};
@@ -30,7 +23,7 @@ bool ShapeClasses::matches(ExprId pa, ExprId pb, ExprId ca, ExprId cb) {
     uint64_t hash;
     uint32_t stored;
   };
-  std::vector<Operand> xs, ys;
+  std::vector<Operand> xs, ys, rest_x, rest_y;
   while (!stack.empty()) {
     auto [x, y] = stack.back();
     stack.pop_back();
@@ -94,7 +87,8 @@ bool ShapeClasses::matches(ExprId pa, ExprId pb, ExprId ca, ExprId cb) {
     auto by_id = [](const Operand& p, const Operand& q) { return std::tie(p.id.index, p.weight) < std::tie(q.id.index, q.weight); };
     std::sort(xs.begin(), xs.end(), by_id);
     std::sort(ys.begin(), ys.end(), by_id);
-    std::vector<Operand> rest_x, rest_y;
+    rest_x.clear();
+    rest_y.clear();
     size_t i = 0, j = 0;
     while (i < xs.size() || j < ys.size()) {
       if (i < xs.size() && j < ys.size() && xs[i].id == ys[j].id && xs[i].weight == ys[j].weight) {

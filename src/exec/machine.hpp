@@ -84,8 +84,8 @@ class Machine final : public AccessPath, public ThreadStepper {
   void set_concrete_unknowns(ConcreteUnknown f) { concrete_unknown_ = std::move(f); }
   void set_recognizer(RoutineRecognizer* r) { recognizer_ = r; }
   // For concrete runs whose defects nobody reads (a self-check, a hazard search): tensors and
-  // shared memory keep no access records, which is most of such a run's memory and a fifth of
-  // its time. Values are unchanged (records only ever add defects or refusals); module
+  // shared memory keep no access records (their pages and their bookkeeping at every access
+  // are the cost). Values are unchanged (records only ever add defects or refusals); module
   // variables keep theirs (constant tables are told apart by never having been written).
   void set_race_tracking(bool on) { race_tracking_ = on; }
   // For concrete measurement (kernel contracts): the hardware performs the atomics on one
