@@ -72,6 +72,7 @@ ConcreteRun run_concrete(const Prepared& prep, const std::vector<WitnessValue>& 
       // Storage no cell maps to holds the witness's value for it, if it has one.
       const mpq_class* v = nullptr;
       if (map[e] < 0) {
+        if (unknowns.empty()) continue;  // (no name to build for each gap element)
         auto u = unknowns.find(s.unmapped_name(static_cast<int64_t>(e)));
         if (u != unknowns.end()) v = &u->second;
       } else if (static_cast<uint64_t>(map[e]) < given.size()) {
