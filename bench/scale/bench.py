@@ -2,8 +2,9 @@
 """Scale benchmark (issue 20): `racer check` on bench/scale instances written by gen.py at the
 issue's shapes, with one or two builds, the median of --runs runs each (one process per run, runs
 of the builds interleaved so that the machine's load falls on both alike). Prints a Markdown
-table: verdict, thread-instructions, median wall seconds, median peak resident memory (MB, the
-process's own maximum RSS), the phases' seconds, and the ratio of the builds.
+table: verdict, thread-instructions, median wall seconds, median CPU seconds (user + system: on a
+machine others load, wall time measures the load as much as the build), median peak resident memory
+(MB, the process's own maximum RSS), the phases' seconds, and the ratio of the builds.
 
   python3 bench/scale/bench.py --after build/racer --runs 3 tiled64:64x64x64 tiled64:64x64x512
   python3 bench/scale/bench.py --before /work/wt-base/build/racer --after build/racer --runs 3 ROW...
@@ -30,7 +31,7 @@ def run_once(racer, toml, time_limit):
     _, status, usage = os.wait4(p.pid, 0)
     wall = time.perf_counter() - start
     j = json.loads(out)
-    return {"wall": wall, "rss_mb": usage.ru_maxrss / 1024, "json": j}
+    return {"wall": wall, "cpu": usage.ru_utime + usage.ru_stime, "rss_mb": usage.ru_maxrss / 1024, "json": j}
 
 
 def cell(runs, key):
@@ -59,9 +60,9 @@ def main():
                                capture_output=True, text=True).stdout.split()
         head = "| case | verdict | thread-instructions |"
         for name, _ in builds:
-            head += f" {name}: wall s | {name}: peak MB | {name}: exec s | {name}: self-check s |"
+            head += f" {name}: wall s | {name}: CPU s | {name}: peak MB | {name}: exec s | {name}: self-check s |"
         if a.before:
-            head += " wall ratio | memory ratio |"
+            head += " wall ratio | CPU ratio | memory ratio |"
         print(head)
         print("|" + " --- |" * (head.count("|") - 1))
         for toml in files:
@@ -75,9 +76,11 @@ def main():
             line = f"| {pathlib.Path(toml).stem} | {verdict} | {instrs:,} |"
             for name, _ in builds:
                 _, _, (ex, sc) = describe(runs[name])
-                line += f" {cell(runs[name], 'wall'):.2f} | {cell(runs[name], 'rss_mb'):.0f} | {ex:.2f} | {sc:.2f} |"
+                line += (f" {cell(runs[name], 'wall'):.2f} | {cell(runs[name], 'cpu'):.2f} | {cell(runs[name], 'rss_mb'):.0f} |"
+                         f" {ex:.2f} | {sc:.2f} |")
             if a.before:
                 line += (f" {cell(runs['before'], 'wall') / cell(runs['after'], 'wall'):.1f}x"
+                         f" | {cell(runs['before'], 'cpu') / cell(runs['after'], 'cpu'):.1f}x"
                          f" | {cell(runs['before'], 'rss_mb') / cell(runs['after'], 'rss_mb'):.1f}x |")
             print(line, flush=True)
 

@@ -2,6 +2,9 @@
 // them in the same epoch, and the defects an access commits.
 #include <algorithm>
 #include <cstdio>
+#include <optional>
+#include <string_view>
+#include <vector>
 
 #include "exec/machine.hpp"
 #include "exec/packed.hpp"
@@ -9,16 +12,29 @@
 
 namespace racer::exec {
 
-Space space_of(const ptx::Instr& i) {
-  if (!i.has(ptx::Mod::Space)) return Space::Generic;
-  std::string_view n = ptx::mod_values(ptx::Mod::Space)[i.mod(ptx::Mod::Space)];
+namespace {
+std::optional<Space> space_named(std::string_view n) {
   if (n == "global") return Space::Global;
   if (n == "shared" || n == "shared::cta") return Space::Shared;
   if (n == "shared::cluster") return Space::SharedCluster;
   if (n == "local") return Space::Local;
   if (n == "param" || n == "param::entry") return Space::Param;
   if (n == "const") return Space::Const;
-  throw Refusal("state space ." + std::string(n) + " is not modelled");
+  return std::nullopt;
+}
+}  // namespace
+
+Space space_of(const ptx::Instr& i) {
+  if (!i.has(ptx::Mod::Space)) return Space::Generic;
+  // Every load and store asks: the names are compared once, not per access.
+  static const std::vector<std::optional<Space>> by_value = [] {
+    std::vector<std::optional<Space>> v;
+    for (std::string_view n : ptx::mod_values(ptx::Mod::Space)) v.push_back(space_named(n));
+    return v;
+  }();
+  size_t value = i.mod(ptx::Mod::Space);
+  if (value < by_value.size() && by_value[value]) return *by_value[value];
+  throw Refusal("state space ." + std::string(ptx::mod_values(ptx::Mod::Space)[value]) + " is not modelled");
 }
 
 std::optional<uint64_t> Machine::peek_constant(ExecContext& ctx, Space space, uint64_t addr, unsigned size) {

@@ -193,6 +193,18 @@ ExprId Store::rebuild_mul(ExprId product, std::span<const ExprId> bases) {
 
 ExprId Store::mul(ExprId a, ExprId b) {
   if (is_rational(a) && is_rational(b)) return constant(rational(a) * rational(b));
+  if (plain_base(a) && plain_base(b)) {
+    // Two bases that collect_mul would take as they are (a product of two inputs, as every
+    // step of a dot product makes): the product finish_mul would build, without its buffers.
+    require_number(a), require_number(b);
+    bool finite = is_finite(a) && is_finite(b);
+    if (a == b) {
+      const uint32_t ops[] = {a.index, rat_add(RationalTable::kOne, RationalTable::kOne)};
+      return intern(Kind::Mul, 0, RationalTable::kOne, ops, finite ? kFinite : 0);
+    }
+    const uint32_t ops[] = {std::min(a.index, b.index), RationalTable::kOne, std::max(a.index, b.index), RationalTable::kOne};
+    return intern(Kind::Mul, 0, RationalTable::kOne, ops, finite ? kFinite : 0);
+  }
   MulAcc acc;
   collect_mul(acc, a, RationalTable::kOne);
   collect_mul(acc, b, RationalTable::kOne);

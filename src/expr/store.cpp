@@ -94,16 +94,15 @@ ExprId Store::append_term(ExprId sum, uint32_t term, uint32_t w) {
   if (std::optional<ExprId> found = find(Kind::Add, 0, s.a, n, slots_sum, hash, table_slot, same)) return *found;
 
   uint32_t off = s.off;
-  auto room = append_room_.find(end);
+  std::optional<uint32_t> room_end = end == pool_.size() ? std::nullopt : append_room_.find(end);
   if (end == pool_.size()) {
     pool_.push_back(term);
     pool_.push_back(w);
-  } else if (room != append_room_.end()) {
-    uint32_t room_end = room->second;
-    append_room_.erase(room);
+  } else if (room_end) {
+    append_room_.erase(end);
     pool_[end] = term;
     pool_[end + 1] = w;
-    if (end + 2 < room_end) append_room_.emplace(end + 2, room_end);
+    if (end + 2 < *room_end) append_room_.set(end + 2, *room_end);
   } else {
     off = static_cast<uint32_t>(pool_.size());
     size_t capacity = n >= kRoomFrom ? 4 * size_t(n) : 2 * size_t(n);
@@ -111,7 +110,7 @@ ExprId Store::append_term(ExprId sum, uint32_t term, uint32_t w) {
     std::copy(pool_.begin() + s.off, pool_.begin() + end, pool_.begin() + off);
     pool_[off + 2 * s.n] = term;
     pool_[off + 2 * s.n + 1] = w;
-    if (capacity > 2 * size_t(n)) append_room_.emplace(off + 2 * n, uint32_t(off + capacity));
+    if (capacity > 2 * size_t(n)) append_room_.set(off + 2 * n, uint32_t(off + capacity));
   }
   return insert(Node{Kind::Add, 0, s.flags, 0, s.a, off, n}, hash, table_slot, slots_sum);
 }

@@ -31,10 +31,10 @@
 #include <vector>
 
 #include "expr/expr_id.hpp"
-#include "support/huge_page_allocator.hpp"
 #include "expr/node.hpp"
 #include "expr/rational_table.hpp"
 #include "expr/symbol_names.hpp"
+#include "support/flat_u32_map.hpp"
 
 namespace racer::expr {
 
@@ -187,21 +187,26 @@ class Store {
   ExprId finish_mul(MulAcc& acc);
   ExprId make_mul(uint32_t c, std::vector<Term>& factors);
   ExprId rebuild_mul(ExprId product, std::span<const ExprId> bases);
+  // A factor collect_mul keeps whole with its exponent: neither a constant, a product nor a sum.
+  bool plain_base(ExprId x) const {
+    Kind k = node(x).kind;
+    return k != Kind::Const && k != Kind::Mul && k != Kind::Add;
+  }
   // build_minmax.cpp
   ExprId minmax(Kind kind, std::span<const ExprId> xs);
   // build_cmp.cpp
   std::optional<bool> decide_cmp(CmpOp op, ExprId a, ExprId b);
 
-  std::vector<detail::Node, support::HugePageAllocator<detail::Node>> nodes_;
-  std::vector<uint32_t, support::HugePageAllocator<uint32_t>> pool_;  // operand slots
+  std::vector<detail::Node> nodes_;
+  std::vector<uint32_t> pool_;  // operand slots
   // Per node, the sum of its slots' hashes (hash.hpp), so that a sum one term longer hashes in O(1).
-  std::vector<uint64_t, support::HugePageAllocator<uint64_t>> slot_sums_;
+  std::vector<uint64_t> slot_sums_;
   // Room reserved in pool_ after a long sum's slots: offset just past them -> end of the room.
   // A sum extended there takes the room; a second extension of the same sum copies.
-  std::unordered_map<uint32_t, uint32_t> append_room_;
+  support::FlatU32Map append_room_;
   // Unique table, linear probing: (hash << 32) | (node index + 1), 0 = empty. The hash rides
   // in the slot so that probing and rehashing touch no node.
-  std::vector<uint64_t, support::HugePageAllocator<uint64_t>> table_;
+  std::vector<uint64_t> table_;
   detail::RationalTable rats_;
   std::vector<SymbolInfo> symbols_;
   SymbolNames symbol_by_origin_;

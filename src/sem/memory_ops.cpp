@@ -1,4 +1,6 @@
 // Loads, stores, atomics and fences.
+#include <span>
+
 #include "exec/params.hpp"
 #include "sem/common.hpp"
 #include "sem/semantics.hpp"
@@ -26,13 +28,9 @@ Value load_param(ExecContext& c, const Instr& i, unsigned size, uint64_t extra) 
   return c.memory().load_param(c, i, layout[base.index].offset + static_cast<uint64_t>(a.value) + extra, size);
 }
 
-std::vector<const ptx::Operand*> elements(const ptx::Operand& op) {
-  std::vector<const ptx::Operand*> out;
-  if (op.kind == ptx::Operand::Kind::Vector)
-    for (const auto& e : op.elems) out.push_back(&e);
-  else
-    out.push_back(&op);
-  return out;
+std::span<const ptx::Operand> elements(const ptx::Operand& op) {
+  if (op.kind == ptx::Operand::Kind::Vector) return op.elems;
+  return {&op, 1};
 }
 
 void ld(ExecContext& c, const Instr& i) {
@@ -45,7 +43,7 @@ void ld(ExecContext& c, const Instr& i) {
     Value v = sp == Space::Param ? load_param(c, i, size, k * size)
                                  : c.memory().load(c, i, sp, c.address(i.operands[1]) + k * size, size, t);
     if (v.is_concrete() && it.sgn) v.bits = it.ext(v.bits);  // ld.s8 into a wider register sign-extends
-    c.set(*dests[k], v);
+    c.set(dests[k], v);
   }
 }
 
@@ -56,7 +54,7 @@ void st(ExecContext& c, const Instr& i) {
   if (sp == Space::Param || sp == Space::Const) throw exec::Refusal("stores to the parameter or constant space");
   auto srcs = elements(i.operands[1]);
   uint64_t addr = c.address(i.operands[0]);
-  for (size_t k = 0; k < srcs.size(); ++k) c.memory().store(c, i, sp, addr + k * size, size, c.get(*srcs[k], t), t);
+  for (size_t k = 0; k < srcs.size(); ++k) c.memory().store(c, i, sp, addr + k * size, size, c.get(srcs[k], t), t);
 }
 
 void atom(ExecContext& c, const Instr& i) {

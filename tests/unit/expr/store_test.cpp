@@ -25,6 +25,21 @@ TEST_F(ExprTest, SameStructureSameId) {
   EXPECT_EQ(s.max(x, y), s.max(x, y));
 }
 
+// Store::mul(a, b) of two plain bases skips the general accumulator: it must build the very
+// node the accumulator builds, whatever the order, and for equal bases the square.
+TEST_F(ExprTest, AProductOfTwoBasesIsTheNodeTheGeneralPathBuilds) {
+  const ExprId e = s.exp(y), m = s.max(x, y);
+  const std::vector<std::pair<ExprId, ExprId>> pairs = {{x, y}, {y, x}, {x, e}, {e, m}, {m, x}, {x, x}, {e, e}};
+  for (auto [a, b] : pairs) {
+    const std::vector<ExprId> both = {a, b};
+    EXPECT_EQ(s.mul(a, b), s.mul(std::span<const ExprId>(both))) << to_string(s, a) << " * " << to_string(s, b);
+    EXPECT_EQ(s.mul(a, b), s.mul(b, a));
+  }
+  EXPECT_EQ(s.mul(x, x), s.pow_int(x, 2));
+  EXPECT_EQ(s.div(s.mul(x, y), y), x);
+  EXPECT_THROW(s.mul(s.cmp(CmpOp::Lt, x, y), x), racer::Error) << "a condition is not a factor";
+}
+
 TEST_F(ExprTest, DifferentStructureDifferentId) {
   EXPECT_NE(s.add(x, y), s.mul(x, y));
   EXPECT_NE(s.exp(x), s.log(x));
