@@ -130,7 +130,11 @@ void ExecContext::set(const ptx::Operand& op, Value v) {
     unsigned rb = ptx::type_bits(fn.regs[op.index].type);
     v.bits &= mask_bits(rb == 1 ? 1 : rb);
   }
-  th.regs[op.index] = v;
+  // Field by field: a whole-struct copy of v (13 bytes of data) is two overlapping 8-byte
+  // moves, and the second one's load from v, just written field by field, cannot be forwarded
+  // from those stores (a stall on every register write).
+  Value& reg = th.regs[op.index];
+  reg.bits = v.bits, reg.sym = v.sym, reg.integer = v.integer;
   th.def_pc[op.index] = th.pc - 1;
   if (th.loading || !th.unread_loads.empty()) [[unlikely]] m.register_written(*this, op.index);
 }
