@@ -13,6 +13,12 @@
 namespace racer::exec {
 
 namespace {
+// The common case of target(), decided where the access is made: the (virtual) call and its
+// optional result cost more than the check, on every load and store.
+bool lands_whole(const Located& l, unsigned size, unsigned align) {
+  return l.region && l.region->contains(l.offset, size) && l.offset % align == 0;
+}
+
 std::optional<Space> space_named(std::string_view n) {
   if (n == "global") return Space::Global;
   if (n == "shared" || n == "shared::cta") return Space::Shared;
@@ -319,7 +325,8 @@ std::optional<uint64_t> Machine::target(ExecContext& ctx, const ptx::Instr& ins,
 
 Value Machine::load(ExecContext& ctx, const ptx::Instr& ins, Space space, uint64_t addr, unsigned size, ptx::Type t) {
   Located l = locate(ctx, space, addr);
-  std::optional<uint64_t> at = target(ctx, ins, l, size, size, DefectKind::OobRead, [size] { return "misaligned " + std::to_string(size) + "-byte load"; });
+  std::optional<uint64_t> at = lands_whole(l, size, size) ? std::optional<uint64_t>(l.offset - l.region->base)
+                                : target(ctx, ins, l, size, size, DefectKind::OobRead, [size] { return "misaligned " + std::to_string(size) + "-byte load"; });
   if (!at) {
     std::string where = storage_.describe(l.region, l.offset, size);
     SymbolOrigin o{SymbolOrigin::Kind::OutOfBounds, -1, static_cast<int64_t>(addr), program_, where};
@@ -354,7 +361,8 @@ void Machine::store(ExecContext& ctx, const ptx::Instr& ins, Space space, uint64
   if (v.is_poison()) refuse(ctx, ins, "stores the old value returned by an atomic, whose value depends on the order of atomics");
   if (v.is_concrete() && size < 8) v.bits &= (uint64_t{1} << (8 * size)) - 1;
   Located l = locate(ctx, space, addr);
-  std::optional<uint64_t> at = target(ctx, ins, l, size, size, DefectKind::OobWrite, [size] { return "misaligned " + std::to_string(size) + "-byte store"; });
+  std::optional<uint64_t> at = lands_whole(l, size, size) ? std::optional<uint64_t>(l.offset - l.region->base)
+                                : target(ctx, ins, l, size, size, DefectKind::OobWrite, [size] { return "misaligned " + std::to_string(size) + "-byte store"; });
   if (!at) return;
   const uint64_t off = *at;
   if (!l.region->writable)
