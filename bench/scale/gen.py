@@ -198,6 +198,7 @@ MAKERS = {
     "vector_add": vector_add,
     "tiled16": lambda s: matmul("matmul_tiled16", 16, s),
     "tiled64": lambda s: matmul("matmul_tiled64", 64, s),
+    "tiled32": lambda s: matmul("matmul_tiled32", 32, s),
     "triton_dot": lambda s: triton_dot("matmul.sm80.ptx", 16, 1, 1024, s),
     "triton_dot_sm90": lambda s: triton_dot("matmul.sm90.ptx", 16, 1, 1024, s),
     "triton_pipelined": lambda s: triton_dot("matmul_pipelined.sm80.ptx", 64, 4, 16384, s),

@@ -1,6 +1,7 @@
 // Kernels for the scale benchmark (bench/scale/bench.py, issue 20): an elementwise add, a
-// naive matmul, two tiled matmuls (shared-memory tiles, and a 64 x 64 CTA tile with a 4 x 4
-// register tile per thread), naive attention and naive cross-entropy. Compiled with
+// naive matmul, three tiled matmuls (shared-memory tiles; a 64 x 64 CTA tile with a 4 x 4
+// register tile per thread; a TileLang-style 32 x 32 x 32 block with a 2 x 2 register tile),
+// naive attention and naive cross-entropy. Compiled with
 //   nvcc -ptx -arch=sm_90 -O3 -lineinfo kernels.cu -o kernels.sm90.ptx
 
 #include <cuda_fp16.h>
@@ -70,6 +71,30 @@ extern "C" __global__ void matmul_tiled64(const float* A, const float* B, float*
   }
   for (int i = 0; i < 4; ++i)
     for (int j = 0; j < 4; ++j) C[(m0 + ty * 4 + i) * N + n0 + tx * 4 + j] = acc[i][j];
+}
+
+// TileLang-style GEMM blocking: a 32 x 32 output tile per CTA, K in blocks of 32 staged through
+// shared memory, 16 x 16 threads with a 2 x 2 register tile each (M, N multiples of 32).
+extern "C" __global__ void matmul_tiled32(const float* A, const float* B, float* C, int M, int N, int K) {
+  __shared__ float As[32][32];  // As[m][k]
+  __shared__ float Bs[32][32];  // Bs[k][n]
+  int tx = threadIdx.x, ty = threadIdx.y;
+  int m0 = blockIdx.y * 32, n0 = blockIdx.x * 32;
+  float acc[2][2] = {};
+  for (int k0 = 0; k0 < K; k0 += 32) {
+    for (int i = ty; i < 32; i += 16)
+      for (int j = tx; j < 32; j += 16) {
+        As[i][j] = A[(m0 + i) * K + k0 + j];
+        Bs[i][j] = B[(k0 + i) * N + n0 + j];
+      }
+    __syncthreads();
+    for (int k = 0; k < 32; ++k)
+      for (int i = 0; i < 2; ++i)
+        for (int j = 0; j < 2; ++j) acc[i][j] += As[ty * 2 + i][k] * Bs[k][tx * 2 + j];
+    __syncthreads();
+  }
+  for (int i = 0; i < 2; ++i)
+    for (int j = 0; j < 2; ++j) C[(m0 + ty * 2 + i) * N + n0 + tx * 2 + j] = acc[i][j];
 }
 
 // Naive attention, one thread per query row, up to 512 keys: O = softmax(Q K^T / sqrt(D)) V
