@@ -43,7 +43,7 @@ class SymbolicDomain final : public Domain {
 
   // The exact real a value denotes when read as float type t.
   expr::ExprId real(Value v, ptx::Type t);
-  // The exact integer a value denotes when read as integer type t (refused if it may not fit).
+  // The exact integer a value denotes when read as integer type t (wrapped where it may not fit).
   expr::ExprId integer(Value v, ptx::Type t);
   // A predicate as a condition expression.
   expr::ExprId condition(Value p);
@@ -58,6 +58,9 @@ class SymbolicDomain final : public Domain {
   Value finish(expr::ExprId e, const FloatMods& m);
   expr::ExprId ln2();
 
+  // Integer data e as the value of type t's bits (symbolic_wrap.cpp): e itself where its
+  // bounds prove it fits t, else its two's-complement wrap-around to t.
+  expr::ExprId wrapped(expr::ExprId e, ptx::Type t);
   Value checked_int(expr::ExprId e, ptx::Type t);
   // The float of type t whose bits are the integer e, where e is an exponent field alone
   // (2^k built as (k + bias) << mantissa bits) within the normal range: 2^k exactly.

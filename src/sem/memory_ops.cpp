@@ -26,6 +26,20 @@ Value load_param(ExecContext& c, const Instr& i, unsigned size, uint64_t extra) 
   return c.memory().load_param(c, i, layout[base.index].offset + static_cast<uint64_t>(a.value) + extra, size);
 }
 
+// How a load of integer type t reads symbolic integer data (as the register will hold it): an 8-
+// or 16-bit load extends by its type (an i8 cell read with ld.u8 is x mod 256, never negative); a
+// wider one keeps a value that fits either signedness and wraps one that does not (a 64-bit value
+// stored with st.u32).
+Type load_view(Type t) {
+  switch (t) {
+    case Type::B8: return Type::U8;
+    case Type::B16: return Type::U16;
+    case Type::U32: case Type::S32: return Type::B32;
+    case Type::U64: case Type::S64: return Type::B64;
+    default: return t;
+  }
+}
+
 std::vector<const ptx::Operand*> elements(const ptx::Operand& op) {
   std::vector<const ptx::Operand*> out;
   if (op.kind == ptx::Operand::Kind::Vector)
@@ -45,6 +59,7 @@ void ld(ExecContext& c, const Instr& i) {
     Value v = sp == Space::Param ? load_param(c, i, size, k * size)
                                  : c.memory().load(c, i, sp, c.address(i.operands[1]) + k * size, size, t);
     if (v.is_concrete() && it.sgn) v.bits = it.ext(v.bits);  // ld.s8 into a wider register sign-extends
+    if (v.is_symbolic() && v.integer && ptx::is_integer(t)) v = c.dom.as_integer(v, load_view(t));
     c.set(*dests[k], v);
   }
 }
