@@ -119,3 +119,70 @@ extern "C" __global__ void wrap_sum_positive_i64(const int* x, const int* y, int
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) out[i] = (long long)x[i] + (long long)y[i] > 0 ? 1 : 0;
 }
+
+// int8 cells read as unsigned bytes (ld.global.u8): the byte's value, x mod 256.
+extern "C" __global__ void wrap_i8_as_u8(const signed char* x, int* out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = ((const unsigned char*)x)[i];
+}
+
+// The same by a select: negative codes plus 256.
+extern "C" __global__ void wrap_i8_plus_256(const signed char* x, int* out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = x[i] < 0 ? x[i] + 256 : x[i];
+}
+
+// Bug (against the byte read unsigned): the code read signed.
+extern "C" __global__ void wrap_i8_signed(const signed char* x, int* out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = x[i];
+}
+
+// The sum of two int8 stored as int8: wraps in 8 bits on the store.
+extern "C" __global__ void wrap_i8_sum(const signed char* x, const signed char* y, signed char* out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = (signed char)(x[i] + y[i]);
+}
+
+// The same residue written out: ((x + y + 128) mod 256) - 128 by a mask.
+extern "C" __global__ void wrap_i8_sum_masked(const signed char* x, const signed char* y, signed char* out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    int s = x[i] + y[i] + 128;
+    out[i] = (signed char)((s & 255) - 128);
+  }
+}
+
+// The same residue by selects: s - 256 above 127, s + 256 below -128.
+extern "C" __global__ void wrap_i8_sum_select(const signed char* x, const signed char* y, signed char* out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    int s = x[i] + y[i];
+    int r = s > 127 ? s - 256 : s < -128 ? s + 256 : s;
+    out[i] = (signed char)r;
+  }
+}
+
+// The residue by selects into an int32 output (no store that wraps).
+extern "C" __global__ void wrap_i8_sum_select_i32(const signed char* x, const signed char* y, int* out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    int s = x[i] + y[i];
+    out[i] = s > 127 ? s - 256 : s < -128 ? s + 256 : s;
+  }
+}
+
+// The int8 sum wrapped, widened into an int32 output.
+extern "C" __global__ void wrap_i8_sum_i32(const signed char* x, const signed char* y, int* out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = (signed char)(x[i] + y[i]);
+}
+
+// Bug (against the above): the threshold off by one (127 itself wrapped).
+extern "C" __global__ void wrap_i8_sum_select_off_by_one(const signed char* x, const signed char* y, int* out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    int s = x[i] + y[i];
+    out[i] = s >= 127 ? s - 256 : s < -128 ? s + 256 : s;
+  }
+}
