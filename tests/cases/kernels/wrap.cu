@@ -186,3 +186,21 @@ extern "C" __global__ void wrap_i8_sum_select_off_by_one(const signed char* x, c
     out[i] = s >= 127 ? s - 256 : s < -128 ? s + 256 : s;
   }
 }
+
+// floor((x + y) / 2) of two full-range int32 without overflow: halves plus the carry of the low bits.
+extern "C" __global__ void wrap_average_halves(const int* x, const int* y, int* out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = (x[i] >> 1) + (y[i] >> 1) + (((x[i] & 1) + (y[i] & 1)) >> 1);
+}
+
+// The same from the exact 64-bit sum shifted right.
+extern "C" __global__ void wrap_average_i64(const int* x, const int* y, int* out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = (int)(((long long)x[i] + (long long)y[i]) >> 1);
+}
+
+// Bug: the 32-bit sum shifted, which overflows before the shift.
+extern "C" __global__ void wrap_average_i32(const int* x, const int* y, int* out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = (int)((unsigned)x[i] + (unsigned)y[i]) >> 1;
+}
