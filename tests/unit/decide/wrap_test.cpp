@@ -14,6 +14,11 @@ class WrapDecideTest : public DecideTest {
   ExprId b = s.symbol("b", std::nullopt, true);
   void int_domain(ExprId v, long lo, long hi) { domains[v] = SymbolDomain{mpq_class(lo), mpq_class(hi), Grid::Integer}; }
   void int32(ExprId v) { int_domain(v, -2147483648L, 2147483647L); }
+  // wrap_s8(sum) by cases: sum - 256 above `top` (127 is right), sum + 256 below -128.
+  ExprId int8_cases(ExprId sum, long top = 127) {
+    return s.select(s.cmp(CmpOp::Gt, sum, c(top)), s.sub(sum, c(256)),
+                    s.select(s.cmp(CmpOp::Lt, sum, c(-128)), s.add(sum, c(256)), sum));
+  }
 };
 
 TEST_F(WrapDecideTest, AWrappedSumAgainstTheExactSumIsRefutedWhereItOverflows) {
@@ -42,14 +47,10 @@ TEST_F(WrapDecideTest, Z3ProvesAWrapEqualToItsCases) {
   int_domain(a, -128, 127);
   int_domain(b, -128, 127);
   ExprId sum = s.add(a, b);
-  ExprId cases = s.select(s.cmp(CmpOp::Gt, sum, c(127)), s.sub(sum, c(256)),
-                          s.select(s.cmp(CmpOp::Lt, sum, c(-128)), s.add(sum, c(256)), sum));
-  CellDecision r = decide(s.wrap(sum, 8, true), cases);
+  CellDecision r = decide(s.wrap(sum, 8, true), int8_cases(sum));
   EXPECT_EQ(r.status, CellStatus::Proved) << r.reason;
   // With the threshold off by one, the witness is the sum 127 itself.
-  ExprId off = s.select(s.cmp(CmpOp::Ge, sum, c(127)), s.sub(sum, c(256)),
-                        s.select(s.cmp(CmpOp::Lt, sum, c(-128)), s.add(sum, c(256)), sum));
-  CellDecision w = decide(s.wrap(sum, 8, true), off);
+  CellDecision w = decide(s.wrap(sum, 8, true), int8_cases(sum, 126));
   ASSERT_EQ(w.status, CellStatus::Refuted) << w.reason;
   EXPECT_EQ(witness(w, a) + witness(w, b), 127);
 }
@@ -57,12 +58,10 @@ TEST_F(WrapDecideTest, Z3ProvesAWrapEqualToItsCases) {
 TEST_F(WrapDecideTest, WithoutZ3AWrapAgainstItsCasesIsNotProvedOnAGuess) {
   int_domain(a, -128, 127);
   int_domain(b, -128, 127);
-  ExprId sum = s.add(a, b);
-  ExprId cases = s.select(s.cmp(CmpOp::Gt, sum, c(127)), s.sub(sum, c(256)),
-                          s.select(s.cmp(CmpOp::Lt, sum, c(-128)), s.add(sum, c(256)), sum));
   DeciderOptions o;
   o.use_z3 = false;
-  CellDecision r = decide(s.wrap(sum, 8, true), cases, o);
+  ExprId sum = s.add(a, b);
+  CellDecision r = decide(s.wrap(sum, 8, true), int8_cases(sum), o);
   EXPECT_NE(r.status, CellStatus::Refuted) << r.reason;  // they are equal: never refuted
 }
 
