@@ -26,11 +26,12 @@ Value load_param(ExecContext& c, const Instr& i, unsigned size, uint64_t extra) 
   return c.memory().load_param(c, i, layout[base.index].offset + static_cast<uint64_t>(a.value) + extra, size);
 }
 
-// How a load of integer type t into `dest` reads symbolic integer data (as the register will
-// hold it): into a wider register it extends by its type (.s sign-extends; .u and .b zero-extend:
-// an i8 cell read with ld.u8 is x mod 256, never negative); into a register of its own width any
-// value with those bits will do (a bit type keeps a value that fits either signedness and wraps
-// one that does not, such as a 64-bit value stored with st.u32).
+// How a load of integer type t (8 to 64 bits: access_size) into `dest` reads symbolic integer
+// data (as the register will hold it): into a wider register it extends by its type (.s
+// sign-extends; .u and .b zero-extend: an i8 cell read with ld.u8 is x mod 256, never negative);
+// into a register of its own width any value with those bits will do (a bit type keeps a value
+// that fits either signedness and wraps one that does not, such as a 64-bit value stored with
+// st.u32).
 Type load_view(const ExecContext& c, const ptx::Operand& dest, Type t) {
   const unsigned bits = ptx::type_bits(t);
   const bool wider = dest.kind == ptx::Operand::Kind::Reg && ptx::type_bits(c.fn.regs[dest.index].type) > bits;
