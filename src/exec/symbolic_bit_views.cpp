@@ -107,7 +107,12 @@ ExprId SymbolicDomain::floor_pow2(ExprId e, unsigned n) {
   }
   if (!b || qhi - qlo > kMaxSteps) {
     // Too many steps (a full-range value): (e - (e mod 2^n)) / 2^n, the residue a wrap to n
-    // unsigned bits, exact for every e.
+    // unsigned bits, for data known to be integers (symbolic_wrap.cpp says why).
+    if (!from_integer_inputs(e)) {
+      if (!b) throw Refusal("a shift or mask of symbolic integer data with no known bounds");
+      throw Refusal("a shift or mask of symbolic integer data whose bounds span " + mpz_class(qhi - qlo).get_str() +
+                    " quotients by 2^" + std::to_string(n) + " (more than " + std::to_string(kMaxSteps) + " steps)");
+    }
     ExprId r = store_.mul(store_.sub(e, store_.wrap(e, n, false)), store_.constant(mpq_class(1, unit)));
     if (b) bounds_.note(r, Interval{mpq_class(qlo), mpq_class(qhi)});
     return r;

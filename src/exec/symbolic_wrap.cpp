@@ -6,6 +6,7 @@
 // conversions, shifts and outputs then use the exact wrapped value.
 #include "exec/refusal.hpp"
 #include "exec/symbolic_domain.hpp"
+#include "expr/walk.hpp"
 
 namespace racer::exec {
 
@@ -26,6 +27,12 @@ ExprId SymbolicDomain::wrapped(ExprId e, ptx::Type t) {
     return ptx::type_class(t) == ptx::TypeClass::Bits && b->lo >= -half && b->hi <= hi;
   };
   if (fits(bounds_.of(e)) || fits(bounds_.enumerate(e))) return e;
+  // Wrapping is exact for integers only: data from integer inputs is (their symbols are marked),
+  // data from uninitialized or unknown memory is not known to be (its witnesses are replayed as
+  // floats).
+  if (!from_integer_inputs(e))
+    throw Refusal("symbolic integer arithmetic whose result may not fit ." + std::string(ptx::type_name(t)) +
+                  " on data not known to be integers (uninitialized or unknown memory): its wrap-around is not modelled");
   // A bit type with no proof reads as unsigned (any member of the residue class would do:
   // every reader wraps again to its own type).
   ExprId w = store_.wrap(e, bits, is_signed);
@@ -35,6 +42,27 @@ ExprId SymbolicDomain::wrapped(ExprId e, ptx::Type t) {
     if (inner != e && (fits(bounds_.of(inner)) || fits(bounds_.enumerate(inner)))) return inner;
   }
   return w;
+}
+
+// Integer data computed by the machine from integer inputs alone is integer-valued whatever its
+// form ((x - wrap_u1(x)) / 2 is floor(x / 2)), and a witness gives those inputs integers.
+bool SymbolicDomain::from_integer_inputs(ExprId e) {
+  auto leaf = [&](ExprId x) -> std::optional<bool> {
+    if (store_.kind(x) == expr::Kind::Symbol) return store_.symbol_info(x).integer;
+    if (store_.arity(x) == 0) return true;
+    return std::nullopt;
+  };
+  expr::fold_post_order(e, integer_inputs_, leaf, expr::AllOperands{store_}, [&](ExprId x) {
+    for (uint32_t i = 0; i < store_.arity(x); ++i)
+      if (!integer_inputs_.at(store_.operand(x, i).index)) return false;
+    return true;
+  });
+  return integer_inputs_.at(e.index);
+}
+
+Value SymbolicDomain::as_stored_integer(Value v, ptx::Type t) {
+  if (!v.is_symbolic() || !v.integer || !from_integer_inputs(v.expr())) return v;
+  return Value::of_int_expr(wrapped(v.expr(), t));
 }
 
 }  // namespace racer::exec

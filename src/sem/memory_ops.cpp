@@ -63,7 +63,7 @@ void ld(ExecContext& c, const Instr& i) {
     Value v = sp == Space::Param ? load_param(c, i, size, k * size)
                                  : c.memory().load(c, i, sp, c.address(i.operands[1]) + k * size, size, t);
     if (v.is_concrete() && it.sgn) v.bits = it.ext(v.bits);  // ld.s8 into a wider register sign-extends
-    if (v.is_symbolic() && v.integer && ptx::is_integer(t)) v = c.dom.as_integer(v, load_view(c, *dests[k], t));
+    if (v.is_symbolic() && v.integer && ptx::is_integer(t)) v = c.dom.as_stored_integer(v, load_view(c, *dests[k], t));
     c.set(*dests[k], v);
   }
 }
