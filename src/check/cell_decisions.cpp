@@ -10,11 +10,11 @@
 namespace racer::check {
 namespace {
 
-// The transcendental functions an expression applies (abs aside), as a bit set.
+// The transcendental functions an expression applies (abs and wraps aside: exact), as a bit set.
 unsigned functions_in(const expr::Store& st, expr::ExprId root) {
   unsigned mask = 0;
   expr::any_node(st, root, [&](expr::ExprId e) {
-    if (st.kind(e) == expr::Kind::Func && st.func_kind(e) != expr::FuncKind::Abs)
+    if (st.kind(e) == expr::Kind::Func && st.func_kind(e) != expr::FuncKind::Abs && !expr::is_wrap(st.func_kind(e)))
       mask |= 1u << static_cast<unsigned>(st.func_kind(e));
     return false;
   });

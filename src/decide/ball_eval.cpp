@@ -107,6 +107,7 @@ class BallEvaluator {
 
   void compute(ExprId x, Ball& out);
   void compute_func(ExprId x, Ball& out);
+  void compute_wrap(ExprId x, const Ball& a, Ball& out);
   void compute_cmp(ExprId x, Ball& out);
 
   const Store& s_;
@@ -207,6 +208,7 @@ void BallEvaluator::compute(ExprId x, Ball& out) {
 void BallEvaluator::compute_func(ExprId x, Ball& out) {
   const Ball& a = get(s_.operand(x, 0));
   if (a.tag != Ball::Num) return;
+  if (expr::is_wrap(s_.func_kind(x))) return compute_wrap(x, a, out);
   out.tag = Ball::Num;
   switch (s_.func_kind(x)) {
     case FuncKind::Exp: arb_exp(out.v, a.v, prec_); break;
@@ -230,6 +232,45 @@ void BallEvaluator::compute_func(ExprId x, Ball& out) {
     case FuncKind::Cos: arb_cos(out.v, a.v, prec_); break;
     case FuncKind::Abs: arb_abs(out.v, a.v); break;
   }
+}
+
+// a - 2^w k where the whole ball has one quotient k = floor((a - lo) / 2^w); else no ball (the
+// residue jumps inside it).
+void BallEvaluator::compute_wrap(ExprId x, const Ball& a, Ball& out) {
+  if (!arb_is_finite(a.v)) return;
+  const FuncKind f = s_.func_kind(x);
+  const unsigned bits = expr::wrap_bits(f);
+  fmpz_t lo, k_lo, k_hi;
+  fmpz_init(lo);
+  fmpz_init(k_lo);
+  fmpz_init(k_hi);
+  if (expr::wrap_signed(f)) {
+    fmpz_one(lo);
+    fmpz_mul_2exp(lo, lo, bits - 1);
+    fmpz_neg(lo, lo);
+  }
+  arb_t q;
+  arf_t l, u;
+  arb_init(q);
+  arf_init(l);
+  arf_init(u);
+  arb_sub_fmpz(q, a.v, lo, prec_);
+  arb_mul_2exp_si(q, q, -static_cast<slong>(bits));
+  arb_get_lbound_arf(l, q, prec_);
+  arb_get_ubound_arf(u, q, prec_);
+  arf_get_fmpz(k_lo, l, ARF_RND_FLOOR);
+  arf_get_fmpz(k_hi, u, ARF_RND_FLOOR);
+  if (fmpz_equal(k_lo, k_hi)) {
+    fmpz_mul_2exp(k_lo, k_lo, bits);
+    arb_sub_fmpz(out.v, a.v, k_lo, prec_);
+    out.tag = Ball::Num;
+  }
+  arf_clear(l);
+  arf_clear(u);
+  arb_clear(q);
+  fmpz_clear(lo);
+  fmpz_clear(k_lo);
+  fmpz_clear(k_hi);
 }
 
 void BallEvaluator::compute_cmp(ExprId x, Ball& out) {

@@ -46,6 +46,13 @@ std::vector<Boundary> find_boundaries(const expr::Store& s, std::span<const Expr
           break;
         case Kind::Func:
           if (s.func_kind(x) == expr::FuncKind::Abs) out.push_back({s.operand(x, 0), s.zero()});
+          if (expr::is_wrap(s.func_kind(x))) {
+            // Where the operand leaves the type's range upwards and downwards (an overflow).
+            const unsigned bits = expr::wrap_bits(s.func_kind(x));
+            const mpz_class lo = expr::wrap_signed(s.func_kind(x)) ? mpz_class(-(mpz_class(1) << (bits - 1))) : mpz_class(0);
+            out.push_back({s.operand(x, 0), s.zero(), mpq_class(lo + (mpz_class(1) << bits))});
+            out.push_back({s.operand(x, 0), s.zero(), mpq_class(lo - 1)});
+          }
           break;
         default: break;
       }
@@ -69,7 +76,7 @@ std::vector<mpq_class> boundary_values(const expr::Store& s, const Boundary& bd,
     if (!l) return std::nullopt;
     std::optional<mpq_class> r = expr::eval_exact(s, bd.rhs, at);
     if (!r) return std::nullopt;
-    return mpq_class(*l - *r);
+    return mpq_class(*l - *r - bd.shift);
   };
 
   // Two probes where the gap is defined and differs (else l - r does not depend on sym).

@@ -16,12 +16,15 @@
 
 namespace racer::decide {
 
+// Where lhs = rhs + shift.
 struct Boundary {
   expr::ExprId lhs, rhs;
+  mpq_class shift = 0;
 };
 
 // The boundaries under the roots, at most `limit`: comparisons, neighbouring min/max
-// arguments, abs arguments against 0. Root by root, outermost first within each, so a
+// arguments, abs arguments against 0, a wrap's operand just past the ends of its type's range
+// (an overflow). Root by root, outermost first within each, so a
 // caller lists the most telling root first (the difference a - b, where the Store has
 // cancelled every piecewise part the sides share).
 std::vector<Boundary> find_boundaries(const expr::Store& s, std::span<const expr::ExprId> roots, size_t limit);

@@ -31,14 +31,14 @@ constexpr size_t kBallEscalations = 2;
 constexpr size_t kBallPointsBeforeRandom = kBallPoints / 2;
 static_assert(kBallPointsBeforeRandom + SearchOptions{}.random_ball_points == kBallPoints);
 
-// Whether exact evaluation can meet irrational values: any function but abs.
+// Whether exact evaluation can meet irrational values: any function but abs and wraps.
 bool has_transcendental(const expr::Store& s, ExprId a, ExprId b) {
   std::unordered_set<uint32_t> seen{a.index, b.index};
   std::vector<ExprId> stack{a, b};
   while (!stack.empty()) {
     ExprId x = stack.back();
     stack.pop_back();
-    if (s.kind(x) == Kind::Func && s.func_kind(x) != expr::FuncKind::Abs) return true;
+    if (s.kind(x) == Kind::Func && s.func_kind(x) != expr::FuncKind::Abs && !expr::is_wrap(s.func_kind(x))) return true;
     for (uint32_t i = 0; i < s.arity(x); ++i) {
       if (seen.insert(s.operand(x, i).index).second) stack.push_back(s.operand(x, i));
     }

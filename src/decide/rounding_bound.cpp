@@ -144,6 +144,7 @@ std::optional<BoundedValue> RoundingBound::combine(expr::ExprId x) {
       auto a = operand(0);
       if (!a) return std::nullopt;
       long double v = a->value, e = a->error;
+      if (expr::is_wrap(st_.func_kind(x))) return std::nullopt;  // integer wrap-around: no rounding model
       switch (st_.func_kind(x)) {
         case expr::FuncKind::Abs:
           r = {std::fabs(v), e};

@@ -184,6 +184,17 @@ class Encoder {
   Enc func(ExprId x) {
     const Enc& u = get(s_.operand(x, 0));
     FuncKind f = s_.func_kind(x);
+    if (expr::is_wrap(f)) {
+      // Exact: u - 2^w k for the one integer k that puts it in [lo, lo + 2^w).
+      const unsigned bits = expr::wrap_bits(f);
+      const mpz_class period = mpz_class(1) << bits;
+      const mpz_class lo = expr::wrap_signed(f) ? mpz_class(-(mpz_class(1) << (bits - 1))) : mpz_class(0);
+      std::string name = "wrap" + std::to_string(x.index);
+      z3::expr k = ctx_.int_const(name.c_str());
+      z3::expr r = u.val - rat(mpq_class(period)) * z3::to_real(k);
+      axioms_.push_back(r >= rat(mpq_class(lo)) && r < rat(mpq_class(lo + period)));
+      return {r, u.def};
+    }
     if (f == FuncKind::Abs) return {z3::ite(u.val >= 0, u.val, -u.val), u.def};
     if (f == FuncKind::Log) throw NotEncodable{"log (it reaches -inf at 0)"};
     if (++functions_ > opt_.max_functions)

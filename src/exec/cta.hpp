@@ -8,6 +8,7 @@
 #include <memory>
 #include <vector>
 
+#include "exec/branch_histories.hpp"
 #include "exec/cta_barrier.hpp"
 #include "exec/defect.hpp"
 #include "exec/region.hpp"
@@ -41,6 +42,7 @@ struct Cta {
   std::map<uint64_t, PendingAtomic> shared_atomics;
   std::shared_ptr<CtaAsync> async;  // created by the first asynchronous operation (exec/async_state.hpp)
   uint32_t cluster_rank = 0;        // %cluster_ctarank (0 outside clustered launches)
+  BranchHistories histories;        // the branches its lanes took (activemask)
 };
 
 }  // namespace racer::exec

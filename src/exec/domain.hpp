@@ -46,13 +46,16 @@ class Domain {
   // symbolic or a real with no exact encoding in t.
   virtual std::optional<uint64_t> bits(Value v, ptx::Type t) = 0;
   // Integer arithmetic where an operand is symbolic integer data (concrete operands never
-  // get here: the semantics compute them on bits). Refused when the result could leave
-  // the type's range, where exact and two's-complement arithmetic part ways.
+  // get here: the semantics compute them on bits). Wrapped around where the result could
+  // leave the type's range (refused where the data is not known to be integers).
   virtual Value int_op(IntOp op, ptx::Type t, Value a, Value b) = 0;
   // An integer comparison (ptx::cmp index) with a symbolic operand: a predicate.
   virtual Value int_cmp(uint8_t cmp, ptx::Type t, Value a, Value b) = 0;
   // A value of integer type t as a symbolic integer (concrete bits become a constant).
   virtual Value as_integer(Value v, ptx::Type t) = 0;
+  // Integer data read back as type t (a load, an output cell of an integer tensor): its value as
+  // t where that is known exactly, else the value unchanged. Concrete bits need nothing.
+  virtual Value as_stored_integer(Value v, ptx::Type) { return v; }
   // popc of symbolic integer data (a ballot mask, say); refused where it is not exact.
   virtual Value int_popc(ptx::Type t, Value a) = 0;
   // Bit fields of symbolic integer data. shift_right: shr by 0 < n < the width of t, i.e.

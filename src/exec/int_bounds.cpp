@@ -76,6 +76,16 @@ std::optional<Interval> IntBounds::of(expr::ExprId e) {
       if (ok) r = acc;
       break;
     }
+    case Kind::Func: {
+      const expr::FuncKind f = store_.func_kind(e);
+      if (!expr::is_wrap(f)) break;
+      const unsigned bits = expr::wrap_bits(f);
+      const mpz_class lo = expr::wrap_signed(f) ? mpz_class(-(mpz_class(1) << (bits - 1))) : mpz_class(0);
+      const Interval range{mpq_class(lo), mpq_class(lo + (mpz_class(1) << bits) - 1)};
+      auto a = of(store_.operand(e, 0));
+      r = a && a->lo >= range.lo && a->hi <= range.hi ? *a : range;
+      break;
+    }
     default:
       break;
   }

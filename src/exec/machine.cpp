@@ -75,6 +75,9 @@ expr::ExprId Machine::cell_expr(size_t tensor, int64_t flat) {
     if (v.integer == ptx::is_float(t.elem))
       throw Refusal("output cell " + t.cell_name(flat) + " holds " + (v.integer ? "integer" : "float") +
                     " data stored without conversion into a tensor of " + std::string(ptx::type_name(t.elem)));
+    // Integer data reads as the dtype's value of the stored bits (a u32 result stored into an
+    // i32 tensor, a 64-bit sum stored with st.u32): wrapped where it may not fit.
+    if (v.integer && ptx::is_integer(t.elem)) return dom_.as_stored_integer(v, t.elem).expr();
     return v.expr();
   }
   return exact_constant(st, t.elem == ptx::Type::Pred ? ptx::Type::U8 : t.elem, v.bits);

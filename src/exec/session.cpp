@@ -45,8 +45,9 @@ size_t Session::resident_mb() {
   return static_cast<size_t>(resident) * static_cast<size_t>(sysconf(_SC_PAGESIZE)) / (1024 * 1024);
 }
 
-expr::ExprId Session::symbol(const SymbolOrigin& origin, const std::string& name, std::optional<expr::Range> range) {
-  expr::ExprId id = store_.symbol(name, std::move(range));
+expr::ExprId Session::symbol(const SymbolOrigin& origin, const std::string& name, std::optional<expr::Range> range,
+                             bool integer) {
+  expr::ExprId id = store_.symbol(name, std::move(range), integer);
   origins_.emplace(id.index, origin);
   return id;
 }

@@ -38,7 +38,8 @@ class Session {
   // resident now, would pass the memory limit.
   void reserve_mb(uint64_t mb, const std::string& what) const;
 
-  expr::ExprId symbol(const SymbolOrigin& origin, const std::string& name, std::optional<expr::Range> range = {});
+  expr::ExprId symbol(const SymbolOrigin& origin, const std::string& name, std::optional<expr::Range> range = {},
+                      bool integer = false);
   const SymbolOrigin* origin(expr::ExprId symbol) const;
   const std::unordered_map<uint32_t, SymbolOrigin>& origins() const { return origins_; }
 

@@ -129,7 +129,7 @@ Value Storage::input_cell(size_t tensor, int64_t cell) {
   if (!slot) {
     std::string name = t.cell_name(cell);
     SymbolOrigin o{SymbolOrigin::Kind::InputCell, static_cast<int>(tensor), cell, 0, name};
-    slot = session_.symbol(o, name, t.range).index + 1;
+    slot = session_.symbol(o, name, t.range, ptx::is_integer(t.elem)).index + 1;
   }
   expr::ExprId e{slot - 1};
   return ptx::is_float(t.elem) ? Value::of_expr(e) : Value::of_int_expr(e);

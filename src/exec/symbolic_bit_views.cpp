@@ -93,19 +93,30 @@ std::optional<ExprId> SymbolicDomain::power_of_two_float(ExprId e, ptx::Type t) 
 
 // A quotient where every value of e is a multiple of 2^n; otherwise floor(e / 2^n) as its
 // least quotient over e's bounds plus one step select(e >= q 2^n, 1, 0) per quotient above it
-// (exact on every value in the bounds), refused where that takes more than kMaxSteps steps.
+// (exact on every value in the bounds); beyond kMaxSteps steps, or with no bounds, through the
+// residue mod 2^n (a wrap node).
 ExprId SymbolicDomain::floor_pow2(ExprId e, unsigned n) {
   constexpr long kMaxSteps = 64;
   const mpz_class unit = mpz_class(1) << n;
   if (multiple_of(store_, e, unit)) return store_.mul(e, store_.constant(mpq_class(1, unit)));
   auto b = bounds_.of(e);
-  if (!b) throw Refusal("a shift or mask of symbolic integer data with no known bounds");
   mpz_class qlo, qhi;
-  mpz_fdiv_q(qlo.get_mpz_t(), mpz_class(b->lo).get_mpz_t(), unit.get_mpz_t());
-  mpz_fdiv_q(qhi.get_mpz_t(), mpz_class(b->hi).get_mpz_t(), unit.get_mpz_t());
-  if (qhi - qlo > kMaxSteps)
-    throw Refusal("a shift or mask of symbolic integer data whose bounds span " + mpz_class(qhi - qlo).get_str() +
-                  " quotients by 2^" + std::to_string(n) + " (more than " + std::to_string(kMaxSteps) + " steps)");
+  if (b) {
+    mpz_fdiv_q(qlo.get_mpz_t(), mpz_class(b->lo).get_mpz_t(), unit.get_mpz_t());
+    mpz_fdiv_q(qhi.get_mpz_t(), mpz_class(b->hi).get_mpz_t(), unit.get_mpz_t());
+  }
+  if (!b || qhi - qlo > kMaxSteps) {
+    // Too many steps (a full-range value): (e - (e mod 2^n)) / 2^n, the residue a wrap to n
+    // unsigned bits, for data known to be integers (symbolic_wrap.cpp says why).
+    if (!from_integer_inputs(e)) {
+      if (!b) throw Refusal("a shift or mask of symbolic integer data with no known bounds");
+      throw Refusal("a shift or mask of symbolic integer data whose bounds span " + mpz_class(qhi - qlo).get_str() +
+                    " quotients by 2^" + std::to_string(n) + " (more than " + std::to_string(kMaxSteps) + " steps)");
+    }
+    ExprId r = store_.mul(store_.sub(e, store_.wrap(e, n, false)), store_.constant(mpq_class(1, unit)));
+    if (b) bounds_.note(r, Interval{mpq_class(qlo), mpq_class(qhi)});
+    return r;
+  }
   ExprId r = store_.constant(mpq_class(qlo));
   for (mpz_class q = qlo + 1; q <= qhi; ++q)
     r = store_.add(r, store_.select(store_.cmp(expr::CmpOp::Ge, e, store_.constant(mpq_class(q * unit))), store_.one(),

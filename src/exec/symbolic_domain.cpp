@@ -320,7 +320,7 @@ Value SymbolicDomain::cvt(ptx::Type dst, ptx::Type src, Value a, const FloatMods
     uint64_t out = std::stoull(wrapped.get_str());
     return Value::of_bits(bits == 64 ? out : out & ((uint64_t{1} << bits) - 1));
   }
-  if (a.is_symbolic()) return checked_int(integer(a, src), dst);  // integer <-> integer keeps the value if it fits
+  if (a.is_symbolic()) return checked_int(integer(a, src), dst);  // the source's value, extended, then wrapped to dst
   return a;  // concrete integer <-> integer is handled by the semantics on bits
 }
 
@@ -330,26 +330,10 @@ ExprId SymbolicDomain::integer(Value v, ptx::Type t) {
   ExprId e = v.expr();
   if (store_.is_condition(e)) throw Refusal("uses a symbolic predicate as an integer");
   if (!v.integer) throw Refusal("uses float data as ." + std::string(ptx::type_name(t)) + " (a bit-level reinterpretation)");
-  checked_int(e, t);
-  return e;
+  return wrapped(e, t);
 }
 
-Value SymbolicDomain::checked_int(ExprId e, ptx::Type t) {
-  unsigned bits = ptx::type_bits(t);
-  bool sgn = ptx::type_class(t) == ptx::TypeClass::Signed;
-  mpz_class lo = sgn ? -(mpz_class(1) << (bits - 1)) : mpz_class(0);
-  mpz_class hi = sgn ? (mpz_class(1) << (bits - 1)) - 1 : (mpz_class(1) << bits) - 1;
-  auto fits = [&](const std::optional<Interval>& b) {
-    if (!b) return false;
-    if (b->lo >= lo && b->hi <= hi) return true;
-    // Bit types hold either signedness: accept if the value fits the signed or unsigned range.
-    return ptx::type_class(t) == ptx::TypeClass::Bits && b->lo >= -(mpz_class(1) << (bits - 1)) && b->hi <= hi;
-  };
-  if (!fits(bounds_.of(e)) && !fits(bounds_.enumerate(e)))
-    throw Refusal("symbolic integer arithmetic whose result may not fit ." + std::string(ptx::type_name(t)) +
-                  " (exact and two's-complement arithmetic would differ)");
-  return Value::of_int_expr(e);
-}
+Value SymbolicDomain::checked_int(ExprId e, ptx::Type t) { return Value::of_int_expr(wrapped(e, t)); }
 
 Value SymbolicDomain::int_op(IntOp op, ptx::Type t, Value a, Value b) {
   ExprId x = integer(a, t), y = integer(b, t);

@@ -2,6 +2,7 @@
 // Floats as exact real expressions in a shared Store (DESIGN "Semantics").
 #include <map>
 #include <string>
+#include <unordered_map>
 
 #include "exec/domain.hpp"
 #include "exec/int_bounds.hpp"
@@ -31,6 +32,7 @@ class SymbolicDomain final : public Domain {
   Value int_op(IntOp op, ptx::Type t, Value a, Value b) override;
   Value int_cmp(uint8_t cmp, ptx::Type t, Value a, Value b) override;
   Value as_integer(Value v, ptx::Type t) override;
+  Value as_stored_integer(Value v, ptx::Type t) override;
   Value int_popc(ptx::Type t, Value a) override;
   Value int_shift_right(ptx::Type t, Value a, unsigned n) override;
   Value int_bit_field(ptx::Type t, Value a, unsigned p, unsigned q) override;
@@ -43,7 +45,7 @@ class SymbolicDomain final : public Domain {
 
   // The exact real a value denotes when read as float type t.
   expr::ExprId real(Value v, ptx::Type t);
-  // The exact integer a value denotes when read as integer type t (refused if it may not fit).
+  // The exact integer a value denotes when read as integer type t (wrapped where it may not fit).
   expr::ExprId integer(Value v, ptx::Type t);
   // A predicate as a condition expression.
   expr::ExprId condition(Value p);
@@ -58,6 +60,13 @@ class SymbolicDomain final : public Domain {
   Value finish(expr::ExprId e, const FloatMods& m);
   expr::ExprId ln2();
 
+  // Integer data e as the value of type t's bits (symbolic_wrap.cpp): e itself where its
+  // bounds prove it fits t, else its two's-complement wrap-around to t; refused where e is not
+  // known to be an integer (data from uninitialized memory: its witnesses are not integers).
+  expr::ExprId wrapped(expr::ExprId e, ptx::Type t);
+  // Whether every symbol e depends on is an integer input (symbolic_wrap.cpp).
+  bool from_integer_inputs(expr::ExprId e);
+  std::unordered_map<uint32_t, bool> integer_inputs_;
   Value checked_int(expr::ExprId e, ptx::Type t);
   // The float of type t whose bits are the integer e, where e is an exponent field alone
   // (2^k built as (k + bias) << mantissa bits) within the normal range: 2^k exactly.

@@ -109,12 +109,11 @@ struct Thread {
   std::array<uint32_t, 3> tid{};
   uint32_t linear = 0;          // within the CTA
   uint32_t lane = 0, warp = 0;
-  // The branches this lane executed since launch (their instruction indices, mixed in order,
-  // and their number; sem/control.cpp), and whether it branched on symbolic data. Lanes of a
-  // warp with equal traces and no data branch took one path: the program, not the schedule,
+  // The branches this lane took since launch (its node in the CTA's BranchHistories,
+  // exec/branch_histories.hpp; sem/control.cpp), and whether it branched on symbolic data. Lanes
+  // of a warp at one node with no data branch took one path: the program, not the schedule,
   // makes them run together (activemask, sem/warp.cpp).
-  uint64_t branch_trace = 0;
-  uint32_t branches = 0;
+  uint32_t branch_history = 0;
   bool data_branched = false;
   Region* local = nullptr;
   uint32_t pending_regs = 0;    // registers a wgmma.mma_async writes until wgmma.wait_group

@@ -21,6 +21,7 @@ bool is_odd_function(FuncKind f) {
 ExprId Store::func(FuncKind f, ExprId a) {
   require_number(a);
   if (a == undefined_) return undefined_;
+  if (is_wrap(f)) return wrap_func(f, a);
 
   if (is_rational(a)) {
     const mpq_class q = rational(a);

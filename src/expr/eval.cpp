@@ -199,6 +199,10 @@ Val Evaluator::eval_func(ExprId x) {
   FuncKind f = s_.func_kind(x);
   const Val& v = get(s_.operand(x, 0));
   if (v.tag == Val::Fail) return v;
+  if (is_wrap(f)) {
+    if (v.tag == Val::Q) return Val::rat(detail::wrap_value(v.q, wrap_bits(f), wrap_signed(f)));
+    return v.tag == Val::Real ? v : Val::of(Val::Fail);  // an infinity has no residue
+  }
   if (v.tag == Val::Real) {
     // log and sqrt of an unknown real may be undefined; the others are finite reals.
     return (f == FuncKind::Log || f == FuncKind::Sqrt) ? Val::of(Val::Fail) : Val::of(Val::Real);

@@ -26,6 +26,20 @@ enum class ConstKind : uint8_t { Rational, PosInf, NegInf, Undefined };
 
 enum class FuncKind : uint8_t { Exp, Log, Sqrt, Tanh, Erf, Sin, Cos, Abs };
 
+// Two's-complement wrap-around to w bits (1 <= w <= 64), signed or unsigned: the member of the
+// type's range [lo, lo + 2^w) congruent to the operand mod 2^w, x - 2^w floor((x - lo) / 2^w)
+// (lo = -2^(w-1) signed, 0 unsigned), a real function defined everywhere. Each (w, signedness)
+// is a FuncKind value of its own from kWrapFirst on (no enumerator names them), so that every
+// place comparing function kinds tells wraps apart; code switching over FuncKind asks is_wrap
+// first.
+inline constexpr uint8_t kWrapFirst = 16;
+constexpr FuncKind wrap_kind(unsigned bits, bool is_signed) {
+  return FuncKind(kWrapFirst + 2 * (bits - 1) + (is_signed ? 1 : 0));
+}
+constexpr bool is_wrap(FuncKind f) { return uint8_t(f) >= kWrapFirst; }
+constexpr unsigned wrap_bits(FuncKind f) { return (uint8_t(f) - kWrapFirst) / 2u + 1; }
+constexpr bool wrap_signed(FuncKind f) { return (uint8_t(f) - kWrapFirst) % 2 == 1; }
+
 // Gt and Ge are accepted by Store::cmp and stored swapped as Lt and Le.
 enum class CmpOp : uint8_t { Lt, Le, Eq, Ne, Gt, Ge };
 

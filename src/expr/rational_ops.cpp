@@ -35,4 +35,15 @@ std::optional<mpq_class> exact_sqrt(const mpq_class& q) {
   return r;
 }
 
+mpq_class wrap_value(const mpq_class& q, unsigned bits, bool is_signed) {
+  const mpz_class period = mpz_class(1) << bits;
+  const mpz_class lo = is_signed ? mpz_class(-(mpz_class(1) << (bits - 1))) : mpz_class(0);
+  const mpq_class shifted = (q - lo) / period;
+  mpz_class k;
+  mpz_fdiv_q(k.get_mpz_t(), shifted.get_num_mpz_t(), shifted.get_den_mpz_t());
+  mpq_class r = q - mpq_class(period * k);
+  r.canonicalize();
+  return r;
+}
+
 }  // namespace racer::expr::detail

@@ -17,6 +17,9 @@ bool is_canonical_rational(const mpq_class& q);
 // exceed kMaxPowBits.
 std::optional<mpq_class> rat_pow(const mpq_class& q, const mpz_class& e);
 
+// q wrapped to w bits: the member of [lo, lo + 2^w) congruent to q mod 2^w (node.hpp, wrap_kind).
+mpq_class wrap_value(const mpq_class& q, unsigned bits, bool is_signed);
+
 // The exact square root of q when q >= 0 is the square of a rational.
 std::optional<mpq_class> exact_sqrt(const mpq_class& q);
 

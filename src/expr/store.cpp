@@ -221,7 +221,7 @@ ExprId Store::constant(const mpq_class& q) {
   return constant_at(rats_.intern(q));
 }
 
-ExprId Store::symbol(const std::string& origin, std::optional<Range> range) {
+ExprId Store::symbol(const std::string& origin, std::optional<Range> range, bool integer) {
   if (range) {
     range->lo.canonicalize();
     range->hi.canonicalize();
@@ -235,10 +235,12 @@ ExprId Store::symbol(const std::string& origin, std::optional<Range> range) {
     const std::optional<Range>& old = symbols_[static_cast<size_t>(known)].range;
     bool same = old.has_value() == range.has_value() && (!old || (old->lo == range->lo && old->hi == range->hi));
     if (!same) throw Error(ExitCode::Internal, "symbol " + origin + " requested again with a different range");
+    if (symbols_[static_cast<size_t>(known)].integer != integer)
+      throw Error(ExitCode::Internal, "symbol " + origin + " requested again with a different integrality");
     return intern(Kind::Symbol, 0, static_cast<uint32_t>(known), {}, kFinite);
   }
   uint32_t index = static_cast<uint32_t>(symbols_.size());
-  symbols_.push_back(SymbolInfo{origin, std::move(range)});
+  symbols_.push_back(SymbolInfo{origin, std::move(range), integer});
   symbol_by_origin_.insert(origin, index);
   return intern(Kind::Symbol, 0, index, {}, kFinite);
 }

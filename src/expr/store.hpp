@@ -48,6 +48,7 @@ struct Range {
 struct SymbolInfo {
   std::string origin;  // where the value came from, for witnesses: "x[3,1]", "uninit global 0x1000+12"
   std::optional<Range> range;
+  bool integer = false;  // takes integer values only (a cell of an integer tensor)
 };
 
 class Store {
@@ -102,8 +103,8 @@ class Store {
   ExprId true_value() const { return true_; }
   ExprId false_value() const { return false_; }
   // Symbols are interned by origin: the same origin names the same variable. Asking again
-  // with a different range is a bug in the caller and throws racer::Error(Internal).
-  ExprId symbol(const std::string& origin, std::optional<Range> range = std::nullopt);
+  // with a different range or integrality is a bug in the caller and throws racer::Error(Internal).
+  ExprId symbol(const std::string& origin, std::optional<Range> range = std::nullopt, bool integer = false);
 
   // ---- Arithmetic.
   ExprId add(ExprId a, ExprId b);
@@ -127,6 +128,16 @@ class Store {
   ExprId sin(ExprId a) { return func(FuncKind::Sin, a); }
   ExprId cos(ExprId a) { return func(FuncKind::Cos, a); }
   ExprId abs(ExprId a) { return func(FuncKind::Abs, a); }
+  // Two's-complement wrap-around (node.hpp, wrap_kind), built by build_wrap.cpp with the
+  // identities of arithmetic mod 2^w: inside a wrap of width w, a wrap of width >= w in a ring
+  // position (a sum's term with an integer weight; a factor of an integer product of integer
+  // factors) is its operand, constants and integer weights reduce mod 2^w, so
+  // wrap(wrap(a + b) + c) and wrap(a + wrap(b + c)) are one node.
+  ExprId wrap(ExprId a, unsigned bits, bool is_signed) { return func(wrap_kind(bits, is_signed), a); }
+  // Whether x takes integer values wherever it is defined, by its form: integer constants,
+  // integer symbols, and sums, products (non-negative integer powers), selects, min/max and
+  // wraps of such. False proves nothing.
+  bool integral(ExprId x) const;
 
   ExprId min(ExprId a, ExprId b);
   ExprId min(std::span<const ExprId> xs);
@@ -192,6 +203,10 @@ class Store {
     Kind k = node(x).kind;
     return k != Kind::Const && k != Kind::Mul && k != Kind::Add;
   }
+  // build_wrap.cpp
+  ExprId wrap_func(FuncKind f, ExprId a);
+  ExprId reduce_mod(ExprId x, unsigned bits);
+
   // build_minmax.cpp
   ExprId minmax(Kind kind, std::span<const ExprId> xs);
   // build_cmp.cpp
@@ -210,6 +225,7 @@ class Store {
   detail::RationalTable rats_;
   std::vector<SymbolInfo> symbols_;
   SymbolNames symbol_by_origin_;
+  mutable std::unordered_map<uint32_t, bool> integral_;  // integral()'s answers
   ExprId zero_, one_, pos_inf_, neg_inf_, undefined_, true_, false_;
 };
 

@@ -5,14 +5,10 @@
 namespace racer::sem {
 namespace {
 
-// A branch taken: its place is mixed into the lane's trace (splitmix64 finalizer), which
-// activemask compares across lanes.
+// A branch taken: the lane's history grows by it (exec/branch_histories.hpp), which activemask
+// compares across lanes.
 void bra(ExecContext& c, const Instr& i) {
-  uint64_t z = c.th.branch_trace ^ (uint64_t{c.th.pc - 1} + 0x9e3779b97f4a7c15ULL);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  c.th.branch_trace = z ^ (z >> 31);
-  ++c.th.branches;
+  c.th.branch_history = c.cta.histories.taken(c.fn, c.th.branch_history, c.th.pc - 1);
   c.th.pc = c.fn.labels[i.operands[0].index].target;
 }
 

@@ -28,6 +28,24 @@ Value load_param(ExecContext& c, const Instr& i, unsigned size, uint64_t extra) 
   return c.memory().load_param(c, i, layout[base.index].offset + static_cast<uint64_t>(a.value) + extra, size);
 }
 
+// How a load of integer type t (8 to 64 bits: access_size) into `dest` reads symbolic integer
+// data (as the register will hold it): into a wider register it extends by its type (.s
+// sign-extends; .u and .b zero-extend: an i8 cell read with ld.u8 is x mod 256, never negative);
+// into a register of its own width any value with those bits will do (a bit type keeps a value
+// that fits either signedness and wraps one that does not, such as a 64-bit value stored with
+// st.u32).
+Type load_view(const ExecContext& c, const ptx::Operand& dest, Type t) {
+  const unsigned bits = ptx::type_bits(t);
+  const bool wider = dest.kind == ptx::Operand::Kind::Reg && ptx::type_bits(c.fn.regs[dest.index].type) > bits;
+  if (wider && ptx::type_class(t) == ptx::TypeClass::Signed) return t;
+  switch (bits) {
+    case 8: return wider ? Type::U8 : Type::B8;
+    case 16: return wider ? Type::U16 : Type::B16;
+    case 32: return wider ? Type::U32 : Type::B32;
+    default: return wider ? Type::U64 : Type::B64;
+  }
+}
+
 std::span<const ptx::Operand> elements(const ptx::Operand& op) {
   if (op.kind == ptx::Operand::Kind::Vector) return op.elems;
   return {&op, 1};
@@ -43,6 +61,7 @@ void ld(ExecContext& c, const Instr& i) {
     Value v = sp == Space::Param ? load_param(c, i, size, k * size)
                                  : c.memory().load(c, i, sp, c.address(i.operands[1]) + k * size, size, t);
     if (v.is_concrete() && it.sgn) v.bits = it.ext(v.bits);  // ld.s8 into a wider register sign-extends
+    if (v.is_symbolic() && v.integer && ptx::is_integer(t)) v = c.dom.as_stored_integer(v, load_view(c, dests[k], t));
     c.set(dests[k], v);
   }
 }

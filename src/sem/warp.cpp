@@ -218,7 +218,10 @@ void activemask(ExecContext& c0, const Instr& i, std::span<Thread* const> lanes)
       throw exec::Refusal("activemask while " + lane + " of the warp waits elsewhere: which lanes run together here depends on the schedule");
     if (o.data_branched)
       throw exec::Refusal("activemask after " + lane + " branched on symbolic data: which lanes run together here depends on the data and the schedule");
-    if (o.branch_trace != me.branch_trace || o.branches != me.branches)
+    if (o.branch_history == exec::BranchHistories::kLost)
+      throw exec::Refusal("activemask after more than " + std::to_string(exec::BranchHistories::kMaxNodes) +
+                          " distinct branch histories in the CTA: which lanes took the same branches is no longer known");
+    if (o.branch_history != me.branch_history)
       throw exec::Refusal("activemask reached by lane " + std::to_string(me.lane) + " and " + lane +
                           " along different branches: which lanes run together here depends on how the hardware reconverges them");
     mask |= 1u << k;

@@ -1,7 +1,6 @@
-// Integer data from int32 inputs: symbolic integer arithmetic is exact, which agrees with the
-// hardware's two's complement only where the declared input ranges prove that no partial
-// result leaves the type (exec/int_bounds.cpp); elsewhere it is refused, naming the
-// instruction. redux.sync add/min/max fold symbolic lanes exactly (sem/warp.cpp).
+// Integer data from int32 inputs: symbolic integer arithmetic is exact where the declared
+// input ranges prove that no partial result leaves the type (exec/int_bounds.cpp), and wraps
+// around elsewhere (exec/symbolic_wrap.cpp). redux.sync add/min/max fold symbolic lanes exactly (sem/warp.cpp).
 #include "fixture.hpp"
 
 namespace racer::check::testing {
@@ -65,19 +64,28 @@ TEST_F(MachineTest, AnIntegerSumIsProvedWhereTheRangesKeepItInside) {
   EXPECT_EQ(r.verdict, Verdict::Equivalent) << show(r);
 }
 
-TEST_F(MachineTest, AnIntegerSumThatMayOverflowIsRefusedNamingTheInstruction) {
-  // One more and 32 terms reach 2^31, which .s32 cannot hold: exact and two's-complement
-  // sums would differ, so no verdict is given.
+TEST_F(MachineTest, AnIntegerSumThatMayOverflowWrapsAroundInBothPrograms) {
+  // One more and 32 terms reach 2^31, which .s32 cannot hold: both programs wrap around
+  // (exec/symbolic_wrap.cpp), the shuffle tree and the loop alike, and meet as one node.
   auto r = run(kReduxSum + kLoopSum, rows("range = [0, 67108864]"));
-  EXPECT_EQ(r.verdict, Verdict::Refused) << show(r);
-  EXPECT_NE(r.reason.find("may not fit .s32"), std::string::npos) << r.reason;
-  EXPECT_NE(r.reason.find("redux.sync.add.s32"), std::string::npos) << r.reason;
-  // Without a declared range the loop's own add is refused the same way.
-  Spec loop_first = rows("");
-  std::swap(loop_first.a, loop_first.b);
-  auto full = run(kReduxSum + kLoopSum, loop_first);
-  EXPECT_EQ(full.verdict, Verdict::Refused) << show(full);
-  EXPECT_NE(full.reason.find("add.s32 %r11, %r11, %r14"), std::string::npos) << full.reason;
+  EXPECT_EQ(r.verdict, Verdict::Equivalent) << show(r);
+  // No declared range: the full int32 range.
+  auto full = run(kReduxSum + kLoopSum, rows(""));
+  EXPECT_EQ(full.verdict, Verdict::Equivalent) << show(full);
+  // A loop that misses a term is refuted, at a witness the replay confirms.
+  auto missing = run(kReduxSum + row_loop("loop", "add.s32 %r11, %r11, %r14;", "31"), rows(""));
+  EXPECT_EQ(missing.verdict, Verdict::Inequivalent) << show(missing);
+  EXPECT_TRUE(missing.counterexample.has_value()) << show(missing);
+}
+
+TEST_F(MachineTest, SaturatingAndHighHalfArithmeticOnSymbolicIntegersStayRefused) {
+  // What is not a residue mod 2^w (clamping, the high half of a product) is not modelled.
+  auto sat = run(kReduxSum + row_loop("loop", "add.sat.s32 %r11, %r11, %r14;"), rows(""));
+  EXPECT_EQ(sat.verdict, Verdict::Refused) << show(sat);
+  EXPECT_NE(sat.reason.find("add.sat.s32"), std::string::npos) << sat.reason;
+  auto hi = run(kReduxSum + row_loop("loop", "mul.hi.s32 %r11, %r11, %r14;"), rows(""));
+  EXPECT_EQ(hi.verdict, Verdict::Refused) << show(hi);
+  EXPECT_NE(hi.reason.find("mul.hi"), std::string::npos) << hi.reason;
 }
 
 TEST_F(MachineTest, AnIntegerSumMissingATermIsRefutedWithAWitness) {
