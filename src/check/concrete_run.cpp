@@ -1,5 +1,6 @@
 #include "check/concrete_run.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 
@@ -31,6 +32,7 @@ uint64_t cell_bits(ptx::Type t, const mpq_class& v) {
 }
 
 uint64_t cell_bits(ptx::Type t, double v) {
+  if (v == 0) v = 0;  // (a rational has no -0: zero is +0, as encode_exact gives it)
   if (ptx::is_float(t) && t != ptx::Type::TF32) {
     if (auto f = float_format(t)) {
       uint64_t bits = ieee::from_double(*f, v);
@@ -88,7 +90,18 @@ double cell_value(ptx::Type t, uint64_t bits) {
   }
 }
 
-ConcreteRun run_concrete(const Prepared& prep, const ConcreteInputs& inputs, Defects defects) {
+namespace {
+
+exec::Limits limits_within(const exec::Session* within) {
+  if (!within) return {};
+  exec::Limits l = within->limits();
+  l.max_seconds = std::max(0.0, l.max_seconds - within->elapsed_seconds());
+  return l;
+}
+
+}  // namespace
+
+ConcreteRun run_concrete(const Prepared& prep, const ConcreteInputs& inputs, Defects defects, const exec::Session* within) {
   ConcreteRun run;
   std::vector<exec::TensorSpec> tensors = prep.tensors();
   const std::map<std::string, mpq_class>& unknowns = inputs.unknowns;
@@ -115,7 +128,7 @@ ConcreteRun run_concrete(const Prepared& prep, const ConcreteInputs& inputs, Def
       for (unsigned k = 0; k < s.elem_bytes(); ++k) s.bytes[e * s.elem_bytes() + k] = static_cast<uint8_t>(bits >> (8 * k));
     }
   }
-  exec::Session session;
+  exec::Session session(limits_within(within));
   exec::ConcreteDomain dom;
   exec::Machine ma(session, 'a', tensors, dom, sem::semantics());
   exec::Machine mb(session, 'b', tensors, dom, sem::semantics());

@@ -11,6 +11,7 @@
 #include "check/prepare.hpp"
 #include "check/result.hpp"
 #include "exec/defect.hpp"
+#include "exec/session.hpp"
 
 namespace racer::check {
 
@@ -62,8 +63,11 @@ ConcreteInputs concrete_inputs(const Prepared& prep, const std::vector<WitnessVa
 // Cells of input tensors the inputs do not mention are 0; unknown initial memory they do not
 // mention is 0 too. A value that does not fit its cell's type throws Error(BadInput).
 // Defects::Skip leaves races unsought (faster, less memory) where only the outputs are read.
+// `within`: the check this run serves, whose memory limit and remaining time bound it too
+// (exec::LimitReached, as the check's own loops throw it); null: the default limits.
 enum class Defects { Record, Skip };
-ConcreteRun run_concrete(const Prepared& prep, const ConcreteInputs& inputs, Defects defects = Defects::Record);
+ConcreteRun run_concrete(const Prepared& prep, const ConcreteInputs& inputs, Defects defects = Defects::Record,
+                         const exec::Session* within = nullptr);
 ConcreteRun run_concrete(const Prepared& prep, const std::vector<WitnessValue>& values, Defects defects = Defects::Record);
 
 // A cell's bits as a number (floats of every format, integers sign-extended by type).

@@ -40,6 +40,13 @@ PointSampler::PointSampler(Execution& ex, uint64_t seed) : ex_(ex), rng_(seed) {
   symbols_ = std::make_shared<const std::vector<uint32_t>>(std::move(symbols));
 }
 
+std::pair<double, double> PointSampler::ends(const expr::Range* range) {
+  // (The symbols of a tensor share one interned range: converting it once per run of them
+  // saves two rational-to-double divisions per symbol.)
+  if (range != ends_of_) ends_of_ = range, ends_ = {range->lo.get_d(), range->hi.get_d()};
+  return ends_;
+}
+
 Point PointSampler::draw(PointStyle style) { return make(style, nullptr); }
 
 Point PointSampler::around(const std::vector<WitnessValue>& fixed) { return make(PointStyle::Spread, &fixed); }
@@ -50,10 +57,9 @@ Point PointSampler::crossed(double t) { return make(PointStyle::Spread, nullptr,
 
 double PointSampler::input_value(expr::ExprId sym, const exec::SymbolOrigin& o, PointStyle style, double common, double fraction) {
   const exec::TensorSpec& t = ex_.prep().tensors()[static_cast<size_t>(o.tensor)];
-  const auto& range = ex_.store().symbol_info(sym).range;
+  const expr::Range* range = ex_.store().symbol_info(sym).range;
   bool is_float = float_format(t.elem).has_value();
-  double lo = range ? range->lo.get_d() : (is_float ? -2.0 : -4.0);
-  double hi = range ? range->hi.get_d() : (is_float ? 2.0 : 4.0);
+  auto [lo, hi] = range ? ends(range) : is_float ? std::pair{-2.0, 2.0} : std::pair{-4.0, 4.0};
   std::uniform_real_distribution<double> unit(0.0, 1.0);
   if (!is_float) {
     double lo_i = std::ceil(std::max(lo, -8.0)), hi_i = std::floor(std::min(hi, 8.0));
@@ -87,7 +93,9 @@ Point PointSampler::make(PointStyle style, const std::vector<WitnessValue>* fixe
   Point p;
   p.ex = &ex_;
   p.symbols = symbols_;
+  uint64_t made = 0;
   for (uint32_t index : *symbols_) {
+    if (++made % kCellsBetweenLimitChecks == 0) ex_.session().check_limits();  // (millions of symbols)
     expr::ExprId sym{index};
     const exec::SymbolOrigin& o = *ex_.session().origin(sym);
     if (o.kind == exec::SymbolOrigin::Kind::InputCell && o.tensor >= 0) {
@@ -99,7 +107,7 @@ Point PointSampler::make(PointStyle style, const std::vector<WitnessValue>* fixe
         else p.at.set(sym, g->second);
       } else {
         const expr::Range* range = ex_.store().symbol_info(sym).range;
-        double lo = range ? range->lo.get_d() : -2.0, hi = range ? range->hi.get_d() : 2.0;
+        auto [lo, hi] = range ? ends(range) : std::pair{-2.0, 2.0};
         auto c = common.find(o.tensor);
         if (c == common.end()) {
           double centre = lo + unit(rng_) * (hi - lo);
@@ -145,7 +153,9 @@ ConcreteInputs Point::concrete() const {
   if (!symbols) return in;
   const std::vector<exec::TensorSpec>& tensors = ex->prep().tensors();
   in.cells.resize(tensors.size());
+  uint64_t made = 0;
   for (uint32_t index : *symbols) {
+    if (++made % kCellsBetweenLimitChecks == 0) ex->session().check_limits();
     expr::ExprId sym{index};
     const exec::SymbolOrigin& o = *ex->session().origin(sym);
     if (o.kind == exec::SymbolOrigin::Kind::InputCell && o.tensor >= 0 && static_cast<size_t>(o.tensor) < tensors.size() && o.cell >= 0) {

@@ -5,6 +5,7 @@
 #include <limits>
 #include <memory>
 #include <random>
+#include <utility>
 
 #include "check/concrete_run.hpp"
 #include "check/execution.hpp"
@@ -54,11 +55,14 @@ class PointSampler {
  private:
   Point make(PointStyle style, const std::vector<WitnessValue>* fixed, double fraction = std::numeric_limits<double>::quiet_NaN(),
              bool alternate = false);
+  std::pair<double, double> ends(const expr::Range* range);  // as doubles
   double input_value(expr::ExprId sym, const exec::SymbolOrigin& o, PointStyle style, double common, double fraction);
 
   Execution& ex_;
   std::mt19937_64 rng_;
   std::shared_ptr<const std::vector<uint32_t>> symbols_;  // sorted, so that a seed gives the same point every run
+  const expr::Range* ends_of_ = nullptr;
+  std::pair<double, double> ends_;
 };
 
 }  // namespace racer::check

@@ -83,7 +83,7 @@ SelfCheck self_check(Execution& ex, const std::vector<exec::Defect>& defects, un
     ex.session().check_limits();
     Point point = sampler.draw(PointStyle::Spread);
     auto emulation_start = std::chrono::steady_clock::now();
-    ConcreteRun run = run_concrete(prep, point.concrete(), Defects::Skip);
+    ConcreteRun run = run_concrete(prep, point.concrete(), Defects::Skip, &ex.session());
     sc.emulation_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - emulation_start).count();
     if (!run.refusal.empty()) return (sc.skipped = "the emulation refused: " + run.refusal.substr(0, run.refusal.find('\n')), done());
     ++sc.points;

@@ -3,6 +3,8 @@
 #include <bit>
 #include <cmath>
 
+#include "expr/rational_ops.hpp"
+
 namespace racer::expr {
 namespace {
 
@@ -59,6 +61,11 @@ void Assignment::set(ExprId x, double v) {
 }
 
 void Assignment::set(ExprId x, const mpq_class& v) {
+  if (mpz_cmp_ui(v.get_den_mpz_t(), 1) != 0 && !detail::is_canonical_rational(v)) {
+    mpq_class canonical = v;  // (callers may write mpq_class(2, 4), which GMP does not reduce)
+    canonical.canonicalize();
+    return set(x, canonical);
+  }
   double d = v.get_d();
   if (is_exact_double(v, d)) return set(x, d);
   uint64_t old = slot(x);

@@ -48,7 +48,9 @@ TEST(Points, EmulatorInputsAreTheWitnessValuesOfThePoint) {
       for (const WitnessValue& w : values) unknowns += w.kind != "input";
       expect_same_inputs(p.concrete(), concrete_inputs(ex.prep(), values), file + ", point " + std::to_string(i));
     }
-    if (file.find("uninit") != std::string::npos) EXPECT_GT(unknowns, 0u) << "the case should read unknown memory";
+    if (file.find("uninit") != std::string::npos) {
+      EXPECT_GT(unknowns, 0u) << "the case should read unknown memory";
+    }
   }
 }
 
@@ -56,7 +58,7 @@ TEST(Points, CellBitsFromADoubleAreTheRationalsBits) {
   for (ptx::Type t : {ptx::Type::F16, ptx::Type::BF16, ptx::Type::F32, ptx::Type::F64, ptx::Type::E4M3, ptx::Type::E5M2,
                       ptx::Type::S32, ptx::Type::U8, ptx::Type::S64})
     for (double v : {0.0, -0.0, 1.0, -1.0, 0.5, -2.75, 3.0, 0.1, 1e-3, 65504.0, 448.0, 1e30, -7.0, 255.0, 1e-45})
-      if (ptx::is_float(t) || v == std::floor(v)) {
+      if (ptx::is_float(t) || (v == std::floor(v) && std::fabs(v) < 0x1p63)) {  // (an integer cell holds 64 bits at most)
         std::optional<uint64_t> from_rational;
         try {
           from_rational = cell_bits(t, mpq_class(v));

@@ -28,9 +28,13 @@ TEST(Assignment, DoublesAndRationalsReadBackExactly) {
   EXPECT_EQ(at.rational(ExprId{6}), nullptr);
   EXPECT_EQ(*at.value(ExprId{7}), 0);
   EXPECT_FALSE(std::signbit(*at.exact_double(ExprId{7})));
+  at.set(ExprId{9}, mpq_class(2, 6));  // not canonical: kept as 1/3
+  EXPECT_EQ(mpq_class(*at.value(ExprId{9})).get_den(), 3);
+  at.set(ExprId{10}, mpq_class(6, 4));  // not canonical, and a double once reduced
+  EXPECT_EQ(at.exact_double(ExprId{10}), 1.5);
   EXPECT_FALSE(at.contains(ExprId{8}));
   EXPECT_FALSE(at.value(ExprId{8}));
-  EXPECT_EQ(at.size(), 5u);
+  EXPECT_EQ(at.size(), 7u);
 }
 
 TEST(Assignment, ReplacingAValueKeepsTheLastOne) {
