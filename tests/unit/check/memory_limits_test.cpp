@@ -39,6 +39,7 @@ TEST_F(MachineTest, CellsNoProgramWroteCountAgainstTheMemoryLimitAfterExecution)
          .b = {{"copy", kArgs, "[1]", "[32]"}}};
   CheckOptions options;
   options.limits.max_memory_mb = exec::Session::resident_mb() + 1200;
+  options.limits.max_seconds = 600;  // (deciding 2^22 cells takes 20-60 s on a loaded machine: not the limit tested)
   auto r = run(copy_kernel("copy"), s, options);
   if (r.verdict == Verdict::Unknown) {
     EXPECT_NE(r.reason.find("memory limit"), std::string::npos) << r.reason;
