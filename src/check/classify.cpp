@@ -144,7 +144,7 @@ Classification classify_refutation(Execution& ex, const Counterexample& cx, uint
     if (replays++ > kReplays) break;
     ex.session().check_limits();  // the check's own time and memory limits bound the replays too
     const Point& p = points[r.point];
-    ConcreteRun run = run_concrete(prep, p.values, Defects::Skip);
+    ConcreteRun run = run_concrete(prep, p.concrete(), Defects::Skip);
     if (!run.refusal.empty()) {
       res.summary = "not replayed: the emulation refused (" + run.refusal.substr(0, run.refusal.find('\n')) + ")";
       return res;
@@ -177,7 +177,7 @@ Classification classify_refutation(Execution& ex, const Counterexample& cx, uint
       m.cell = cell;
       m.output = where->output;
       m.flat_cell = where->cell;
-      m.values = p.values;
+      m.values = p.values();
       m.value_a = va;
       m.value_b = vb;
       m.expr_a = expr::to_string(ex.store(), ma);

@@ -1,8 +1,10 @@
 #include "check/concrete_run.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 
+#include "check/float_model.hpp"
 #include "check/reference_eval.hpp"
 #include "exec/concrete_domain.hpp"
 #include "exec/exact_float.hpp"
@@ -15,7 +17,9 @@
 namespace racer::check {
 namespace {
 
-uint64_t encode(ptx::Type t, const mpq_class& v) {
+}  // namespace
+
+uint64_t cell_bits(ptx::Type t, const mpq_class& v) {
   if (ptx::is_float(t)) {
     if (auto b = exec::encode_exact(t, v)) return *b;
     if (auto b = exec::encode_rounded(t, v)) return *b;
@@ -27,7 +31,48 @@ uint64_t encode(ptx::Type t, const mpq_class& v) {
   return std::stoull(z.get_str());
 }
 
-}  // namespace
+uint64_t cell_bits(ptx::Type t, double v) {
+  if (v == 0) v = 0;  // (a rational has no -0: zero is +0, as encode_exact gives it)
+  if (ptx::is_float(t) && t != ptx::Type::TF32) {
+    if (auto f = float_format(t)) {
+      uint64_t bits = ieee::from_double(*f, v);
+      if (ieee::to_double(*f, bits) == v) return bits;  // (exact, as encode_exact would give)
+    }
+  } else if (!ptx::is_float(t) && std::isfinite(v) && v == std::floor(v) && std::fabs(v) < 0x1p63) {
+    return static_cast<uint64_t>(static_cast<int64_t>(v));  // (two's complement, as the rational one)
+  }
+  return cell_bits(t, mpq_class(v));
+}
+
+ConcreteInputs concrete_inputs(const Prepared& prep, const std::vector<WitnessValue>& values) {
+  ConcreteInputs in;
+  const std::vector<exec::TensorSpec>& tensors = prep.tensors();
+  in.cells.resize(tensors.size());
+  // Each cell's last value, encoded once all are known (a value later replaced is not encoded).
+  std::vector<std::vector<const mpq_class*>> given(tensors.size());
+  for (const WitnessValue& w : values) {
+    if (w.kind == "input" && w.tensor >= 0 && static_cast<size_t>(w.tensor) < tensors.size() && w.cell >= 0) {
+      const exec::TensorSpec& s = tensors[static_cast<size_t>(w.tensor)];
+      auto& of_tensor = given[static_cast<size_t>(w.tensor)];
+      if (s.init != exec::TensorInit::Input) continue;
+      if (of_tensor.empty()) of_tensor.assign(s.cell_count(), nullptr);
+      if (static_cast<uint64_t>(w.cell) < of_tensor.size()) of_tensor[static_cast<size_t>(w.cell)] = &w.value;
+    } else {
+      in.unknowns[w.name] = w.value;
+    }
+  }
+  for (size_t t = 0; t < tensors.size(); ++t) {
+    if (given[t].empty()) continue;
+    in.cells[t].assign(given[t].size(), 0);
+    for (size_t c = 0; c < given[t].size(); ++c)
+      if (given[t][c]) in.cells[t][c] = cell_bits(tensors[t].elem, *given[t][c]);
+  }
+  return in;
+}
+
+ConcreteRun run_concrete(const Prepared& prep, const std::vector<WitnessValue>& values, Defects defects) {
+  return run_concrete(prep, concrete_inputs(prep, values), defects);
+}
 
 double cell_value(ptx::Type t, uint64_t bits) {
   switch (t) {
@@ -45,45 +90,45 @@ double cell_value(ptx::Type t, uint64_t bits) {
   }
 }
 
-ConcreteRun run_concrete(const Prepared& prep, const std::vector<WitnessValue>& values, Defects defects) {
+namespace {
+
+exec::Limits limits_within(const exec::Session* within) {
+  if (!within) return {};
+  exec::Limits l = within->limits();
+  l.max_seconds = std::max(0.0, l.max_seconds - within->elapsed_seconds());
+  return l;
+}
+
+}  // namespace
+
+ConcreteRun run_concrete(const Prepared& prep, const ConcreteInputs& inputs, Defects defects, const exec::Session* within) {
   ConcreteRun run;
   std::vector<exec::TensorSpec> tensors = prep.tensors();
-  std::map<std::string, mpq_class> unknowns;
-  // Per tensor, per cell: the witness's value (null where it gives none).
-  std::vector<std::vector<const mpq_class*>> cells(tensors.size());
-  for (const WitnessValue& w : values) {
-    if (w.kind == "input" && w.tensor >= 0 && static_cast<size_t>(w.tensor) < tensors.size() && w.cell >= 0) {
-      auto& of_tensor = cells[static_cast<size_t>(w.tensor)];
-      if (of_tensor.empty()) of_tensor.assign(tensors[static_cast<size_t>(w.tensor)].cell_count(), nullptr);
-      if (static_cast<uint64_t>(w.cell) < of_tensor.size()) of_tensor[static_cast<size_t>(w.cell)] = &w.value;
-    } else {
-      unknowns[w.name] = w.value;
-    }
-  }
-  // Inputs become concrete bytes: the witness's values, 0 elsewhere.
+  const std::map<std::string, mpq_class>& unknowns = inputs.unknowns;
+  // Inputs become concrete bytes: the given values, 0 elsewhere.
   for (size_t t = 0; t < tensors.size(); ++t) {
     exec::TensorSpec& s = tensors[t];
     if (s.init != exec::TensorInit::Input) continue;
     s.init = exec::TensorInit::Bytes;
     s.bytes.assign(s.storage_elements * s.elem_bytes(), 0);
     auto map = s.storage_to_cell();
-    const auto& given = cells[t];
+    const std::vector<uint64_t>* given = t < inputs.cells.size() ? &inputs.cells[t] : nullptr;
     for (size_t e = 0; e < map.size(); ++e) {
-      // Storage no cell maps to holds the witness's value for it, if it has one.
-      const mpq_class* v = nullptr;
+      // Storage no cell maps to holds the unknowns' value for it, if they have one.
+      uint64_t bits = 0;
       if (map[e] < 0) {
         if (unknowns.empty()) continue;  // (no name to build for each gap element)
         auto u = unknowns.find(s.unmapped_name(static_cast<int64_t>(e)));
-        if (u != unknowns.end()) v = &u->second;
-      } else if (static_cast<uint64_t>(map[e]) < given.size()) {
-        v = given[static_cast<size_t>(map[e])];
+        if (u == unknowns.end()) continue;
+        bits = cell_bits(s.elem, u->second);
+      } else if (given && static_cast<uint64_t>(map[e]) < given->size()) {
+        bits = (*given)[static_cast<size_t>(map[e])];
       }
-      if (!v) continue;
-      uint64_t bits = encode(s.elem, *v);
+      if (!bits) continue;
       for (unsigned k = 0; k < s.elem_bytes(); ++k) s.bytes[e * s.elem_bytes() + k] = static_cast<uint8_t>(bits >> (8 * k));
     }
   }
-  exec::Session session;
+  exec::Session session(limits_within(within));
   exec::ConcreteDomain dom;
   exec::Machine ma(session, 'a', tensors, dom, sem::semantics());
   exec::Machine mb(session, 'b', tensors, dom, sem::semantics());
@@ -93,7 +138,7 @@ ConcreteRun run_concrete(const Prepared& prep, const std::vector<WitnessValue>& 
     ptx::Type t = size == 2 ? ptx::Type::F16 : size == 8 ? ptx::Type::F64 : ptx::Type::F32;
     for (const auto& spec : tensors)  // an uninitialized tensor cell takes its tensor's type
       if (name.rfind(spec.name + "[", 0) == 0) t = spec.elem;
-    return encode(t, it->second);
+    return cell_bits(t, it->second);
   };
   ma.set_concrete_unknowns(unknown);
   mb.set_concrete_unknowns(unknown);

@@ -3,6 +3,7 @@
 // point: input cells and unknown initial memory take the given values. The primitive under
 // witness replay, witness classification and the self-check.
 #include <array>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -10,6 +11,7 @@
 #include "check/prepare.hpp"
 #include "check/result.hpp"
 #include "exec/defect.hpp"
+#include "exec/session.hpp"
 
 namespace racer::check {
 
@@ -41,10 +43,31 @@ struct ConcreteRun {
   std::array<uint64_t, 2> events_unplaced{};
 };
 
-// Cells of input tensors `values` does not mention are 0; unknown initial memory it does not
+// What a concrete run gives the programs: each input tensor cell's bits, and unknown initial
+// memory's values by the name of its symbol.
+struct ConcreteInputs {
+  std::vector<std::vector<uint64_t>> cells;       // per tensor, per cell (empty, or a cell past the end: 0)
+  std::map<std::string, mpq_class> unknowns;
+};
+
+// A value's bits in a cell of type t: exact where t holds it, else rounded to nearest (floats);
+// a value no cell of t can hold throws Error(BadInput). The double overload is exact for every
+// value the rational one takes exactly, without a rational.
+uint64_t cell_bits(ptx::Type t, const mpq_class& v);
+uint64_t cell_bits(ptx::Type t, double v);
+
+// The inputs a witness gives: cells of input tensors it mentions take its values (values for
+// cells of other tensors are ignored), anything else named goes to the unknowns.
+ConcreteInputs concrete_inputs(const Prepared& prep, const std::vector<WitnessValue>& values);
+
+// Cells of input tensors the inputs do not mention are 0; unknown initial memory they do not
 // mention is 0 too. A value that does not fit its cell's type throws Error(BadInput).
 // Defects::Skip leaves races unsought (faster, less memory) where only the outputs are read.
+// `within`: the check this run serves, whose memory limit and remaining time bound it too
+// (exec::LimitReached, as the check's own loops throw it); null: the default limits.
 enum class Defects { Record, Skip };
+ConcreteRun run_concrete(const Prepared& prep, const ConcreteInputs& inputs, Defects defects = Defects::Record,
+                         const exec::Session* within = nullptr);
 ConcreteRun run_concrete(const Prepared& prep, const std::vector<WitnessValue>& values, Defects defects = Defects::Record);
 
 // A cell's bits as a number (floats of every format, integers sign-extended by type).

@@ -86,6 +86,7 @@ std::string Execution::run(bool& refused, const std::function<void(char program)
     start('a');
     run_program(*ma_, prep_, 'a');
     excuse_harmless_races('a');
+    ma_->drop_access_records();  // (its races are found; b runs without a's records resident)
     start('b');  // or its reference, built over the symbols program a read
     if (const auto& ref = prep_.inst().b.reference) {
       // A reference reads each input cell as the untouched machine b would: the same symbol
@@ -98,6 +99,7 @@ std::string Execution::run(bool& refused, const std::function<void(char program)
     } else {
       run_program(*mb_, prep_, 'b');
       excuse_harmless_races('b');
+      mb_->drop_access_records();
     }
   } catch (const exec::Refusal& r) {
     refused = true;

@@ -9,7 +9,7 @@ void HazardList::keep(const HazardKey& key, FloatHazard h, uint64_t further, con
     return;
   }
   h.input = at.how;
-  h.values = at.point.values;
+  h.values = at.point.values();
   k.listed.push_back(hazards_.size());
   hazards_.push_back(std::move(h));
 }

@@ -112,7 +112,7 @@ HazardReport search_float_hazards(Execution& ex, const CheckResult& res, const C
     std::vector<ProvokingPoint> inputs = provoking_points(ex, roots, coarser(model_a, model_b), points, options.seed);
     for (ProvokingPoint& pp : inputs) {
       ex.session().check_limits();
-      ConcreteRun run = run_concrete(prep, pp.point.values, Defects::Skip);
+      ConcreteRun run = run_concrete(prep, pp.point.concrete(), Defects::Skip, &ex.session());
       if (!run.refusal.empty())
         return done("float hazard search stopped: the emulation refused (" + run.refusal.substr(0, run.refusal.find('\n')) + ")");
       ++rep.runs;

@@ -33,8 +33,18 @@ double largest_end(double lo, double hi) { return std::fabs(lo) > std::fabs(hi) 
 }  // namespace
 
 PointSampler::PointSampler(Execution& ex, uint64_t seed) : ex_(ex), rng_(seed) {
-  for (const auto& [index, origin] : ex.session().origins()) symbols_.push_back(index);
-  std::sort(symbols_.begin(), symbols_.end());
+  std::vector<uint32_t> symbols;
+  symbols.reserve(ex.session().origins().size());
+  for (const auto& [index, origin] : ex.session().origins()) symbols.push_back(index);
+  if (!std::is_sorted(symbols.begin(), symbols.end())) std::sort(symbols.begin(), symbols.end());
+  symbols_ = std::make_shared<const std::vector<uint32_t>>(std::move(symbols));
+}
+
+std::pair<double, double> PointSampler::ends(const expr::Range* range) {
+  // (The symbols of a tensor share one interned range: converting it once per run of them
+  // saves two rational-to-double divisions per symbol.)
+  if (range != ends_of_) ends_of_ = range, ends_ = {range->lo.get_d(), range->hi.get_d()};
+  return ends_;
 }
 
 Point PointSampler::draw(PointStyle style) { return make(style, nullptr); }
@@ -45,20 +55,19 @@ Point PointSampler::uniform(double t) { return make(PointStyle::Spread, nullptr,
 
 Point PointSampler::crossed(double t) { return make(PointStyle::Spread, nullptr, std::clamp(t, 0.0, 1.0), true); }
 
-mpq_class PointSampler::input_value(expr::ExprId sym, const exec::SymbolOrigin& o, PointStyle style, double common, double fraction) {
+double PointSampler::input_value(expr::ExprId sym, const exec::SymbolOrigin& o, PointStyle style, double common, double fraction) {
   const exec::TensorSpec& t = ex_.prep().tensors()[static_cast<size_t>(o.tensor)];
-  const auto& range = ex_.store().symbol_info(sym).range;
+  const expr::Range* range = ex_.store().symbol_info(sym).range;
   bool is_float = float_format(t.elem).has_value();
-  double lo = range ? range->lo.get_d() : (is_float ? -2.0 : -4.0);
-  double hi = range ? range->hi.get_d() : (is_float ? 2.0 : 4.0);
+  auto [lo, hi] = range ? ends(range) : is_float ? std::pair{-2.0, 2.0} : std::pair{-4.0, 4.0};
   std::uniform_real_distribution<double> unit(0.0, 1.0);
   if (!is_float) {
     double lo_i = std::ceil(std::max(lo, -8.0)), hi_i = std::floor(std::min(hi, 8.0));
     if (hi_i < lo_i) lo_i = hi_i = std::ceil(lo);
-    return mpq_class(std::floor(lo_i + unit(rng_) * (hi_i - lo_i + 1 - 1e-9)));
+    return std::floor(lo_i + unit(rng_) * (hi_i - lo_i + 1 - 1e-9));
   }
   double x = lo + unit(rng_) * (hi - lo);
-  if (!std::isnan(fraction)) return mpq_class(in_format(t.elem, lo + fraction * (hi - lo), lo, hi));
+  if (!std::isnan(fraction)) return in_format(t.elem, lo + fraction * (hi - lo), lo, hi);
   switch (style) {
     case PointStyle::Spread: break;
     case PointStyle::Ends: x = unit(rng_) < 0.5 ? lo : hi; break;
@@ -72,7 +81,7 @@ mpq_class PointSampler::input_value(expr::ExprId sym, const exec::SymbolOrigin& 
     case PointStyle::NearlyEqual: case PointStyle::NearlyEqualLargest: x = common + (unit(rng_) - 0.5) * (hi - lo) * 1e-4; break;
     case PointStyle::Largest: x = largest_end(lo, hi); break;
   }
-  return mpq_class(in_format(t.elem, std::clamp(x, lo, hi), lo, hi));
+  return in_format(t.elem, std::clamp(x, lo, hi), lo, hi);
 }
 
 Point PointSampler::make(PointStyle style, const std::vector<WitnessValue>* fixed, double fraction, bool alternate) {
@@ -82,42 +91,86 @@ Point PointSampler::make(PointStyle style, const std::vector<WitnessValue>* fixe
   std::uniform_real_distribution<double> unit(0.0, 1.0);
   std::map<int, double> common;  // per tensor, for NearlyEqual
   Point p;
-  for (uint32_t index : symbols_) {
+  p.ex = &ex_;
+  p.symbols = symbols_;
+  uint64_t made = 0;
+  for (uint32_t index : *symbols_) {
+    if (++made % kCellsBetweenLimitChecks == 0) ex_.session().check_limits();  // (millions of symbols)
     expr::ExprId sym{index};
-    const exec::SymbolOrigin& o = ex_.session().origins().at(index);
-    WitnessValue w;
-    w.name = ex_.store().symbol_info(sym).origin;
-    w.tensor = o.tensor;
-    w.cell = o.cell;
-    w.kind = kind_name(o.kind);
+    const exec::SymbolOrigin& o = *ex_.session().origin(sym);
     if (o.kind == exec::SymbolOrigin::Kind::InputCell && o.tensor >= 0) {
-      auto g = given.find({o.tensor, o.cell});
+      auto g = given.empty() ? given.end() : given.find({o.tensor, o.cell});
       if (g != given.end()) {
         // The witness's value as its cell holds it, so the emulation runs at this very point.
         const exec::TensorSpec& t = ex_.prep().tensors()[static_cast<size_t>(o.tensor)];
-        double v = g->second.get_d();
-        w.value = float_format(t.elem) ? mpq_class(in_format(t.elem, v, -INFINITY, INFINITY)) : g->second;
+        if (float_format(t.elem)) p.at.set(sym, in_format(t.elem, g->second.get_d(), -INFINITY, INFINITY));
+        else p.at.set(sym, g->second);
       } else {
-        const auto& range = ex_.store().symbol_info(sym).range;
-        double lo = range ? range->lo.get_d() : -2.0, hi = range ? range->hi.get_d() : 2.0;
-        if (!common.count(o.tensor)) {
-          common[o.tensor] = lo + unit(rng_) * (hi - lo);
+        const expr::Range* range = ex_.store().symbol_info(sym).range;
+        auto [lo, hi] = range ? ends(range) : std::pair{-2.0, 2.0};
+        auto c = common.find(o.tensor);
+        if (c == common.end()) {
+          double centre = lo + unit(rng_) * (hi - lo);
           // Nearly equal at the largest magnitude: centred just inside that end, so that the
           // spread stays within the range.
           double end = largest_end(lo, hi), inset = (hi - lo) * 1e-4;
-          if (style == PointStyle::NearlyEqualLargest) common[o.tensor] = end == hi ? hi - inset : lo + inset;
+          if (style == PointStyle::NearlyEqualLargest) centre = end == hi ? hi - inset : lo + inset;
+          c = common.emplace(o.tensor, centre).first;
         }
         bool reversed = alternate && (o.tensor + o.cell) % 2 != 0;
-        w.value = input_value(sym, o, style, common[o.tensor], reversed ? 1 - fraction : fraction);
+        p.at.set(sym, input_value(sym, o, style, c->second, reversed ? 1 - fraction : fraction));
       }
     } else {
       // Unknown memory: a small integer, which every format holds exactly.
-      w.value = mpq_class(static_cast<long>(std::floor(unit(rng_) * 9)) - 4);
+      p.at.set(sym, static_cast<double>(static_cast<long>(std::floor(unit(rng_) * 9)) - 4));
     }
-    p.at[sym] = w.value;
-    p.values.push_back(std::move(w));
   }
   return p;
+}
+
+std::vector<WitnessValue> Point::first_values(size_t count) const {
+  std::vector<WitnessValue> out;
+  if (!symbols) return out;
+  for (uint32_t index : *symbols) {
+    if (out.size() == count) break;
+    expr::ExprId sym{index};
+    const exec::SymbolOrigin& o = *ex->session().origin(sym);
+    WitnessValue w;
+    w.name = ex->store().symbol_info(sym).origin;
+    w.tensor = o.tensor;
+    w.cell = o.cell;
+    w.kind = kind_name(o.kind);
+    w.value = *at.value(sym);
+    out.push_back(std::move(w));
+  }
+  return out;
+}
+
+std::vector<WitnessValue> Point::values() const { return first_values(size()); }
+
+ConcreteInputs Point::concrete() const {
+  ConcreteInputs in;
+  if (!symbols) return in;
+  const std::vector<exec::TensorSpec>& tensors = ex->prep().tensors();
+  in.cells.resize(tensors.size());
+  uint64_t made = 0;
+  for (uint32_t index : *symbols) {
+    if (++made % kCellsBetweenLimitChecks == 0) ex->session().check_limits();
+    expr::ExprId sym{index};
+    const exec::SymbolOrigin& o = *ex->session().origin(sym);
+    if (o.kind == exec::SymbolOrigin::Kind::InputCell && o.tensor >= 0 && static_cast<size_t>(o.tensor) < tensors.size() && o.cell >= 0) {
+      // (As concrete_inputs reads the same point's values(): only input tensors' cells count.)
+      const exec::TensorSpec& t = tensors[static_cast<size_t>(o.tensor)];
+      if (t.init != exec::TensorInit::Input || static_cast<uint64_t>(o.cell) >= t.cell_count()) continue;
+      std::vector<uint64_t>& cells = in.cells[static_cast<size_t>(o.tensor)];
+      if (cells.empty()) cells.assign(t.cell_count(), 0);
+      std::optional<double> d = at.exact_double(sym);
+      cells[static_cast<size_t>(o.cell)] = d ? cell_bits(t.elem, *d) : cell_bits(t.elem, *at.value(sym));
+    } else {
+      in.unknowns[ex->store().symbol_info(sym).origin] = *at.value(sym);
+    }
+  }
+  return in;
 }
 
 }  // namespace racer::check

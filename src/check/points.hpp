@@ -3,16 +3,31 @@
 // within their declared ranges, unknown memory small integers), each a number its cell's
 // format holds exactly, so that the emulation and the exact expressions see the same input.
 #include <limits>
+#include <memory>
 #include <random>
+#include <utility>
 
+#include "check/concrete_run.hpp"
 #include "check/execution.hpp"
 #include "expr/eval.hpp"
 
 namespace racer::check {
 
+// A value for every symbol of a check, kept once (as the Assignment the expressions are
+// evaluated at); what the emulator and the report need is derived from it on demand, so a
+// point over millions of input cells holds no name or rational per cell.
 struct Point {
-  std::vector<WitnessValue> values;  // for run_concrete
-  expr::Assignment at;               // for evaluating the expressions
+  expr::Assignment at;  // for evaluating the expressions
+  Execution* ex = nullptr;  // (read only: its accessors are not const)
+  std::shared_ptr<const std::vector<uint32_t>> symbols;  // the symbols `at` gives values, sorted
+
+  // For run_concrete: input cells' bits, other symbols (unknown memory) by name.
+  ConcreteInputs concrete() const;
+  // Every symbol's value, as a witness lists them.
+  std::vector<WitnessValue> values() const;
+  // The first `count` of values() (a description needs a few).
+  std::vector<WitnessValue> first_values(size_t count) const;
+  size_t size() const { return symbols ? symbols->size() : 0; }
 };
 
 // How the input cells are drawn: spread over their ranges; at the ends of them; at the
@@ -40,11 +55,14 @@ class PointSampler {
  private:
   Point make(PointStyle style, const std::vector<WitnessValue>* fixed, double fraction = std::numeric_limits<double>::quiet_NaN(),
              bool alternate = false);
-  mpq_class input_value(expr::ExprId sym, const exec::SymbolOrigin& o, PointStyle style, double common, double fraction);
+  std::pair<double, double> ends(const expr::Range* range);  // as doubles
+  double input_value(expr::ExprId sym, const exec::SymbolOrigin& o, PointStyle style, double common, double fraction);
 
   Execution& ex_;
   std::mt19937_64 rng_;
-  std::vector<uint32_t> symbols_;  // sorted, so that a seed gives the same point every run
+  std::shared_ptr<const std::vector<uint32_t>> symbols_;  // sorted, so that a seed gives the same point every run
+  const expr::Range* ends_of_ = nullptr;
+  std::pair<double, double> ends_;
 };
 
 }  // namespace racer::check

@@ -17,13 +17,8 @@ namespace {
 std::string describe_point(const Point& p) {
   std::string s;
   size_t shown = 0;
-  for (const WitnessValue& w : p.values) {
-    if (shown == 6) {
-      s += ", ... (" + std::to_string(p.values.size()) + " values)";
-      break;
-    }
-    s += (shown++ ? ", " : "") + w.name + " = " + number_text(w.value.get_d());
-  }
+  for (const WitnessValue& w : p.first_values(6)) s += (shown++ ? ", " : "") + w.name + " = " + number_text(w.value.get_d());
+  if (p.size() > 6) s += ", ... (" + std::to_string(p.size()) + " values)";
   return s;
 }
 
@@ -88,7 +83,7 @@ SelfCheck self_check(Execution& ex, const std::vector<exec::Defect>& defects, un
     ex.session().check_limits();
     Point point = sampler.draw(PointStyle::Spread);
     auto emulation_start = std::chrono::steady_clock::now();
-    ConcreteRun run = run_concrete(prep, point.values, Defects::Skip);
+    ConcreteRun run = run_concrete(prep, point.concrete(), Defects::Skip, &ex.session());
     sc.emulation_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - emulation_start).count();
     if (!run.refusal.empty()) return (sc.skipped = "the emulation refused: " + run.refusal.substr(0, run.refusal.find('\n')), done());
     ++sc.points;

@@ -275,7 +275,7 @@ std::vector<std::optional<mpq_class>> ExactOracle::evaluate(const std::string& t
         v = mpq_class(exec::exact_integer(bits, ptx::type_bits(spec.elem), ptx::type_class(spec.elem) == ptx::TypeClass::Signed));
       }
     }
-    at[sym] = v;
+    at.set(sym, v);
   }
   const exec::TensorSpec& spec = prep.tensors()[*ti];
   expr::Store& st = s_->ex->store();
@@ -283,7 +283,7 @@ std::vector<std::optional<mpq_class>> ExactOracle::evaluate(const std::string& t
     expr::ExprId e = s_->ex->cell('a', *ti, static_cast<int64_t>(c));
     if (!all_finite) {
       bool missing = false;
-      for (expr::ExprId sym : expr::free_symbols(st, e)) missing |= !at.count(sym);
+      for (expr::ExprId sym : expr::free_symbols(st, e)) missing |= !at.contains(sym);
       if (missing) {
         out.push_back(std::nullopt);
         continue;

@@ -135,9 +135,8 @@ void BallEvaluator::compute(ExprId x, Ball& out) {
       break;
     case Kind::Bool: out.tag = s_.bool_value(x) ? Ball::True : Ball::False; break;
     case Kind::Symbol: {
-      auto it = at_.find(x);
-      if (it != at_.end()) {
-        set_rational(out.v, it->second, prec_);
+      if (std::optional<mpq_class> v = at_.value(x)) {
+        set_rational(out.v, *v, prec_);
         out.tag = Ball::Num;
       }
       break;

@@ -71,7 +71,7 @@ std::vector<mpq_class> boundary_values(const expr::Store& s, const Boundary& bd,
   expr::Assignment at = src.assignment(base);
   ExprId sym = src.symbols()[k];
   auto gap = [&](const mpq_class& v) -> std::optional<mpq_class> {
-    at[sym] = v;
+    at.set(sym, v);
     std::optional<mpq_class> l = expr::eval_exact(s, bd.lhs, at);
     if (!l) return std::nullopt;
     std::optional<mpq_class> r = expr::eval_exact(s, bd.rhs, at);

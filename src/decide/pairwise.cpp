@@ -41,7 +41,7 @@ expr::Assignment sample_point(const std::vector<ExprId>& syms, const std::functi
     else if (d.lo) v = *d.lo + frac;
     else if (d.hi) v = *d.hi - frac;
     else v = frac;
-    at.emplace(syms[i], v);
+    at.set(syms[i], v);
   }
   return at;
 }

@@ -121,7 +121,7 @@ Point PointSource::point(size_t i) {
 
 expr::Assignment PointSource::assignment(const Point& p) const {
   expr::Assignment at;
-  for (size_t k = 0; k < symbols_.size(); ++k) at.emplace(symbols_[k], p[k]);
+  for (size_t k = 0; k < symbols_.size(); ++k) at.set(symbols_[k], p[k]);
   return at;
 }
 

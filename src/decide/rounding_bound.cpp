@@ -93,10 +93,15 @@ std::optional<BoundedValue> RoundingBound::combine(expr::ExprId x) {
       r.error = conversion_error(st_.rational(x), r.value);
       break;
     case expr::Kind::Symbol: {
-      auto it = at_.find(x);
-      if (it == at_.end()) return std::nullopt;
-      r.value = as_long_double(it->second);
-      r.error = conversion_error(it->second, r.value);
+      // (A double is exact: every value a program holds, which is what a point gives.)
+      if (std::optional<double> d = at_.exact_double(x)) {
+        r.value = *d;
+        break;
+      }
+      const mpq_class* q = at_.rational(x);
+      if (!q) return std::nullopt;
+      r.value = as_long_double(*q);
+      r.error = conversion_error(*q, r.value);
       break;
     }
     case expr::Kind::Add: {

@@ -39,8 +39,8 @@ uint64_t header(const expr::Store& st, ExprId x) {
   return static_cast<uint64_t>(st.kind(x)) | static_cast<uint64_t>(op_byte(st, x)) << 8;
 }
 
-bool same_range(const std::optional<expr::Range>& x, const std::optional<expr::Range>& y) {
-  return x.has_value() == y.has_value() && (!x || (x->lo == y->lo && x->hi == y->hi));
+bool same_range(const expr::Range* x, const expr::Range* y) {
+  return (x != nullptr) == (y != nullptr) && (!x || (x->lo == y->lo && x->hi == y->hi));
 }
 
 bool same_traits(const SymbolTraits& x, const SymbolTraits& y) {

@@ -105,7 +105,7 @@ class ShapeClasses {
   std::unordered_map<uint32_t, uint64_t> symbol_traits_;  // by symbol: index into traits_
   struct StoredTraits {
     SymbolTraits t;
-    std::optional<expr::Range> range;  // the Store's own
+    const expr::Range* range;  // the Store's own (null: none)
   };
   std::vector<StoredTraits> traits_;
   // Per class, its representative; the record only once another pair's hash matches it (a

@@ -41,9 +41,11 @@ class ByteTracks {
       off = stop;
     }
   }
-  // The record of byte off without allocating: an empty one where nothing was recorded.
+  // The record of byte off without allocating: an empty one where nothing was recorded
+  // (or the records were dropped).
   const ByteTrack& peek(uint64_t off) const {
     static const ByteTrack kEmpty{};
+    if ((off >> kPageBits) >= pages_.size()) return kEmpty;
     const Page& page = pages_[off >> kPageBits];
     if (!page.records) return kEmpty;
     return page.records[(off & kPageMask) >> (page.fine ? 0 : kGranuleBits)];

@@ -102,7 +102,7 @@ std::optional<Interval> IntBounds::enumerate(expr::ExprId e) {
   std::optional<Interval> r;
   expr::Assignment at;
   for (mpz_class v = range->lo.get_num(); v <= range->hi.get_num(); ++v) {
-    at[syms.front()] = mpq_class(v);
+    at.set(syms.front(), mpq_class(v));
     std::optional<mpq_class> x = expr::eval_exact(store_, e, at);
     if (!x) return std::nullopt;
     r = r ? Interval{std::min(r->lo, *x), std::max(r->hi, *x)} : Interval{*x, *x};

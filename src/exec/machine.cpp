@@ -48,9 +48,9 @@ Value Machine::cell(size_t tensor, int64_t flat) {
   return {};
 }
 
-Value Machine::unknown_value(const std::string& name, const std::string& where, uint64_t off, unsigned size, bool integer) {
+Value Machine::unknown_value(const std::string& name, const std::string& /*where: in the name*/, uint64_t off, unsigned size, bool integer) {
   if (concrete_unknown_) return Value::of_bits(concrete_unknown_(name, size));
-  SymbolOrigin o{SymbolOrigin::Kind::UninitShared, -1, static_cast<int64_t>(off), program_, where};
+  SymbolOrigin o{SymbolOrigin::Kind::UninitShared, -1, static_cast<int64_t>(off), program_};
   Value v = Value::of_expr(session_.symbol(o, name));
   v.integer = integer;
   return v;
@@ -61,7 +61,7 @@ Value Machine::final_uninitialized(size_t tensor, int64_t flat) {
   // Never written by this program: the unknown initial contents both programs share.
   const TensorSpec& t = storage_.tensors()[tensor];
   if (concrete_unknown_) return Value::of_bits(concrete_unknown_(t.cell_name(flat) + " (uninitialized)", t.elem_bytes()));
-  SymbolOrigin o{SymbolOrigin::Kind::UninitTensor, static_cast<int>(tensor), flat, 0, t.cell_name(flat)};
+  SymbolOrigin o{SymbolOrigin::Kind::UninitTensor, static_cast<int>(tensor), flat, 0};
   Value v = Value::of_expr(session_.symbol(o, t.cell_name(flat) + " (uninitialized)"));
   v.integer = !ptx::is_float(t.elem);
   return v;

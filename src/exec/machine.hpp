@@ -124,6 +124,8 @@ class Machine final : public AccessPath, public ThreadStepper {
   uint64_t steps() const { return steps_; }  // thread-instructions executed
   Session& session() { return session_; }
   const Storage& storage() const { return storage_; }
+  // Once the program has run (no launch follows): frees the tensors' access records.
+  void drop_access_records() { storage_.drop_access_records(); }
 
   // --- the memory port instruction semantics see (exec/ports.hpp has what it promises) ---
   Value load(ExecContext& ctx, const ptx::Instr& ins, Space space, uint64_t addr, unsigned size, ptx::Type t) override;

@@ -142,15 +142,14 @@ Value Machine::read_bytes(Region& r, uint64_t off, unsigned size, const Cta* cta
         int64_t cell = off % t.elem_bytes() == 0 && size == t.elem_bytes() ? storage_.cell_map(r.tensor)[off / size] : -1;
         if (cell < 0) throw Refusal("reads uninitialized bytes of " + t.name + " with an access that is not one cell");
         where = t.cell_name(cell);
-        o = {SymbolOrigin::Kind::UninitTensor, r.tensor, cell, 0, where};
+        o = {SymbolOrigin::Kind::UninitTensor, r.tensor, cell, 0};
         name = where + " (uninitialized)";
       } else {
         bool shared = cta && &r == cta->shared.get();
         // Private memory is fresh in every launch (and every thread, for local memory).
         where = std::string(shared ? "shared memory" : r.name) + " +" + std::to_string(off) +
                 (cta ? " of CTA " + dims_text(cta->ctaid) : "") + " in launch " + std::to_string(launch_index_);
-        o = {shared ? SymbolOrigin::Kind::UninitShared : SymbolOrigin::Kind::UninitLocal, -1, static_cast<int64_t>(off),
-             program_, where};
+        o = {shared ? SymbolOrigin::Kind::UninitShared : SymbolOrigin::Kind::UninitLocal, -1, static_cast<int64_t>(off), program_};
         name = std::string(1, program_) + ": " + where + " (" + std::to_string(size) + " bytes, uninitialized)";
       }
       last_uninit_defect_ = log_.pend_uninit_read(
@@ -181,7 +180,7 @@ Value Machine::unmapped_read(const Region& r, uint64_t off, unsigned size, const
   const int64_t element = static_cast<int64_t>(off / size);
   std::string name = t.unmapped_name(element);
   if (concrete_unknown_) return Value::of_bits(concrete_unknown_(name, size));
-  SymbolOrigin o{SymbolOrigin::Kind::Unmapped, r.tensor, element, 0, where};
+  SymbolOrigin o{SymbolOrigin::Kind::Unmapped, r.tensor, element, 0};
   Value v = Value::of_expr(session_.symbol(o, name));
   v.integer = !ptx::is_float(t.elem);
   return v;
@@ -329,7 +328,7 @@ Value Machine::load(ExecContext& ctx, const ptx::Instr& ins, Space space, uint64
                                 : target(ctx, ins, l, size, size, DefectKind::OobRead, [size] { return "misaligned " + std::to_string(size) + "-byte load"; });
   if (!at) {
     std::string where = storage_.describe(l.region, l.offset, size);
-    SymbolOrigin o{SymbolOrigin::Kind::OutOfBounds, -1, static_cast<int64_t>(addr), program_, where};
+    SymbolOrigin o{SymbolOrigin::Kind::OutOfBounds, -1, static_cast<int64_t>(addr), program_};
     std::string name = std::string(1, program_) + ": out-of-bounds read at " + where;
     if (concrete_unknown_) return Value::of_bits(concrete_unknown_(name, size));
     Value v = Value::of_expr(session_.symbol(o, name));
@@ -350,7 +349,9 @@ Value Machine::load(ExecContext& ctx, const ptx::Instr& ins, Space space, uint64
     if (auto held = path_load(ctx, ins, *l.region, off, size)) return *held;
   last_uninit_defect_ = 0;
   Value v = read_bytes(*l.region, off, size, &owner, SiteRef{&ctx, &ins}, !ptx::is_float(t));
-  if (l.region->track_races && l.region != ctx.th.local)
+  // Only where track() keeps records (access != 0): a concrete run without race tracking
+  // would otherwise allocate every page of records it reads, for nobody to look at.
+  if (access)
     l.region->track.each(off, size, [&](ByteTrack& b) { return b.uninit_defect = static_cast<uint32_t>(last_uninit_defect_), false; });
   if (racing_.replacing() && access) ctx.th.loading = access;
   if (access && racing_.to_replace.count(access)) return racing_read_value(ctx, ins, access, v, *l.region, off, size);

@@ -13,7 +13,7 @@ Value Machine::racing_read_value(ExecContext& ctx, const ptx::Instr& ins, uint32
     refuse(ctx, ins, "a load racing with a store reads data that is not one float value");
   std::string where = storage_.describe(&r, r.base + off, size);
   std::string name = std::string(1, program_) + ": racing read #" + std::to_string(access) + " of " + where;
-  SymbolOrigin o{SymbolOrigin::Kind::RacingRead, -1, static_cast<int64_t>(access), program_, where};
+  SymbolOrigin o{SymbolOrigin::Kind::RacingRead, -1, static_cast<int64_t>(access), program_};
   expr::ExprId sym = session_.symbol(o, name);
   racing_.replaced.insert(access);
   racing_.symbols.insert(sym.index);

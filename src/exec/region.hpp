@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "exec/byte_tracks.hpp"
+#include "support/zero_page_allocator.hpp"
 #include "exec/value.hpp"
 
 namespace racer::exec {
@@ -26,10 +27,14 @@ struct Region {
   bool readable = true, writable = true;  // what the current launch may do
   bool track_races = true;
 
-  std::vector<uint8_t> bytes;
-  std::vector<ByteState> state;
-  std::vector<uint32_t> sym;      // node (ExprId index + 1) covering this byte
-  std::vector<uint8_t> sym_size;  // at a symbolic value's first byte: its size, | kIntegerData for integer data
+  // Zero where nothing has written (ZeroPageAllocator): the parts of a large tensor no access
+  // touches, and the symbolic arrays of a concrete run, take no memory.
+  template <class T>
+  using Bytewise = std::vector<T, support::ZeroPageAllocator<T>>;
+  Bytewise<uint8_t> bytes;
+  Bytewise<ByteState> state;
+  Bytewise<uint32_t> sym;      // node (ExprId index + 1) covering this byte
+  Bytewise<uint8_t> sym_size;  // at a symbolic value's first byte: its size, | kIntegerData for integer data
   static constexpr uint8_t kIntegerData = 0x80;
   ByteTracks track;
   // Per byte: how many cp.async copies are writing it (empty until the first one).
@@ -39,8 +44,9 @@ struct Region {
   // every load in one.
   std::unordered_map<uint64_t, std::vector<AccessRecord>> readers_since_write;
 
-  // What the engine keeps per byte of a region from the start: its value, state and symbol
-  // (access records come a page at a time, when touched).
+  // What the engine keeps per byte of a region at most: its value, state and symbol (reserved
+  // against the memory limit up front; resident only where written, and access records come
+  // a page at a time, when touched).
   static constexpr uint64_t kBytesPerByte = sizeof(uint8_t) + sizeof(ByteState) + sizeof(uint32_t) + sizeof(uint8_t);
 
   Region(std::string name, uint64_t base, uint64_t size, ByteState initial);

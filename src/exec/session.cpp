@@ -2,6 +2,7 @@
 
 #include "exec/refusal.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <unistd.h>
 
@@ -45,16 +46,36 @@ size_t Session::resident_mb() {
   return static_cast<size_t>(resident) * static_cast<size_t>(sysconf(_SC_PAGESIZE)) / (1024 * 1024);
 }
 
-expr::ExprId Session::symbol(const SymbolOrigin& origin, const std::string& name, std::optional<expr::Range> range,
+expr::ExprId Session::symbol(const SymbolOrigin& origin, const std::string& name, const std::optional<expr::Range>& range,
                              bool integer) {
-  expr::ExprId id = store_.symbol(name, std::move(range), integer);
-  origins_.emplace(id.index, origin);
+  expr::ExprId id = store_.symbol(name, range, integer);
+  uint32_t number = store_.symbol_number(id);
+  if (origin_of_number_.size() <= number) origin_of_number_.resize(std::max<size_t>(number + 1, origin_of_number_.size() * 2), 0);
+  uint32_t& place = origin_of_number_[number];
+  if (!place) {  // (the first origin given for a symbol stays)
+    origins_.emplace_back(id.index, origin);
+    place = static_cast<uint32_t>(origins_.size());
+  }
   return id;
 }
 
+expr::ExprId Session::input_cell(size_t tensor, int64_t cell, const TensorSpec& t) {
+  if (input_cells_.size() <= tensor) input_cells_.resize(tensor + 1);
+  std::vector<uint32_t>& cache = input_cells_[tensor];
+  if (cache.empty()) cache.assign(t.cell_count(), 0);
+  uint32_t& slot = cache[static_cast<size_t>(cell)];
+  if (!slot)
+    slot = symbol(SymbolOrigin{SymbolOrigin::Kind::InputCell, static_cast<int>(tensor), cell, 0}, t.cell_name(cell), t.range,
+                  ptx::is_integer(t.elem))
+               .index + 1;
+  return expr::ExprId{slot - 1};
+}
+
 const SymbolOrigin* Session::origin(expr::ExprId symbol) const {
-  auto it = origins_.find(symbol.index);
-  return it == origins_.end() ? nullptr : &it->second;
+  if (store_.kind(symbol) != expr::Kind::Symbol) return nullptr;
+  uint32_t number = store_.symbol_number(symbol);
+  if (number >= origin_of_number_.size() || !origin_of_number_[number]) return nullptr;
+  return &origins_[origin_of_number_[number] - 1].second;
 }
 
 }  // namespace racer::exec

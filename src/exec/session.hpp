@@ -5,7 +5,8 @@
 #include <cstdint>
 #include <functional>
 #include <string>
-#include <unordered_map>
+#include <utility>
+#include <vector>
 
 #include "exec/launch.hpp"
 #include "expr/store.hpp"
@@ -17,7 +18,8 @@ struct SymbolOrigin {
   int tensor = -1;        // InputCell, UninitTensor, Unmapped
   int64_t cell = -1;      // flat logical index, or storage element for storage no cell maps to
   char program = 0;       // for memory private to one program
-  std::string where;      // readable description
+  // (No description: the symbol's name in the store says where it came from, and an input
+  // tensor of millions of cells is millions of origins.)
 };
 
 class Session {
@@ -38,16 +40,24 @@ class Session {
   // resident now, would pass the memory limit.
   void reserve_mb(uint64_t mb, const std::string& what) const;
 
-  expr::ExprId symbol(const SymbolOrigin& origin, const std::string& name, std::optional<expr::Range> range = {},
+  expr::ExprId symbol(const SymbolOrigin& origin, const std::string& name, const std::optional<expr::Range>& range = {},
                       bool integer = false);
   const SymbolOrigin* origin(expr::ExprId symbol) const;
-  const std::unordered_map<uint32_t, SymbolOrigin>& origins() const { return origins_; }
+  // The symbol of cell `cell` of input tensor `tensor` (whose spec is t), made on first use:
+  // both programs' machines read the same one, without building and looking up its name again.
+  expr::ExprId input_cell(size_t tensor, int64_t cell, const TensorSpec& t);
+  // Every symbol made here, by node index, with its origin, in the order they were made.
+  const std::vector<std::pair<uint32_t, SymbolOrigin>>& origins() const { return origins_; }
 
  private:
   expr::Store store_;
   Limits limits_;
   std::chrono::steady_clock::time_point start_;
-  std::unordered_map<uint32_t, SymbolOrigin> origins_;
+  std::vector<std::pair<uint32_t, SymbolOrigin>> origins_;
+  // By the store's symbol number: 1 + the symbol's place in origins_ (0: not made here). A
+  // vector, not a hash map: millions of input cells are millions of symbols.
+  std::vector<uint32_t> origin_of_number_;
+  std::vector<std::vector<uint32_t>> input_cells_;  // by tensor, by cell: symbol index + 1 (0: not made yet)
   std::function<void()> poll_;
   // The resident memory as last read, and when: reading it costs a file open (microseconds),
   // and checks come every few cells, so it is read again only after kResidentReadInterval.

@@ -121,18 +121,16 @@ const std::vector<int64_t>& Storage::cell_map(size_t tensor) {
 }
 
 Value Storage::input_cell(size_t tensor, int64_t cell) {
-  if (input_symbols_.size() <= tensor) input_symbols_.resize(tensors_.size());
-  auto& cache = input_symbols_[tensor];
   const TensorSpec& t = tensors_[tensor];
-  if (cache.empty()) cache.assign(t.cell_count(), 0);
-  uint32_t& slot = cache[static_cast<size_t>(cell)];
-  if (!slot) {
-    std::string name = t.cell_name(cell);
-    SymbolOrigin o{SymbolOrigin::Kind::InputCell, static_cast<int>(tensor), cell, 0, name};
-    slot = session_.symbol(o, name, t.range, ptx::is_integer(t.elem)).index + 1;
-  }
-  expr::ExprId e{slot - 1};
+  expr::ExprId e = session_.input_cell(tensor, cell, t);
   return ptx::is_float(t.elem) ? Value::of_expr(e) : Value::of_int_expr(e);
+}
+
+void Storage::drop_access_records() {
+  for (size_t i = 0; i < tensors_.size(); ++i) {
+    regions_[i]->track = ByteTracks(0);
+    regions_[i]->readers_since_write.clear();
+  }
 }
 
 std::string Storage::describe(const Region* r, uint64_t addr, unsigned size) {

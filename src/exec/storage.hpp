@@ -45,6 +45,9 @@ class Storage {
   const std::vector<int64_t>& cell_map(size_t tensor);
   // The symbol of an input cell.
   Value input_cell(size_t tensor, int64_t cell);
+  // Frees every tensor's access records (byte_tracks.hpp): races are found while a program
+  // runs, so once it has run nothing reads them; a tensor's records cost 21 bytes per byte.
+  void drop_access_records();
   // "out[3]", "x + 6 bytes", or where an address outside every region lies.
   std::string describe(const Region* r, uint64_t addr, unsigned size);
 
@@ -58,8 +61,6 @@ class Storage {
   std::vector<uint64_t> shared_var_offset_;   // per module var: offset in shared memory, for .shared vars
   std::vector<uint64_t> fn_var_offset_;       // per function var: offset in shared or local memory
   std::map<size_t, std::vector<int64_t>> cell_maps_;
-  // The symbol of each input cell, by tensor and cell (0: not made yet).
-  std::vector<std::vector<uint32_t>> input_symbols_;
 };
 
 }  // namespace racer::exec

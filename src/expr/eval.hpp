@@ -4,13 +4,11 @@
 #include <gmpxx.h>
 
 #include <optional>
-#include <unordered_map>
 
+#include "expr/assignment.hpp"
 #include "expr/store.hpp"
 
 namespace racer::expr {
-
-using Assignment = std::unordered_map<ExprId, mpq_class, ExprIdHash>;
 
 // The exact value of x when every symbol takes its value from `at`. nullopt when that value
 // is not a rational the evaluator can prove: irrational (exp(1), sqrt(2)), infinite,

@@ -191,6 +191,11 @@ const SymbolInfo& Store::symbol_info(ExprId x) const {
   return symbols_[node(x).a];
 }
 
+uint32_t Store::symbol_number(ExprId x) const {
+  assert(kind(x) == Kind::Symbol);
+  return node(x).a;
+}
+
 const mpq_class& Store::coef(ExprId x) const {
   assert(kind(x) == Kind::Add || kind(x) == Kind::Mul);
   return rats_[node(x).a];
@@ -221,26 +226,42 @@ ExprId Store::constant(const mpq_class& q) {
   return constant_at(rats_.intern(q));
 }
 
-ExprId Store::symbol(const std::string& origin, std::optional<Range> range, bool integer) {
-  if (range) {
-    range->lo.canonicalize();
-    range->hi.canonicalize();
-  }
-  if (range && range->lo > range->hi) {
-    throw Error(ExitCode::Internal, "symbol " + origin + ": empty range [" + range->lo.get_str() + ", " +
-                                        range->hi.get_str() + "]");
+const Range* Store::intern_range(const Range& r) {
+  // Few distinct ranges exist (one per tensor or contract input), and runs of symbols share
+  // one: the last one made or found is tried first.
+  for (auto it = ranges_.rbegin(); it != ranges_.rend(); ++it)
+    if ((*it)->lo == r.lo && (*it)->hi == r.hi) {
+      if (it != ranges_.rbegin()) std::iter_swap(it, ranges_.rbegin());
+      return ranges_.back().get();
+    }
+  ranges_.push_back(std::make_unique<Range>(r));
+  return ranges_.back().get();
+}
+
+ExprId Store::symbol(const std::string& origin, const std::optional<Range>& given, bool integer) {
+  const Range* range = nullptr;
+  if (given) {
+    std::optional<Range> canonical;  // a copy only where the given one is not canonical
+    if (!detail::is_canonical_rational(given->lo) || !detail::is_canonical_rational(given->hi)) {
+      canonical = given;
+      canonical->lo.canonicalize();
+      canonical->hi.canonicalize();
+    }
+    const Range& r = canonical ? *canonical : *given;
+    if (r.lo > r.hi)
+      throw Error(ExitCode::Internal, "symbol " + origin + ": empty range [" + r.lo.get_str() + ", " + r.hi.get_str() + "]");
+    range = intern_range(r);
   }
   int64_t known = symbol_by_origin_.find(origin, [&](uint32_t number) -> std::string_view { return symbols_[number].origin; });
   if (known >= 0) {
-    const std::optional<Range>& old = symbols_[static_cast<size_t>(known)].range;
-    bool same = old.has_value() == range.has_value() && (!old || (old->lo == range->lo && old->hi == range->hi));
-    if (!same) throw Error(ExitCode::Internal, "symbol " + origin + " requested again with a different range");
+    if (symbols_[static_cast<size_t>(known)].range != range)  // (interned: equal ranges are one)
+      throw Error(ExitCode::Internal, "symbol " + origin + " requested again with a different range");
     if (symbols_[static_cast<size_t>(known)].integer != integer)
       throw Error(ExitCode::Internal, "symbol " + origin + " requested again with a different integrality");
     return intern(Kind::Symbol, 0, static_cast<uint32_t>(known), {}, kFinite);
   }
   uint32_t index = static_cast<uint32_t>(symbols_.size());
-  symbols_.push_back(SymbolInfo{origin, std::move(range), integer});
+  symbols_.push_back(SymbolInfo{origin, range, integer});
   symbol_by_origin_.insert(origin, index);
   return intern(Kind::Symbol, 0, index, {}, kFinite);
 }

@@ -23,6 +23,7 @@
 
 #include <concepts>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -47,7 +48,9 @@ struct Range {
 
 struct SymbolInfo {
   std::string origin;  // where the value came from, for witnesses: "x[3,1]", "uninit global 0x1000+12"
-  std::optional<Range> range;
+  // Null where the symbol has no range. Ranges are interned by the Store (every cell of a
+  // tensor shares its tensor's), so a symbol costs no copy of two rationals.
+  const Range* range = nullptr;
   bool integer = false;  // takes integer values only (a cell of an integer tensor)
 };
 
@@ -77,6 +80,8 @@ class Store {
   FuncKind func_kind(ExprId x) const;         // Func only
   CmpOp cmp_op(ExprId x) const;               // Cmp only: Lt, Le, Eq or Ne
   const SymbolInfo& symbol_info(ExprId x) const;  // Symbol only
+  // Symbol only: symbols are numbered 0, 1, ... in the order they were made (for tables by symbol).
+  uint32_t symbol_number(ExprId x) const;
   const mpq_class& coef(ExprId x) const;      // Add: the constant term; Mul: the coefficient
   // Operands, in canonical (id) order: Add terms, Mul bases, Min/Max arguments, the Func
   // argument, Cmp (lhs, rhs), Select (cond, then, else).
@@ -104,7 +109,7 @@ class Store {
   ExprId false_value() const { return false_; }
   // Symbols are interned by origin: the same origin names the same variable. Asking again
   // with a different range or integrality is a bug in the caller and throws racer::Error(Internal).
-  ExprId symbol(const std::string& origin, std::optional<Range> range = std::nullopt, bool integer = false);
+  ExprId symbol(const std::string& origin, const std::optional<Range>& range = std::nullopt, bool integer = false);
 
   // ---- Arithmetic.
   ExprId add(ExprId a, ExprId b);
@@ -223,7 +228,11 @@ class Store {
   // in the slot so that probing and rehashing touch no node.
   std::vector<uint64_t> table_;
   detail::RationalTable rats_;
+  // The interned range equal to r (canonical), made on first use.
+  const Range* intern_range(const Range& r);
+
   std::vector<SymbolInfo> symbols_;
+  std::vector<std::unique_ptr<Range>> ranges_;  // distinct ranges, the last one used first
   SymbolNames symbol_by_origin_;
   mutable std::unordered_map<uint32_t, bool> integral_;  // integral()'s answers
   ExprId zero_, one_, pos_inf_, neg_inf_, undefined_, true_, false_;

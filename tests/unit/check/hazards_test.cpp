@@ -274,11 +274,11 @@ TEST(HazardPoints, ExpArgumentsCrossingTheOverflowThreshold) {
     if (p.how.find("crosses") != std::string::npos) crossing = &p;
   ASSERT_TRUE(crossing) << points[1].how;
   EXPECT_NE(crossing->how.find("overflow"), std::string::npos) << crossing->how;
-  for (const WitnessValue& w : crossing->point.values) {
+  for (const WitnessValue& w : crossing->point.values()) {
     EXPECT_GT(w.value.get_d(), 88.72);  // just beyond the threshold
     EXPECT_LT(w.value.get_d(), 88.8);
   }
-  ConcreteRun run = run_concrete(ex.prep(), crossing->point.values);
+  ConcreteRun run = run_concrete(ex.prep(), crossing->point.concrete());
   EXPECT_TRUE(std::isinf(cell_value(ptx::Type::F32, run.outputs[0][0][0])));   // naive: exp overflows
   EXPECT_TRUE(std::isfinite(cell_value(ptx::Type::F32, run.outputs[1][0][0])));  // with the running max
 }
@@ -301,7 +301,7 @@ TEST(HazardPoints, DivisionDenominatorCrossingZero) {
   ASSERT_EQ(points.size(), 3u);
   EXPECT_NE(points[1].how.find("a division's denominator"), std::string::npos) << points[1].how;
   std::map<std::string, double> at;
-  for (const WitnessValue& w : points[1].point.values) at[w.name] = w.value.get_d();
+  for (const WitnessValue& w : points[1].point.values()) at[w.name] = w.value.get_d();
   for (int i = 0; i < 32; ++i) {
     double u = at["u[" + std::to_string(i) + "]"], v = at["v[" + std::to_string(i) + "]"];
     EXPECT_NE(u, v);
@@ -326,12 +326,12 @@ TEST(HazardPoints, LargestPutsEveryCellAtTheEndOfLargestMagnitude) {
   bool refused = false;
   ASSERT_EQ(ex.run(refused), "");
   PointSampler sampler(ex, 7);
-  for (const WitnessValue& w : sampler.draw(PointStyle::Largest).values) EXPECT_EQ(w.value, -200);
-  for (const WitnessValue& w : sampler.draw(PointStyle::NearlyEqualLargest).values) {
+  for (const WitnessValue& w : sampler.draw(PointStyle::Largest).values()) EXPECT_EQ(w.value, -200);
+  for (const WitnessValue& w : sampler.draw(PointStyle::NearlyEqualLargest).values()) {
     EXPECT_GE(w.value.get_d(), -200);
     EXPECT_LT(w.value.get_d(), -199.9);
   }
-  for (const WitnessValue& w : sampler.uniform(0.25).values) EXPECT_EQ(w.value, -175);
+  for (const WitnessValue& w : sampler.uniform(0.25).values()) EXPECT_EQ(w.value, -175);
 }
 
 FloatEvent event(const std::string& kind, uint32_t instr, uint64_t bits, uint64_t count = 1) {
@@ -387,12 +387,12 @@ TEST(IntermediateHazards, AskedForWhereASubexpressionLeavesTheFormat) {
   expr::ExprId cube = st.mul(x, st.mul(x, x));
   expr::ExprId clamped = st.min(cube, st.constant(mpq_class(1000)));
   expr::Assignment at;
-  at[x] = mpq_class("10000000000000");  // x^3 = 1e39 > FLT_MAX
+  at.set(x, mpq_class("10000000000000"));  // x^3 = 1e39 > FLT_MAX
   decide::RoundingBound exact = exact_values(st, at);
   EXPECT_TRUE(asks_beyond(st, exact, {clamped}, "overflow", ieee::Format::F32));
   EXPECT_FALSE(asks_beyond(st, exact, {clamped}, "underflow", ieee::Format::F32));
   expr::Assignment small;
-  small[x] = mpq_class(3);
+  small.set(x, mpq_class(3));
   decide::RoundingBound exact_small = exact_values(st, small);
   EXPECT_FALSE(asks_beyond(st, exact_small, {clamped}, "overflow", ieee::Format::F32));
 }

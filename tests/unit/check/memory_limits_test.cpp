@@ -29,15 +29,23 @@ TEST_F(MachineTest, TensorsBeyondTheMemoryLimitEndUnknownBeforeAllocating) {
 TEST_F(MachineTest, CellsNoProgramWroteCountAgainstTheMemoryLimitAfterExecution) {
   // The storage fits, and 32 threads write 32 cells; but every one of the 2^22 cells neither
   // program wrote becomes a symbol of its own when the self-check and the decider read the
-  // outputs. That must stop at the limit, not run the process past it.
+  // outputs, and the self-check's point and emulation then hold a value for each. That must
+  // stop at the limit, not run the process past it: the emulation ran under a session of its
+  // own with the default limits and took this process to 2.6 GB against 1.2 GB above what
+  // was resident. (Since symbols became cheaper the decider fits: Equivalent, where the
+  // check used to stop while making the symbols.)
   Spec s{.tensors = tensor("x", "[4194304]", "f32", "input") + tensor("out", "[4194304]", "f32", "empty"),
          .a = {{"copy", kArgs, "[1]", "[32]"}},
          .b = {{"copy", kArgs, "[1]", "[32]"}}};
   CheckOptions options;
   options.limits.max_memory_mb = exec::Session::resident_mb() + 1200;
+  options.limits.max_seconds = 600;  // (deciding 2^22 cells takes 20-60 s on a loaded machine: not the limit tested)
   auto r = run(copy_kernel("copy"), s, options);
-  EXPECT_EQ(r.verdict, Verdict::Unknown) << show(r);
-  EXPECT_NE(r.reason.find("memory limit"), std::string::npos) << r.reason;
+  if (r.verdict == Verdict::Unknown) {
+    EXPECT_NE(r.reason.find("memory limit"), std::string::npos) << r.reason;
+  } else {
+    EXPECT_EQ(r.verdict, Verdict::Equivalent) << show(r);
+  }
   EXPECT_NE(r.self_check.find("stopped: memory limit"), std::string::npos) << r.self_check;
   rusage usage{};
   getrusage(RUSAGE_SELF, &usage);  // ctest runs each test in a process of its own

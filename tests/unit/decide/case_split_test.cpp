@@ -173,7 +173,7 @@ TEST_F(CaseSplitTest, VoteAllAgainstNegatedAny32Lanes) {
   EXPECT_EQ(*r.value_b, 0);
   // Re-checked here too, by exact evaluation of the original sides.
   expr::Assignment at;
-  for (ExprId v : xs) at[v] = witness(r, v);
+  for (ExprId v : xs) at.set(v, witness(r, v));
   EXPECT_EQ(expr::eval_exact(s, a, at), mpq_class(1));
   EXPECT_EQ(expr::eval_exact(s, b, at), mpq_class(0));
   // Without the case split and Z3, the point search does not find it.

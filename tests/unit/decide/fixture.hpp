@@ -56,7 +56,7 @@ class DecideTest : public ::testing::Test {
       auto it = r.witness.find(v.index);
       ASSERT_NE(it, r.witness.end()) << "no witness value for " << str(v);
       EXPECT_TRUE(admissible(it->second, domain_of(v))) << str(v) << " = " << it->second;
-      at[v] = it->second;
+      at.set(v, it->second);
     }
     if (r.step.find("exact evaluation") != std::string::npos) {
       EXPECT_EQ(expr::eval_exact(s, a, at), r.value_a);

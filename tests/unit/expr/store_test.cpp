@@ -58,14 +58,29 @@ TEST_F(ExprTest, SymbolsInternByOrigin) {
   EXPECT_EQ(s.symbol("x[0]"), x);
   EXPECT_NE(s.symbol("x[1]"), x);
   EXPECT_EQ(s.symbol_info(x).origin, "x[0]");
-  EXPECT_FALSE(s.symbol_info(x).range.has_value());
+  EXPECT_EQ(s.symbol_info(x).range, nullptr);
 
   ExprId u = s.symbol("uninit global 0x1000+12", Range{mpq_class(-1), mpq_class(1)});
-  ASSERT_TRUE(s.symbol_info(u).range.has_value());
+  ASSERT_NE(s.symbol_info(u).range, nullptr);
   EXPECT_EQ(s.symbol_info(u).range->hi, 1);
   EXPECT_EQ(s.symbol("uninit global 0x1000+12", Range{mpq_class(-1), mpq_class(1)}), u);
   EXPECT_THROW(s.symbol("uninit global 0x1000+12"), racer::Error);
   EXPECT_THROW(s.symbol("w", Range{mpq_class(2), mpq_class(1)}), racer::Error);
+}
+
+TEST_F(ExprTest, SymbolsShareOneCopyOfEqualRanges) {
+  ExprId a0 = s.symbol("a[0]", Range{mpq_class(-1), mpq_class(1)});
+  ExprId a1 = s.symbol("a[1]", Range{mpq_class(-2, 2), mpq_class(2, 2)});  // equal, not canonical
+  ExprId b0 = s.symbol("b[0]", Range{mpq_class(0), mpq_class(1)});
+  ExprId a2 = s.symbol("a[2]", Range{mpq_class(-1), mpq_class(1)});
+  EXPECT_EQ(s.symbol_info(a0).range, s.symbol_info(a1).range);
+  EXPECT_EQ(s.symbol_info(a0).range, s.symbol_info(a2).range);
+  EXPECT_NE(s.symbol_info(a0).range, s.symbol_info(b0).range);
+  EXPECT_EQ(s.symbol_info(a1).range->lo, -1);
+  EXPECT_EQ(s.symbol_info(b0).range->lo, 0);
+  EXPECT_EQ(s.symbol("a[1]", Range{mpq_class(-1), mpq_class(1)}), a1);
+  EXPECT_THROW(s.symbol("a[0]", Range{mpq_class(0), mpq_class(1)}), racer::Error);
+  EXPECT_THROW(s.symbol("a[0]"), racer::Error);
 }
 
 TEST_F(ExprTest, ManyNodesSurviveTableGrowth) {

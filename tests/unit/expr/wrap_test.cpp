@@ -133,7 +133,7 @@ TEST_F(WrapTest, RandomIntegerProgramsAgreeWithNativeArithmetic) {
       std::vector<mpq_class> native;
       for (ExprId in : inputs) {
         int64_t v = static_cast<int32_t>(rng());
-        at[in] = mpq_class(v);
+        at.set(in, mpq_class(v));
         native.push_back(mpq_class(v));
       }
       for (size_t i = 0; i < steps.size(); ++i) {

@@ -1,0 +1,45 @@
+#pragma once
+// An allocator for large arrays that start out all zero: the memory comes from calloc, and
+// elements constructed without a value are left as calloc gave them (zero) instead of being
+// written. A large calloc is fresh pages from the kernel, so the parts of such an array
+// nothing ever writes cost no resident memory and no page faults (a tensor's per-byte state
+// of which a run touches a few cells, or the symbolic bookkeeping of a concrete run).
+#include <cstddef>
+#include <cstdlib>
+#include <new>
+#include <utility>
+
+namespace racer::support {
+
+template <class T>
+struct ZeroPageAllocator {
+  using value_type = T;
+
+  ZeroPageAllocator() = default;
+  template <class U>
+  ZeroPageAllocator(const ZeroPageAllocator<U>&) {}
+
+  T* allocate(size_t n) {
+    if (void* p = std::calloc(n ? n : 1, sizeof(T))) return static_cast<T*>(p);
+    throw std::bad_alloc();
+  }
+  void deallocate(T* p, size_t) noexcept { std::free(p); }
+
+  // Without a value: no write (calloc's zero is the value; T must be one whose zero bytes
+  // are its value-initialized state, as for the integers and enums this serves).
+  template <class U>
+  void construct(U* p) noexcept {
+    ::new (static_cast<void*>(p)) U;
+  }
+  template <class U, class... Args>
+  void construct(U* p, Args&&... args) {
+    ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
+  }
+
+  template <class U>
+  bool operator==(const ZeroPageAllocator<U>&) const {
+    return true;
+  }
+};
+
+}  // namespace racer::support
