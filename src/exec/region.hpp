@@ -2,6 +2,7 @@
 // One contiguous piece of memory (a tensor, a CTA's shared memory, a thread's local
 // memory, a module variable): its bytes, what each byte holds, and who touched it when.
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -10,6 +11,8 @@
 #include "exec/value.hpp"
 
 namespace racer::exec {
+
+struct IndexedAccesses;
 
 enum class ByteState : uint8_t {
   Uninit,    // never written: reading it is a defect
@@ -38,6 +41,8 @@ struct Region {
   // (exec/racing_reads.hpp): ByteTrack remembers two readers, enough to find a race but not
   // every load in one.
   std::unordered_map<uint64_t, std::vector<AccessRecord>> readers_since_write;
+  // Accesses at data-dependent addresses in the current launch (exec/indexed_races.hpp).
+  std::shared_ptr<IndexedAccesses> indexed;
 
   // What the engine keeps per byte of a region from the start: its value, state and symbol
   // (access records come a page at a time, when touched).

@@ -1,0 +1,311 @@
+// Loads, stores and atomics at data-dependent addresses: an address computed from integer data
+// read from memory (an embedding row, a gather or scatter index, a histogram bin). The index
+// symbols are enumerated over their declared ranges (exec/indexed_address.hpp), and each
+// candidate cell is accessed under the condition that names it, exactly: a load is the select
+// over the cells, a store makes each cell select(condition, value, old) (as a path's store
+// does), an atomic adds select(condition, operand, 0) to each cell (additions commute, so the
+// order of atomics still does not matter). Defects at a candidate carry its condition; races
+// are decided on the conditions (exec/indexed_races.hpp), never assumed.
+#include "exec/indexed_address.hpp"
+#include "exec/integer_range.hpp"
+#include "exec/machine.hpp"
+#include "exec/refusal.hpp"
+#include "expr/substitute.hpp"
+#include "ptx/modifiers.hpp"
+
+namespace racer::exec {
+namespace {
+
+// The running access's condition, for the defects it records, until the scope ends.
+struct ConditionScope {
+  std::string& slot;
+  ConditionScope(std::string& s, std::string text) : slot(s) { slot = std::move(text); }
+  ~ConditionScope() { slot.clear(); }
+  ConditionScope(const ConditionScope&) = delete;
+  ConditionScope& operator=(const ConditionScope&) = delete;
+};
+
+uint32_t thread_number(const ExecContext& ctx) {
+  return ctx.cta.linear * static_cast<uint32_t>(ctx.cta.threads.size()) + ctx.th.linear;
+}
+
+const char* kind_name(IndexedKind k) {
+  switch (k) {
+    case IndexedKind::Read: return "read";
+    case IndexedKind::Write: return "write";
+    case IndexedKind::Atomic: return "atomic";
+  }
+  return "";
+}
+
+bool untyped(ptx::Type t) { return ptx::type_class(t) == ptx::TypeClass::Bits; }
+
+}  // namespace
+
+std::shared_ptr<const IndexedAddress> Machine::indexed_address(ExecContext& ctx, const ptx::Instr&, Value base, unsigned width,
+                                                               uint64_t offset) {
+  if (!base.is_symbolic() || !base.integer) throw Refusal("an address that depends on float data");
+  expr::Store& st = session_.store();
+  // Index values where the thread's path condition is false never reach this access.
+  Value path = Value::of_bits(1);
+  for (const PathFrame& f : ctx.th.paths) path = dom_.pred(PredOp::And, path, f.second ? dom_.pred(PredOp::Not, f.taken, f.taken) : f.taken);
+  Admissible admissible;
+  if (path.is_symbolic()) {
+    std::vector<expr::ExprId> in_path = expr::free_symbols(st, path.expr()), in_address = expr::free_symbols(st, base.expr());
+    bool shared = std::any_of(in_path.begin(), in_path.end(), [&](expr::ExprId s) {
+      return std::binary_search(in_address.begin(), in_address.end(), s);
+    });
+    if (shared)
+      admissible = [&st, cond = path.expr()](const expr::Assignment& at) {
+        expr::Substitution sub;
+        for (const auto& [sym, v] : at) sub[sym] = st.constant(v);
+        return expr::substitute(st, cond, sub) != st.false_value();
+      };
+  }
+  IndexRange range = [this](expr::ExprId s) -> std::optional<Interval> {
+    const SymbolOrigin* o = session_.origin(s);
+    if (!o || o->tensor < 0) return std::nullopt;
+    return integer_range(storage_.tensors()[static_cast<size_t>(o->tensor)], *o);
+  };
+  return std::make_shared<const IndexedAddress>(enumerate_address(st, base.expr(), width, offset, range, admissible));
+}
+
+std::optional<uint64_t> Machine::indexed_target(ExecContext& ctx, const ptx::Instr& ins, const Located& l, unsigned size,
+                                                IndexedKind kind) {
+  const DefectKind oob = kind == IndexedKind::Read ? DefectKind::OobRead : DefectKind::OobWrite;
+  std::optional<uint64_t> at = target(ctx, ins, l, size, size, oob, [&] {
+    return "misaligned " + std::to_string(size) + "-byte " + kind_name(kind) + " at a data-dependent address" + only_where(ctx.th);
+  });
+  if (!at) return std::nullopt;
+  Region& r = *l.region;
+  auto where = [&] { return storage_.describe(l.region, l.offset, size); };
+  if (kind == IndexedKind::Read && r.tensor >= 0 && !r.readable)
+    defect(DefectKind::AccessViolation, SiteRef{&ctx, &ins}, where, [] { return std::string("reads a tensor this launch was not given for reading"); });
+  if (kind != IndexedKind::Read && !r.writable)
+    defect(DefectKind::AccessViolation, SiteRef{&ctx, &ins}, where, [&] {
+      return std::string(r.tensor >= 0 ? "stores into a tensor this launch was given only for reading" : "stores into read-only memory");
+    });
+  if (kind == IndexedKind::Atomic && &r == ctx.th.local) refuse(ctx, ins, "atomic on local memory");
+  if (kind != IndexedKind::Atomic && pending_atomic_overlaps(r, *at, size, clusters_.region_cta(ctx, l.region)))
+    refuse(ctx, ins, "accesses " + where() + " at a data-dependent address while atomic updates to it are pending (their order is not established)");
+  if (!r.in_flight.empty() && AsyncUnit::in_flight(r, *at, size))
+    refuse(ctx, ins, "accesses " + where() + " at a data-dependent address while an asynchronous copy writes it");
+  return at;
+}
+
+Value Machine::indexed_old_value(ExecContext& ctx, const ptx::Instr& ins, Region& r, uint64_t off, unsigned size, ptx::Type t) {
+  if (!ctx.th.paths.empty())
+    if (auto held = path_load(ctx, ins, r, off, size)) return *held;
+  if (r.state[off] != ByteState::Uninit) return read_bytes(r, off, size, &ctx.cta, SiteRef{&ctx, &ins}, !ptx::is_float(t));
+  const std::string where = storage_.describe(&r, r.base + off, size);
+  if (r.tensor < 0)
+    refuse(ctx, ins, "stores at a data-dependent address that may name " + where +
+                         ", which holds no value for the index values that name another cell (initialize it first)");
+  const TensorSpec& spec = storage_.tensors()[r.tensor];
+  int64_t cell = size == spec.elem_bytes() && off % size == 0 ? storage_.cell_map(r.tensor)[off / size] : -1;
+  if (cell < 0) refuse(ctx, ins, "stores at a data-dependent address part of a cell of " + spec.name + " that holds no value");
+  return final_uninitialized(static_cast<size_t>(r.tensor), cell);
+}
+
+Value Machine::load_indexed(ExecContext& ctx, const ptx::Instr& ins, Space space, const std::shared_ptr<const IndexedAddress>& a,
+                            uint64_t extra, unsigned size, ptx::Type t) {
+  const IndexedAddress& ia = *a;
+  if (ia.candidates.empty()) return Value::of_bits(0);  // no index value reaches it on this path
+  expr::Store& st = session_.store();
+  // An untyped load reads the cells as what the table holds (Triton loads f32 tables as .b32).
+  ptx::Type view = t;
+  std::vector<Located> where;
+  for (const auto& c : ia.candidates) {
+    where.push_back(locate(ctx, space, c.addr + extra));
+    const Region* r = where.back().region;
+    if (untyped(view) && r && r->tensor >= 0) {
+      ptx::Type elem = storage_.tensors()[r->tensor].elem;
+      if (ptx::type_bits(elem) == ptx::type_bits(t)) view = elem;
+    }
+  }
+  std::vector<Value> values;
+  for (size_t c = 0; c < ia.candidates.size(); ++c) {
+    ConditionScope scope(access_condition_, candidate_condition_text(st, ia, ia.candidates[c].points));
+    const Located& l = where[c];
+    std::optional<uint64_t> at = indexed_target(ctx, ins, l, size, IndexedKind::Read);
+    if (!at) {
+      values.push_back(out_of_bounds_value(l, ia.candidates[c].addr + extra, size, view));
+      continue;
+    }
+    Region& r = *l.region;
+    indexed_vs_plain(ctx, ins, r, *at, size, IndexedKind::Read);
+    indexed_conflicts(ctx, ins, r, *at, size, IndexedKind::Read, &ia, &ia.candidates[c].points, {});
+    // A tensor this launch cannot write has no write to race with (one would be a defect itself).
+    if (r.tensor < 0 || r.writable) record_indexed(ctx, ins, r, *at, size, IndexedKind::Read, a, static_cast<uint32_t>(c), {});
+    std::optional<Value> held = ctx.th.paths.empty() ? std::nullopt : path_load(ctx, ins, r, *at, size);
+    values.push_back(held ? *held : read_bytes(r, *at, size, &clusters_.region_cta(ctx, l.region), SiteRef{&ctx, &ins}, !ptx::is_float(view)));
+  }
+  Value v = values.back();
+  try {
+    for (size_t c = values.size() - 1; c-- > 0;) {
+      expr::ExprId cond = candidate_condition(st, ia, c);
+      v = merge(Value::of_expr(cond), values[c], v, view);
+    }
+  } catch (const Refusal& e) {
+    refuse(ctx, ins, std::string("selecting among the cells a data-dependent address may name: ") + e.what());
+  }
+  return v;
+}
+
+void Machine::store_indexed(ExecContext& ctx, const ptx::Instr& ins, Space space, const std::shared_ptr<const IndexedAddress>& a,
+                            uint64_t extra, unsigned size, Value v, ptx::Type t) {
+  if (v.is_poison()) refuse(ctx, ins, "stores the old value returned by an atomic, whose value depends on the order of atomics");
+  if (v.is_concrete() && size < 8) v.bits &= (uint64_t{1} << (8 * size)) - 1;
+  const IndexedAddress& ia = *a;
+  expr::Store& st = session_.store();
+  const auto instr = static_cast<uint32_t>(&ins - ctx.fn.instrs.data());
+  for (size_t c = 0; c < ia.candidates.size(); ++c) {
+    ConditionScope scope(access_condition_, candidate_condition_text(st, ia, ia.candidates[c].points));
+    Located l = locate(ctx, space, ia.candidates[c].addr + extra);
+    std::optional<uint64_t> at = indexed_target(ctx, ins, l, size, IndexedKind::Write);
+    if (!at) continue;
+    Region& r = *l.region;
+    indexed_vs_plain(ctx, ins, r, *at, size, IndexedKind::Write);
+    indexed_conflicts(ctx, ins, r, *at, size, IndexedKind::Write, &ia, &ia.candidates[c].points, v);
+    record_indexed(ctx, ins, r, *at, size, IndexedKind::Write, a, static_cast<uint32_t>(c), v);
+    Value now = v;
+    if (ia.candidates.size() > 1) {
+      ptx::Type view = untyped(t) && r.tensor >= 0 && ptx::type_bits(storage_.tensors()[r.tensor].elem) == ptx::type_bits(t)
+                           ? storage_.tensors()[r.tensor].elem
+                           : t;
+      Value old = indexed_old_value(ctx, ins, r, *at, size, view);
+      try {
+        now = merge(Value::of_expr(candidate_condition(st, ia, c)), v, old, view);
+      } catch (const Refusal& e) {
+        refuse(ctx, ins, "storing at a data-dependent address into " + storage_.describe(&r, r.base + *at, size) + ": " + e.what());
+      }
+    }
+    if (!ctx.th.paths.empty()) {
+      path_store(ctx, ins, ctx.th.paths.back(), PathStore{&r, *at, size, now, t, instr});
+    } else {
+      write_bytes(r, *at, size, now);
+      note_writer(r, *at, instr);
+    }
+  }
+}
+
+void Machine::atomic_indexed(ExecContext& ctx, const ptx::Instr& ins, Space space, const std::shared_ptr<const IndexedAddress>& a,
+                             unsigned size, uint8_t op, ptx::Type t, Value operand) {
+  using namespace ptx::atomop;
+  const bool real = ptx::is_float(t);
+  if (op != ADD && (real || (op != MIN && op != MAX)))
+    refuse(ctx, ins, std::string("atomic .") + std::string(ptx::mod_values(ptx::Mod::AtomOp)[op]) +
+                         " at a data-dependent address (add, and min and max of integers, are modelled)");
+  if (operand.is_poison()) refuse(ctx, ins, "an atomic's operand is the old value of another atomic");
+  if (!ctx.th.paths.empty())
+    refuse(ctx, ins, "an atomic at a data-dependent address on a path of a branch on symbolic data");
+  // Where the condition fails the cell gets the operation's neutral element.
+  const unsigned bits = ptx::type_bits(t);
+  const bool sgn = ptx::type_class(t) == ptx::TypeClass::Signed;
+  const uint64_t all = bits == 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1;
+  Value neutral = Value::of_bits(0);
+  if (op == MIN) neutral = Value::of_bits(sgn ? all >> 1 : all);
+  if (op == MAX) neutral = Value::of_bits(sgn ? (all >> 1) + 1 : 0);
+  const IndexedAddress& ia = *a;
+  expr::Store& st = session_.store();
+  for (size_t c = 0; c < ia.candidates.size(); ++c) {
+    ConditionScope scope(access_condition_, candidate_condition_text(st, ia, ia.candidates[c].points));
+    Located l = locate(ctx, space, ia.candidates[c].addr);
+    std::optional<uint64_t> at = indexed_target(ctx, ins, l, size, IndexedKind::Atomic);
+    if (!at) continue;
+    Region& r = *l.region;
+    indexed_vs_plain(ctx, ins, r, *at, size, IndexedKind::Atomic);
+    indexed_conflicts(ctx, ins, r, *at, size, IndexedKind::Atomic, &ia, &ia.candidates[c].points, {});
+    record_indexed(ctx, ins, r, *at, size, IndexedKind::Atomic, a, static_cast<uint32_t>(c), {});
+    Value part = operand;
+    if (ia.candidates.size() > 1) {
+      try {
+        part = merge(Value::of_expr(candidate_condition(st, ia, c)), operand, neutral, t);
+      } catch (const Refusal& e) {
+        refuse(ctx, ins, std::string("an atomic at a data-dependent address: ") + e.what());
+      }
+    }
+    pend_atomic(ctx, ins, l, *at, size, op, t, part);
+  }
+}
+
+// --- race detection (exec/indexed_races.hpp) ---
+
+void Machine::indexed_vs_plain(ExecContext& ctx, const ptx::Instr& ins, Region& r, uint64_t off, unsigned size, IndexedKind kind) {
+  if (!r.track_races || &r == ctx.th.local) return;
+  if (!race_tracking_ && (r.tensor >= 0 || &r == ctx.cta.shared.get())) return;
+  const uint32_t me = thread_number(ctx);
+  auto concurrent = [&](const AccessRecord& a) {
+    return a.valid() && a.thread != me && a.launch == launch_index_ && !ordered_before(a, ctx.cta, ctx.th);
+  };
+  for (unsigned k = 0; k < size; ++k) {
+    const ByteTrack& b = r.track.peek(off + k);
+    std::optional<std::pair<AccessRecord, const char*>> hit;
+    if (kind == IndexedKind::Read) {
+      if (concurrent(b.established) && b.writer.thread != me) hit = {b.established, "write"};
+    } else {
+      if (concurrent(b.writer)) hit = {b.writer, "write"};
+      else if (concurrent(b.reader)) hit = {b.reader, "read"};
+      else if (concurrent(b.other_reader)) hit = {b.other_reader, "read"};
+    }
+    if (!hit) continue;
+    const AccessRecord other = hit->first;
+    const char* what = hit->second;
+    size_t index = defect(DefectKind::Race, SiteRef{&ctx, &ins}, [&] { return storage_.describe(&r, r.base + off, size); }, [&] {
+      return std::string(kind_name(kind)) + " at a data-dependent address conflicts with a " + what +
+             " by another thread not ordered by a barrier";
+    });
+    if (other.thread < AccessRecord::kAsyncWriterBase && other.instr != AccessRecord::kNone)
+      log_.set_other_side(index, [&] { return access_site(other); });
+    return;
+  }
+}
+
+void Machine::indexed_conflicts(ExecContext& ctx, const ptx::Instr& ins, Region& r, uint64_t off, unsigned size, IndexedKind kind,
+                                const IndexedAddress* mine, const std::vector<uint32_t>* points, Value stored) {
+  IndexedAccesses* ix = r.indexed.get();
+  if (!ix || ix->launch != launch_index_) return;
+  const uint32_t me = thread_number(ctx);
+  const expr::Store& st = session_.store();
+  for (auto it = ix->by_offset.lower_bound(off >= 16 ? off - 16 : 0); it != ix->by_offset.end() && it->first < off + size; ++it) {
+    const IndexedEntry& e = it->second;
+    if (it->first + e.size <= off || e.rec.thread == me || e.rec.launch != launch_index_) continue;
+    if (e.kind == kind && kind != IndexedKind::Write) continue;  // reads with reads, atomics with atomics
+    if (ordered_before(e.rec, ctx.cta, ctx.th)) continue;
+    const std::vector<uint32_t>& theirs = e.access->candidates[e.candidate].points;
+    // Both access the cell only for index values each allows: they meet where both can hold.
+    if (mine && !can_coincide(*mine, *points, *e.access, theirs)) continue;
+    const std::string their_condition = candidate_condition_text(st, *e.access, theirs);
+    if (kind == IndexedKind::Write && e.kind == IndexedKind::Write && stored == e.stored) {
+      log_.note(SiteRef{&ctx, &ins}, [&] {
+        return "stores the same value as another thread's store at a data-dependent address (where " + their_condition + ") to " +
+               storage_.describe(&r, r.base + off, size) + " in the same epoch";
+      });
+      continue;
+    }
+    const IndexedEntry seen = e;
+    size_t index = defect(DefectKind::Race, SiteRef{&ctx, &ins}, [&] { return storage_.describe(&r, r.base + off, size); }, [&] {
+      return std::string(kind_name(kind)) + (mine ? " at a data-dependent address" : "") + " conflicts with a " + kind_name(seen.kind) +
+             " at a data-dependent address by another thread (where " + their_condition + ") not ordered by a barrier";
+    });
+    log_.set_other_side(index, [&] { return access_site(seen.rec); });
+    return;
+  }
+}
+
+void Machine::record_indexed(ExecContext& ctx, const ptx::Instr& ins, Region& r, uint64_t off, unsigned size, IndexedKind kind,
+                             const std::shared_ptr<const IndexedAddress>& a, uint32_t candidate, Value stored) {
+  if (!r.track_races || &r == ctx.th.local) return;
+  if (!race_tracking_ && (r.tensor >= 0 || &r == ctx.cta.shared.get())) return;
+  if (!r.indexed) r.indexed = std::make_shared<IndexedAccesses>();
+  IndexedAccesses& ix = *r.indexed;
+  if (ix.launch != launch_index_ || ix.by_offset.empty()) ix.by_offset.clear(), ix.launch = static_cast<uint16_t>(launch_index_);
+  if (ix.by_offset.size() >= IndexedAccesses::kMaxEntries)
+    refuse(ctx, ins, "more than " + std::to_string(IndexedAccesses::kMaxEntries) + " accesses at data-dependent addresses to " +
+                         r.name + " in one launch (race detection keeps each)");
+  AccessRecord cur{thread_number(ctx), ctx.cta.epoch, ctx.cta.warp_epoch[ctx.th.warp], static_cast<uint16_t>(launch_index_),
+                   next_access(), static_cast<uint32_t>(&ins - ctx.fn.instrs.data())};
+  ix.by_offset.emplace(off, IndexedEntry{cur, kind, size, a, candidate, stored});
+}
+
+}  // namespace racer::exec
