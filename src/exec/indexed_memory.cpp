@@ -267,30 +267,37 @@ void Machine::indexed_conflicts(ExecContext& ctx, const ptx::Instr& ins, Region&
   if (!ix || ix->launch != launch_index_) return;
   const uint32_t me = thread_number(ctx);
   const expr::Store& st = session_.store();
-  for (auto it = ix->by_offset.lower_bound(off >= 16 ? off - 16 : 0); it != ix->by_offset.end() && it->first < off + size; ++it) {
-    const IndexedEntry& e = it->second;
-    if (it->first + e.size <= off || e.rec.thread == me || e.rec.launch != launch_index_) continue;
-    if (e.kind == kind && kind != IndexedKind::Write) continue;  // reads with reads, atomics with atomics
-    if (ordered_before(e.rec, ctx.cta, ctx.th)) continue;
-    const std::vector<uint32_t>& theirs = e.access->candidates[e.candidate].points;
-    // Both access the cell only for index values each allows: they meet where both can hold.
-    if (mine && !can_coincide(*mine, *points, *e.access, theirs)) continue;
-    const std::string their_condition = candidate_condition_text(st, *e.access, theirs);
-    if (kind == IndexedKind::Write && e.kind == IndexedKind::Write && stored == e.stored) {
-      log_.note(SiteRef{&ctx, &ins}, [&] {
-        return "stores the same value as another thread's store at a data-dependent address (where " + their_condition + ") to " +
-               storage_.describe(&r, r.base + off, size) + " in the same epoch";
+  // One race per access and cell is enough to report; true once found.
+  auto scan = [&](const std::multimap<uint64_t, IndexedEntry>& entries) {
+    for (auto it = entries.lower_bound(off >= 16 ? off - 16 : 0); it != entries.end() && it->first < off + size; ++it) {
+      const IndexedEntry& e = it->second;
+      if (it->first + e.size <= off || e.rec.thread == me || e.rec.launch != launch_index_) continue;
+      if (e.kind == kind && kind == IndexedKind::Atomic) continue;  // atomics with atomics combine in any order
+      if (ordered_before(e.rec, ctx.cta, ctx.th)) continue;
+      const std::vector<uint32_t>& theirs = e.access->candidates[e.candidate].points;
+      // Both access the cell only for index values each allows: they meet where both can hold.
+      if (mine && !can_coincide(*mine, *points, *e.access, theirs)) continue;
+      const std::string their_condition = candidate_condition_text(st, *e.access, theirs);
+      if (kind == IndexedKind::Write && e.kind == IndexedKind::Write && stored == e.stored) {
+        log_.note(SiteRef{&ctx, &ins}, [&] {
+          return "stores the same value as another thread's store at a data-dependent address (where " + their_condition + ") to " +
+                 storage_.describe(&r, r.base + off, size) + " in the same epoch";
+        });
+        continue;
+      }
+      const IndexedEntry seen = e;
+      size_t index = defect(DefectKind::Race, SiteRef{&ctx, &ins}, [&] { return storage_.describe(&r, r.base + off, size); }, [&] {
+        return std::string(kind_name(kind)) + (mine ? " at a data-dependent address" : "") + " conflicts with a " +
+               kind_name(seen.kind) + " at a data-dependent address by another thread (where " + their_condition +
+               ") not ordered by a barrier";
       });
-      continue;
+      log_.set_other_side(index, [&] { return access_site(seen.rec); });
+      return true;
     }
-    const IndexedEntry seen = e;
-    size_t index = defect(DefectKind::Race, SiteRef{&ctx, &ins}, [&] { return storage_.describe(&r, r.base + off, size); }, [&] {
-      return std::string(kind_name(kind)) + (mine ? " at a data-dependent address" : "") + " conflicts with a " + kind_name(seen.kind) +
-             " at a data-dependent address by another thread (where " + their_condition + ") not ordered by a barrier";
-    });
-    log_.set_other_side(index, [&] { return access_site(seen.rec); });
-    return;
-  }
+    return false;
+  };
+  if (scan(ix->updates) || kind == IndexedKind::Read) return;  // reads with reads never race
+  scan(ix->reads);
 }
 
 void Machine::record_indexed(ExecContext& ctx, const ptx::Instr& ins, Region& r, uint64_t off, unsigned size, IndexedKind kind,
@@ -299,13 +306,13 @@ void Machine::record_indexed(ExecContext& ctx, const ptx::Instr& ins, Region& r,
   if (!race_tracking_ && (r.tensor >= 0 || &r == ctx.cta.shared.get())) return;
   if (!r.indexed) r.indexed = std::make_shared<IndexedAccesses>();
   IndexedAccesses& ix = *r.indexed;
-  if (ix.launch != launch_index_ || ix.by_offset.empty()) ix.by_offset.clear(), ix.launch = static_cast<uint16_t>(launch_index_);
-  if (ix.by_offset.size() >= IndexedAccesses::kMaxEntries)
+  if (ix.launch != launch_index_) ix.reads.clear(), ix.updates.clear(), ix.launch = static_cast<uint16_t>(launch_index_);
+  if (ix.size() >= IndexedAccesses::kMaxEntries)
     refuse(ctx, ins, "more than " + std::to_string(IndexedAccesses::kMaxEntries) + " accesses at data-dependent addresses to " +
                          r.name + " in one launch (race detection keeps each)");
   AccessRecord cur{thread_number(ctx), ctx.cta.epoch, ctx.cta.warp_epoch[ctx.th.warp], static_cast<uint16_t>(launch_index_),
                    next_access(), static_cast<uint32_t>(&ins - ctx.fn.instrs.data())};
-  ix.by_offset.emplace(off, IndexedEntry{cur, kind, size, a, candidate, stored});
+  (kind == IndexedKind::Read ? ix.reads : ix.updates).emplace(off, IndexedEntry{cur, kind, size, a, candidate, stored});
 }
 
 }  // namespace racer::exec

@@ -28,7 +28,10 @@ struct IndexedEntry {
 
 struct IndexedAccesses {
   uint16_t launch = 0;
-  std::multimap<uint64_t, IndexedEntry> by_offset;  // offset in the region -> entry
+  // Offset in the region -> entry; reads apart from writes and atomics, so that a read (the
+  // common case: a table looked up by every thread) checks only the updates.
+  std::multimap<uint64_t, IndexedEntry> reads, updates;
+  size_t size() const { return reads.size() + updates.size(); }
   // Entries kept per region and launch before the access is refused (memory).
   static constexpr size_t kMaxEntries = size_t{1} << 20;
 };

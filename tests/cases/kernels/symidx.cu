@@ -88,3 +88,15 @@ extern "C" __global__ void sidx_histogram_plain(const int* x, int* hist, int n) 
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) hist[x[i]] += 1;
 }
+
+// Histogram in shared memory: zeroed, atomics at the values' bins, then copied out (one CTA,
+// at most 8 bins).
+extern "C" __global__ void sidx_histogram_shared(const int* x, int* hist, int n, int bins) {
+  __shared__ int sh[8];
+  int tid = threadIdx.x;
+  if (tid < bins) sh[tid] = 0;
+  __syncthreads();
+  for (int i = tid; i < n; i += blockDim.x) atomicAdd(&sh[x[i]], 1);
+  __syncthreads();
+  if (tid < bins) hist[tid] = sh[tid];
+}
