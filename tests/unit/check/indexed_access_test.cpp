@@ -128,6 +128,38 @@ TEST_F(MachineTest, StoresThatCanNameOneCellRaceOnlyWhereTheyDo) {
   EXPECT_NE(d->detail.find("data-dependent address"), std::string::npos) << d->detail;
 }
 
+// Thread `indexed_tid` stores x[0] to out[idx[0]], the other of threads 0 and 1 stores x[1] to
+// out[3]: the engine runs thread 0 first, so both orders of plain and indexed accesses are met.
+std::string plain_and_indexed(std::string_view name, int indexed_tid) {
+  return kernel(name, 3, std::string(R"(
+  setp.gt.u32 %p1, %r0, 1;
+  @%p1 bra DONE;
+  mul.wide.u32 %rd10, %r0, 4;
+  add.s64 %rd11, %rd0, %rd10;
+  ld.global.f32 %f1, [%rd11];
+  setp.eq.u32 %p2, %r0, )") + std::to_string(indexed_tid) + R"(;
+  @%p2 bra INDEXED;
+  st.global.f32 [%rd2+12], %f1;
+  bra.uni DONE;
+INDEXED:
+  ld.global.s32 %r10, [%rd1];
+  mul.wide.s32 %rd12, %r10, 4;
+  add.s64 %rd13, %rd2, %rd12;
+  st.global.f32 [%rd13], %f1;
+DONE:
+)");
+}
+
+TEST_F(MachineTest, APlainStoreRacesWithAnIndexedOneOnlyWhereTheIndexNamesItsCell) {
+  for (int indexed_tid : {0, 1}) {
+    auto reach = run(plain_and_indexed("a", indexed_tid), stores("range = [0, 7]"));
+    expect_defect(reach, DefectKind::Race, "out[3]");
+    auto apart = run(plain_and_indexed("a", indexed_tid), stores("range = [0, 2]"));
+    EXPECT_EQ(count(apart, DefectKind::Race), 0u) << "indexed thread " << indexed_tid << "\n" << show(apart);
+    EXPECT_EQ(apart.verdict, Verdict::Equivalent) << show(apart);
+  }
+}
+
 // out[4 tid + idx[tid]] = x[tid]: each thread's own block of four cells where idx < 4.
 std::string block_scatter(std::string_view name) {
   return kernel(name, 3, R"(
