@@ -16,11 +16,13 @@
 namespace racer::exec {
 namespace {
 
-// The running access's condition, for the defects it records, until the scope ends.
+// The running access's candidate, whose condition the defects it records carry, until the
+// scope ends.
+template <class Slot>
 struct ConditionScope {
-  std::string& slot;
-  ConditionScope(std::string& s, std::string text) : slot(s) { slot = std::move(text); }
-  ~ConditionScope() { slot.clear(); }
+  Slot& slot;
+  ConditionScope(Slot& s, const IndexedAddress& a, size_t c) : slot(s) { slot = {&a, &a.candidates[c].points}; }
+  ~ConditionScope() { slot = {}; }
   ConditionScope(const ConditionScope&) = delete;
   ConditionScope& operator=(const ConditionScope&) = delete;
 };
@@ -125,7 +127,7 @@ Value Machine::load_indexed(ExecContext& ctx, const ptx::Instr& ins, Space space
   }
   std::vector<Value> values;
   for (size_t c = 0; c < ia.candidates.size(); ++c) {
-    ConditionScope scope(access_condition_, candidate_condition_text(st, ia, ia.candidates[c].points));
+    ConditionScope scope(access_condition_, ia, c);
     const Located& l = where[c];
     std::optional<uint64_t> at = indexed_target(ctx, ins, l, size, IndexedKind::Read);
     if (!at) {
@@ -160,7 +162,7 @@ void Machine::store_indexed(ExecContext& ctx, const ptx::Instr& ins, Space space
   expr::Store& st = session_.store();
   const auto instr = static_cast<uint32_t>(&ins - ctx.fn.instrs.data());
   for (size_t c = 0; c < ia.candidates.size(); ++c) {
-    ConditionScope scope(access_condition_, candidate_condition_text(st, ia, ia.candidates[c].points));
+    ConditionScope scope(access_condition_, ia, c);
     Located l = locate(ctx, space, ia.candidates[c].addr + extra);
     std::optional<uint64_t> at = indexed_target(ctx, ins, l, size, IndexedKind::Write);
     if (!at) continue;
@@ -209,7 +211,7 @@ void Machine::atomic_indexed(ExecContext& ctx, const ptx::Instr& ins, Space spac
   const IndexedAddress& ia = *a;
   expr::Store& st = session_.store();
   for (size_t c = 0; c < ia.candidates.size(); ++c) {
-    ConditionScope scope(access_condition_, candidate_condition_text(st, ia, ia.candidates[c].points));
+    ConditionScope scope(access_condition_, ia, c);
     Located l = locate(ctx, space, ia.candidates[c].addr);
     std::optional<uint64_t> at = indexed_target(ctx, ins, l, size, IndexedKind::Atomic);
     if (!at) continue;

@@ -228,9 +228,12 @@ class Machine final : public AccessPath, public ThreadStepper {
   // The value a candidate cell holds for this thread now (its path's stores first); where it
   // was never written, a tensor's unknown initial contents.
   Value indexed_old_value(ExecContext& ctx, const ptx::Instr& ins, Region& r, uint64_t off, unsigned size, ptx::Type t);
-  // The condition under which the running access touches the cell it is at (text), added to
-  // the defects it records; empty outside indexed accesses.
-  std::string access_condition_;
+  // The running indexed access and the points naming the cell it is at: their condition is
+  // added to the defects it records (made into text only then). Null outside indexed accesses.
+  struct AccessCondition {
+    const IndexedAddress* address = nullptr;
+    const std::vector<uint32_t>* points = nullptr;
+  } access_condition_;
   // ", only where <the access's and the path's conditions>", or empty where there are none.
   std::string only_where(const Thread& th) const;
   // What an out-of-bounds load reads: an unknown named by the address (the bits a concrete run is given for it).

@@ -409,7 +409,7 @@ std::optional<Site> Machine::writer_of(size_t tensor, int64_t flat) const {
 
 size_t Machine::defect(DefectKind kind, const SiteRef& site, const Text& memory, const Text& detail) {
   if (kind == DefectKind::Race) ++racing_.races;
-  if (!site.ctx || (site.ctx->th.paths.empty() && access_condition_.empty())) return log_.record(kind, site, memory, detail);
+  if (!site.ctx || (site.ctx->th.paths.empty() && !access_condition_.address)) return log_.record(kind, site, memory, detail);
   // Found on a path of a data-dependent branch, or at a data-dependent address: a defect for
   // the inputs that take it there.
   const Thread& th = site.ctx->th;
@@ -420,8 +420,10 @@ size_t Machine::defect(DefectKind kind, const SiteRef& site, const Text& memory,
 }
 
 std::string Machine::only_where(const Thread& th) const {
-  if (th.paths.empty() && access_condition_.empty()) return {};
-  std::string c = access_condition_;
+  if (th.paths.empty() && !access_condition_.address) return {};
+  std::string c = access_condition_.address
+                      ? candidate_condition_text(session_.store(), *access_condition_.address, *access_condition_.points)
+                      : std::string();
   if (!th.paths.empty()) c += (c.empty() ? "" : " and ") + path_condition(th);
   return ", only where " + c;
 }
