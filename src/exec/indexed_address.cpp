@@ -46,6 +46,7 @@ IndexedAddress enumerate_address(const expr::Store& s, expr::ExprId value, unsig
     if (!r || r->lo.get_den() != 1 || r->hi.get_den() != 1 || !r->lo.get_num().fits_slong_p() || !r->hi.get_num().fits_slong_p())
       throw Refusal("an address computed from " + expr::to_string(s, sym) +
                     ", which is not integer data from an input with a declared range");
+    if (r->hi < r->lo) return a;  // the thread's path excludes every value: no access
     count *= r->hi.get_num() - r->lo.get_num() + 1;
     if (count > IndexedAddress::kMaxPoints)
       throw Refusal("an address computed from data read from memory whose declared ranges allow more than " +

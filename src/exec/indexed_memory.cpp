@@ -6,6 +6,8 @@
 // does), an atomic adds select(condition, operand, 0) to each cell (additions commute, so the
 // order of atomics still does not matter). Defects at a candidate carry its condition; races
 // are decided on the conditions (exec/indexed_races.hpp), never assumed.
+#include <map>
+
 #include "exec/indexed_address.hpp"
 #include "exec/integer_range.hpp"
 #include "exec/machine.hpp"
@@ -44,30 +46,109 @@ bool untyped(ptx::Type t) { return ptx::type_class(t) == ptx::TypeClass::Bits; }
 
 }  // namespace
 
+namespace {
+
+// The conjuncts of a path condition (innermost frames' conditions, and-ed), each with its
+// polarity: a conjunction of literals.
+void literals(const expr::Store& st, expr::ExprId e, bool positive, std::vector<std::pair<expr::ExprId, bool>>& out) {
+  if (st.kind(e) == expr::Kind::Select) {
+    expr::ExprId c = st.operand(e, 0), t = st.operand(e, 1), f = st.operand(e, 2);
+    if (t == st.false_value() && f == st.true_value()) return literals(st, c, !positive, out);
+    if (positive && f == st.false_value()) return literals(st, c, true, out), literals(st, t, true, out);
+    if (!positive && t == st.true_value()) return literals(st, c, false, out), literals(st, f, false, out);
+  }
+  out.emplace_back(e, positive);
+}
+
+// e as w sym + c (nullopt where it is not linear in sym alone).
+std::optional<std::pair<mpq_class, mpq_class>> linear_in(const expr::Store& st, expr::ExprId e, expr::ExprId sym) {
+  if (e == sym) return std::pair{mpq_class(1), mpq_class(0)};
+  if (st.is_rational(e)) return std::pair{mpq_class(0), st.rational(e)};
+  if (st.kind(e) == expr::Kind::Add && st.arity(e) == 1 && st.operand(e, 0) == sym) return std::pair{st.weight(e, 0), st.coef(e)};
+  return std::nullopt;
+}
+
+// The values of `sym` a comparison literal linear in it allows (w sym + c op 0, or its negation);
+// nullopt for any other literal, or one that allows all but one value.
+std::optional<Interval> literal_bounds(const expr::Store& st, expr::ExprId lit, bool positive, expr::ExprId sym) {
+  if (st.kind(lit) != expr::Kind::Cmp) return std::nullopt;
+  auto x = linear_in(st, st.operand(lit, 0), sym), y = linear_in(st, st.operand(lit, 1), sym);
+  if (!x || !y || x->first == y->first) return std::nullopt;
+  const mpq_class w = x->first - y->first, t = (y->second - x->second) / w;  // sym op t, when w > 0
+  enum class Rel { Lt, Le, Gt, Ge, Eq, Ne } rel;
+  switch (st.cmp_op(lit)) {
+    case expr::CmpOp::Lt: rel = positive ? Rel::Lt : Rel::Ge; break;
+    case expr::CmpOp::Le: rel = positive ? Rel::Le : Rel::Gt; break;
+    case expr::CmpOp::Eq: rel = positive ? Rel::Eq : Rel::Ne; break;
+    case expr::CmpOp::Ne: rel = positive ? Rel::Ne : Rel::Eq; break;
+    default: return std::nullopt;
+  }
+  if (w < 0) rel = rel == Rel::Lt ? Rel::Gt : rel == Rel::Le ? Rel::Ge : rel == Rel::Gt ? Rel::Lt : rel == Rel::Ge ? Rel::Le : rel;
+  mpz_class fl, ce;
+  mpz_fdiv_q(fl.get_mpz_t(), t.get_num_mpz_t(), t.get_den_mpz_t());
+  mpz_cdiv_q(ce.get_mpz_t(), t.get_num_mpz_t(), t.get_den_mpz_t());
+  const mpq_class none_lo(mpz_class(-1) << 64), none_hi(mpz_class(1) << 64);
+  switch (rel) {
+    case Rel::Lt: return Interval{none_lo, mpq_class(ce - 1)};
+    case Rel::Le: return Interval{none_lo, mpq_class(fl)};
+    case Rel::Gt: return Interval{mpq_class(fl + 1), none_hi};
+    case Rel::Ge: return Interval{mpq_class(ce), none_hi};
+    case Rel::Eq: return t.get_den() == 1 ? Interval{t, t} : Interval{mpq_class(1), mpq_class(0)};
+    case Rel::Ne: return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
 std::shared_ptr<const IndexedAddress> Machine::indexed_address(ExecContext& ctx, const ptx::Instr&, Value base, unsigned width,
                                                                uint64_t offset) {
   if (!base.is_symbolic() || !base.integer) throw Refusal("an address that depends on float data");
   expr::Store& st = session_.store();
-  // Index values where the thread's path condition is false never reach this access.
-  Value path = Value::of_bits(1);
-  for (const PathFrame& f : ctx.th.paths) path = dom_.pred(PredOp::And, path, f.second ? dom_.pred(PredOp::Not, f.taken, f.taken) : f.taken);
-  Admissible admissible;
-  if (path.is_symbolic()) {
-    std::vector<expr::ExprId> in_path = expr::free_symbols(st, path.expr()), in_address = expr::free_symbols(st, base.expr());
-    bool shared = std::any_of(in_path.begin(), in_path.end(), [&](expr::ExprId s) {
-      return std::binary_search(in_address.begin(), in_address.end(), s);
-    });
-    if (shared)
-      admissible = [&st, cond = path.expr()](const expr::Assignment& at) {
-        expr::Substitution sub;
-        for (const auto& [sym, v] : at) sub[sym] = st.constant(v);
-        return expr::substitute(st, cond, sub) != st.false_value();
-      };
+  const std::vector<expr::ExprId> in_address = expr::free_symbols(st, base.expr());
+  // Index values where the thread's path condition is false never reach this access: a guard
+  // `idx < n` or `v == r` narrows the index's range, any other condition on the indices alone is
+  // evaluated at each point, one that also reads other data is substituted into.
+  std::map<expr::ExprId, Interval> narrowed;
+  std::vector<expr::ExprId> exact, mixed;  // literal conditions (as true) checked per point
+  for (const PathFrame& f : ctx.th.paths) {
+    if (!f.taken.is_symbolic()) continue;
+    std::vector<std::pair<expr::ExprId, bool>> lits;
+    literals(st, f.taken.expr(), !f.second, lits);
+    for (auto [lit, positive] : lits) {
+      std::vector<expr::ExprId> syms = expr::free_symbols(st, lit);
+      size_t shared = 0;
+      for (expr::ExprId y : syms) shared += std::binary_search(in_address.begin(), in_address.end(), y);
+      if (shared == 0) continue;
+      if (syms.size() == 1)
+        if (std::optional<Interval> b = literal_bounds(st, lit, positive, syms[0])) {
+          auto [it, fresh] = narrowed.emplace(syms[0], *b);
+          if (!fresh) it->second = Interval{std::max(it->second.lo, b->lo), std::min(it->second.hi, b->hi)};
+          continue;
+        }
+      expr::ExprId as_true = positive ? lit : st.select(lit, st.false_value(), st.true_value());
+      (shared == syms.size() ? exact : mixed).push_back(as_true);
+    }
   }
-  IndexRange range = [this](expr::ExprId s) -> std::optional<Interval> {
+  Admissible admissible;
+  if (!exact.empty() || !mixed.empty())
+    admissible = [&st, &exact, &mixed](const expr::Assignment& at) {
+      for (expr::ExprId c : exact)
+        if (std::optional<mpq_class> v = expr::eval_exact(st, c, at); v && *v == 0) return false;
+      if (mixed.empty()) return true;
+      expr::Substitution sub;
+      for (const auto& [sym, v] : at) sub[sym] = st.constant(v);
+      for (expr::ExprId c : mixed)
+        if (expr::substitute(st, c, sub) == st.false_value()) return false;
+      return true;
+    };
+  IndexRange range = [this, &narrowed](expr::ExprId s) -> std::optional<Interval> {
     const SymbolOrigin* o = session_.origin(s);
     if (!o || o->tensor < 0) return std::nullopt;
-    return integer_range(storage_.tensors()[static_cast<size_t>(o->tensor)], *o);
+    std::optional<Interval> r = integer_range(storage_.tensors()[static_cast<size_t>(o->tensor)], *o);
+    if (auto it = narrowed.find(s); r && it != narrowed.end())
+      r = Interval{std::max(r->lo, it->second.lo), std::min(r->hi, it->second.hi)};
+    return r;
   };
   return std::make_shared<const IndexedAddress>(enumerate_address(st, base.expr(), width, offset, range, admissible));
 }
