@@ -3,6 +3,7 @@
 #include "check/reference_build.hpp"
 
 #include <algorithm>
+#include "exec/integer_range.hpp"
 #include "exec/refusal.hpp"
 #include "sem/semantics.hpp"
 
@@ -20,19 +21,6 @@ decide::Grid grid_of(ptx::Type t) {
     case ptx::Type::E5M2: return G::E5M2;
     default: return ptx::is_integer(t) ? G::Integer : G::Real;
   }
-}
-
-// Where a symbol of an integer tensor lies: the instance's range for an input cell that has
-// one, else its dtype's. The machine's overflow proofs and bit-field encodings and the
-// decider's witnesses both keep to it (a witness outside it could not be loaded).
-std::optional<exec::Interval> integer_range(const exec::TensorSpec& t, const exec::SymbolOrigin& o) {
-  if (ptx::is_float(t.elem)) return std::nullopt;
-  if (t.range && o.kind == exec::SymbolOrigin::Kind::InputCell) return exec::Interval{t.range->lo, t.range->hi};
-  unsigned bits = ptx::type_bits(t.elem);
-  bool sgn = ptx::type_class(t.elem) == ptx::TypeClass::Signed;
-  mpz_class lo = sgn ? -(mpz_class(1) << (bits - 1)) : mpz_class(0);
-  mpz_class hi = sgn ? (mpz_class(1) << (bits - 1)) - 1 : (mpz_class(1) << bits) - 1;
-  return exec::Interval{mpq_class(lo), mpq_class(hi)};
 }
 
 void run_program(exec::Machine& m, const Prepared& prep, char which) {
@@ -54,7 +42,7 @@ Execution::Execution(const instance::Instance& inst, const exec::Limits& limits)
   dom_.set_symbol_range([this](expr::ExprId e) -> std::optional<exec::Interval> {
     const exec::SymbolOrigin* o = session_.origin(e);
     if (!o || o->tensor < 0) return std::nullopt;
-    return integer_range(prep_.tensors()[static_cast<size_t>(o->tensor)], *o);
+    return exec::integer_range(prep_.tensors()[static_cast<size_t>(o->tensor)], *o);
   });
   try {
     ma_ = make_machine('a');
@@ -196,7 +184,7 @@ decide::SymbolDomain Execution::domain_of(expr::ExprId sym) const {
     const exec::TensorSpec& t = prep_.tensors()[static_cast<size_t>(o->tensor)];
     d.grid = grid_of(t.elem);
     if (o->kind == exec::SymbolOrigin::Kind::InputCell && t.range) d.lo = t.range->lo, d.hi = t.range->hi;
-    else if (auto r = integer_range(t, *o)) d.lo = r->lo, d.hi = r->hi;
+    else if (auto r = exec::integer_range(t, *o)) d.lo = r->lo, d.hi = r->hi;
   } else {
     d.grid = decide::Grid::F32;
   }

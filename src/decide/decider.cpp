@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "decide/atom_normalizer.hpp"
+#include "decide/integer_enumeration.hpp"
 #include "decide/normal_form.hpp"
 #include "decide/refute.hpp"
 #include "expr/substitute.hpp"
@@ -182,6 +183,14 @@ struct Decider::Impl {
     }
     std::vector<std::string> notes;
     if (!note.empty()) notes.push_back(note);
+
+    {
+      // Integer inputs of small ranges (indices read from memory): every value substituted.
+      std::string why;
+      if (prove_by_enumeration(store, a, b, syms, doms, [this](ExprId x, ExprId y) { return equal(x, y); }, {}, why))
+        return proved("enumeration of the integer inputs");
+      if (!why.empty()) notes.push_back(why);
+    }
 
     if (differ && large_cell(a, b)) {
       // A few random points with balls first: where the sides are different functions of

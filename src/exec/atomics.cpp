@@ -23,10 +23,15 @@ void Machine::atomic(ExecContext& ctx, const ptx::Instr& ins, Space space, uint6
   if (!l.region->writable)
     defect(DefectKind::AccessViolation, SiteRef{&ctx, &ins}, [&] { return storage_.describe(l.region, l.offset, size); },
            [] { return std::string("atomically updates a tensor this launch was given only for reading"); });
-  Cta& owner = clusters_.region_cta(ctx, l.region);  // another CTA's, for distributed shared memory
-  bool shared = l.region == owner.shared.get();
   if (l.region == ctx.th.local) refuse(ctx, ins, "atomic on local memory");
   atomic_conflicts(ctx, ins, *l.region, off, size);
+  pend_atomic(ctx, ins, l, off, size, op, t, operand);
+}
+
+void Machine::pend_atomic(ExecContext& ctx, const ptx::Instr& ins, const Located& l, uint64_t off, unsigned size, uint8_t op,
+                          ptx::Type t, Value operand) {
+  Cta& owner = clusters_.region_cta(ctx, l.region);  // another CTA's, for distributed shared memory
+  bool shared = l.region == owner.shared.get();
   if (shared && !l.region->in_flight.empty() && AsyncUnit::in_flight(*l.region, off, size)) {
     // Bytes an asynchronous write is still writing: a race, unless every one of them is a
     // red.async of this operation (atomics that combine in any order).
@@ -56,6 +61,7 @@ void Machine::atomic_conflicts(ExecContext& ctx, const ptx::Instr& ins, Region& 
   // An atomic conflicts with unordered plain accesses by other threads, not with atomics.
   uint32_t per_cta = static_cast<uint32_t>(ctx.cta.threads.size());
   uint32_t me = ctx.cta.linear * per_cta + ctx.th.linear;
+  if (r.indexed) indexed_conflicts(ctx, ins, r, off, size, IndexedKind::Atomic, nullptr, nullptr, {});
   for (unsigned k = 0; k < size; ++k) {
     const ByteTrack& b = r.track.peek(off + k);
     for (const AccessRecord* a : {&b.writer, &b.reader, &b.other_reader}) {

@@ -24,6 +24,7 @@
 #include "exec/defect_log.hpp"
 #include "exec/domain.hpp"
 #include "exec/happens_before.hpp"
+#include "exec/indexed_races.hpp"
 #include "exec/launch.hpp"
 #include "exec/params.hpp"
 #include "exec/ports.hpp"
@@ -134,6 +135,15 @@ class Machine final : public AccessPath, public ThreadStepper {
   void atomic(ExecContext& ctx, const ptx::Instr& ins, Space space, uint64_t addr, unsigned size, uint8_t op,
               ptx::Type t, Value operand) override;
   Value load_param(ExecContext& ctx, const ptx::Instr& ins, uint64_t offset, unsigned size) override;
+  // Accesses at data-dependent addresses (exec/indexed_memory.cpp).
+  std::shared_ptr<const IndexedAddress> indexed_address(ExecContext& ctx, const ptx::Instr& ins, Value base, unsigned width,
+                                                        uint64_t offset) override;
+  Value load_indexed(ExecContext& ctx, const ptx::Instr& ins, Space space, const std::shared_ptr<const IndexedAddress>& a,
+                     uint64_t extra, unsigned size, ptx::Type t) override;
+  void store_indexed(ExecContext& ctx, const ptx::Instr& ins, Space space, const std::shared_ptr<const IndexedAddress>& a,
+                     uint64_t extra, unsigned size, Value v, ptx::Type t) override;
+  void atomic_indexed(ExecContext& ctx, const ptx::Instr& ins, Space space, const std::shared_ptr<const IndexedAddress>& a,
+                      unsigned size, uint8_t op, ptx::Type t, Value operand) override;
   std::optional<uint64_t> peek_constant(ExecContext& ctx, Space space, uint64_t addr, unsigned size) override;
   const std::vector<ParamSlot>& param_slots() const override { return param_slots_; }
   const LaunchSpec& current_launch() const override { return *launch_; }
@@ -204,6 +214,35 @@ class Machine final : public AccessPath, public ThreadStepper {
   bool read_used_before_collective(const AccessRecord& rd, const Cta& cta, const Thread& th) const;
   std::optional<expr::ExprId> racing_symbol_in(std::span<const expr::ExprId> roots) const;
   RacingReads racing_;
+  // Accesses at data-dependent addresses (exec/indexed_memory.cpp). indexed_conflicts: the
+  // races of an access to r's bytes with the indexed accesses recorded there (mine: the
+  // access's own address and the points naming this cell, null for a plain access);
+  // indexed_vs_plain: those of an indexed access with the plain ones in the byte tracks.
+  void indexed_conflicts(ExecContext& ctx, const ptx::Instr& ins, Region& r, uint64_t off, unsigned size, IndexedKind kind,
+                         const IndexedAddress* mine, const std::vector<uint32_t>* points, Value stored);
+  void indexed_vs_plain(ExecContext& ctx, const ptx::Instr& ins, Region& r, uint64_t off, unsigned size, IndexedKind kind);
+  void record_indexed(ExecContext& ctx, const ptx::Instr& ins, Region& r, uint64_t off, unsigned size, IndexedKind kind,
+                      const std::shared_ptr<const IndexedAddress>& a, uint32_t candidate, Value stored);
+  // A candidate cell's accessible bytes: the region's offset, after the bounds, alignment,
+  // permission, pending-atomic and in-flight checks; nullopt where out of bounds (recorded).
+  std::optional<uint64_t> indexed_target(ExecContext& ctx, const ptx::Instr& ins, const Located& l, unsigned size,
+                                         IndexedKind kind);
+  // The value a candidate cell holds for this thread now (its path's stores first); where it
+  // was never written, a tensor's unknown initial contents.
+  Value indexed_old_value(ExecContext& ctx, const ptx::Instr& ins, Region& r, uint64_t off, unsigned size, ptx::Type t);
+  // The running indexed access and the points naming the cell it is at: their condition is
+  // added to the defects it records (made into text only then). Null outside indexed accesses.
+  struct AccessCondition {
+    const IndexedAddress* address = nullptr;
+    const std::vector<uint32_t>* points = nullptr;
+  } access_condition_;
+  // ", only where <the access's and the path's conditions>", or empty where there are none.
+  std::string only_where(const Thread& th) const;
+  // What an out-of-bounds load reads: an unknown named by the address (the bits a concrete run is given for it).
+  Value out_of_bounds_value(const Located& l, uint64_t addr, unsigned size, ptx::Type t);
+  // Where an atomic on r's bytes waits until order no longer matters.
+  void pend_atomic(ExecContext& ctx, const ptx::Instr& ins, const Located& l, uint64_t off, unsigned size, uint8_t op,
+                   ptx::Type t, Value operand);
   void flush_atomics(Region* shared_region, std::map<uint64_t, PendingAtomic>& pending, const Cta* cta);
   void flush_atomics_global();
   bool absorbed(ExecContext& ctx, uint32_t instr);

@@ -152,8 +152,7 @@ Value Machine::read_bytes(Region& r, uint64_t off, unsigned size, const Cta* cta
         o = {shared ? SymbolOrigin::Kind::UninitShared : SymbolOrigin::Kind::UninitLocal, -1, static_cast<int64_t>(off), program_};
         name = std::string(1, program_) + ": " + where + " (" + std::to_string(size) + " bytes, uninitialized)";
       }
-      last_uninit_defect_ = log_.pend_uninit_read(
-          site.get(), site.ctx && !site.ctx->th.paths.empty() ? where + ", only where " + path_condition(site.ctx->th) : where);
+      last_uninit_defect_ = log_.pend_uninit_read(site.get(), site.ctx ? where + only_where(site.ctx->th) : where);
       if (concrete_unknown_) {
         Value c = Value::of_bits(concrete_unknown_(name, size));
         write_bytes(r, off, size, c);
@@ -226,6 +225,7 @@ Site Machine::access_site(const AccessRecord& a) const {
 uint32_t Machine::track(ExecContext& ctx, const ptx::Instr& ins, Region& r, uint64_t off, unsigned size, bool write, Value v) {
   if (!r.track_races || &r == ctx.th.local) return 0;
   if (!race_tracking_ && (r.tensor >= 0 || &r == ctx.cta.shared.get())) return 0;
+  if (r.indexed) indexed_conflicts(ctx, ins, r, off, size, write ? IndexedKind::Write : IndexedKind::Read, nullptr, nullptr, v);
   uint32_t per_cta = static_cast<uint32_t>(ctx.cta.threads.size());
   AccessRecord cur{ctx.cta.linear * per_cta + ctx.th.linear, ctx.cta.epoch, ctx.cta.warp_epoch[ctx.th.warp],
                    static_cast<uint16_t>(launch_index_), ++access_seq_, static_cast<uint32_t>(&ins - ctx.fn.instrs.data())};
@@ -322,19 +322,21 @@ std::optional<uint64_t> Machine::target(ExecContext& ctx, const ptx::Instr& ins,
   return l.offset - l.region->base;
 }
 
+Value Machine::out_of_bounds_value(const Located& l, uint64_t addr, unsigned size, ptx::Type t) {
+  std::string where = storage_.describe(l.region, l.offset, size);
+  SymbolOrigin o{SymbolOrigin::Kind::OutOfBounds, -1, static_cast<int64_t>(addr), program_};
+  std::string name = std::string(1, program_) + ": out-of-bounds read at " + where;
+  if (concrete_unknown_) return Value::of_bits(concrete_unknown_(name, size));
+  Value v = Value::of_expr(session_.symbol(o, name));
+  v.integer = !ptx::is_float(t);
+  return v;
+}
+
 Value Machine::load(ExecContext& ctx, const ptx::Instr& ins, Space space, uint64_t addr, unsigned size, ptx::Type t) {
   Located l = locate(ctx, space, addr);
   std::optional<uint64_t> at = lands_whole(l, size, size) ? std::optional<uint64_t>(l.offset - l.region->base)
                                 : target(ctx, ins, l, size, size, DefectKind::OobRead, [size] { return "misaligned " + std::to_string(size) + "-byte load"; });
-  if (!at) {
-    std::string where = storage_.describe(l.region, l.offset, size);
-    SymbolOrigin o{SymbolOrigin::Kind::OutOfBounds, -1, static_cast<int64_t>(addr), program_};
-    std::string name = std::string(1, program_) + ": out-of-bounds read at " + where;
-    if (concrete_unknown_) return Value::of_bits(concrete_unknown_(name, size));
-    Value v = Value::of_expr(session_.symbol(o, name));
-    v.integer = !ptx::is_float(t);
-    return v;
-  }
+  if (!at) return out_of_bounds_value(l, addr, size, t);
   const uint64_t off = *at;
   if (l.region->tensor >= 0 && !l.region->readable)
     defect(DefectKind::AccessViolation, SiteRef{&ctx, &ins}, [&] { return storage_.describe(l.region, l.offset, size); },
@@ -408,13 +410,23 @@ std::optional<Site> Machine::writer_of(size_t tensor, int64_t flat) const {
 
 size_t Machine::defect(DefectKind kind, const SiteRef& site, const Text& memory, const Text& detail) {
   if (kind == DefectKind::Race) ++racing_.races;
-  if (!site.ctx || site.ctx->th.paths.empty()) return log_.record(kind, site, memory, detail);
-  // Found on a path of a data-dependent branch: a defect for the inputs that take it.
+  if (!site.ctx || (site.ctx->th.paths.empty() && !access_condition_.address)) return log_.record(kind, site, memory, detail);
+  // Found on a path of a data-dependent branch, or at a data-dependent address: a defect for
+  // the inputs that take it there.
   const Thread& th = site.ctx->th;
   return log_.record(kind, site, memory, [&] {
     std::string d = detail ? detail() : "";
-    return d + (d.empty() ? "" : "; ") + "only where " + path_condition(th);
+    return d + (d.empty() ? "" : "; ") + only_where(th).substr(2);
   });
+}
+
+std::string Machine::only_where(const Thread& th) const {
+  if (th.paths.empty() && !access_condition_.address) return {};
+  std::string c = access_condition_.address
+                      ? candidate_condition_text(session_.store(), *access_condition_.address, *access_condition_.points)
+                      : std::string();
+  if (!th.paths.empty()) c += (c.empty() ? "" : " and ") + path_condition(th);
+  return ", only where " + c;
 }
 
 Site SiteRef::get() const { return fixed ? *fixed : ctx->site(*ins); }

@@ -4,6 +4,7 @@
 // program, the asynchronous unit (copies, wgmma's pending registers, mbarriers), the
 // cluster's distributed shared memory and barriers, and CTA/warp synchronization.
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <span>
 #include <vector>
@@ -19,6 +20,7 @@ struct ExecContext;
 struct AsyncCopy;
 struct Cta;
 struct Thread;
+struct IndexedAddress;
 
 // SharedCluster: a .shared::cluster address, reaching the shared memory of every CTA of the
 // cluster (exec/cluster.cpp has the address layout).
@@ -36,6 +38,23 @@ class MemoryPort {
   virtual void atomic(ExecContext& ctx, const ptx::Instr& ins, Space space, uint64_t addr, unsigned size, uint8_t op,
                       ptx::Type t, Value operand) = 0;
   virtual Value load_param(ExecContext& ctx, const ptx::Instr& ins, uint64_t offset, unsigned size) = 0;
+  // An address whose base register (of `width` bits) holds integer data computed from symbolic
+  // inputs (an index read from memory), plus `offset`: every address the indices' declared
+  // ranges allow where the thread's path runs, each with the index values that name it
+  // (exec/indexed_address.hpp); a Refusal where they are not few. The accesses below take one
+  // such address plus `extra` bytes (a vector access's element): a load is the select over the
+  // candidate cells, a store updates each under its condition, an atomic adds its operand
+  // under the condition to each (exec/indexed_memory.cpp).
+  virtual std::shared_ptr<const IndexedAddress> indexed_address(ExecContext& ctx, const ptx::Instr& ins, Value base,
+                                                                unsigned width, uint64_t offset) = 0;
+  virtual Value load_indexed(ExecContext& ctx, const ptx::Instr& ins, Space space,
+                             const std::shared_ptr<const IndexedAddress>& a, uint64_t extra, unsigned size, ptx::Type t) = 0;
+  virtual void store_indexed(ExecContext& ctx, const ptx::Instr& ins, Space space,
+                             const std::shared_ptr<const IndexedAddress>& a, uint64_t extra, unsigned size, Value v,
+                             ptx::Type t) = 0;
+  virtual void atomic_indexed(ExecContext& ctx, const ptx::Instr& ins, Space space,
+                              const std::shared_ptr<const IndexedAddress>& a, unsigned size, uint8_t op, ptx::Type t,
+                              Value operand) = 0;
   // A compiled routine's constant table: bytes of a module variable that nothing has
   // written (its initializer), read without recording an access; nullopt otherwise.
   virtual std::optional<uint64_t> peek_constant(ExecContext& ctx, Space space, uint64_t addr, unsigned size) = 0;

@@ -2,6 +2,7 @@
 // One contiguous piece of memory (a tensor, a CTA's shared memory, a thread's local
 // memory, a module variable): its bytes, what each byte holds, and who touched it when.
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -11,6 +12,8 @@
 #include "exec/value.hpp"
 
 namespace racer::exec {
+
+struct IndexedAccesses;
 
 enum class ByteState : uint8_t {
   Uninit,    // never written: reading it is a defect
@@ -43,6 +46,8 @@ struct Region {
   // (exec/racing_reads.hpp): ByteTrack remembers two readers, enough to find a race but not
   // every load in one.
   std::unordered_map<uint64_t, std::vector<AccessRecord>> readers_since_write;
+  // Accesses at data-dependent addresses in the current launch (exec/indexed_races.hpp).
+  std::shared_ptr<IndexedAccesses> indexed;
 
   // What the engine keeps per byte of a region at most: its value, state and symbol (reserved
   // against the memory limit up front; resident only where written, and access records come

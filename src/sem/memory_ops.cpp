@@ -1,6 +1,7 @@
 // Loads, stores, atomics and fences.
 #include <span>
 
+#include "exec/indexed_address.hpp"
 #include "exec/params.hpp"
 #include "sem/common.hpp"
 #include "sem/semantics.hpp"
@@ -51,12 +52,33 @@ std::span<const ptx::Operand> elements(const ptx::Operand& op) {
   return {&op, 1};
 }
 
+// An address whose base register holds integer data computed from symbolic inputs (an index
+// read from memory): the machine enumerates the addresses it can name (exec/indexed_address.hpp).
+// Null for any other address (address() reads its bits, or refuses float data).
+std::shared_ptr<const exec::IndexedAddress> indexed(ExecContext& c, const Instr& i, const ptx::Operand& addr) {
+  const ptx::Operand& base = addr.elems.at(0);
+  if (base.kind != ptx::Operand::Kind::Reg || !c.th.regs[base.index].is_symbolic() || !c.th.regs[base.index].integer) return nullptr;
+  Type rt = c.fn.regs[base.index].type;
+  Value v = c.get(base, rt);
+  if (!v.is_symbolic() || !v.integer) return nullptr;
+  return c.memory().indexed_address(c, i, v, ptx::type_bits(rt), static_cast<uint64_t>(addr.value));
+}
+
 void ld(ExecContext& c, const Instr& i) {
   Type t = i.type();
   unsigned size = access_size(t);
   Space sp = space_of(i);
   auto dests = elements(i.operands[0]);
   IntT it(t);
+  if (sp != Space::Param)
+    if (auto a = indexed(c, i, i.operands[1])) {
+      for (size_t k = 0; k < dests.size(); ++k) {
+        Value v = c.memory().load_indexed(c, i, sp, a, k * size, size, t);
+        if (v.is_concrete() && it.sgn) v.bits = it.ext(v.bits);
+        c.set(dests[k], v);
+      }
+      return;
+    }
   for (size_t k = 0; k < dests.size(); ++k) {
     Value v = sp == Space::Param ? load_param(c, i, size, k * size)
                                  : c.memory().load(c, i, sp, c.address(i.operands[1]) + k * size, size, t);
@@ -72,6 +94,10 @@ void st(ExecContext& c, const Instr& i) {
   Space sp = space_of(i);
   if (sp == Space::Param || sp == Space::Const) throw exec::Refusal("stores to the parameter or constant space");
   auto srcs = elements(i.operands[1]);
+  if (auto a = indexed(c, i, i.operands[0])) {
+    for (size_t k = 0; k < srcs.size(); ++k) c.memory().store_indexed(c, i, sp, a, k * size, size, c.get(srcs[k], t), t);
+    return;
+  }
   uint64_t addr = c.address(i.operands[0]);
   for (size_t k = 0; k < srcs.size(); ++k) c.memory().store(c, i, sp, addr + k * size, size, c.get(srcs[k], t), t);
 }
@@ -83,7 +109,8 @@ void atom(ExecContext& c, const Instr& i) {
   const ptx::Operand& addr = i.operands[red ? 0 : 1];
   if (!red && i.operands.size() > 3) throw exec::Refusal("atomic compare-and-swap depends on the order of threads");
   Value v = c.get(i.operands[red ? 1 : 2], t);
-  c.memory().atomic(c, i, space_of(i), c.address(addr), access_size(t), i.mod(Mod::AtomOp), t, v);
+  if (auto a = indexed(c, i, addr)) c.memory().atomic_indexed(c, i, space_of(i), a, access_size(t), i.mod(Mod::AtomOp), t, v);
+  else c.memory().atomic(c, i, space_of(i), c.address(addr), access_size(t), i.mod(Mod::AtomOp), t, v);
   // The old value depends on the order in which threads reach the cell: it must not be used.
   if (!red) c.set(i.operands[0], Value::poison());
 }
