@@ -128,6 +128,9 @@ def run_program(cp, inst, which, host, workdir):
                 args.append(np.uint64(dev[i].data.ptr + a["offset"] * dev[i].itemsize))
             elif "null" in a:
                 args.append(np.uint64(0))
+            elif "scalar_tensor" in a:  # a one-cell input tensor's value
+                i = next(k for k, t in enumerate(inst["tensors"]) if t["name"] == a["scalar_tensor"])
+                args.append(_scalar(a.get("type") and _ptx_type(a["type"]) or ty, host[i].reshape(-1)[0].item()))
             else:
                 args.append(_scalar(a.get("type") and _ptx_type(a["type"]) or ty, a["scalar"]))
         kernel(tuple(l["grid"]), tuple(l["block"]), tuple(args), shared_mem=l["shared_bytes"])

@@ -21,7 +21,10 @@ class Launch:
             if isinstance(a, Access):
                 args.append({"tensor": names[id(a.tensor)], "access": a.access, "offset": a.offset})
             elif isinstance(a, Scalar):
-                args.append({"scalar": a.value, "type": a.type})
+                if a.tensor is None:
+                    args.append({"scalar": a.value, "type": a.type})
+                else:  # a one-cell input tensor's value
+                    args.append({"scalar_tensor": names[id(a.tensor)], "type": a.type})
             elif isinstance(a, TensorMap):
                 args.append({"tensor_map": names[id(a)]})
             elif a is None:

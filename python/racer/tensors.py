@@ -161,7 +161,9 @@ def readwrite(tensor, offset=0):
 
 
 class Scalar:
-    """A scalar argument of an explicit type, e.g. racer.scalar(1e-5, "f32")."""
+    """A scalar argument of an explicit type, e.g. racer.scalar(1e-5, "f32"); or, given a one-cell
+    input tensor (racer.input((), "f32", range=...)), a scalar whose value is that input's,
+    symbolic like every input: racer.scalar(alpha, "f32") checks a GEMM for every alpha."""
 
     _TYPES = ("f64", "f32", "f16", "bf16", "i64", "i32", "i16", "i8", "u64", "u32", "u16", "u8")
 
@@ -170,7 +172,12 @@ class Scalar:
         from .errors import suggestion
         if type not in self._TYPES:
             fail(f"unknown scalar type '{type}'" + suggestion(type, self._TYPES), loc)
-        self.value, self.type = number_json(value, "a scalar argument", loc), type
+        if isinstance(value, Tensor):
+            if value.cells != 1:
+                fail(f"a scalar argument from a tensor needs a tensor of one cell, not shape {tuple(value.shape)}", loc)
+            self.tensor, self.value, self.type = value, None, type
+        else:
+            self.tensor, self.value, self.type = None, number_json(value, "a scalar argument", loc), type
 
 
 def scalar(value, type):

@@ -220,6 +220,8 @@ PreparedProgram Prepared::prepare(const instance::Program& p, char which) {
           if (have == exec::TensorAccess::None) have = want;
           else if (have != want) have = exec::TensorAccess::ReadWrite;
         }
+      } else if (auto* sc = std::get_if<instance::Scalar>(&arg.value); sc && !sc->tensor.empty()) {
+        symbolic_scalar(spec, *fn, k, *sc, arg.loc, pname);
       } else if (auto* sc = std::get_if<instance::Scalar>(&arg.value)) {
         ptx::Type t = sc->type ? scalar_ptx_type(*sc->type) : param.type;
         if (ptx::type_bits(t) != ptx::type_bits(param.type))
@@ -256,6 +258,31 @@ PreparedProgram Prepared::prepare(const instance::Program& p, char which) {
   return out;
 }
 
+// A scalar argument whose value is a one-cell input tensor's: checked here; the machine reads
+// that cell for the parameter (exec::SymbolicParam), so both programs and every replay see the
+// same input.
+void Prepared::symbolic_scalar(exec::LaunchSpec& spec, const ptx::Function& fn, size_t k, const instance::Scalar& sc,
+                               const instance::SourceLoc& at, const std::string& pname) {
+  const ptx::Variable& param = fn.params[k];
+  for (size_t ti = 0; ti < inst_.tensors.size(); ++ti) {
+    const instance::Tensor& t = inst_.tensors[ti];
+    if (t.name != sc.tensor) continue;
+    const ptx::Type elem = element_type(t.dtype);
+    if (t.cell_count() != 1 || !std::holds_alternative<instance::InitInput>(t.init))
+      error_at(diags_, inst_, at, "scalar " + sc.tensor + " passed to " + pname + " must name a tensor of one cell with init = \"input\"");
+    else if (ptx::type_bits(elem) != ptx::type_bits(param.type))
+      error_at(diags_, inst_, at, "scalar " + sc.tensor + " (." + std::string(ptx::type_name(elem)) + ") passed to " + pname + " of another width");
+    else if (sc.type && scalar_ptx_type(*sc.type) != elem)
+      error_at(diags_, inst_, at, "scalar " + sc.tensor + " is given as ." + std::string(ptx::type_name(scalar_ptx_type(*sc.type))) +
+                                      ", its tensor holds ." + std::string(ptx::type_name(elem)));
+    else
+      spec.symbolic_params.push_back({exec::param_layout(fn)[k].offset, ptx::type_bits(elem) / 8, ti});
+    if (spec.access[ti] == exec::TensorAccess::None) spec.access[ti] = exec::TensorAccess::Read;
+    return;
+  }
+  error_at(diags_, inst_, at, "scalar argument names undeclared tensor '" + sc.tensor + "'");
+}
+
 std::vector<uint8_t> Prepared::params(char which, size_t launch, const std::vector<uint64_t>& tensor_base) const {
   const PreparedProgram& p = program(which);
   const exec::LaunchSpec& spec = p.launches[launch];
@@ -271,6 +298,8 @@ std::vector<uint8_t> Prepared::params(char which, size_t launch, const std::vect
         if (inst_.tensors[ti].name == ref->tensor)
           addr = tensor_base[ti] + static_cast<uint64_t>(ref->offset) * instance::dtype_bytes(inst_.tensors[ti].dtype);
       for (int b = 0; b < 8; ++b) bytes.push_back(static_cast<uint8_t>(addr >> (8 * b)));
+    } else if (auto* sc = std::get_if<instance::Scalar>(&arg.value); sc && !sc->tensor.empty()) {
+      bytes.clear();  // (a symbolic scalar: the machine reads its tensor's cell, exec/launch.hpp)
     } else if (auto* sc = std::get_if<instance::Scalar>(&arg.value)) {
       ptx::Type t = sc->type ? scalar_ptx_type(*sc->type) : fn.params[k].type;
       encode_scalar(t, sc->number, bytes);

@@ -33,6 +33,8 @@ class Prepared {
  private:
   const ptx::ParsedModule& module(const std::string& path, const instance::SourceLoc& at);
   PreparedProgram prepare(const instance::Program& p, char which);
+  void symbolic_scalar(exec::LaunchSpec& spec, const ptx::Function& fn, size_t k, const instance::Scalar& sc,
+                       const instance::SourceLoc& at, const std::string& pname);
 
   const instance::Instance& inst_;
   std::vector<exec::TensorSpec> tensors_;

@@ -49,6 +49,13 @@ struct TensorMapSpec {
   uint32_t swizzle_bytes = 0;
 };
 
+// A scalar parameter whose value is a one-cell input tensor's (instance::Scalar::tensor).
+struct SymbolicParam {
+  uint32_t offset = 0;  // in the .param buffer
+  uint32_t size = 0;
+  size_t tensor = 0;
+};
+
 struct LaunchSpec {
   const ptx::Module* module = nullptr;
   const ptx::SourceMap* source_map = nullptr;
@@ -57,7 +64,8 @@ struct LaunchSpec {
   uint32_t dynamic_shared_bytes = 0;
   std::vector<uint8_t> params;               // the .param buffer, laid out per the entry's params
   std::vector<TensorAccess> access;          // per tensor: what this launch may do
-  std::vector<TensorMapSpec> tensor_maps;    // the tensor-map params, by offset
+  std::vector<TensorMapSpec> tensor_maps;
+  std::vector<SymbolicParam> symbolic_params;    // the tensor-map params, by offset
   // Thread-block clusters (exec/cluster.cpp): the CTAs of one cluster run together and share
   // their shared memory. `clustered` when the launch or the entry (.reqnctapercluster,
   // .explicitcluster) declares a cluster shape; otherwise every CTA is a cluster of one.

@@ -384,6 +384,14 @@ void Machine::store(ExecContext& ctx, const ptx::Instr& ins, Space space, uint64
 Value Machine::load_param(ExecContext& ctx, const ptx::Instr& ins, uint64_t offset, unsigned size) {
   const auto& p = launch_->params;
   if (offset + size > p.size()) refuse(ctx, ins, "reads past the end of the kernel's parameters");
+  for (const SymbolicParam& s : launch_->symbolic_params) {
+    if (offset >= s.offset + s.size || offset + size <= s.offset) continue;
+    // The tensor's one cell, read as memory is: its symbol here, its value in a concrete run.
+    if (offset != s.offset || size != s.size)
+      refuse(ctx, ins, "reads part of a scalar parameter whose value is the input " + storage_.tensors()[s.tensor].name);
+    return read_bytes(storage_.tensor_region(s.tensor), 0, size, &ctx.cta, SiteRef{&ctx, &ins},
+                      !ptx::is_float(ins.type()));
+  }
   uint64_t bits = 0;
   for (unsigned k = 0; k < size && k < 8; ++k) bits |= uint64_t{p[offset + k]} << (8 * k);
   return Value::of_bits(bits);

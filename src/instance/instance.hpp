@@ -95,6 +95,9 @@ struct TensorRef {
 struct Scalar {
   Number number;
   std::optional<ScalarType> type;
+  // Non-empty: the value is that of this one-cell input tensor, symbolic like every input (a
+  // GEMM's alpha and beta as inputs rather than constants); `number` is then unused.
+  std::string tensor;
 };
 
 struct Null {};

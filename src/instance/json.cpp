@@ -169,9 +169,14 @@ class Builder {
       out.value = std::move(ref);
     } else if (a.contains("null")) {
       out.value = Null{};
-    } else if (a.contains("scalar")) {
+    } else if (a.contains("scalar") || a.contains("scalar_tensor")) {
       Scalar s;
-      if (auto n = number(launch, a["scalar"], "a scalar argument")) s.number = *n;
+      if (a.contains("scalar_tensor")) {  // a one-cell input tensor's value
+        s.tensor = a["scalar_tensor"].get<std::string>();
+        if (!inst_.find_tensor(s.tensor)) error(launch, "scalar argument names undeclared tensor '" + s.tensor + "'");
+      } else if (auto n = number(launch, a["scalar"], "a scalar argument")) {
+        s.number = *n;
+      }
       if (a.contains("type") && !a["type"].is_null()) {
         std::string ty = a["type"].get<std::string>();
         if (auto st = parse_scalar_type(ty)) s.type = *st;
@@ -320,7 +325,7 @@ json instance_to_json(const Instance& inst) {
         if (auto* r = std::get_if<TensorRef>(&a.value))
           args.push_back({{"tensor", r->tensor}, {"access", access_name(r->access)}, {"offset", r->offset}});
         else if (auto* s = std::get_if<Scalar>(&a.value)) {
-          json sc{{"scalar", number_json(s->number)}};
+          json sc = s->tensor.empty() ? json{{"scalar", number_json(s->number)}} : json{{"scalar_tensor", s->tensor}};
           if (s->type) sc["type"] = scalar_type_name(*s->type);
           args.push_back(std::move(sc));
         } else if (auto* m = std::get_if<TensorMapRef>(&a.value))

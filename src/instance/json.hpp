@@ -7,7 +7,7 @@
 //  "tensors": [{"name", "shape", "dtype", "strides"?, "init": "input"|"empty"|"zeros"|
 //               {"full": NUM}|{"values": [NUM...]}, "range"?: [NUM, NUM], "line"?}],
 //  "a"|"b": [{"ptx", "entry", "grid", "block", "cluster"?, "shared_bytes"?, "line"?, "ptx_text"?,
-//             "args": [{"tensor", "access", "offset"?} | {"scalar": NUM, "type"?} | {"null": true}]}]}
+//             "args": [{"tensor", "access", "offset"?} | {"scalar": NUM | "scalar_tensor": NAME, "type"?} | {"null": true}]}]}
 // A NUM is a decimal string ("0.1", "-3", "inf") or a JSON integer.
 #include <string>
 

@@ -119,6 +119,14 @@ Arg load_arg_table(TomlReader& r, const toml::node& n, const toml::table& tbl, c
     arg.value = Null{};
   } else {
     ScalarType type = *parse_scalar_type(k);
+    if (const auto* name = value->as_string()) {  // { f32 = "alpha" }: a one-cell input tensor's value
+      std::string t = name->get();
+      bool declared = false;
+      for (const Tensor& x : tensors) declared |= x.name == t;
+      if (!declared) r.error(*value, "scalar argument names undeclared tensor '" + t + "'");
+      else arg.value = Scalar{Number{}, type, t};
+      return arg;
+    }
     auto num = r.number(*value, "'" + std::string(k) + "'");
     if (num && !scalar_type_is_float(type) && !check_fits(r, *value, *num, scalar_type_int_bounds(type), k))
       num.reset();

@@ -392,3 +392,31 @@ def test_hazard_points_set_the_float_hazard_search():
     assert r.json["float_hazards"]["runs"] == 5 and r.float_hazards == []
     raises_at(lambda: racer.check(_vec_add_case(), hazard_points=-1), "hazard_points must be None or a whole number")
     raises_at(lambda: check_toml(h07, hazard_points=2.5), "hazard_points must be None or a whole number")
+
+
+@needs_nvcc
+def test_a_scalar_argument_whose_value_is_an_input():
+    """racer.scalar(tensor, type): a by-value parameter (a GEMM's alpha) that is an input, symbolic
+    like every other: proved for every alpha against itself, refuted against a constant alpha with
+    a witness giving alpha a value, replayed; a tensor of several cells is refused at the call."""
+    def case(b_alpha):
+        alpha = racer.input((1,), "f32", range=(-4, 4))
+        x = racer.input((6,), "f32", range=(-4, 4))
+        y = racer.input((6,), "f32", range=(-4, 4))
+        out = racer.empty((6,), "f32")
+
+        k = racer.cuda(AXPY, "axpy")
+        with racer.program() as a:
+            racer.launch(k, grid=1, block=8, args=[racer.scalar(alpha, "f32"), racer.read(x), racer.read(y), racer.write(out), 6])
+        with racer.program() as b:
+            given = racer.scalar(alpha, "f32") if b_alpha is None else racer.scalar(b_alpha, "f32")
+            racer.launch(k, grid=1, block=8, args=[given, racer.read(x), racer.read(y), racer.write(out), 6])
+        return racer.check(tensors={"alpha": alpha, "x": x, "y": y, "out": out}, program_a=a, program_b=b, outputs=[out],
+                           name="axpy_alpha")
+
+    assert case(None).verdict == "equivalent"
+    r = case(2.0)
+    assert r.verdict == "inequivalent"
+    assert "alpha" in r.witness and r.witness["alpha"][0] != 2.0
+    assert r.replay()["differing_count"] >= 1
+    raises_at(lambda: racer.scalar(racer.input((2,), "f32"), "f32"), "a tensor of one cell")

@@ -81,6 +81,7 @@ const std::vector<Case> kCases = {
     {"arg_two_kinds", "{ read = \"x\" }", "{ read = \"x\", write = \"x\" }", {"14:9: error: argument has both 'read' and 'write'; give exactly one"}},
     {"arg_bare_tensor_name", "{ read = \"x\" }", "\"x\"", {"14:9: error: an argument must be a number or a table; for tensor 'x' write { read = \"x\" }, { write = \"x\" } or { readwrite = \"x\" }"}},
     {"arg_scalar_does_not_fit", "{ write = \"out\" }, 4]", "{ write = \"out\" }, { u8 = 300 }]", {"14:51: error: value 300 does not fit u8 (-128 to 255)"}},
+    {"arg_scalar_undeclared_tensor", "{ write = \"out\" }, 4]", "{ write = \"out\" }, { f32 = \"alpha\" }]", {"14:52: error: scalar argument names undeclared tensor 'alpha'"}},
     {"arg_null_false", "{ write = \"out\" }, 4]", "{ write = \"out\" }, { null = false }]", {"14:53: error: 'null' must be true"}},
     {"arg_offset_on_scalar", "{ write = \"out\" }, 4]", "{ write = \"out\" }, { i32 = 4, offset = 1 }]", {"14:64: error: 'offset' applies only to a tensor argument"}},
     {"top_level_typo", "about = \"x\"", "abut = \"x\"", {"2:1: error: unknown key 'abut' in the instance; did you mean 'about'?"}},
