@@ -4,21 +4,15 @@ without a GPU (Triton 3.6, sm_90, 1 warp, BLOCK 32, int32 pointers).
 usage: python3 tests/cases/kernels/build_intdata_triton_ptx.py
 """
 import os, sys
-import triton
-from triton.backends.compiler import GPUTarget
-from triton.compiler import ASTSource
 
 here = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, here)
 import intdata_triton as it
+from triton_sm90 import compile_sm90
 
 
 def compile_one(name, nptr_in):
-    fn = getattr(it, name)
-    types = ["*i32"] * (nptr_in + 1) + ["i32", "constexpr"]
-    src = ASTSource(fn=fn, signature=dict(zip(fn.arg_names, types)), constexprs={"BLOCK": 32})
-    k = triton.compile(src, target=GPUTarget("cuda", 90, 32), options={"num_warps": 1, "num_stages": 1})
-    return k.asm["ptx"].replace('"' + here + '/', '"tests/cases/kernels/')
+    return compile_sm90(getattr(it, name), ["*i32"] * (nptr_in + 1) + ["i32", "constexpr"], {"BLOCK": 32})[1]
 
 
 def main():

@@ -9,31 +9,21 @@ Params of every entry: x, [y,] out, n (.u32), then Triton's two scratch pointers
 { null = true }).
 """
 import os, re, sys
-import triton
-from triton.backends.compiler import GPUTarget
-from triton.compiler import ASTSource
 
 here = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, here)
 import math_triton as mt
 import loops_triton as lt
+from triton_sm90 import compile_sm90
 
 
 def compile_one(name, nptr_in, module=mt, block=32):
-    fn = getattr(module, name)
-    sig = {}
-    ptrs = ["*fp32"] * (nptr_in + 1)
-    for a, t in zip(fn.arg_names, ptrs + ["i32", "constexpr"]):
-        sig[a] = t
-    src = ASTSource(fn=fn, signature=sig, constexprs={"BLOCK": block})
-    k = triton.compile(src, target=GPUTarget("cuda", 90, 32), options={"num_warps": 1, "num_stages": 1})
-    ptx = k.asm["ptx"]
+    k, ptx = compile_sm90(getattr(module, name), ["*fp32"] * (nptr_in + 1) + ["i32", "constexpr"], {"BLOCK": block})
     old = re.escape(k.metadata.name)
     if k.metadata.name != name:  # the unary kernels share one Python body named `k`
         ptx = re.sub(r"(\.entry |\.globl\t|@|// -- Begin function |\b)" + old + r"(\(|_param_\d+|\b)",
                      lambda m: m.group(1) + name + m.group(2), ptx)
-    # keep the output independent of where the repository is checked out
-    return ptx.replace('"' + here + '/', '"tests/cases/kernels/')
+    return ptx
 
 
 def main():
