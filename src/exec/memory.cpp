@@ -13,8 +13,8 @@
 namespace racer::exec {
 
 namespace {
-// The common case of target(), decided where the access is made: the (virtual) call and its
-// optional result cost more than the check, on every load and store.
+// target()'s common case, which it tests first; loads and stores also test it where they are
+// made: the call and its optional result cost more than the check, on every access.
 bool lands_whole(const Located& l, unsigned size, unsigned align) {
   return l.region && l.region->contains(l.offset, size) && l.offset % align == 0;
 }
@@ -311,6 +311,7 @@ uint32_t Machine::track(ExecContext& ctx, const ptx::Instr& ins, Region& r, uint
 // records Misaligned and refuses with `misaligned`.
 std::optional<uint64_t> Machine::target(ExecContext& ctx, const ptx::Instr& ins, const Located& l, unsigned size,
                                         unsigned align, DefectKind oob, const Text& misaligned) {
+  if (lands_whole(l, size, align)) return l.offset - l.region->base;
   if (!l.region || !l.region->contains(l.offset, size)) {
     defect(oob, SiteRef{&ctx, &ins}, [&] { return storage_.describe(l.region, l.offset, size); });
     return std::nullopt;
