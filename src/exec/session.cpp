@@ -15,6 +15,10 @@ constexpr std::chrono::milliseconds kResidentReadInterval{2};
 
 }  // namespace
 
+Session::Session(Limits limits) : limits_(limits), start_(std::chrono::steady_clock::now()) {
+  store_.set_growth_guard([this](size_t bytes) { reserve_mb((bytes + (size_t{1} << 20) - 1) >> 20, "growing the expression store"); });
+}
+
 double Session::elapsed_seconds() const {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
 }

@@ -24,7 +24,10 @@ struct SymbolOrigin {
 
 class Session {
  public:
-  explicit Session(Limits limits = {}) : limits_(limits), start_(std::chrono::steady_clock::now()) {}
+  explicit Session(Limits limits = {});
+  // (The store's growth guard refers to this session.)
+  Session(const Session&) = delete;
+  Session& operator=(const Session&) = delete;
 
   expr::Store& store() { return store_; }
   const expr::Store& store() const { return store_; }

@@ -69,7 +69,9 @@ ExprId Store::intern(Kind kind, uint8_t op, uint32_t a, std::span<const uint32_t
   // Slots are never written once a node uses them, so operands that already lie in pool_
   // (a node rebuilt with another coefficient) are shared rather than copied.
   uint32_t off = static_cast<uint32_t>(pool_.size());
-  if (!ops.empty() && ops.data() >= pool_.data() && ops.data() < pool_.data() + pool_.size()) {
+  const bool shared = !ops.empty() && ops.data() >= pool_.data() && ops.data() < pool_.data() + pool_.size();
+  before_growth(shared ? 0 : ops.size());
+  if (shared) {
     off = static_cast<uint32_t>(ops.data() - pool_.data());
   } else {
     pool_.insert(pool_.end(), ops.begin(), ops.end());
@@ -95,6 +97,8 @@ ExprId Store::append_term(ExprId sum, uint32_t term, uint32_t w) {
 
   uint32_t off = s.off;
   std::optional<uint32_t> room_end = end == pool_.size() ? std::nullopt : append_room_.find(end);
+  const size_t capacity = n >= kRoomFrom ? 4 * size_t(n) : 2 * size_t(n);
+  before_growth(end == pool_.size() ? 2 : room_end ? 0 : capacity);
   if (end == pool_.size()) {
     pool_.push_back(term);
     pool_.push_back(w);
@@ -105,7 +109,6 @@ ExprId Store::append_term(ExprId sum, uint32_t term, uint32_t w) {
     if (end + 2 < *room_end) append_room_.set(end + 2, *room_end);
   } else {
     off = static_cast<uint32_t>(pool_.size());
-    size_t capacity = n >= kRoomFrom ? 4 * size_t(n) : 2 * size_t(n);
     pool_.resize(off + capacity);
     std::copy(pool_.begin() + s.off, pool_.begin() + end, pool_.begin() + off);
     pool_[off + 2 * s.n] = term;
@@ -113,6 +116,26 @@ ExprId Store::append_term(ExprId sum, uint32_t term, uint32_t w) {
     if (capacity > 2 * size_t(n)) append_room_.set(off + 2 * n, uint32_t(off + capacity));
   }
   return insert(Node{Kind::Add, 0, s.flags, 0, s.a, off, n}, hash, table_slot, slots_sum);
+}
+
+void Store::before_growth(size_t pool_more, bool new_symbol) {
+  // Smaller growths are left to the periodic checks: guarding them would read the resident
+  // memory on every early doubling for nothing.
+  constexpr size_t kGuardedBytes = size_t{1} << 20;
+  if (!growth_guard_) return;
+  size_t bytes = 0;
+  auto copied = [&](const auto& v, size_t more) {
+    if (v.size() + more > v.capacity()) bytes += v.size() * sizeof(v[0]);
+  };
+  copied(nodes_, 1);
+  copied(slot_sums_, 1);
+  copied(pool_, pool_more);
+  if ((nodes_.size() + 1) * 2 > table_.size()) bytes += 2 * table_.size() * sizeof(table_[0]);
+  if (new_symbol) {
+    copied(symbols_, 1);
+    bytes += symbol_by_origin_.growth_bytes();
+  }
+  if (bytes >= kGuardedBytes) growth_guard_(bytes);
 }
 
 void Store::grow_table() {
@@ -260,6 +283,7 @@ ExprId Store::symbol(const std::string& origin, const std::optional<Range>& give
       throw Error(ExitCode::Internal, "symbol " + origin + " requested again with a different integrality");
     return intern(Kind::Symbol, 0, static_cast<uint32_t>(known), {}, kFinite);
   }
+  before_growth(0, true);
   uint32_t index = static_cast<uint32_t>(symbols_.size());
   symbols_.push_back(SymbolInfo{origin, range, integer});
   symbol_by_origin_.insert(origin, index);

@@ -23,6 +23,7 @@
 
 #include <concepts>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <span>
@@ -64,6 +65,11 @@ class Store {
 
   size_t size() const { return nodes_.size(); }
   size_t operand_slots() const { return pool_.size(); }  // the operand pool, reserved room included
+  // Called before one of the store's large arrays grows, with the bytes the growth makes
+  // resident beside what is there (the copy of the old array, or a rehashed table); it may
+  // throw, and the store is unchanged when it does. A memory limit is held here: one doubling
+  // of a large array would otherwise pass it between two periodic checks.
+  void set_growth_guard(std::function<void(size_t bytes)> guard) { growth_guard_ = std::move(guard); }
 
   // ---- Inspection. Accessors check the kind only by assert.
   Kind kind(ExprId x) const { return node(x).kind; }
@@ -184,6 +190,8 @@ class Store {
   // and costs two slots, not a copy (a running accumulation is linear, not quadratic).
   ExprId append_term(ExprId sum, uint32_t term, uint32_t w);
   void grow_table();
+  // Before a new node whose operands take pool_more new slots (and a new symbol's entries).
+  void before_growth(size_t pool_more, bool new_symbol = false);
   bool finite_all(std::span<const ExprId> xs) const;
   void require_number(ExprId x) const;
   ExprId constant_at(uint32_t rat_index);
@@ -236,6 +244,7 @@ class Store {
   SymbolNames symbol_by_origin_;
   mutable std::unordered_map<uint32_t, bool> integral_;  // integral()'s answers
   ExprId zero_, one_, pos_inf_, neg_inf_, undefined_, true_, false_;
+  std::function<void(size_t)> growth_guard_;
 };
 
 }  // namespace racer::expr

@@ -27,6 +27,9 @@ class SymbolNames {
     place(uint64_t{hash(name)} << 32 | (uint64_t{number} + 1));
     ++count_;
   }
+  // The bytes the next insert makes resident at once when it grows the table (a new table of
+  // twice the slots, written whole), 0 when it fits.
+  size_t growth_bytes() const { return (count_ + 1) * 2 > slots_.size() ? 2 * slots_.size() * sizeof(uint64_t) : 0; }
 
  private:
   static uint32_t hash(std::string_view name) { return static_cast<uint32_t>(std::hash<std::string_view>{}(name) >> 32); }
