@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cmath>
 #include <sstream>
+#include <thread>
 
 #include "check/concrete_run.hpp"
 #include "check/float_model.hpp"
@@ -51,6 +52,21 @@ std::string compare_cell(const expr::Store& st, expr::ExprId e, ptx::Type elem, 
          number_text(allowed) + " here)";
 }
 
+// Every output cell's bound, computed ahead of the comparison (which then finds it cached).
+void bound_every_cell(Execution& ex, const OutputCells& cells, const std::vector<size_t>& outs, decide::RoundingBound& bound) {
+  const Prepared& prep = ex.prep();
+  for (int side = 0; side < 2; ++side)
+    for (size_t oi = 0; oi < outs.size(); ++oi) {
+      const exec::TensorSpec& t = prep.tensors()[outs[oi]];
+      if (!float_format(t.elem)) continue;  // (integer cells are compared exactly, without a bound)
+      for (uint64_t c = 0; c < t.cell_count(); ++c) {
+        if (c % kCellsBetweenEvaluationChecks == 0) ex.session().check_limits();
+        expr::ExprId e = cells[side][oi][c];
+        if (!ex.store().is_inf(e)) bound.at(e);
+      }
+    }
+}
+
 }  // namespace
 
 std::string SelfCheck::summary() const {
@@ -82,12 +98,30 @@ SelfCheck self_check(Execution& ex, const std::vector<exec::Defect>& defects, un
   for (unsigned p = 0; p < points && sc.failure.empty(); ++p) {
     ex.session().check_limits();
     Point point = sampler.draw(PointStyle::Spread);
-    auto emulation_start = std::chrono::steady_clock::now();
-    ConcreteRun run = run_concrete(prep, point.concrete(), Defects::Skip, &ex.session());
-    sc.emulation_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - emulation_start).count();
+    // The emulation reads only the point and machines of its own, the bounds only the store:
+    // they run side by side, the emulation on threads of its own.
+    ConcreteRun run;
+    std::exception_ptr emulation_failed;
+    std::thread emulation([&] {
+      auto emulation_start = std::chrono::steady_clock::now();
+      try {
+        run = run_concrete(prep, point.concrete(), Defects::Skip, &ex.session());
+      } catch (...) {
+        emulation_failed = std::current_exception();
+      }
+      sc.emulation_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - emulation_start).count();
+    });
+    decide::RoundingBound bound(ex.store(), model, point.at);
+    try {
+      bound_every_cell(ex, cells, outs, bound);
+    } catch (...) {
+      emulation.join();
+      throw;
+    }
+    emulation.join();
+    if (emulation_failed) std::rethrow_exception(emulation_failed);
     if (!run.refusal.empty()) return (sc.skipped = "the emulation refused: " + run.refusal.substr(0, run.refusal.find('\n')), done());
     ++sc.points;
-    decide::RoundingBound bound(ex.store(), model, point.at);
     for (int side = 0; side < 2 && sc.failure.empty(); ++side) {
       for (size_t oi = 0; oi < outs.size() && sc.failure.empty(); ++oi) {
         const exec::TensorSpec& t = prep.tensors()[outs[oi]];
