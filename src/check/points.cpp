@@ -49,6 +49,13 @@ std::pair<double, double> PointSampler::ends(const expr::Range* range) {
 
 Point PointSampler::draw(PointStyle style) { return make(style, nullptr); }
 
+Point PointSampler::draw_narrowed(double scale) {
+  narrowing_ = std::clamp(scale, 0x1p-30, 1.0);
+  Point p = make(PointStyle::Spread, nullptr);
+  narrowing_ = 1;
+  return p;
+}
+
 Point PointSampler::around(const std::vector<WitnessValue>& fixed) { return make(PointStyle::Spread, &fixed); }
 
 Point PointSampler::uniform(double t) { return make(PointStyle::Spread, nullptr, std::clamp(t, 0.0, 1.0)); }
@@ -69,7 +76,7 @@ double PointSampler::input_value(expr::ExprId sym, const exec::SymbolOrigin& o, 
   double x = lo + unit(rng_) * (hi - lo);
   if (!std::isnan(fraction)) return in_format(t.elem, lo + fraction * (hi - lo), lo, hi);
   switch (style) {
-    case PointStyle::Spread: break;
+    case PointStyle::Spread: x = (lo + hi) / 2 + (x - (lo + hi) / 2) * narrowing_; break;
     case PointStyle::Ends: x = unit(rng_) < 0.5 ? lo : hi; break;
     case PointStyle::Small: {
       // The smallest magnitudes the range holds: near 0 if it contains 0, else near its

@@ -42,6 +42,10 @@ class PointSampler {
  public:
   PointSampler(Execution& ex, uint64_t seed);
   Point draw(PointStyle style);
+  // A Spread point in the box of every float input's range shrunk about its middle by `scale`
+  // (0 < scale <= 1): still random, so analytic cells that differ differ there almost surely,
+  // with smaller intermediate values where the full box takes them past a format.
+  Point draw_narrowed(double scale);
   // A point whose input cells take given exact values (a witness's), the others drawn.
   Point around(const std::vector<WitnessValue>& fixed);
   // Every float input cell at the same fraction t of its range (lo + t (hi - lo)), integers
@@ -63,6 +67,7 @@ class PointSampler {
   std::shared_ptr<const std::vector<uint32_t>> symbols_;  // sorted, so that a seed gives the same point every run
   const expr::Range* ends_of_ = nullptr;
   std::pair<double, double> ends_;
+  double narrowing_ = 1;  // draw_narrowed's scale while it draws
 };
 
 }  // namespace racer::check

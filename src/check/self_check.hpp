@@ -16,6 +16,7 @@ struct SelfCheck {
   bool analytic = false;
   uint64_t compared = 0;       // cell values compared with the emulation
   uint64_t without_bound = 0;  // cell values with no rounding bound there (overflow, a comparison at its edge)
+  unsigned narrowed = 0;       // the last points' box was the inputs' narrowed by 8^narrowed
   std::string failure;         // "" when every compared cell agreed
   std::string skipped;         // why the self-check did not run, if it did not
   double seconds = 0;
