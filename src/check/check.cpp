@@ -145,6 +145,9 @@ CheckResult check_instance(const instance::Instance& inst, const CheckOptions& o
   auto collect = [&] { ex.fill(res); };
   ProgressTicker ticker(options.progress, session, [&ex] { return ex.thread_instructions(); });
   session.set_poll([&ticker] { ticker.poll(); });
+  // The self-check's first emulation runs beside the symbolic run (it needs no symbol).
+  std::optional<EarlyEmulation> early;
+  if (options.self_check_points > 0 && std::thread::hardware_concurrency() > 1) early.emplace(prep, session, options.seed);
   bool refused = false;
   if (std::string why = ex.run(refused, [&](char p) { ticker.enter(Phase::Executing, p); }); !why.empty()) {
     res.verdict = refused ? Verdict::Refused : Verdict::Unknown;
@@ -159,7 +162,7 @@ CheckResult check_instance(const instance::Instance& inst, const CheckOptions& o
     collect();
     SelfCheck sc;
     try {
-      sc = self_check(ex, res.defects, options.self_check_points, options.seed);
+      sc = self_check(ex, res.defects, options.self_check_points, options.seed, early ? &*early : nullptr);
     } catch (const exec::LimitReached& l) {
       sc.skipped = std::string("stopped: ") + l.what();
     }

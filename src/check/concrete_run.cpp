@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <malloc.h>
 #include <map>
 #include <memory>
 #include <thread>
@@ -101,9 +102,7 @@ exec::Limits limits_within(const exec::Session* within) {
   return l;
 }
 
-}  // namespace
-
-ConcreteRun run_concrete(const Prepared& prep, const ConcreteInputs& inputs, Defects defects, const exec::Session* within) {
+ConcreteRun run_both(const Prepared& prep, const ConcreteInputs& inputs, Defects defects, const exec::Session* within, RunThreads threads) {
   ConcreteRun run;
   std::vector<exec::TensorSpec> tensors = prep.tensors();
   const std::map<std::string, mpq_class>& unknowns = inputs.unknowns;
@@ -119,10 +118,11 @@ ConcreteRun run_concrete(const Prepared& prep, const ConcreteInputs& inputs, Def
       // Storage no cell maps to holds the unknowns' value for it, if they have one.
       uint64_t bits = 0;
       if (map[e] < 0) {
-        if (unknowns.empty()) continue;  // (no name to build for each gap element)
-        auto u = unknowns.find(s.unmapped_name(static_cast<int64_t>(e)));
-        if (u == unknowns.end()) continue;
-        bits = cell_bits(s.elem, u->second);
+        if (unknowns.empty() && !inputs.unknown_value) continue;  // (no name to build for each gap element)
+        const std::string name = s.unmapped_name(static_cast<int64_t>(e));
+        auto u = unknowns.find(name);
+        if (u != unknowns.end()) bits = cell_bits(s.elem, u->second);
+        else if (inputs.unknown_value) bits = cell_bits(s.elem, inputs.unknown_value(name));
       } else if (given && static_cast<uint64_t>(map[e]) < given->size()) {
         bits = (*given)[static_cast<size_t>(map[e])];
       }
@@ -143,14 +143,19 @@ ConcreteRun run_concrete(const Prepared& prep, const ConcreteInputs& inputs, Def
   };
   const exec::Limits limits = limits_within(within);
   Side sides[2] = {Side(limits), Side(limits)};
+  if (threads.cancelled)
+    for (Side& me : sides)
+      me.session.set_poll([flag = threads.cancelled] {
+        if (flag->load(std::memory_order_relaxed)) throw exec::LimitReached("cancelled: the check it served ended");
+      });
   std::array<uint64_t, 2> placed{};
   auto unknown = [&](const std::string& name, unsigned size) -> uint64_t {
     auto it = unknowns.find(name);
-    if (it == unknowns.end()) return 0;
+    if (it == unknowns.end() && !inputs.unknown_value) return 0;
     ptx::Type t = size == 2 ? ptx::Type::F16 : size == 8 ? ptx::Type::F64 : ptx::Type::F32;
     for (const auto& spec : tensors)  // an uninitialized tensor cell takes its tensor's type
       if (name.rfind(spec.name + "[", 0) == 0) t = spec.elem;
-    return cell_bits(t, it->second);
+    return cell_bits(t, it != unknowns.end() ? it->second : inputs.unknown_value(name));
   };
   for (int side = 0; side < 2; ++side) {
     Side& me = sides[side];
@@ -207,7 +212,7 @@ ConcreteRun run_concrete(const Prepared& prep, const ConcreteInputs& inputs, Def
       me.failure = std::current_exception();
     }
   };
-  if (std::thread::hardware_concurrency() > 1) {
+  if (!threads.one_thread && std::thread::hardware_concurrency() > 1) {
     std::thread b(emulate, 1);
     emulate(0);
     b.join();
@@ -242,6 +247,16 @@ ConcreteRun run_concrete(const Prepared& prep, const ConcreteInputs& inputs, Def
       outs.push_back(std::move(bits));
     }
   }
+  return run;
+}
+
+}  // namespace
+
+ConcreteRun run_concrete(const Prepared& prep, const ConcreteInputs& inputs, Defects defects, const exec::Session* within, RunThreads threads) {
+  ConcreteRun run = run_both(prep, inputs, defects, within, threads);
+  // Program b's machine was filled on a thread of its own, in that thread's malloc arena, which
+  // the rest of the check does not reuse: give back what it freed.
+  if (!threads.one_thread) malloc_trim(0);
   return run;
 }
 

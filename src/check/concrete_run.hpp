@@ -3,6 +3,8 @@
 // point: input cells and unknown initial memory take the given values. The primitive under
 // witness replay, witness classification and the self-check.
 #include <array>
+#include <atomic>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -48,6 +50,9 @@ struct ConcreteRun {
 struct ConcreteInputs {
   std::vector<std::vector<uint64_t>> cells;       // per tensor, per cell (empty, or a cell past the end: 0)
   std::map<std::string, mpq_class> unknowns;
+  // Unknown memory the map does not name, by its name (keyed points give every name a value
+  // before any symbolic run made it); empty: 0.
+  std::function<mpq_class(const std::string& name)> unknown_value;
 };
 
 // A value's bits in a cell of type t: exact where t holds it, else rounded to nearest (floats);
@@ -65,9 +70,15 @@ ConcreteInputs concrete_inputs(const Prepared& prep, const std::vector<WitnessVa
 // Defects::Skip leaves races unsought (faster, less memory) where only the outputs are read.
 // `within`: the check this run serves, whose memory limit and remaining time bound it too
 // (exec::LimitReached, as the check's own loops throw it); null: the default limits.
+// Program b runs on a thread of its own beside a unless `one_thread` (a run that is itself
+// beside other work); `cancelled`, where given and set, stops the run (exec::LimitReached).
 enum class Defects { Record, Skip };
+struct RunThreads {
+  bool one_thread = false;
+  const std::atomic<bool>* cancelled = nullptr;
+};
 ConcreteRun run_concrete(const Prepared& prep, const ConcreteInputs& inputs, Defects defects = Defects::Record,
-                         const exec::Session* within = nullptr);
+                         const exec::Session* within = nullptr, RunThreads threads = {});
 ConcreteRun run_concrete(const Prepared& prep, const std::vector<WitnessValue>& values, Defects defects = Defects::Record);
 
 // A cell's bits as a number (floats of every format, integers sign-extended by type).

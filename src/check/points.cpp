@@ -5,6 +5,7 @@
 #include <map>
 
 #include "check/float_model.hpp"
+#include "exec/refusal.hpp"
 
 namespace racer::check {
 namespace {
@@ -30,9 +31,60 @@ double in_format(ptx::Type t, double x, double lo, double hi) {
 // The end of a range with the larger magnitude (the upper one when they tie).
 double largest_end(double lo, double hi) { return std::fabs(lo) > std::fabs(hi) ? lo : hi; }
 
+// Keyed draws: a number in [0, 1) that is a function of the seed and a key alone (splitmix64).
+uint64_t mix(uint64_t x) {
+  x += 0x9e3779b97f4a7c15ULL;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
+}
+double keyed_unit(uint64_t seed, uint64_t key) { return static_cast<double>(mix(mix(seed) ^ key) >> 11) * 0x1p-53; }
+uint64_t cell_key(int tensor, int64_t cell) { return mix(static_cast<uint64_t>(tensor) << 40 ^ static_cast<uint64_t>(cell)); }
+uint64_t name_key(const std::string& name) { return mix(std::hash<std::string>{}(name) ^ 0x5bd1e995ULL); }
+
+// An input cell's Spread value from the draw u in [0, 1): integers within [-8, 8] of their
+// range, floats anywhere in it, narrowed about its middle by `narrowing`, in the cell's format.
+double spread_value(ptx::Type elem, std::pair<double, double> range, double u, double narrowing) {
+  auto [lo, hi] = range;
+  if (!float_format(elem)) {
+    double lo_i = std::ceil(std::max(lo, -8.0)), hi_i = std::floor(std::min(hi, 8.0));
+    if (hi_i < lo_i) lo_i = hi_i = std::ceil(lo);
+    return std::floor(lo_i + u * (hi_i - lo_i + 1 - 1e-9));
+  }
+  double x = lo + u * (hi - lo);
+  x = (lo + hi) / 2 + (x - (lo + hi) / 2) * narrowing;
+  return in_format(elem, std::clamp(x, lo, hi), lo, hi);
+}
+
+// Unknown memory: a small integer, which every format holds exactly.
+double unknown_value(double u) { return static_cast<double>(static_cast<long>(std::floor(u * 9)) - 4); }
+
+std::pair<double, double> default_range(ptx::Type elem) { return float_format(elem) ? std::pair{-2.0, 2.0} : std::pair{-4.0, 4.0}; }
+
 }  // namespace
 
-PointSampler::PointSampler(Execution& ex, uint64_t seed) : ex_(ex), rng_(seed) {
+ConcreteInputs keyed_inputs(const Prepared& prep, uint64_t seed, const std::atomic<bool>* cancelled) {
+  ConcreteInputs in;
+  const std::vector<exec::TensorSpec>& tensors = prep.tensors();
+  in.cells.resize(tensors.size());
+  for (size_t t = 0; t < tensors.size(); ++t) {
+    const exec::TensorSpec& spec = tensors[t];
+    if (spec.init != exec::TensorInit::Input) continue;
+    std::pair<double, double> range = spec.range ? std::pair{spec.range->lo.get_d(), spec.range->hi.get_d()} : default_range(spec.elem);
+    std::vector<uint64_t>& cells = in.cells[t];
+    cells.resize(spec.cell_count());
+    for (uint64_t c = 0; c < cells.size(); ++c) {
+      if (c % (64 * kCellsBetweenLimitChecks) == 0 && cancelled && cancelled->load(std::memory_order_relaxed))
+        throw exec::LimitReached("cancelled: the check it served ended");
+      double u = keyed_unit(seed, cell_key(static_cast<int>(t), static_cast<int64_t>(c)));
+      cells[c] = cell_bits(spec.elem, spread_value(spec.elem, range, u, 1));
+    }
+  }
+  in.unknown_value = [seed](const std::string& name) { return mpq_class(unknown_value(keyed_unit(seed, name_key(name)))); };
+  return in;
+}
+
+PointSampler::PointSampler(Execution& ex, uint64_t seed) : ex_(ex), rng_(seed), seed_(seed) {
   std::vector<uint32_t> symbols;
   symbols.reserve(ex.session().origins().size());
   for (const auto& [index, origin] : ex.session().origins()) symbols.push_back(index);
@@ -48,6 +100,13 @@ std::pair<double, double> PointSampler::ends(const expr::Range* range) {
 }
 
 Point PointSampler::draw(PointStyle style) { return make(style, nullptr); }
+
+Point PointSampler::draw_keyed() {
+  keyed_ = true;
+  Point p = make(PointStyle::Spread, nullptr);
+  keyed_ = false;
+  return p;
+}
 
 Point PointSampler::draw_narrowed(double scale) {
   narrowing_ = std::clamp(scale, 0x1p-30, 1.0);
@@ -66,17 +125,14 @@ double PointSampler::input_value(expr::ExprId sym, const exec::SymbolOrigin& o, 
   const exec::TensorSpec& t = ex_.prep().tensors()[static_cast<size_t>(o.tensor)];
   const expr::Range* range = ex_.store().symbol_info(sym).range;
   bool is_float = float_format(t.elem).has_value();
-  auto [lo, hi] = range ? ends(range) : is_float ? std::pair{-2.0, 2.0} : std::pair{-4.0, 4.0};
+  auto [lo, hi] = range ? ends(range) : default_range(t.elem);
   std::uniform_real_distribution<double> unit(0.0, 1.0);
-  if (!is_float) {
-    double lo_i = std::ceil(std::max(lo, -8.0)), hi_i = std::floor(std::min(hi, 8.0));
-    if (hi_i < lo_i) lo_i = hi_i = std::ceil(lo);
-    return std::floor(lo_i + unit(rng_) * (hi_i - lo_i + 1 - 1e-9));
-  }
-  double x = lo + unit(rng_) * (hi - lo);
+  const double u = keyed_ ? keyed_unit(seed_, cell_key(o.tensor, o.cell)) : unit(rng_);  // (one draw either way)
+  if (!is_float || (style == PointStyle::Spread && std::isnan(fraction))) return spread_value(t.elem, {lo, hi}, u, narrowing_);
+  double x = lo + u * (hi - lo);
   if (!std::isnan(fraction)) return in_format(t.elem, lo + fraction * (hi - lo), lo, hi);
   switch (style) {
-    case PointStyle::Spread: x = (lo + hi) / 2 + (x - (lo + hi) / 2) * narrowing_; break;
+    case PointStyle::Spread: break;
     case PointStyle::Ends: x = unit(rng_) < 0.5 ? lo : hi; break;
     case PointStyle::Small: {
       // The smallest magnitudes the range holds: near 0 if it contains 0, else near its
@@ -128,8 +184,8 @@ Point PointSampler::make(PointStyle style, const std::vector<WitnessValue>* fixe
         p.at.set(sym, input_value(sym, o, style, c->second, reversed ? 1 - fraction : fraction));
       }
     } else {
-      // Unknown memory: a small integer, which every format holds exactly.
-      p.at.set(sym, static_cast<double>(static_cast<long>(std::floor(unit(rng_) * 9)) - 4));
+      const double u = keyed_ ? keyed_unit(seed_, name_key(ex_.store().symbol_info(sym).origin)) : unit(rng_);
+      p.at.set(sym, unknown_value(u));
     }
   }
   return p;

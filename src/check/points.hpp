@@ -46,6 +46,10 @@ class PointSampler {
   // (0 < scale <= 1): still random, so analytic cells that differ differ there almost surely,
   // with smaller intermediate values where the full box takes them past a format.
   Point draw_narrowed(double scale);
+  // A Spread point whose every value is a function of the seed and the symbol's identity (its
+  // tensor and cell; unknown memory's name) alone, not of which symbols the run made: the
+  // values keyed_inputs gives before any symbolic run, so an emulation can start beside it.
+  Point draw_keyed();
   // A point whose input cells take given exact values (a witness's), the others drawn.
   Point around(const std::vector<WitnessValue>& fixed);
   // Every float input cell at the same fraction t of its range (lo + t (hi - lo)), integers
@@ -68,6 +72,12 @@ class PointSampler {
   const expr::Range* ends_of_ = nullptr;
   std::pair<double, double> ends_;
   double narrowing_ = 1;  // draw_narrowed's scale while it draws
+  uint64_t seed_;
+  bool keyed_ = false;    // while draw_keyed draws
 };
+
+// The inputs of draw_keyed's point with the same seed, from the tensors alone: every input
+// cell, and unknown memory by its name. `cancelled`, where set, stops it (exec::LimitReached).
+ConcreteInputs keyed_inputs(const Prepared& prep, uint64_t seed, const std::atomic<bool>* cancelled = nullptr);
 
 }  // namespace racer::check

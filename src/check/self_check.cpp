@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <malloc.h>
 #include <cmath>
 #include <sstream>
 #include <thread>
@@ -99,7 +100,30 @@ std::string SelfCheck::summary() const {
          (narrowed ? "; the inputs' box narrowed by 8^" + std::to_string(narrowed) + " where most cells had none" : "");
 }
 
-SelfCheck self_check(Execution& ex, const std::vector<exec::Defect>& defects, unsigned points, uint64_t seed) {
+EarlyEmulation::EarlyEmulation(const Prepared& prep, const exec::Session& within, uint64_t seed) {
+  thread_ = std::thread([this, &prep, &within, seed] {
+    try {
+      ConcreteRun run = run_concrete(prep, keyed_inputs(prep, seed, &cancelled_), Defects::Skip, &within, {true, &cancelled_});
+      run_ = std::move(run);
+    } catch (...) {  // (a limit or an error: the self-check's own emulation meets it again and says so)
+    }
+    // What this thread freed stays in its own malloc arena, which the symbolic run beside it
+    // never reuses: give it back rather than hold it through the rest of the check.
+    malloc_trim(0);
+  });
+}
+
+EarlyEmulation::~EarlyEmulation() {
+  cancelled_ = true;
+  if (thread_.joinable()) thread_.join();
+}
+
+std::optional<ConcreteRun> EarlyEmulation::take() {
+  if (thread_.joinable()) thread_.join();
+  return std::move(run_);
+}
+
+SelfCheck self_check(Execution& ex, const std::vector<exec::Defect>& defects, unsigned points, uint64_t seed, EarlyEmulation* early) {
   auto start = std::chrono::steady_clock::now();
   SelfCheck sc;
   auto done = [&] {
@@ -123,7 +147,11 @@ SelfCheck self_check(Execution& ex, const std::vector<exec::Defect>& defects, un
   unsigned& narrowed = sc.narrowed;
   for (unsigned p = 0; p < points + narrowed && sc.failure.empty(); ++p) {
     ex.session().check_limits();
-    Point point = narrowed ? sampler.draw_narrowed(std::ldexp(1.0, -3 * static_cast<int>(narrowed))) : sampler.draw(PointStyle::Spread);
+    // The first point is the keyed one where an early emulation ran at it.
+    const bool keyed = p == 0 && early;
+    Point point = narrowed ? sampler.draw_narrowed(std::ldexp(1.0, -3 * static_cast<int>(narrowed)))
+                  : keyed  ? sampler.draw_keyed()
+                           : sampler.draw(PointStyle::Spread);
     const uint64_t compared_before = sc.compared, without_before = sc.without_bound;
     // The emulation reads only the point and machines of its own, the bounds only the store:
     // they run side by side, the emulation on threads of its own.
@@ -134,7 +162,10 @@ SelfCheck self_check(Execution& ex, const std::vector<exec::Defect>& defects, un
     }
     ConcreteRun run;
     std::exception_ptr emulation_failed;
+    std::optional<ConcreteRun> ran = keyed ? early->take() : std::nullopt;
+    if (ran) run = std::move(*ran);
     std::thread emulation([&] {
+      if (ran) return;  // (emulated beside the symbolic run)
       auto emulation_start = std::chrono::steady_clock::now();
       try {
         run = run_concrete(prep, point.concrete(), Defects::Skip, &ex.session());

@@ -16,7 +16,12 @@ constexpr std::chrono::milliseconds kResidentReadInterval{2};
 }  // namespace
 
 Session::Session(Limits limits) : limits_(limits), start_(std::chrono::steady_clock::now()) {
-  store_.set_growth_guard([this](size_t bytes) { reserve_mb((bytes + (size_t{1} << 20) - 1) >> 20, "growing the expression store"); });
+  store_.set_growth_guard([this](size_t bytes) {
+    const size_t mb = (bytes + (size_t{1} << 20) - 1) >> 20;
+    if (mb + resident_mb() > limits_.max_memory_mb)
+      throw LimitReached("memory limit of " + std::to_string(limits_.max_memory_mb) + " MiB reached (growing the expression store needs about " +
+                         std::to_string(mb) + " MiB more)");
+  });
 }
 
 double Session::elapsed_seconds() const {
