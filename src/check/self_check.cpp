@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <malloc.h>
 #include <cmath>
 #include <sstream>
 #include <thread>
@@ -98,29 +97,6 @@ std::string SelfCheck::summary() const {
          (analytic ? " (every cell analytic in the inputs: one random point exposes a wrong one almost surely)" : "") +
          (without_bound ? " (" + std::to_string(without_bound) + " without a rounding bound there)" : "") +
          (narrowed ? "; the inputs' box narrowed by 8^" + std::to_string(narrowed) + " where most cells had none" : "");
-}
-
-EarlyEmulation::EarlyEmulation(const Prepared& prep, const exec::Session& within, uint64_t seed) {
-  thread_ = std::thread([this, &prep, &within, seed] {
-    try {
-      ConcreteRun run = run_concrete(prep, keyed_inputs(prep, seed, &cancelled_), Defects::Skip, &within, {true, &cancelled_});
-      run_ = std::move(run);
-    } catch (...) {  // (a limit or an error: the self-check's own emulation meets it again and says so)
-    }
-    // What this thread freed stays in its own malloc arena, which the symbolic run beside it
-    // never reuses: give it back rather than hold it through the rest of the check.
-    malloc_trim(0);
-  });
-}
-
-EarlyEmulation::~EarlyEmulation() {
-  cancelled_ = true;
-  if (thread_.joinable()) thread_.join();
-}
-
-std::optional<ConcreteRun> EarlyEmulation::take() {
-  if (thread_.joinable()) thread_.join();
-  return std::move(run_);
 }
 
 SelfCheck self_check(Execution& ex, const std::vector<exec::Defect>& defects, unsigned points, uint64_t seed, EarlyEmulation* early) {

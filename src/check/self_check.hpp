@@ -5,12 +5,9 @@
 // The two are independent readings of the PTX (the executor's real semantics and routine
 // recognition against the IEEE emulator); a disagreement means the engine mis-modelled
 // something, and no verdict may rest on that run.
-#include <atomic>
-#include <optional>
 #include <string>
-#include <thread>
 
-#include "check/concrete_run.hpp"
+#include "check/early_emulation.hpp"
 
 #include "check/execution.hpp"
 
@@ -27,26 +24,6 @@ struct SelfCheck {
   double seconds = 0;
   double emulation_seconds = 0;  // of which running the programs concretely
   std::string summary() const;  // one line for the report
-};
-
-// The self-check's first emulation, started before the symbolic run (on a thread of its own,
-// both programs one after the other) at the point PointSampler::draw_keyed will give: the
-// emulation then costs no wall time beside the symbolic run on a machine of two cores.
-// Destroying it cancels and joins the run.
-class EarlyEmulation {
- public:
-  EarlyEmulation(const Prepared& prep, const exec::Session& within, uint64_t seed);
-  ~EarlyEmulation();
-  EarlyEmulation(const EarlyEmulation&) = delete;
-  EarlyEmulation& operator=(const EarlyEmulation&) = delete;
-  // The run, once it has ended (waits for it); nullopt where it did not end by itself (a
-  // limit, an error: the self-check then emulates as usual, and meets the same).
-  std::optional<ConcreteRun> take();
-
- private:
-  std::atomic<bool> cancelled_{false};
-  std::optional<ConcreteRun> run_;
-  std::thread thread_;
 };
 
 // `early`, where given, is the first point's emulation: the first point is then the keyed one.
