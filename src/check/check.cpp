@@ -32,6 +32,15 @@ std::vector<OutputStats> undecided_outputs(const Prepared& prep) {
   return outs;
 }
 
+// Threads both programs launch, all launches together.
+uint64_t launched_threads(const Prepared& prep) {
+  uint64_t n = 0;
+  for (char which : {'a', 'b'})
+    for (const exec::LaunchSpec& l : prep.program(which).launches) n += l.grid.count() * l.block.count();
+  return n;
+}
+constexpr uint64_t kEarlyEmulationThreads = 8192;
+
 // Replays the refutation on the emulator (check/classify.hpp): a manifest witness replaces a
 // decider's witness that replays within rounding.
 Classification replay_refutation(Execution& ex, CheckResult& res, uint64_t seed) {
@@ -145,9 +154,12 @@ CheckResult check_instance(const instance::Instance& inst, const CheckOptions& o
   auto collect = [&] { ex.fill(res); };
   ProgressTicker ticker(options.progress, session, [&ex] { return ex.thread_instructions(); });
   session.set_poll([&ticker] { ticker.poll(); });
-  // The self-check's first emulation runs beside the symbolic run (it needs no symbol).
+  // The self-check's first emulation runs beside the symbolic run (it needs no symbol), where
+  // the programs launch enough threads for it to matter: once a second thread exists, every
+  // allocation takes malloc's locks, which cost an allocation-heavy small check about a tenth.
   std::optional<EarlyEmulation> early;
-  if (options.self_check_points > 0 && std::thread::hardware_concurrency() > 1) early.emplace(prep, session, options.seed);
+  if (options.self_check_points > 0 && std::thread::hardware_concurrency() > 1 && launched_threads(prep) >= kEarlyEmulationThreads)
+    early.emplace(prep, session, options.seed);
   bool refused = false;
   if (std::string why = ex.run(refused, [&](char p) { ticker.enter(Phase::Executing, p); }); !why.empty()) {
     res.verdict = refused ? Verdict::Refused : Verdict::Unknown;

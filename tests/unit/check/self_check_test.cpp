@@ -3,6 +3,8 @@
 // add in the symbolic domain only); the emulator keeps the real semantics.
 #include <gtest/gtest.h>
 
+#include <chrono>
+
 #include "exec/symbolic_domain.hpp"
 #include "fixture.hpp"
 
@@ -90,6 +92,44 @@ TEST_F(SelfCheckTest, NarrowsTheBoxWhereValuesPassTheNarrowestFormat) {
   EXPECT_EQ(r.verdict, Verdict::Equivalent) << show(r);
   EXPECT_NE(r.self_check.find("the inputs' box narrowed by 8^"), std::string::npos) << r.self_check;
   EXPECT_EQ(r.self_check.find("self-check: 0 cell values"), std::string::npos) << r.self_check;
+}
+
+// Where the programs launch enough threads, the first point is emulated beside the symbolic
+// run (check/early_emulation.hpp) and the self-check takes that run: no emulation after it.
+TEST_F(SelfCheckTest, TheFirstPointIsEmulatedBesideTheSymbolicRun) {
+  const std::string args = R"({ read = "x" }, { write = "out" })";
+  Spec s{.tensors = tensor("x", "[16384]", "f32", "input") + tensor("out", "[16384]", "f32", "empty"),
+         .a = {{"copy", args, "[128]", "[64]"}},
+         .b = {{"copy", args, "[256]", "[32]"}}};
+  CheckResult r = run(copy_kernel("copy"), s);
+  EXPECT_EQ(r.verdict, Verdict::Equivalent) << show(r);
+  EXPECT_NE(r.self_check.find("32768 cell values agree with the bit-exact emulation at 1 point"), std::string::npos) << r.self_check;
+  EXPECT_EQ(r.self_check_emulation_seconds, 0.0) << "the self-check emulated after the symbolic run: " << r.self_check;
+}
+
+// A check that ends in its symbolic run cancels the emulation beside it rather than wait for
+// it: program a is refused at once (an address from float data), which the emulation runs
+// through, and then it would emulate program b over 2^22 cells for seconds.
+TEST_F(SelfCheckTest, AnEndedCheckCancelsTheEmulationBesideIt) {
+  const std::string float_index = kernel("float_index", 2, R"(
+  ld.global.f32 %f1, [%rd0];
+  cvt.rzi.s32.f32 %r5, %f1;
+  mul.wide.s32 %rd10, %r5, 4;
+  add.s64 %rd11, %rd0, %rd10;
+  ld.global.f32 %f2, [%rd11];
+  mul.wide.u32 %rd12, %r3, 4;
+  add.s64 %rd13, %rd1, %rd12;
+  st.global.f32 [%rd13], %f2;
+)");
+  const std::string args = R"({ read = "x" }, { write = "out" })";
+  Spec s{.tensors = tensor("x", "[4194304]", "f32", "input") + tensor("out", "[4194304]", "f32", "empty"),
+         .a = {{"float_index", args, "[32]", "[256]"}},
+         .b = {{"copy", args, "[16384]", "[256]"}}};
+  auto start = std::chrono::steady_clock::now();
+  CheckResult r = run(float_index + copy_kernel("copy"), s);
+  double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_EQ(r.verdict, Verdict::Refused) << show(r);
+  EXPECT_LT(seconds, 2.0) << "waited for the emulation";  // (it takes 2.5 s or more uncancelled)
 }
 
 }  // namespace
