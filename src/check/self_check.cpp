@@ -140,8 +140,8 @@ SelfCheck self_check(Execution& ex, const std::vector<exec::Defect>& defects, un
     std::exception_ptr emulation_failed;
     std::optional<ConcreteRun> ran = keyed ? early->take() : std::nullopt;
     if (ran) run = std::move(*ran);
-    std::thread emulation([&] {
-      if (ran) return;  // (emulated beside the symbolic run)
+    std::thread emulation;
+    if (!ran) emulation = std::thread([&] {
       auto emulation_start = std::chrono::steady_clock::now();
       try {
         run = run_concrete(prep, point.concrete(), Defects::Skip, &ex.session());
@@ -153,10 +153,10 @@ SelfCheck self_check(Execution& ex, const std::vector<exec::Defect>& defects, un
     try {
       bound_every_cell(ex, cells, outs, bound);
     } catch (...) {
-      emulation.join();
+      if (emulation.joinable()) emulation.join();
       throw;
     }
-    emulation.join();
+    if (emulation.joinable()) emulation.join();
     if (emulation_failed) std::rethrow_exception(emulation_failed);
     if (!run.refusal.empty()) return (sc.skipped = "the emulation refused: " + run.refusal.substr(0, run.refusal.find('\n')), done());
     ++sc.points;
