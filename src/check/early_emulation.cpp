@@ -1,7 +1,5 @@
 #include "check/early_emulation.hpp"
 
-#include <malloc.h>
-
 #include "check/points.hpp"
 
 namespace racer::check {
@@ -13,9 +11,6 @@ EarlyEmulation::EarlyEmulation(const Prepared& prep, const exec::Session& within
       run_ = std::move(run);
     } catch (...) {  // (a limit or an error: the self-check's own emulation meets it again and says so)
     }
-    // What this thread freed stays in its own malloc arena, which the symbolic run beside it
-    // never reuses: give it back rather than hold it through the rest of the check.
-    malloc_trim(0);
   });
 }
 
