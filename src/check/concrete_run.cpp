@@ -105,7 +105,6 @@ exec::Limits limits_within(const exec::Session* within) {
 ConcreteRun run_both(const Prepared& prep, const ConcreteInputs& inputs, Defects defects, const exec::Session* within, RunThreads threads) {
   ConcreteRun run;
   std::vector<exec::TensorSpec> tensors = prep.tensors();
-  const std::map<std::string, mpq_class>& unknowns = inputs.unknowns;
   // Inputs become concrete bytes: the given values, 0 elsewhere.
   for (size_t t = 0; t < tensors.size(); ++t) {
     exec::TensorSpec& s = tensors[t];
@@ -118,11 +117,8 @@ ConcreteRun run_both(const Prepared& prep, const ConcreteInputs& inputs, Defects
       // Storage no cell maps to holds the unknowns' value for it, if they have one.
       uint64_t bits = 0;
       if (map[e] < 0) {
-        if (unknowns.empty() && !inputs.unknown_value) continue;  // (no name to build for each gap element)
-        const std::string name = s.unmapped_name(static_cast<int64_t>(e));
-        auto u = unknowns.find(name);
-        if (u != unknowns.end()) bits = cell_bits(s.elem, u->second);
-        else if (inputs.unknown_value) bits = cell_bits(s.elem, inputs.unknown_value(name));
+        if (!inputs.names_unknowns()) continue;  // (no name to build for each gap element)
+        if (auto u = inputs.unknown(s.unmapped_name(static_cast<int64_t>(e)))) bits = cell_bits(s.elem, *u);
       } else if (given && static_cast<uint64_t>(map[e]) < given->size()) {
         bits = (*given)[static_cast<size_t>(map[e])];
       }
@@ -150,12 +146,12 @@ ConcreteRun run_both(const Prepared& prep, const ConcreteInputs& inputs, Defects
       });
   std::array<uint64_t, 2> placed{};
   auto unknown = [&](const std::string& name, unsigned size) -> uint64_t {
-    auto it = unknowns.find(name);
-    if (it == unknowns.end() && !inputs.unknown_value) return 0;
+    std::optional<mpq_class> v = inputs.unknown(name);
+    if (!v) return 0;
     ptx::Type t = size == 2 ? ptx::Type::F16 : size == 8 ? ptx::Type::F64 : ptx::Type::F32;
     for (const auto& spec : tensors)  // an uninitialized tensor cell takes its tensor's type
       if (name.rfind(spec.name + "[", 0) == 0) t = spec.elem;
-    return cell_bits(t, it != unknowns.end() ? it->second : inputs.unknown_value(name));
+    return cell_bits(t, *v);
   };
   for (int side = 0; side < 2; ++side) {
     Side& me = sides[side];

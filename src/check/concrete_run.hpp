@@ -53,6 +53,14 @@ struct ConcreteInputs {
   // Unknown memory the map does not name, by its name (keyed points give every name a value
   // before any symbolic run made it); empty: 0.
   std::function<mpq_class(const std::string& name)> unknown_value;
+
+  bool names_unknowns() const { return !unknowns.empty() || unknown_value; }
+  // The value of the unknown memory named `name`: the map's, else unknown_value's, else none.
+  std::optional<mpq_class> unknown(const std::string& name) const {
+    if (auto it = unknowns.find(name); it != unknowns.end()) return it->second;
+    if (unknown_value) return unknown_value(name);
+    return std::nullopt;
+  }
 };
 
 // A value's bits in a cell of type t: exact where t holds it, else rounded to nearest (floats);

@@ -102,17 +102,11 @@ std::pair<double, double> PointSampler::ends(const expr::Range* range) {
 Point PointSampler::draw(PointStyle style) { return make(style, nullptr); }
 
 Point PointSampler::draw_keyed() {
-  keyed_ = true;
-  Point p = make(PointStyle::Spread, nullptr);
-  keyed_ = false;
-  return p;
+  return make(PointStyle::Spread, nullptr, std::numeric_limits<double>::quiet_NaN(), false, {.keyed = true});
 }
 
 Point PointSampler::draw_narrowed(double scale) {
-  narrowing_ = std::clamp(scale, 0x1p-30, 1.0);
-  Point p = make(PointStyle::Spread, nullptr);
-  narrowing_ = 1;
-  return p;
+  return make(PointStyle::Spread, nullptr, std::numeric_limits<double>::quiet_NaN(), false, {.narrowing = std::clamp(scale, 0x1p-30, 1.0)});
 }
 
 Point PointSampler::around(const std::vector<WitnessValue>& fixed) { return make(PointStyle::Spread, &fixed); }
@@ -121,14 +115,15 @@ Point PointSampler::uniform(double t) { return make(PointStyle::Spread, nullptr,
 
 Point PointSampler::crossed(double t) { return make(PointStyle::Spread, nullptr, std::clamp(t, 0.0, 1.0), true); }
 
-double PointSampler::input_value(expr::ExprId sym, const exec::SymbolOrigin& o, PointStyle style, double common, double fraction) {
+double PointSampler::input_value(expr::ExprId sym, const exec::SymbolOrigin& o, PointStyle style, double common, double fraction,
+                                 const SpreadDraw& how) {
   const exec::TensorSpec& t = ex_.prep().tensors()[static_cast<size_t>(o.tensor)];
   const expr::Range* range = ex_.store().symbol_info(sym).range;
   bool is_float = float_format(t.elem).has_value();
   auto [lo, hi] = range ? ends(range) : default_range(t.elem);
   std::uniform_real_distribution<double> unit(0.0, 1.0);
-  const double u = keyed_ ? keyed_unit(seed_, cell_key(o.tensor, o.cell)) : unit(rng_);  // (one draw either way)
-  if (!is_float || (style == PointStyle::Spread && std::isnan(fraction))) return spread_value(t.elem, {lo, hi}, u, narrowing_);
+  const double u = how.keyed ? keyed_unit(seed_, cell_key(o.tensor, o.cell)) : unit(rng_);  // (one draw either way)
+  if (!is_float || (style == PointStyle::Spread && std::isnan(fraction))) return spread_value(t.elem, {lo, hi}, u, how.narrowing);
   double x = lo + u * (hi - lo);
   if (!std::isnan(fraction)) return in_format(t.elem, lo + fraction * (hi - lo), lo, hi);
   switch (style) {
@@ -147,7 +142,7 @@ double PointSampler::input_value(expr::ExprId sym, const exec::SymbolOrigin& o, 
   return in_format(t.elem, std::clamp(x, lo, hi), lo, hi);
 }
 
-Point PointSampler::make(PointStyle style, const std::vector<WitnessValue>* fixed, double fraction, bool alternate) {
+Point PointSampler::make(PointStyle style, const std::vector<WitnessValue>* fixed, double fraction, bool alternate, SpreadDraw how) {
   std::map<std::pair<int, int64_t>, mpq_class> given;
   if (fixed)
     for (const WitnessValue& w : *fixed) given[{w.tensor, w.cell}] = w.value;
@@ -181,10 +176,10 @@ Point PointSampler::make(PointStyle style, const std::vector<WitnessValue>* fixe
           c = common.emplace(o.tensor, centre).first;
         }
         bool reversed = alternate && (o.tensor + o.cell) % 2 != 0;
-        p.at.set(sym, input_value(sym, o, style, c->second, reversed ? 1 - fraction : fraction));
+        p.at.set(sym, input_value(sym, o, style, c->second, reversed ? 1 - fraction : fraction, how));
       }
     } else {
-      const double u = keyed_ ? keyed_unit(seed_, name_key(ex_.store().symbol_info(sym).origin)) : unit(rng_);
+      const double u = how.keyed ? keyed_unit(seed_, name_key(ex_.store().symbol_info(sym).origin)) : unit(rng_);
       p.at.set(sym, unknown_value(u));
     }
   }

@@ -38,6 +38,13 @@ struct Point {
 // (cancellation at the largest magnitudes the range allows).
 enum class PointStyle : uint8_t { Spread, Ends, Small, NearlyEqual, Largest, NearlyEqualLargest };
 
+// How a Spread point draws: its box narrowed about the middle by `narrowing`; `keyed`: each
+// value from the seed and the symbol's identity instead of the generator (PointSampler's own).
+struct SpreadDraw {
+  double narrowing = 1;
+  bool keyed = false;
+};
+
 class PointSampler {
  public:
   PointSampler(Execution& ex, uint64_t seed);
@@ -62,18 +69,17 @@ class PointSampler {
 
  private:
   Point make(PointStyle style, const std::vector<WitnessValue>* fixed, double fraction = std::numeric_limits<double>::quiet_NaN(),
-             bool alternate = false);
+             bool alternate = false, SpreadDraw how = {});
   std::pair<double, double> ends(const expr::Range* range);  // as doubles
-  double input_value(expr::ExprId sym, const exec::SymbolOrigin& o, PointStyle style, double common, double fraction);
+  double input_value(expr::ExprId sym, const exec::SymbolOrigin& o, PointStyle style, double common, double fraction,
+                     const SpreadDraw& how);
 
   Execution& ex_;
   std::mt19937_64 rng_;
   std::shared_ptr<const std::vector<uint32_t>> symbols_;  // sorted, so that a seed gives the same point every run
   const expr::Range* ends_of_ = nullptr;
   std::pair<double, double> ends_;
-  double narrowing_ = 1;  // draw_narrowed's scale while it draws
-  uint64_t seed_;
-  bool keyed_ = false;    // while draw_keyed draws
+  uint64_t seed_;  // (keyed draws)
 };
 
 // The inputs of draw_keyed's point with the same seed, from the tensors alone: every input

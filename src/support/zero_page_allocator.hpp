@@ -1,7 +1,7 @@
 #pragma once
-// An allocator for large arrays that start out all zero: the memory comes from calloc, and
-// elements constructed without a value are left as calloc gave them (zero) instead of being
-// written. A large calloc is fresh pages from the kernel, so the parts of such an array
+// An allocator for large arrays that start out all zero: the memory comes from calloc (from
+// mmap at 1 MiB and more), and elements constructed without a value are left as it came (zero)
+// instead of being written. A large array is fresh pages from the kernel, so the parts of it
 // nothing ever writes cost no resident memory and no page faults (a tensor's per-byte state
 // of which a run touches a few cells, or the symbolic bookkeeping of a concrete run).
 #include <cstddef>
