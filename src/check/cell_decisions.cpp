@@ -66,7 +66,7 @@ std::string clip(std::string s) {
 // Where a symbol comes from, as far as a decision may tell symbols apart: the kind of memory
 // (an input cell, out-of-bounds, uninitialized tensor, shared or local memory), the tensor,
 // and the program for memory private to one.
-uint64_t origin_tag(const exec::SymbolOrigin* o) {
+uint64_t origin_tag(const std::optional<exec::SymbolOrigin>& o) {
   if (!o) return 0;
   return (static_cast<uint64_t>(o->kind) + 1) | static_cast<uint64_t>(static_cast<uint32_t>(o->tensor + 1)) << 8 |
          static_cast<uint64_t>(static_cast<unsigned char>(o->program)) << 40;
@@ -110,9 +110,9 @@ Counterexample CellDecisions::counterexample(size_t output, uint64_t cell, const
   for (const auto& [index, value] : d.witness) {
     expr::ExprId sym{index};
     WitnessValue w;
-    w.name = st.symbol_info(sym).origin;
+    w.name = st.symbol_name(sym);
     w.value = value;
-    if (const exec::SymbolOrigin* o = ex_.session().origin(sym)) {
+    if (std::optional<exec::SymbolOrigin> o = ex_.session().origin(sym)) {
       w.tensor = o->tensor;
       w.cell = o->cell;
       w.kind = o->kind == exec::SymbolOrigin::Kind::InputCell    ? "input"

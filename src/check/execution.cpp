@@ -40,7 +40,7 @@ Execution::Execution(const instance::Instance& inst, const exec::Limits& limits)
     : prep_(inst), session_(limits), dom_(session_.store()) {
   // Symbolic integers from integer tensors lie in their dtype's range (or the instance's).
   dom_.set_symbol_range([this](expr::ExprId e) -> std::optional<exec::Interval> {
-    const exec::SymbolOrigin* o = session_.origin(e);
+    std::optional<exec::SymbolOrigin> o = session_.origin(e);
     if (!o || o->tensor < 0) return std::nullopt;
     return exec::integer_range(prep_.tensors()[static_cast<size_t>(o->tensor)], *o);
   });
@@ -178,7 +178,7 @@ std::optional<exec::Site> Execution::writer_of(char program, size_t tensor, int6
 
 decide::SymbolDomain Execution::domain_of(expr::ExprId sym) const {
   decide::SymbolDomain d;
-  const exec::SymbolOrigin* o = session_.origin(sym);
+  std::optional<exec::SymbolOrigin> o = session_.origin(sym);
   if (!o) return d;
   if (o->tensor >= 0) {
     const exec::TensorSpec& t = prep_.tensors()[static_cast<size_t>(o->tensor)];

@@ -86,8 +86,7 @@ ConcreteInputs keyed_inputs(const Prepared& prep, uint64_t seed, const std::atom
 
 PointSampler::PointSampler(Execution& ex, uint64_t seed) : ex_(ex), rng_(seed), seed_(seed) {
   std::vector<uint32_t> symbols;
-  symbols.reserve(ex.session().origins().size());
-  for (const auto& [index, origin] : ex.session().origins()) symbols.push_back(index);
+  for (expr::ExprId s : ex.session().symbols()) symbols.push_back(s.index);
   if (!std::is_sorted(symbols.begin(), symbols.end())) std::sort(symbols.begin(), symbols.end());
   symbols_ = std::make_shared<const std::vector<uint32_t>>(std::move(symbols));
 }
@@ -155,7 +154,7 @@ Point PointSampler::make(PointStyle style, const std::vector<WitnessValue>* fixe
   for (uint32_t index : *symbols_) {
     if (++made % kCellsBetweenLimitChecks == 0) ex_.session().check_limits();  // (millions of symbols)
     expr::ExprId sym{index};
-    const exec::SymbolOrigin& o = *ex_.session().origin(sym);
+    const exec::SymbolOrigin o = *ex_.session().origin(sym);
     if (o.kind == exec::SymbolOrigin::Kind::InputCell && o.tensor >= 0) {
       auto g = given.empty() ? given.end() : given.find({o.tensor, o.cell});
       if (g != given.end()) {
@@ -179,7 +178,7 @@ Point PointSampler::make(PointStyle style, const std::vector<WitnessValue>* fixe
         p.at.set(sym, input_value(sym, o, style, c->second, reversed ? 1 - fraction : fraction, how));
       }
     } else {
-      const double u = how.keyed ? keyed_unit(seed_, name_key(ex_.store().symbol_info(sym).origin)) : unit(rng_);
+      const double u = how.keyed ? keyed_unit(seed_, name_key(ex_.store().symbol_name(sym))) : unit(rng_);
       p.at.set(sym, unknown_value(u));
     }
   }
@@ -192,9 +191,9 @@ std::vector<WitnessValue> Point::first_values(size_t count) const {
   for (uint32_t index : *symbols) {
     if (out.size() == count) break;
     expr::ExprId sym{index};
-    const exec::SymbolOrigin& o = *ex->session().origin(sym);
+    const exec::SymbolOrigin o = *ex->session().origin(sym);
     WitnessValue w;
-    w.name = ex->store().symbol_info(sym).origin;
+    w.name = ex->store().symbol_name(sym);
     w.tensor = o.tensor;
     w.cell = o.cell;
     w.kind = kind_name(o.kind);
@@ -215,7 +214,7 @@ ConcreteInputs Point::concrete() const {
   for (uint32_t index : *symbols) {
     if (++made % kCellsBetweenLimitChecks == 0) ex->session().check_limits();
     expr::ExprId sym{index};
-    const exec::SymbolOrigin& o = *ex->session().origin(sym);
+    const exec::SymbolOrigin o = *ex->session().origin(sym);
     if (o.kind == exec::SymbolOrigin::Kind::InputCell && o.tensor >= 0 && static_cast<size_t>(o.tensor) < tensors.size() && o.cell >= 0) {
       // (As concrete_inputs reads the same point's values(): only input tensors' cells count.)
       const exec::TensorSpec& t = tensors[static_cast<size_t>(o.tensor)];
@@ -225,7 +224,7 @@ ConcreteInputs Point::concrete() const {
       std::optional<double> d = at.exact_double(sym);
       cells[static_cast<size_t>(o.cell)] = d ? cell_bits(t.elem, *d) : cell_bits(t.elem, *at.value(sym));
     } else {
-      in.unknowns[ex->store().symbol_info(sym).origin] = *at.value(sym);
+      in.unknowns[ex->store().symbol_name(sym)] = *at.value(sym);
     }
   }
   return in;

@@ -257,8 +257,8 @@ std::vector<std::optional<mpq_class>> ExactOracle::evaluate(const std::string& t
   if (!ti) return out;
   expr::Assignment at;
   bool all_finite = true;
-  for (const auto& [id, origin] : s_->ex->session().origins()) {
-    expr::ExprId sym{id};
+  for (expr::ExprId sym : s_->ex->session().symbols()) {
+    const exec::SymbolOrigin origin = *s_->ex->session().origin(sym);
     mpq_class v = 0;
     if (origin.kind == exec::SymbolOrigin::Kind::InputCell && origin.tensor >= 0) {
       const exec::TensorSpec& spec = prep.tensors()[static_cast<size_t>(origin.tensor)];
@@ -304,7 +304,7 @@ std::vector<std::vector<std::pair<std::string, int64_t>>> ExactOracle::dependenc
   for (uint64_t c = 0; c < spec.cell_count(); ++c) {
     std::vector<std::pair<std::string, int64_t>> deps;
     for (expr::ExprId sym : expr::free_symbols(s_->ex->store(), s_->ex->cell('a', *ti, static_cast<int64_t>(c)))) {
-      const exec::SymbolOrigin* o = s_->ex->session().origin(sym);
+      std::optional<exec::SymbolOrigin> o = s_->ex->session().origin(sym);
       if (o && o->kind == exec::SymbolOrigin::Kind::InputCell && o->tensor >= 0)
         deps.emplace_back(prep.tensors()[static_cast<size_t>(o->tensor)].name, o->cell);
     }

@@ -17,6 +17,7 @@ struct AccessRecord {
   uint32_t seq = 0;         // order of the access in the engine's run
   uint32_t instr = kNone;   // the accessing instruction (index in the launch's function), to name it in a race
   bool valid() const { return thread != kNone; }
+  bool operator==(const AccessRecord&) const = default;
 };
 
 struct ByteTrack {

@@ -72,7 +72,7 @@ Value AsyncUnit::async_proxy_load(ExecContext& ctx, const ptx::Instr& ins, uint6
     uint64_t off = l.offset - l.region->base;
     uint32_t per_cta = static_cast<uint32_t>(ctx.cta.threads.size());
     for (unsigned k = 0; k < size; ++k) {
-      const AccessRecord& w = l.region->track.peek(off + k).writer;
+      const AccessRecord w = l.region->track.peek(off + k).writer;
       if (!w.valid() || w.launch != path_.launch_index() || w.thread / per_cta != ctx.cta.linear) continue;
       uint32_t writer = w.thread % per_cta, fenced = 0;
       if (ctx.cta.async) {

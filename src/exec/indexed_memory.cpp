@@ -144,7 +144,7 @@ std::shared_ptr<const IndexedAddress> Machine::indexed_address(ExecContext& ctx,
       return true;
     };
   IndexRange range = [this, &narrowed](expr::ExprId s) -> std::optional<Interval> {
-    const SymbolOrigin* o = session_.origin(s);
+    std::optional<SymbolOrigin> o = session_.origin(s);
     if (!o || o->tensor < 0) return std::nullopt;
     std::optional<Interval> r = integer_range(storage_.tensors()[static_cast<size_t>(o->tensor)], *o);
     if (auto it = narrowed.find(s); r && it != narrowed.end())

@@ -3,6 +3,7 @@
 #include "exec/refusal.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <cstdio>
 #include <unistd.h>
 
@@ -62,29 +63,52 @@ expr::ExprId Session::symbol(const SymbolOrigin& origin, const std::string& name
   if (origin_of_number_.size() <= number) origin_of_number_.resize(std::max<size_t>(number + 1, origin_of_number_.size() * 2), 0);
   uint32_t& place = origin_of_number_[number];
   if (!place) {  // (the first origin given for a symbol stays)
-    origins_.emplace_back(id.index, origin);
+    origins_.push_back(origin);
     place = static_cast<uint32_t>(origins_.size());
   }
   return id;
 }
 
 expr::ExprId Session::input_cell(size_t tensor, int64_t cell, const TensorSpec& t) {
-  if (input_cells_.size() <= tensor) input_cells_.resize(tensor + 1);
+  if (input_cells_.size() <= tensor) input_cells_.resize(tensor + 1), input_family_.resize(tensor + 1, 0);
   std::vector<uint32_t>& cache = input_cells_[tensor];
-  if (cache.empty()) cache.assign(t.cell_count(), 0);
+  if (cache.empty()) {
+    if (t.cell_count() > std::numeric_limits<uint32_t>::max())
+      throw LimitReached("input tensor " + t.name + " has " + std::to_string(t.cell_count()) + " cells, more than a symbol each can be made for");
+    cache.assign(t.cell_count(), 0);
+  }
   uint32_t& slot = cache[static_cast<size_t>(cell)];
-  if (!slot)
-    slot = symbol(SymbolOrigin{SymbolOrigin::Kind::InputCell, static_cast<int>(tensor), cell, 0}, t.cell_name(cell), t.range,
-                  ptx::is_integer(t.elem))
-               .index + 1;
+  if (!slot) {
+    uint16_t& family = input_family_[tensor];
+    if (!family) {
+      family = store_.add_symbol_family([spec = t](uint32_t key) { return spec.cell_name(key); });
+      tensor_of_family_.resize(family, -1);
+      tensor_of_family_[family - 1] = static_cast<int>(tensor);
+    }
+    slot = store_.family_symbol(family, static_cast<uint32_t>(cell), t.range, ptx::is_integer(t.elem)).index + 1;
+  }
   return expr::ExprId{slot - 1};
 }
 
-const SymbolOrigin* Session::origin(expr::ExprId symbol) const {
-  if (store_.kind(symbol) != expr::Kind::Symbol) return nullptr;
+std::optional<SymbolOrigin> Session::origin(expr::ExprId symbol) const {
+  if (store_.kind(symbol) != expr::Kind::Symbol) return std::nullopt;
+  if (std::optional<expr::FamilyKey> k = store_.family_key(symbol)) {
+    if (k->family > tensor_of_family_.size() || tensor_of_family_[k->family - 1] < 0) return std::nullopt;
+    return SymbolOrigin{SymbolOrigin::Kind::InputCell, tensor_of_family_[k->family - 1], static_cast<int64_t>(k->key), 0};
+  }
   uint32_t number = store_.symbol_number(symbol);
-  if (number >= origin_of_number_.size() || !origin_of_number_[number]) return nullptr;
-  return &origins_[origin_of_number_[number] - 1].second;
+  if (number >= origin_of_number_.size() || !origin_of_number_[number]) return std::nullopt;
+  return origins_[origin_of_number_[number] - 1];
+}
+
+std::vector<expr::ExprId> Session::symbols() const {
+  std::vector<expr::ExprId> out;
+  out.reserve(store_.symbol_count());
+  for (uint32_t n = 0; n < store_.symbol_count(); ++n) {
+    expr::ExprId s = store_.symbol_at(n);
+    if (origin(s)) out.push_back(s);
+  }
+  return out;
 }
 
 }  // namespace racer::exec

@@ -45,22 +45,26 @@ class Session {
 
   expr::ExprId symbol(const SymbolOrigin& origin, const std::string& name, const std::optional<expr::Range>& range = {},
                       bool integer = false);
-  const SymbolOrigin* origin(expr::ExprId symbol) const;
+  // The origin of a symbol made here; nullopt for any other node.
+  std::optional<SymbolOrigin> origin(expr::ExprId symbol) const;
   // The symbol of cell `cell` of input tensor `tensor` (whose spec is t), made on first use:
-  // both programs' machines read the same one, without building and looking up its name again.
+  // both programs' machines read the same one. Input cells are a symbol family of their
+  // tensor's: no name is built, looked up or kept per cell, and no origin is stored.
   expr::ExprId input_cell(size_t tensor, int64_t cell, const TensorSpec& t);
-  // Every symbol made here, by node index, with its origin, in the order they were made.
-  const std::vector<std::pair<uint32_t, SymbolOrigin>>& origins() const { return origins_; }
+  // Every symbol made here, in the order they were made.
+  std::vector<expr::ExprId> symbols() const;
 
  private:
   expr::Store store_;
   Limits limits_;
   std::chrono::steady_clock::time_point start_;
-  std::vector<std::pair<uint32_t, SymbolOrigin>> origins_;
-  // By the store's symbol number: 1 + the symbol's place in origins_ (0: not made here). A
-  // vector, not a hash map: millions of input cells are millions of symbols.
+  // Symbols made by symbol(), with their origins: the few that are not input cells.
+  std::vector<SymbolOrigin> origins_;
+  // By the store's symbol number: 1 + the symbol's place in origins_ (0: not made by symbol()).
   std::vector<uint32_t> origin_of_number_;
   std::vector<std::vector<uint32_t>> input_cells_;  // by tensor, by cell: symbol index + 1 (0: not made yet)
+  std::vector<uint16_t> input_family_;  // by tensor: the store's symbol family of its cells (0: none yet)
+  std::vector<int> tensor_of_family_;   // by family - 1: the tensor, or -1 for a family made elsewhere
   std::function<void()> poll_;
   // The resident memory as last read, and when: reading it costs a file open (microseconds),
   // and checks come every few cells, so it is read again only after kResidentReadInterval.

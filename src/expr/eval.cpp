@@ -112,7 +112,7 @@ Val Evaluator::compute(ExprId x) {
     case Kind::Bool: return Val::rat(s_.bool_value(x) ? 1 : 0);
     case Kind::Symbol: {
       std::optional<mpq_class> given = at_.value(x);
-      if (!given) throw Error(ExitCode::Internal, "eval_exact: no value for symbol " + s_.symbol_info(x).origin);
+      if (!given) throw Error(ExitCode::Internal, "eval_exact: no value for symbol " + s_.symbol_name(x));
       mpq_class v = std::move(*given);
       v.canonicalize();  // callers may write mpq_class(2, 4), which GMP does not reduce
       return Val::rat(std::move(v));

@@ -77,7 +77,7 @@ class Printer {
       case Kind::Const: items.push_back(text(const_text(x))); break;
       case Kind::Bool: items.push_back(text(s_.bool_value(x) ? "true" : "false")); break;
       case Kind::Symbol: {
-        const std::string& o = s_.symbol_info(x).origin;
+        const std::string o = s_.symbol_name(x);
         items.push_back(text(plain_name(o) ? o : "{" + o + "}"));
         break;
       }

@@ -118,7 +118,7 @@ ExprId Store::append_term(ExprId sum, uint32_t term, uint32_t w) {
   return insert(Node{Kind::Add, 0, s.flags, 0, s.a, off, n}, hash, table_slot, slots_sum);
 }
 
-void Store::before_growth(size_t pool_more, bool new_symbol) {
+void Store::before_growth(size_t pool_more, bool new_symbol, bool named) {
   // Smaller growths are left to the periodic checks: guarding them would read the resident
   // memory on every early doubling for nothing.
   constexpr size_t kGuardedBytes = size_t{1} << 20;
@@ -131,8 +131,9 @@ void Store::before_growth(size_t pool_more, bool new_symbol) {
   copied(slot_sums_, 1);
   copied(pool_, pool_more);
   if ((nodes_.size() + 1) * 2 > table_.size()) bytes += 2 * table_.size() * sizeof(table_[0]);
-  if (new_symbol) {
-    copied(symbols_, 1);
+  if (new_symbol) copied(symbols_, 1);
+  if (named) {
+    copied(names_, 1);
     bytes += symbol_by_origin_.growth_bytes();
   }
   if (bytes >= kGuardedBytes) growth_guard_(bytes);
@@ -209,9 +210,25 @@ CmpOp Store::cmp_op(ExprId x) const {
   return CmpOp(node(x).op);
 }
 
-const SymbolInfo& Store::symbol_info(ExprId x) const {
+const Store::SymbolEntry& Store::symbol_entry(ExprId x) const {
   assert(kind(x) == Kind::Symbol);
   return symbols_[node(x).a];
+}
+
+SymbolInfo Store::symbol_info(ExprId x) const {
+  const SymbolEntry& e = symbol_entry(x);
+  return SymbolInfo{e.range ? ranges_[e.range - 1].get() : nullptr, e.integer};
+}
+
+std::string Store::symbol_name(ExprId x) const {
+  const SymbolEntry& e = symbol_entry(x);
+  return e.family ? families_[e.family - 1](e.name_or_key) : names_[e.name_or_key];
+}
+
+std::optional<FamilyKey> Store::family_key(ExprId x) const {
+  const SymbolEntry& e = symbol_entry(x);
+  if (!e.family) return std::nullopt;
+  return FamilyKey{e.family, e.name_or_key};
 }
 
 uint32_t Store::symbol_number(ExprId x) const {
@@ -249,45 +266,72 @@ ExprId Store::constant(const mpq_class& q) {
   return constant_at(rats_.intern(q));
 }
 
-const Range* Store::intern_range(const Range& r) {
+uint32_t Store::intern_range(const Range& r) {
   // Few distinct ranges exist (one per tensor or contract input), and runs of symbols share
   // one: the last one made or found is tried first.
-  for (auto it = ranges_.rbegin(); it != ranges_.rend(); ++it)
-    if ((*it)->lo == r.lo && (*it)->hi == r.hi) {
-      if (it != ranges_.rbegin()) std::iter_swap(it, ranges_.rbegin());
-      return ranges_.back().get();
-    }
+  if (last_range_ && ranges_[last_range_ - 1]->lo == r.lo && ranges_[last_range_ - 1]->hi == r.hi) return last_range_;
+  for (size_t i = 0; i < ranges_.size(); ++i)
+    if (ranges_[i]->lo == r.lo && ranges_[i]->hi == r.hi) return last_range_ = static_cast<uint32_t>(i + 1);
   ranges_.push_back(std::make_unique<Range>(r));
-  return ranges_.back().get();
+  return last_range_ = static_cast<uint32_t>(ranges_.size());
+}
+
+uint32_t Store::range_place(const std::optional<Range>& given, const std::function<std::string()>& who) {
+  if (!given) return 0;
+  std::optional<Range> canonical;  // a copy only where the given one is not canonical
+  if (!detail::is_canonical_rational(given->lo) || !detail::is_canonical_rational(given->hi)) {
+    canonical = given;
+    canonical->lo.canonicalize();
+    canonical->hi.canonicalize();
+  }
+  const Range& r = canonical ? *canonical : *given;
+  if (r.lo > r.hi) throw Error(ExitCode::Internal, "symbol " + who() + ": empty range [" + r.lo.get_str() + ", " + r.hi.get_str() + "]");
+  return intern_range(r);
+}
+
+ExprId Store::new_symbol(SymbolEntry entry, bool named) {
+  before_growth(0, true, named);
+  if (symbols_.size() >= ExprId::kInvalid - 1) throw Error(ExitCode::Internal, "expression store is full");
+  const uint32_t number = static_cast<uint32_t>(symbols_.size());
+  if (named) {
+    // Found again by name: the symbol goes in the unique table so that intern finds its node.
+    symbol_by_origin_.insert(names_[entry.name_or_key], number);
+    entry.node = intern(Kind::Symbol, 0, number, {}, kFinite).index;
+  } else {
+    // Never found again (the caller keeps it): no entry in the unique table.
+    if (nodes_.size() >= ExprId::kInvalid - 1) throw Error(ExitCode::Internal, "expression store is full");
+    entry.node = static_cast<uint32_t>(nodes_.size());
+    nodes_.push_back(Node{Kind::Symbol, 0, kFinite, 0, number, 0, 0});
+    slot_sums_.push_back(0);
+  }
+  symbols_.push_back(entry);
+  return ExprId{entry.node};
 }
 
 ExprId Store::symbol(const std::string& origin, const std::optional<Range>& given, bool integer) {
-  const Range* range = nullptr;
-  if (given) {
-    std::optional<Range> canonical;  // a copy only where the given one is not canonical
-    if (!detail::is_canonical_rational(given->lo) || !detail::is_canonical_rational(given->hi)) {
-      canonical = given;
-      canonical->lo.canonicalize();
-      canonical->hi.canonicalize();
-    }
-    const Range& r = canonical ? *canonical : *given;
-    if (r.lo > r.hi)
-      throw Error(ExitCode::Internal, "symbol " + origin + ": empty range [" + r.lo.get_str() + ", " + r.hi.get_str() + "]");
-    range = intern_range(r);
-  }
-  int64_t known = symbol_by_origin_.find(origin, [&](uint32_t number) -> std::string_view { return symbols_[number].origin; });
+  const uint32_t range = range_place(given, [&] { return origin; });
+  int64_t known = symbol_by_origin_.find(origin, [&](uint32_t number) -> std::string_view { return names_[symbols_[number].name_or_key]; });
   if (known >= 0) {
-    if (symbols_[static_cast<size_t>(known)].range != range)  // (interned: equal ranges are one)
+    const SymbolEntry& e = symbols_[static_cast<size_t>(known)];
+    if (e.range != range)  // (interned: equal ranges are one)
       throw Error(ExitCode::Internal, "symbol " + origin + " requested again with a different range");
-    if (symbols_[static_cast<size_t>(known)].integer != integer)
-      throw Error(ExitCode::Internal, "symbol " + origin + " requested again with a different integrality");
-    return intern(Kind::Symbol, 0, static_cast<uint32_t>(known), {}, kFinite);
+    if (e.integer != integer) throw Error(ExitCode::Internal, "symbol " + origin + " requested again with a different integrality");
+    return ExprId{e.node};
   }
-  before_growth(0, true);
-  uint32_t index = static_cast<uint32_t>(symbols_.size());
-  symbols_.push_back(SymbolInfo{origin, range, integer});
-  symbol_by_origin_.insert(origin, index);
-  return intern(Kind::Symbol, 0, index, {}, kFinite);
+  names_.push_back(origin);
+  return new_symbol(SymbolEntry{0, static_cast<uint32_t>(names_.size() - 1), range, 0, integer}, true);
+}
+
+uint16_t Store::add_symbol_family(std::function<std::string(uint32_t key)> name_of) {
+  if (families_.size() >= 0xFFFF) throw Error(ExitCode::Internal, "too many symbol families");
+  families_.push_back(std::move(name_of));
+  return static_cast<uint16_t>(families_.size());
+}
+
+ExprId Store::family_symbol(uint16_t family, uint32_t key, const std::optional<Range>& given, bool integer) {
+  assert(family >= 1 && family <= families_.size());
+  const uint32_t range = range_place(given, [&] { return families_[family - 1](key); });
+  return new_symbol(SymbolEntry{0, key, range, family, integer}, false);
 }
 
 }  // namespace racer::expr

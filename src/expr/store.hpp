@@ -48,11 +48,16 @@ struct Range {
 };
 
 struct SymbolInfo {
-  std::string origin;  // where the value came from, for witnesses: "x[3,1]", "uninit global 0x1000+12"
   // Null where the symbol has no range. Ranges are interned by the Store (every cell of a
   // tensor shares its tensor's), so a symbol costs no copy of two rationals.
   const Range* range = nullptr;
   bool integer = false;  // takes integer values only (a cell of an integer tensor)
+};
+
+// A symbol of a family: the family's number (from 1) and the symbol's key in it.
+struct FamilyKey {
+  uint16_t family = 0;
+  uint32_t key = 0;
 };
 
 class Store {
@@ -85,9 +90,15 @@ class Store {
   bool bool_value(ExprId x) const;            // Bool only
   FuncKind func_kind(ExprId x) const;         // Func only
   CmpOp cmp_op(ExprId x) const;               // Cmp only: Lt, Le, Eq or Ne
-  const SymbolInfo& symbol_info(ExprId x) const;  // Symbol only
+  SymbolInfo symbol_info(ExprId x) const;  // Symbol only
+  // Symbol only: where the value came from, for witnesses: "x[3,1]", "uninit global 0x1000+12".
+  std::string symbol_name(ExprId x) const;
   // Symbol only: symbols are numbered 0, 1, ... in the order they were made (for tables by symbol).
   uint32_t symbol_number(ExprId x) const;
+  size_t symbol_count() const { return symbols_.size(); }
+  ExprId symbol_at(uint32_t number) const { return ExprId{symbols_[number].node}; }
+  // Symbol only: its family and key, where it was made by family_symbol.
+  std::optional<FamilyKey> family_key(ExprId x) const;
   const mpq_class& coef(ExprId x) const;      // Add: the constant term; Mul: the coefficient
   // Operands, in canonical (id) order: Add terms, Mul bases, Min/Max arguments, the Func
   // argument, Cmp (lhs, rhs), Select (cond, then, else).
@@ -116,6 +127,13 @@ class Store {
   // Symbols are interned by origin: the same origin names the same variable. Asking again
   // with a different range or integrality is a bug in the caller and throws racer::Error(Internal).
   ExprId symbol(const std::string& origin, const std::optional<Range>& range = std::nullopt, bool integer = false);
+  // A family of symbols named by a key (a tensor's cells by their index): name_of(key) is
+  // the name, made only when asked for (a witness, a printout). Millions of input cells are
+  // millions of symbols; a family's cost no name each and no entry in the name table.
+  uint16_t add_symbol_family(std::function<std::string(uint32_t key)> name_of);
+  // A new symbol of `family` with `key`. The caller asks for each key once (it keeps the
+  // symbols it made): nothing here finds the symbol again by key or by name.
+  ExprId family_symbol(uint16_t family, uint32_t key, const std::optional<Range>& range, bool integer);
 
   // ---- Arithmetic.
   ExprId add(ExprId a, ExprId b);
@@ -190,8 +208,9 @@ class Store {
   // and costs two slots, not a copy (a running accumulation is linear, not quadratic).
   ExprId append_term(ExprId sum, uint32_t term, uint32_t w);
   void grow_table();
-  // Before a new node whose operands take pool_more new slots (and a new symbol's entries).
-  void before_growth(size_t pool_more, bool new_symbol = false);
+  // Before a new node whose operands take pool_more new slots (and a new symbol's entries,
+  // with a name and a place in the name table where it is named).
+  void before_growth(size_t pool_more, bool new_symbol = false, bool named = false);
   bool finite_all(std::span<const ExprId> xs) const;
   void require_number(ExprId x) const;
   ExprId constant_at(uint32_t rat_index);
@@ -236,11 +255,30 @@ class Store {
   // in the slot so that probing and rehashing touch no node.
   std::vector<uint64_t> table_;
   detail::RationalTable rats_;
-  // The interned range equal to r (canonical), made on first use.
-  const Range* intern_range(const Range& r);
+  // The interned range equal to r (canonical), made on first use: its place in ranges_ + 1.
+  uint32_t intern_range(const Range& r);
 
-  std::vector<SymbolInfo> symbols_;
-  std::vector<std::unique_ptr<Range>> ranges_;  // distinct ranges, the last one used first
+  // A symbol in 16 bytes: its node; its name's place in names_, or its key in its family;
+  // its range's place in ranges_ + 1 (0: none); its family (0: named).
+  struct SymbolEntry {
+    uint32_t node;
+    uint32_t name_or_key;
+    uint32_t range;
+    uint16_t family;
+    bool integer;
+  };
+  static_assert(sizeof(SymbolEntry) == 16);
+  const SymbolEntry& symbol_entry(ExprId x) const;
+  // The interned range equal to *given (canonical) as a place in ranges_ + 1; 0 for none.
+  // who() names the symbol in the error an empty range is.
+  uint32_t range_place(const std::optional<Range>& given, const std::function<std::string()>& who);
+  ExprId new_symbol(SymbolEntry entry, bool named);
+
+  std::vector<SymbolEntry> symbols_;
+  std::vector<std::string> names_;  // of named symbols
+  std::vector<std::function<std::string(uint32_t)>> families_;  // family f's namer at f - 1
+  std::vector<std::unique_ptr<Range>> ranges_;  // distinct ranges
+  uint32_t last_range_ = 0;  // the place + 1 of the range last made or found (runs of symbols share one)
   SymbolNames symbol_by_origin_;
   mutable std::unordered_map<uint32_t, bool> integral_;  // integral()'s answers
   ExprId zero_, one_, pos_inf_, neg_inf_, undefined_, true_, false_;

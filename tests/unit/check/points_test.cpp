@@ -43,7 +43,7 @@ TEST(Points, EmulatorInputsAreTheWitnessValuesOfThePoint) {
     for (size_t i = 0; i < points.size(); ++i) {
       const Point& p = points[i];
       std::vector<WitnessValue> values = p.values();
-      EXPECT_EQ(values.size(), ex.session().origins().size()) << file;
+      EXPECT_EQ(values.size(), ex.session().symbols().size()) << file;
       EXPECT_EQ(p.at.size(), values.size()) << file;
       for (const WitnessValue& w : values) unknowns += w.kind != "input";
       expect_same_inputs(p.concrete(), concrete_inputs(ex.prep(), values), file + ", point " + std::to_string(i));
