@@ -32,8 +32,9 @@ void sort_by_id(Terms& v) {
 ExprId Store::unit_part(ExprId product) {
   const detail::Node& n = node(product);
   assert(n.kind == Kind::Mul);
-  if (n.n == 1 && pool_[n.off + 1] == RationalTable::kOne) return ExprId{pool_[n.off]};
-  return intern(Kind::Mul, 0, RationalTable::kOne, slots(n), n.flags);
+  if (n.n == 1 && term_w(n, 0) == RationalTable::kOne) return ExprId{term_id(n, 0)};
+  // (The same slots as stored: shared, not copied.)
+  return intern_stored(Kind::Mul, 0, RationalTable::kOne, n.n, slots(n), n.unit, slot_sums_[product.index], n.flags);
 }
 
 // Adds scale * x to the accumulator. scale may be 0: that is how a zero-weighted term of a
@@ -61,8 +62,8 @@ void Store::collect_add(AddAcc& acc, ExprId x, uint32_t scale) {
     case Kind::Add: {
       acc.c += rats_[scale] * rats_[n.a];
       for (uint32_t i = 0; i < n.n; ++i) {
-        ExprId t{pool_[n.off + 2 * i]};
-        uint32_t w = rat_mul(scale, pool_[n.off + 2 * i + 1]);
+        ExprId t{term_id(n, i)};
+        uint32_t w = rat_mul(scale, term_w(n, i));
         if (is_inf(t)) {
           collect_add(acc, t, w);
         } else {
@@ -144,8 +145,8 @@ ExprId Store::scale_add(ExprId sum, uint32_t k) {
   }
   std::vector<uint32_t> ops(2 * size_t(n.n));
   for (uint32_t i = 0; i < n.n; ++i) {
-    ops[2 * i] = pool_[n.off + 2 * i];
-    ops[2 * i + 1] = rat_mul(k, pool_[n.off + 2 * i + 1]);
+    ops[2 * i] = term_id(n, i);
+    ops[2 * i + 1] = rat_mul(k, term_w(n, i));
   }
   return intern(Kind::Add, 0, rat_mul(k, n.a), ops, n.flags);
 }
@@ -154,7 +155,7 @@ ExprId Store::rebuild_add(ExprId sum, std::span<const ExprId> terms) {
   AddAcc acc;
   acc.c = coef(sum);
   const detail::Node n = node(sum);
-  for (uint32_t i = 0; i < terms.size(); ++i) collect_add(acc, terms[i], pool_[n.off + 2 * i + 1]);
+  for (uint32_t i = 0; i < terms.size(); ++i) collect_add(acc, terms[i], term_w(n, i));
   return finish_add(acc);
 }
 
@@ -174,29 +175,32 @@ std::optional<ExprId> Store::add_one_term(ExprId sum, ExprId x) {
     if (w == RationalTable::kZero) return std::nullopt;  // a NaN guard, kept by the general path
     term = unit_part(x);
   }
-  const uint32_t* slots_begin = pool_.data() + n.off;
   uint32_t pos = 0;  // first term whose id is not below term's
   for (uint32_t lo = 0, hi = n.n; lo < hi;) {
     uint32_t mid = (lo + hi) / 2;
-    if (slots_begin[2 * mid] < term.index) lo = mid + 1; else hi = mid;
+    if (term_id(n, mid) < term.index) lo = mid + 1; else hi = mid;
     pos = lo;
   }
   if (pos == n.n) return append_term(sum, term.index, w);
+  // The terms as pairs, term merged in at pos (intern stores them as ids where all weights are 1).
   std::vector<uint32_t> ops;
   ops.reserve(2 * size_t(n.n) + 2);
-  ops.insert(ops.end(), slots_begin, slots_begin + 2 * size_t(pos));
-  if (pos < n.n && slots_begin[2 * pos] == term.index) {
-    uint32_t merged = rat_add(pool_[n.off + 2 * pos + 1], w);  // may move rats_, never pool_
+  auto copy_terms = [&](uint32_t from, uint32_t to) {
+    for (uint32_t i = from; i < to; ++i) ops.push_back(term_id(n, i)), ops.push_back(term_w(n, i));
+  };
+  copy_terms(0, pos);
+  if (term_id(n, pos) == term.index) {
+    uint32_t merged = rat_add(term_w(n, pos), w);  // may move rats_, never pool_
     if (merged == RationalTable::kZero && n.n <= 2) return std::nullopt;  // a lone term or a constant is left
     if (merged != RationalTable::kZero) {
       ops.push_back(term.index);
       ops.push_back(merged);
     }
-    ops.insert(ops.end(), pool_.data() + n.off + 2 * size_t(pos) + 2, pool_.data() + n.off + 2 * size_t(n.n));
+    copy_terms(pos + 1, n.n);
   } else {
     ops.push_back(term.index);
     ops.push_back(w);
-    ops.insert(ops.end(), pool_.data() + n.off + 2 * size_t(pos), pool_.data() + n.off + 2 * size_t(n.n));
+    copy_terms(pos, n.n);
   }
   ExprId r = intern(Kind::Add, 0, n.a, ops, kFinite);
   assert(is_canonical(*this, r));

@@ -76,8 +76,8 @@ void Store::collect_mul(MulAcc& acc, ExprId x, uint32_t e) {
       }
       acc.c *= checked_pow(rats_[n.a], rats_[e]);
       for (uint32_t i = 0; i < n.n; ++i) {
-        ExprId b{pool_[n.off + 2 * i]};
-        collect_mul(acc, b, rat_mul(pool_[n.off + 2 * i + 1], e));
+        ExprId b{term_id(n, i)};
+        collect_mul(acc, b, rat_mul(term_w(n, i), e));
       }
       return;
     }
@@ -85,7 +85,7 @@ void Store::collect_mul(MulAcc& acc, ExprId x, uint32_t e) {
       // Content extraction: (2x + 2y) * z and 2 * (x + y) * z must meet, so a sum used as a
       // factor is scaled to leading weight 1. Finite sums only: an infinite term's weight is
       // a sign, and dividing by it would move the infinity.
-      uint32_t k1 = pool_[n.off + 1];
+      uint32_t k1 = term_w(n, 0);
       bool small = ::abs(rats_[e]) <= kMaxContentExponent || ::abs(rats_[k1]) == 1;
       if ((n.flags & kFinite) && k1 != RationalTable::kOne && small) {
         mpq_class k = rats_[k1];
@@ -187,7 +187,7 @@ ExprId Store::rebuild_mul(ExprId product, std::span<const ExprId> bases) {
   MulAcc acc;
   acc.c = coef(product);
   const detail::Node n = node(product);
-  for (uint32_t i = 0; i < bases.size(); ++i) collect_mul(acc, bases[i], pool_[n.off + 2 * i + 1]);
+  for (uint32_t i = 0; i < bases.size(); ++i) collect_mul(acc, bases[i], term_w(n, i));
   return finish_mul(acc);
 }
 

@@ -59,10 +59,13 @@ struct Node {
   Kind kind;
   uint8_t op;     // ConstKind, FuncKind, CmpOp, or the Bool value
   uint8_t flags;  // kFinite, kBoolean
-  uint8_t pad = 0;
+  // Add/Mul whose every weight is 1: the pool holds the operand ids only, one slot each (most
+  // sums and products: a dot product's terms, a product's factors), which halves their slots.
+  // Decided by the operands alone, so equal nodes always have the same layout.
+  uint8_t unit = 0;
   uint32_t a;     // Const: rational index; Symbol: symbol index; Add/Mul: coefficient index
   uint32_t off;   // first operand slot in the pool
-  uint32_t n;     // operand count (Add/Mul: (id, weight index) pairs, two slots each)
+  uint32_t n;     // operand count (Add/Mul: (id, weight index) pairs, two slots each, or ids alone where unit)
 };
 static_assert(sizeof(Node) == 16);
 

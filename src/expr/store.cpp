@@ -25,9 +25,11 @@ Store::Store() : table_(1024, 0) {
 }
 
 std::span<const uint32_t> Store::slots(const Node& n) const {
-  size_t count = (n.kind == Kind::Add || n.kind == Kind::Mul) ? 2 * size_t(n.n) : n.n;
+  size_t count = (n.kind == Kind::Add || n.kind == Kind::Mul) && !n.unit ? 2 * size_t(n.n) : n.n;
   return {pool_.data() + n.off, count};
 }
+
+uint32_t Store::term_w(const Node& n, uint32_t i) const { return n.unit ? RationalTable::kOne : pool_[n.off + 2 * i + 1]; }
 
 template <class SameSlots>
 std::optional<ExprId> Store::find(Kind kind, uint8_t op, uint32_t a, uint32_t n, uint64_t slots_sum,
@@ -53,30 +55,43 @@ ExprId Store::insert(const Node& n, uint32_t hash, size_t table_slot, uint64_t s
   nodes_.push_back(n);
   slot_sums_.push_back(slots_sum);
   table_[table_slot] = uint64_t(hash) << 32 | (index + 1);
-  if (nodes_.size() * 2 > table_.size()) grow_table();
+  if (++table_entries_ * 2 > table_.size()) grow_table();
   return ExprId{index};
 }
 
 ExprId Store::intern(Kind kind, uint8_t op, uint32_t a, std::span<const uint32_t> ops, uint8_t flags) {
   uint64_t slots_sum = 0;
   for (size_t i = 0; i < ops.size(); ++i) slots_sum += detail::hash_slot(ops[i], i);
-  uint32_t n = (kind == Kind::Add || kind == Kind::Mul) ? uint32_t(ops.size() / 2) : uint32_t(ops.size());
+  const bool pairs = kind == Kind::Add || kind == Kind::Mul;
+  uint32_t n = pairs ? uint32_t(ops.size() / 2) : uint32_t(ops.size());
+  bool unit = pairs && n > 0;
+  for (size_t i = 1; unit && i < ops.size(); i += 2) unit = ops[i] == RationalTable::kOne;
+  if (!unit) return intern_stored(kind, op, a, n, ops, false, slots_sum, flags);
+  ids_.resize(n);
+  for (uint32_t i = 0; i < n; ++i) ids_[i] = ops[2 * i];
+  return intern_stored(kind, op, a, n, ids_, true, slots_sum, flags);
+}
+
+ExprId Store::intern_stored(Kind kind, uint8_t op, uint32_t a, uint32_t n, std::span<const uint32_t> stored, bool unit,
+                            uint64_t slots_sum, uint8_t flags) {
   uint32_t hash = 0;
   size_t table_slot = 0;
-  auto same = [&](const Node& cand) { return std::equal(ops.begin(), ops.end(), pool_.begin() + cand.off); };
+  auto same = [&](const Node& cand) {
+    return cand.unit == unit && std::equal(stored.begin(), stored.end(), pool_.begin() + cand.off);
+  };
   if (std::optional<ExprId> found = find(kind, op, a, n, slots_sum, hash, table_slot, same)) return *found;
 
   // Slots are never written once a node uses them, so operands that already lie in pool_
   // (a node rebuilt with another coefficient) are shared rather than copied.
   uint32_t off = static_cast<uint32_t>(pool_.size());
-  const bool shared = !ops.empty() && ops.data() >= pool_.data() && ops.data() < pool_.data() + pool_.size();
-  before_growth(shared ? 0 : ops.size());
+  const bool shared = !stored.empty() && stored.data() >= pool_.data() && stored.data() < pool_.data() + pool_.size();
+  before_growth(shared ? 0 : stored.size());
   if (shared) {
-    off = static_cast<uint32_t>(ops.data() - pool_.data());
+    off = static_cast<uint32_t>(stored.data() - pool_.data());
   } else {
-    pool_.insert(pool_.end(), ops.begin(), ops.end());
+    pool_.insert(pool_.end(), stored.begin(), stored.end());
   }
-  return insert(Node{kind, op, flags, 0, a, off, n}, hash, table_slot, slots_sum);
+  return insert(Node{kind, op, flags, uint8_t(unit), a, off, n}, hash, table_slot, slots_sum);
 }
 
 ExprId Store::append_term(ExprId sum, uint32_t term, uint32_t w) {
@@ -85,37 +100,48 @@ ExprId Store::append_term(ExprId sum, uint32_t term, uint32_t w) {
   constexpr uint32_t kRoomFrom = 8;
   const Node s = node(sum);
   const uint32_t n = s.n + 1;
-  const uint32_t end = s.off + 2 * s.n;
+  const bool unit = s.unit && w == RationalTable::kOne;
+  if (s.unit && !unit) {
+    // A weight other than 1 after unit ones: the result is stored as pairs, all of it anew.
+    std::vector<uint32_t> ops;
+    ops.reserve(2 * size_t(n));
+    for (uint32_t i = 0; i < s.n; ++i) ops.push_back(term_id(s, i)), ops.push_back(RationalTable::kOne);
+    ops.push_back(term);
+    ops.push_back(w);
+    return intern(Kind::Add, 0, s.a, ops, s.flags);
+  }
+  const uint32_t stride = unit ? 1 : 2;  // (s has the result's layout)
+  const uint32_t end = s.off + stride * s.n;
   uint64_t slots_sum = slot_sums_[sum.index] + detail::hash_slot(term, 2 * s.n) + detail::hash_slot(w, 2 * s.n + 1);
   uint32_t hash = 0;
   size_t table_slot = 0;
   auto same = [&](const Node& cand) {
-    return pool_[cand.off + 2 * s.n] == term && pool_[cand.off + 2 * s.n + 1] == w &&
+    return cand.unit == unit && pool_[cand.off + stride * s.n] == term && (unit || pool_[cand.off + 2 * s.n + 1] == w) &&
            (cand.off == s.off || std::equal(pool_.begin() + s.off, pool_.begin() + end, pool_.begin() + cand.off));
   };
   if (std::optional<ExprId> found = find(Kind::Add, 0, s.a, n, slots_sum, hash, table_slot, same)) return *found;
 
   uint32_t off = s.off;
   std::optional<uint32_t> room_end = end == pool_.size() ? std::nullopt : append_room_.find(end);
-  const size_t capacity = n >= kRoomFrom ? 4 * size_t(n) : 2 * size_t(n);
-  before_growth(end == pool_.size() ? 2 : room_end ? 0 : capacity);
+  const size_t capacity = stride * (n >= kRoomFrom ? 2 * size_t(n) : size_t(n));
+  before_growth(end == pool_.size() ? stride : room_end ? 0 : capacity);
   if (end == pool_.size()) {
     pool_.push_back(term);
-    pool_.push_back(w);
+    if (!unit) pool_.push_back(w);
   } else if (room_end) {
     append_room_.erase(end);
     pool_[end] = term;
-    pool_[end + 1] = w;
-    if (end + 2 < *room_end) append_room_.set(end + 2, *room_end);
+    if (!unit) pool_[end + 1] = w;
+    if (end + stride < *room_end) append_room_.set(end + stride, *room_end);
   } else {
     off = static_cast<uint32_t>(pool_.size());
     pool_.resize(off + capacity);
     std::copy(pool_.begin() + s.off, pool_.begin() + end, pool_.begin() + off);
-    pool_[off + 2 * s.n] = term;
-    pool_[off + 2 * s.n + 1] = w;
-    if (capacity > 2 * size_t(n)) append_room_.set(off + 2 * n, uint32_t(off + capacity));
+    pool_[off + stride * s.n] = term;
+    if (!unit) pool_[off + 2 * s.n + 1] = w;
+    if (capacity > stride * size_t(n)) append_room_.set(off + stride * n, uint32_t(off + capacity));
   }
-  return insert(Node{Kind::Add, 0, s.flags, 0, s.a, off, n}, hash, table_slot, slots_sum);
+  return insert(Node{Kind::Add, 0, s.flags, uint8_t(unit), s.a, off, n}, hash, table_slot, slots_sum);
 }
 
 void Store::before_growth(size_t pool_more, bool new_symbol, bool named) {
@@ -130,7 +156,8 @@ void Store::before_growth(size_t pool_more, bool new_symbol, bool named) {
   copied(nodes_, 1);
   copied(slot_sums_, 1);
   copied(pool_, pool_more);
-  if ((nodes_.size() + 1) * 2 > table_.size()) bytes += 2 * table_.size() * sizeof(table_[0]);
+  const bool in_table = !new_symbol || named;  // (a family's symbols are not: nothing finds them there)
+  if (in_table && (table_entries_ + 1) * 2 > table_.size()) bytes += 2 * table_.size() * sizeof(table_[0]);
   if (new_symbol) copied(symbols_, 1);
   if (named) {
     copied(names_, 1);
@@ -245,13 +272,13 @@ ExprId Store::operand(ExprId x, uint32_t i) const {
   const Node& n = node(x);
   assert(i < n.n);
   bool pairs = n.kind == Kind::Add || n.kind == Kind::Mul;
-  return ExprId{pool_[n.off + (pairs ? 2 * i : i)]};
+  return ExprId{pool_[n.off + (pairs && !n.unit ? 2 * i : i)]};
 }
 
 const mpq_class& Store::weight(ExprId x, uint32_t i) const {
   const Node& n = node(x);
   assert((n.kind == Kind::Add || n.kind == Kind::Mul) && i < n.n);
-  return rats_[pool_[n.off + 2 * i + 1]];
+  return rats_[term_w(n, i)];
 }
 
 // ---- Leaves.

@@ -196,8 +196,16 @@ class Store {
   struct MulAcc;
 
   const detail::Node& node(ExprId x) const { return nodes_[x.index]; }
+  // The slots as stored: for an Add or Mul of unit weights, the ids alone.
   std::span<const uint32_t> slots(const detail::Node& n) const;
+  // Add/Mul: operand i's id and weight (a rational table index), whatever the layout.
+  uint32_t term_id(const detail::Node& n, uint32_t i) const { return pool_[n.off + (n.unit ? i : 2 * i)]; }
+  uint32_t term_w(const detail::Node& n, uint32_t i) const;
+  // ops: Add/Mul as (id, weight) pairs (stored as ids alone where every weight is 1).
   ExprId intern(Kind kind, uint8_t op, uint32_t a, std::span<const uint32_t> ops, uint8_t flags);
+  // The node with slots as stored (`stored`, in `unit` layout), whose pairs hash to slots_sum.
+  ExprId intern_stored(Kind kind, uint8_t op, uint32_t a, uint32_t n, std::span<const uint32_t> stored, bool unit,
+                       uint64_t slots_sum, uint8_t flags);
   // The node (kind, op, a, n operands) whose slots hash to slots_sum, if one exists; else
   // nullopt and table_slot is where a new one goes. same_slots compares the candidate's.
   template <class SameSlots>
@@ -247,13 +255,16 @@ class Store {
   std::vector<detail::Node> nodes_;
   std::vector<uint32_t> pool_;  // operand slots
   // Per node, the sum of its slots' hashes (hash.hpp), so that a sum one term longer hashes in O(1).
+  // (Of the slots as pairs, whatever the layout: a node hashes the same either way.)
   std::vector<uint64_t> slot_sums_;
+  std::vector<uint32_t> ids_;  // intern's scratch: the ids of a unit-weight node's pairs
   // Room reserved in pool_ after a long sum's slots: offset just past them -> end of the room.
   // A sum extended there takes the room; a second extension of the same sum copies.
   support::FlatU32Map append_room_;
   // Unique table, linear probing: (hash << 32) | (node index + 1), 0 = empty. The hash rides
   // in the slot so that probing and rehashing touch no node.
   std::vector<uint64_t> table_;
+  size_t table_entries_ = 0;
   detail::RationalTable rats_;
   // The interned range equal to r (canonical), made on first use: its place in ranges_ + 1.
   uint32_t intern_range(const Range& r);

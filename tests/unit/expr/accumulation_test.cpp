@@ -90,5 +90,46 @@ TEST_F(ExprTest, RunningSumsCostLinearOperandSlots) {
   for (int j = 0; j < 4; ++j) EXPECT_EQ(s.arity(acc[j]), uint32_t(kTerms / 4));
 }
 
+// Sums and products whose weights are all 1 keep their operand ids alone: one slot per term.
+// Whatever path builds them (at once, term by term, a weight cancelled to 1, a weight other
+// than 1 appended after unit ones), equal expressions are one node.
+TEST_F(ExprTest, UnitWeightsTakeOneSlotPerOperand) {
+  constexpr int kTerms = 2000;
+  std::vector<ExprId> products;
+  for (int i = 0; i < kTerms; ++i) products.push_back(s.mul(s.symbol("u" + std::to_string(i)), s.symbol("v" + std::to_string(i))));
+  size_t before = s.operand_slots();
+  ExprId acc = s.zero();
+  for (ExprId p : products) acc = s.add(acc, p);
+  EXPECT_LT(s.operand_slots() - before, size_t(kTerms) * 5 / 4) << "as (id, weight) pairs: about " << 2 * kTerms;
+  EXPECT_EQ(acc, s.add(products));
+  for (int i = 0; i < kTerms; i += 97) {
+    EXPECT_EQ(s.operand(acc, static_cast<uint32_t>(i)), products[static_cast<size_t>(i)]);
+    EXPECT_EQ(s.weight(acc, static_cast<uint32_t>(i)), 1);
+  }
+  // A weight of 3 after 2000 unit ones (appended, and inserted before them), then cancelled back to 1.
+  ExprId w = s.symbol("w");
+  ExprId appended = s.add(acc, s.mul(c(3), w));
+  EXPECT_EQ(s.operand(appended, kTerms), w);
+  EXPECT_EQ(s.weight(appended, kTerms), 3);
+  EXPECT_EQ(s.add(s.add(appended, s.mul(c(-2), w)), s.neg(w)), acc);
+  ExprId three = s.add(acc, s.mul(c(3), x));
+  EXPECT_EQ(s.operand(three, 0), x);
+  EXPECT_EQ(s.weight(three, 0), 3);
+  ExprId back = s.add(three, s.mul(c(-2), x));
+  std::vector<ExprId> with_x = products;
+  with_x.push_back(x);
+  EXPECT_EQ(back, s.add(with_x));
+  EXPECT_EQ(back, s.add(acc, x));
+  // A weight other than 1 in the middle of unit ones, cancelled to 1 by a later term.
+  ExprId mixed = s.add(std::vector<ExprId>{x, s.mul(c(2), y), z});
+  EXPECT_EQ(s.add(mixed, s.neg(y)), s.add(std::vector<ExprId>{x, y, z}));
+  // Products: x * y * z and the unit part of 5 x y z are one node.
+  ExprId xyz = s.mul(std::vector<ExprId>{x, y, z});
+  EXPECT_EQ(s.mul(c(5), xyz), s.mul(std::vector<ExprId>{c(5), x, y, z}));
+  EXPECT_EQ(s.add(s.mul(c(5), xyz), s.mul(c(-4), xyz)), xyz);
+  EXPECT_EQ(s.mul(xyz, s.pow_int(y, -1)), s.mul(x, z));
+  expect_all_canonical();
+}
+
 }  // namespace
 }  // namespace racer::expr::test
