@@ -40,6 +40,7 @@ uint64_t launched_threads(const Prepared& prep) {
   return n;
 }
 constexpr uint64_t kEarlyEmulationThreads = 8192;
+constexpr uint64_t kEarlyEmulationInstructions = 2'000'000;
 
 // Replays the refutation on the emulator (check/classify.hpp): a manifest witness replaces a
 // decider's witness that replays within rounding.
@@ -153,15 +154,24 @@ CheckResult check_instance(const instance::Instance& inst, const CheckOptions& o
   const Prepared& prep = ex.prep();
   auto collect = [&] { ex.fill(res); };
   ProgressTicker ticker(options.progress, session, [&ex] { return ex.thread_instructions(); });
-  session.set_poll([&ticker] { ticker.poll(); });
-  // The self-check's first emulation runs beside the symbolic run (it needs no symbol), where
-  // the programs launch enough threads for it to matter: once a second thread exists, every
-  // allocation takes malloc's locks, which cost an allocation-heavy small check about a tenth.
+  // The self-check's emulations run beside the symbolic run (they need no symbol), where that
+  // matters: from the start where the programs launch many threads, else once the symbolic run
+  // has executed enough to be long (flash attention: a few hundred threads, seconds of
+  // execution). Not in a short check: once a second thread exists, every allocation takes
+  // malloc's locks, which cost an allocation-heavy small check about a tenth.
   std::optional<EarlyEmulation> early;
-  if (options.self_check_points > 0 && std::thread::hardware_concurrency() > 1 && launched_threads(prep) >= kEarlyEmulationThreads)
-    early.emplace(prep, session, options.seed);
+  const bool may_emulate_early = options.self_check_points > 0 && std::thread::hardware_concurrency() > 1;
+  if (may_emulate_early && launched_threads(prep) >= kEarlyEmulationThreads) early.emplace(prep, session, options.seed);
+  bool executing = true;
+  session.set_poll([&] {
+    ticker.poll();
+    if (executing && may_emulate_early && !early && ex.thread_instructions() >= kEarlyEmulationInstructions)
+      early.emplace(prep, session, options.seed);
+  });
   bool refused = false;
-  if (std::string why = ex.run(refused, [&](char p) { ticker.enter(Phase::Executing, p); }); !why.empty()) {
+  std::string why = ex.run(refused, [&](char p) { ticker.enter(Phase::Executing, p); });
+  executing = false;
+  if (!why.empty()) {
     res.verdict = refused ? Verdict::Refused : Verdict::Unknown;
     res.reason = why;
     if (!refused) res.outputs = undecided_outputs(prep);  // a limit: the JSON still lists every cell
@@ -178,6 +188,7 @@ CheckResult check_instance(const instance::Instance& inst, const CheckOptions& o
     } catch (const exec::LimitReached& l) {
       sc.skipped = std::string("stopped: ") + l.what();
     }
+    early.reset();  // (cancels a narrowed run the self-check did not need, and frees its outputs)
     res.self_check = sc.summary();
     res.self_check_seconds = sc.seconds;
     res.self_check_emulation_seconds = sc.emulation_seconds;

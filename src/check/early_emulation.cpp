@@ -6,10 +6,20 @@ namespace racer::check {
 
 EarlyEmulation::EarlyEmulation(const Prepared& prep, const exec::Session& within, uint64_t seed) {
   thread_ = std::thread([this, &prep, &within, seed] {
-    try {
-      ConcreteRun run = run_concrete(prep, keyed_inputs(prep, seed, &cancelled_), Defects::Skip, &within, {true, &cancelled_});
-      run_ = std::move(run);
-    } catch (...) {  // (a limit or an error: the self-check's own emulation meets it again and says so)
+    for (size_t k = 0; k < std::size(kPlan); ++k) {
+      std::optional<ConcreteRun> run;
+      if (!cancelled_) {
+        try {
+          const double narrowing = kPlan[k].narrowed ? kNarrowing : 1.0;
+          run = run_concrete(prep, keyed_inputs(prep, seed + kPlan[k].key_offset, &cancelled_, narrowing), Defects::Skip, &within,
+                             {true, &cancelled_});
+        } catch (...) {  // (a limit or an error: the self-check's own emulation meets it again and says so)
+        }
+      }
+      std::lock_guard lock(mutex_);
+      runs_[k] = std::move(run);
+      done_ = k + 1;
+      ended_.notify_all();
     }
   });
 }
@@ -19,9 +29,13 @@ EarlyEmulation::~EarlyEmulation() {
   if (thread_.joinable()) thread_.join();
 }
 
-std::optional<ConcreteRun> EarlyEmulation::take() {
-  if (thread_.joinable()) thread_.join();
-  return std::move(run_);
+std::optional<ConcreteRun> EarlyEmulation::take(unsigned i, bool narrowed) {
+  size_t k = 0;
+  while (k < std::size(kPlan) && (kPlan[k].key_offset != i || kPlan[k].narrowed != narrowed)) ++k;
+  if (k == std::size(kPlan)) return std::nullopt;
+  std::unique_lock lock(mutex_);
+  ended_.wait(lock, [&] { return done_ > k; });
+  return std::move(runs_[k]);
 }
 
 }  // namespace racer::check

@@ -63,7 +63,8 @@ std::pair<double, double> default_range(ptx::Type elem) { return float_format(el
 
 }  // namespace
 
-ConcreteInputs keyed_inputs(const Prepared& prep, uint64_t seed, const std::atomic<bool>* cancelled) {
+ConcreteInputs keyed_inputs(const Prepared& prep, uint64_t seed, const std::atomic<bool>* cancelled, double narrowing) {
+  narrowing = std::clamp(narrowing, 0x1p-30, 1.0);  // (as draw_keyed's)
   ConcreteInputs in;
   const std::vector<exec::TensorSpec>& tensors = prep.tensors();
   in.cells.resize(tensors.size());
@@ -77,7 +78,7 @@ ConcreteInputs keyed_inputs(const Prepared& prep, uint64_t seed, const std::atom
       if (c % (64 * kCellsBetweenLimitChecks) == 0 && cancelled && cancelled->load(std::memory_order_relaxed))
         throw exec::LimitReached("cancelled: the check it served ended");
       double u = keyed_unit(seed, cell_key(static_cast<int>(t), static_cast<int64_t>(c)));
-      cells[c] = cell_bits(spec.elem, spread_value(spec.elem, range, u, 1));
+      cells[c] = cell_bits(spec.elem, spread_value(spec.elem, range, u, narrowing));
     }
   }
   in.unknown_value = [seed](const std::string& name) { return mpq_class(unknown_value(keyed_unit(seed, name_key(name)))); };
@@ -100,8 +101,9 @@ std::pair<double, double> PointSampler::ends(const expr::Range* range) {
 
 Point PointSampler::draw(PointStyle style) { return make(style, nullptr); }
 
-Point PointSampler::draw_keyed() {
-  return make(PointStyle::Spread, nullptr, std::numeric_limits<double>::quiet_NaN(), false, {.keyed = true});
+Point PointSampler::draw_keyed(double narrowing, uint64_t key_offset) {
+  return make(PointStyle::Spread, nullptr, std::numeric_limits<double>::quiet_NaN(), false,
+              {.narrowing = std::clamp(narrowing, 0x1p-30, 1.0), .keyed = true, .key_offset = key_offset});
 }
 
 Point PointSampler::draw_narrowed(double scale) {
@@ -121,7 +123,7 @@ double PointSampler::input_value(expr::ExprId sym, const exec::SymbolOrigin& o, 
   bool is_float = float_format(t.elem).has_value();
   auto [lo, hi] = range ? ends(range) : default_range(t.elem);
   std::uniform_real_distribution<double> unit(0.0, 1.0);
-  const double u = how.keyed ? keyed_unit(seed_, cell_key(o.tensor, o.cell)) : unit(rng_);  // (one draw either way)
+  const double u = how.keyed ? keyed_unit(seed_ + how.key_offset, cell_key(o.tensor, o.cell)) : unit(rng_);  // (one draw either way)
   if (!is_float || (style == PointStyle::Spread && std::isnan(fraction))) return spread_value(t.elem, {lo, hi}, u, how.narrowing);
   double x = lo + u * (hi - lo);
   if (!std::isnan(fraction)) return in_format(t.elem, lo + fraction * (hi - lo), lo, hi);
@@ -178,7 +180,7 @@ Point PointSampler::make(PointStyle style, const std::vector<WitnessValue>* fixe
         p.at.set(sym, input_value(sym, o, style, c->second, reversed ? 1 - fraction : fraction, how));
       }
     } else {
-      const double u = how.keyed ? keyed_unit(seed_, name_key(ex_.store().symbol_name(sym))) : unit(rng_);
+      const double u = how.keyed ? keyed_unit(seed_ + how.key_offset, name_key(ex_.store().symbol_name(sym))) : unit(rng_);
       p.at.set(sym, unknown_value(u));
     }
   }

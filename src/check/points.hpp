@@ -39,10 +39,12 @@ struct Point {
 enum class PointStyle : uint8_t { Spread, Ends, Small, NearlyEqual, Largest, NearlyEqualLargest };
 
 // How a Spread point draws: its box narrowed about the middle by `narrowing`; `keyed`: each
-// value from the seed and the symbol's identity instead of the generator (PointSampler's own).
+// value from the seed (+ key_offset) and the symbol's identity instead of the generator
+// (PointSampler's own).
 struct SpreadDraw {
   double narrowing = 1;
   bool keyed = false;
+  uint64_t key_offset = 0;
 };
 
 class PointSampler {
@@ -56,7 +58,8 @@ class PointSampler {
   // A Spread point whose every value is a function of the seed and the symbol's identity (its
   // tensor and cell; unknown memory's name) alone, not of which symbols the run made: the
   // values keyed_inputs gives before any symbolic run, so an emulation can start beside it.
-  Point draw_keyed();
+  // `narrowing` as draw_narrowed's scale; keyed_inputs's seed is this sampler's + key_offset.
+  Point draw_keyed(double narrowing = 1, uint64_t key_offset = 0);
   // A point whose input cells take given exact values (a witness's), the others drawn.
   Point around(const std::vector<WitnessValue>& fixed);
   // Every float input cell at the same fraction t of its range (lo + t (hi - lo)), integers
@@ -82,8 +85,9 @@ class PointSampler {
   uint64_t seed_;  // (keyed draws)
 };
 
-// The inputs of draw_keyed's point with the same seed, from the tensors alone: every input
-// cell, and unknown memory by its name. `cancelled`, where set, stops it (exec::LimitReached).
-ConcreteInputs keyed_inputs(const Prepared& prep, uint64_t seed, const std::atomic<bool>* cancelled = nullptr);
+// The inputs of draw_keyed's point with the same seed and narrowing, from the tensors alone:
+// every input cell, and unknown memory by its name. `cancelled`, where set, stops it
+// (exec::LimitReached).
+ConcreteInputs keyed_inputs(const Prepared& prep, uint64_t seed, const std::atomic<bool>* cancelled = nullptr, double narrowing = 1);
 
 }  // namespace racer::check

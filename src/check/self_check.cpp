@@ -121,13 +121,17 @@ SelfCheck self_check(Execution& ex, const std::vector<exec::Defect>& defects, un
   // it is followed by one in a box narrowed by 8, up to kNarrowings times, beyond `points`.
   constexpr unsigned kNarrowings = 3;
   unsigned& narrowed = sc.narrowed;
+  unsigned emulated_at[2] = {0, 0};  // points emulated, in the whole box and in the box narrowed once
   for (unsigned p = 0; p < points + narrowed && sc.failure.empty(); ++p) {
     ex.session().check_limits();
-    // The first point is the keyed one where an early emulation ran at it.
-    const bool keyed = p == 0 && early;
-    Point point = narrowed ? sampler.draw_narrowed(std::ldexp(1.0, -3 * static_cast<int>(narrowed)))
-                  : keyed  ? sampler.draw_keyed()
-                           : sampler.draw(PointStyle::Spread);
+    // The first points in the whole box, and in the box narrowed once, are keyed ones: the
+    // early emulation ran at them beside the symbolic run.
+    static_assert(EarlyEmulation::kNarrowing == 0x1p-3, "the first narrowing's scale");
+    const unsigned key = narrowed <= 1 ? emulated_at[narrowed] : EarlyEmulation::kPerKind;
+    const bool keyed = early && key < EarlyEmulation::kPerKind;
+    Point point = keyed      ? sampler.draw_keyed(narrowed ? EarlyEmulation::kNarrowing : 1.0, key)
+                  : narrowed ? sampler.draw_narrowed(std::ldexp(1.0, -3 * static_cast<int>(narrowed)))
+                             : sampler.draw(PointStyle::Spread);
     const uint64_t compared_before = sc.compared, without_before = sc.without_bound;
     // The emulation reads only the point and machines of its own, the bounds only the store:
     // they run side by side, the emulation on threads of its own.
@@ -138,7 +142,8 @@ SelfCheck self_check(Execution& ex, const std::vector<exec::Defect>& defects, un
     }
     ConcreteRun run;
     std::exception_ptr emulation_failed;
-    std::optional<ConcreteRun> ran = keyed ? early->take() : std::nullopt;
+    if (narrowed <= 1) ++emulated_at[narrowed];
+    std::optional<ConcreteRun> ran = keyed ? early->take(key, narrowed == 1) : std::nullopt;
     if (ran) run = std::move(*ran);
     std::thread emulation;
     if (!ran) emulation = std::thread([&] {

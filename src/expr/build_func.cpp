@@ -67,14 +67,21 @@ ExprId Store::func(FuncKind f, ExprId a) {
     // without the max subtracted meet in the normal form. Terms with integer weights split
     // off; the rest (constant, fractional weights) stays one exp. Finite terms only: with
     // m = -inf, exp(m)^-1 would be 1/0 where exp(x - m) is +inf.
-    if (f == FuncKind::Exp && k == Kind::Add && is_finite(a)) {
-      std::vector<ExprId> factors, rest;
-      ExprId rest_sum = constant(coef(a));
+    // (A sum without an integer weight stays whole: nothing to build for it, which matters
+    // for attention's exp(scale * (q . k)), a sum of fractional weights per key.)
+    auto integer_weight = [&] {
+      for (uint32_t i = 0; i < arity(a); ++i)
+        if (weight(a, i).get_den() == 1) return true;
+      return false;
+    };
+    if (f == FuncKind::Exp && k == Kind::Add && is_finite(a) && integer_weight()) {
+      std::vector<ExprId> factors, rest{constant(coef(a))};
       for (uint32_t i = 0; i < arity(a); ++i) {
         const mpq_class& w = weight(a, i);
         if (w.get_den() == 1) factors.push_back(pow_int(exp(operand(a, i)), w.get_num()));
-        else rest_sum = add(rest_sum, mul(constant(w), operand(a, i)));
+        else rest.push_back(mul(constant(w), operand(a, i)));
       }
+      const ExprId rest_sum = add(rest);
       if (!factors.empty() && (factors.size() > 1 || !is_rational(rest_sum) || rational(rest_sum) != 0)) {
         if (!(is_rational(rest_sum) && rational(rest_sum) == 0)) factors.push_back(exp(rest_sum));
         return mul(factors);

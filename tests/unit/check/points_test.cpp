@@ -67,11 +67,11 @@ TEST(Points, TheKeyedPointIsTheInputsGivenBeforeTheRun) {
     bool refused = false;
     ex.run(refused);
     ex.output_cells();
-    for (uint64_t seed : {1u, 7u}) {
-      ConcreteInputs before = keyed_inputs(ex.prep(), seed);
+    for (auto [seed, narrowing] : {std::pair{1u, 1.0}, {7u, 1.0}, {7u, 0.125}}) {
+      ConcreteInputs before = keyed_inputs(ex.prep(), seed, nullptr, narrowing);
       PointSampler sampler(ex, seed);
       sampler.draw(PointStyle::Ends);  // (an earlier draw moves the sampler's generator, not the keyed values)
-      ConcreteInputs after = sampler.draw_keyed().concrete();
+      ConcreteInputs after = sampler.draw_keyed(narrowing).concrete();
       size_t cells = 0;
       ASSERT_EQ(after.cells.size(), before.cells.size()) << file;
       for (size_t t = 0; t < after.cells.size(); ++t)

@@ -66,13 +66,12 @@ TEST_F(SelfCheckTest, TurnsAWrongInequivalentIntoUnknown) {
   EXPECT_NE(r.reason.find("self-check failed"), std::string::npos) << r.reason;
 }
 
-TEST_F(SelfCheckTest, NarrowsTheBoxWhereValuesPassTheNarrowestFormat) {
-  // f16 inputs in [-1000, 1000] multiplied in f32: the program holds x * y exactly enough, but
-  // the rounding model bounds no value beyond the narrowest format the programs use (f16's
-  // 65504), and |x * y| is beyond it at most points of the box: a point of the whole box
-  // would compare almost no cell.
-  const std::string body = R"(
-  mul.wide.u32 %rd10, %r0, 2;
+// f16 inputs in [-1000, 1000] multiplied in f32: the program holds x * y exactly enough, but
+// the rounding model bounds no value beyond the narrowest format the programs use (f16's
+// 65504), and |x * y| is beyond it at most points of the box: a point of the whole box
+// would compare almost no cell.
+const char* const kWideProductBody = R"(
+  mul.wide.u32 %rd10, %r3, 2;
   add.s64 %rd11, %rd0, %rd10;
   add.s64 %rd12, %rd1, %rd10;
   ld.global.b16 %h1, [%rd11];
@@ -80,19 +79,38 @@ TEST_F(SelfCheckTest, NarrowsTheBoxWhereValuesPassTheNarrowestFormat) {
   cvt.f32.f16 %f1, %h1;
   cvt.f32.f16 %f2, %h2;
   mul.f32 %f3, %f1, %f2;
-  mul.wide.u32 %rd13, %r0, 4;
+  mul.wide.u32 %rd13, %r3, 4;
   add.s64 %rd14, %rd2, %rd13;
   st.global.f32 [%rd14], %f3;
 )";
+
+TEST_F(SelfCheckTest, NarrowsTheBoxWhereValuesPassTheNarrowestFormat) {
   const std::string decls = "  .reg .b16 %h<4>;\n";
   std::string args = R"({ read = "x" }, { read = "y" }, { write = "out" })";
   std::string t = tensor("x", "[8]", "f16", "input", "range = [-1000, 1000]") +
                   tensor("y", "[8]", "f16", "input", "range = [-1000, 1000]") + tensor("out", "[8]", "f32", "empty");
-  CheckResult r = run(kernel("prog_a", 3, body, decls) + kernel("prog_b", 3, body, decls),
+  CheckResult r = run(kernel("prog_a", 3, kWideProductBody, decls) + kernel("prog_b", 3, kWideProductBody, decls),
                       {.tensors = t, .a = {{"prog_a", args, "[1]", "[8]"}}, .b = {{"prog_b", args, "[1]", "[8]"}}});
   EXPECT_EQ(r.verdict, Verdict::Equivalent) << show(r);
   EXPECT_NE(r.self_check.find("the inputs' box narrowed by 8^"), std::string::npos) << r.self_check;
   EXPECT_EQ(r.self_check.find("self-check: 0 cell values"), std::string::npos) << r.self_check;
+}
+
+// Where the first point must be narrowed, the narrowed point the self-check takes next was
+// emulated beside the symbolic run too: no emulation after it.
+TEST_F(SelfCheckTest, TheFirstNarrowedPointIsEmulatedBesideTheSymbolicRun) {
+  const std::string decls = "  .reg .b16 %h<4>;\n";
+  std::string args = R"({ read = "x" }, { read = "y" }, { write = "out" })";
+  std::string t = tensor("x", "[16384]", "f16", "input", "range = [-1000, 1000]") +
+                  tensor("y", "[16384]", "f16", "input", "range = [-1000, 1000]") + tensor("out", "[16384]", "f32", "empty");
+  CheckResult r = run(kernel("prog_a", 3, kWideProductBody, decls) + kernel("prog_b", 3, kWideProductBody, decls),
+                      {.tensors = t, .a = {{"prog_a", args, "[64]", "[256]"}}, .b = {{"prog_b", args, "[128]", "[128]"}}});
+  EXPECT_EQ(r.verdict, Verdict::Equivalent) << show(r);
+  EXPECT_NE(r.self_check.find("the inputs' box narrowed by 8^1"), std::string::npos) << r.self_check;
+  EXPECT_NE(r.self_check.find("32768 cell values agree"), std::string::npos) << r.self_check;
+  if (std::thread::hardware_concurrency() > 1) {
+    EXPECT_EQ(r.self_check_emulation_seconds, 0.0) << "the self-check emulated after the symbolic run: " << r.self_check;
+  }
 }
 
 // Where the programs launch enough threads, the first point is emulated beside the symbolic
