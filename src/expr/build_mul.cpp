@@ -74,7 +74,8 @@ void Store::collect_mul(MulAcc& acc, ExprId x, uint32_t e) {
         acc.undefined = true;  // 1/(0*s): division by zero, or by NaN
         return;
       }
-      acc.c *= checked_pow(rats_[n.a], rats_[e]);
+      // (A unit coefficient, most products' own, costs no rational arithmetic.)
+      if (n.a != RationalTable::kOne) acc.c *= e == RationalTable::kOne ? rats_[n.a] : checked_pow(rats_[n.a], rats_[e]);
       for (uint32_t i = 0; i < n.n; ++i) {
         ExprId b{term_id(n, i)};
         collect_mul(acc, b, rat_mul(term_w(n, i), e));

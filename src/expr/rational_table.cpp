@@ -5,9 +5,9 @@
 namespace racer::expr::detail {
 
 RationalTable::RationalTable() : slots_(64, 0) {
-  intern(mpq_class(0));
-  intern(mpq_class(1));
-  intern(mpq_class(-1));
+  find_or_add(mpq_class(0));
+  find_or_add(mpq_class(1));
+  find_or_add(mpq_class(-1));
 }
 
 uint64_t RationalTable::hash(const mpq_class& q) {
@@ -21,6 +21,16 @@ uint64_t RationalTable::hash(const mpq_class& q) {
 }
 
 uint32_t RationalTable::intern(const mpq_class& q) {
+  // (Most coefficients and weights are 0 or 1, interned first: no hash for them.)
+  if (mpz_cmp_ui(q.get_den_mpz_t(), 1) == 0 && mpz_size(q.get_num_mpz_t()) <= 1) {
+    const int sign = mpz_sgn(q.get_num_mpz_t());
+    if (sign == 0) return kZero;
+    if (mpz_getlimbn(q.get_num_mpz_t(), 0) == 1) return sign > 0 ? kOne : kMinusOne;
+  }
+  return find_or_add(q);
+}
+
+uint32_t RationalTable::find_or_add(const mpq_class& q) {
   uint32_t h = static_cast<uint32_t>(hash(q));
   size_t mask = slots_.size() - 1;
   for (size_t i = h & mask;; i = (i + 1) & mask) {

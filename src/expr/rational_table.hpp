@@ -24,6 +24,7 @@ class RationalTable {
 
  private:
   static uint64_t hash(const mpq_class& q);
+  uint32_t find_or_add(const mpq_class& q);
   void grow();
 
   // A deque, not a vector: callers hold references to rationals (a node's coefficient, a
