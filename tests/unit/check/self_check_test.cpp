@@ -24,6 +24,24 @@ struct SubReadAsAdd {
   ~SubReadAsAdd() { exec::SymbolicDomain::fault_for_testing = nullptr; }
 };
 
+// f16 inputs in [-1000, 1000] multiplied in f32: the program holds x * y exactly enough, but
+// the rounding model bounds no value beyond the narrowest format the programs use (f16's
+// 65504), and |x * y| is beyond it at most points of the box: a point of the whole box
+// would compare almost no cell.
+const char* const kWideProductBody = R"(
+  mul.wide.u32 %rd10, %r3, 2;
+  add.s64 %rd11, %rd0, %rd10;
+  add.s64 %rd12, %rd1, %rd10;
+  ld.global.b16 %h1, [%rd11];
+  ld.global.b16 %h2, [%rd12];
+  cvt.f32.f16 %f1, %h1;
+  cvt.f32.f16 %f2, %h2;
+  mul.f32 %f3, %f1, %f2;
+  mul.wide.u32 %rd13, %r3, 4;
+  add.s64 %rd14, %rd2, %rd13;
+  st.global.f32 [%rd14], %f3;
+)";
+
 class SelfCheckTest : public MachineTest {
  protected:
   CheckResult check_pair(std::string_view a, std::string_view b, unsigned points) {
@@ -34,6 +52,15 @@ class SelfCheckTest : public MachineTest {
     o.self_check_points = points;
     return run(binary("prog_a", a) + binary("prog_b", b), {.tensors = t, .a = {{"prog_a", args, "[1]", "[8]"}},
                                                            .b = {{"prog_b", args, "[1]", "[8]"}}}, o);
+  }
+  // kWideProductBody over `cells` cells, launched as (grid, block) a and b.
+  CheckResult wide_products(const std::string& cells, std::pair<std::string, std::string> a, std::pair<std::string, std::string> b) {
+    const std::string decls = "  .reg .b16 %h<4>;\n";
+    std::string args = R"({ read = "x" }, { read = "y" }, { write = "out" })";
+    std::string t = tensor("x", cells, "f16", "input", "range = [-1000, 1000]") + tensor("y", cells, "f16", "input", "range = [-1000, 1000]") +
+                    tensor("out", cells, "f32", "empty");
+    return run(kernel("prog_a", 3, kWideProductBody, decls) + kernel("prog_b", 3, kWideProductBody, decls),
+               {.tensors = t, .a = {{"prog_a", args, a.first, a.second}}, .b = {{"prog_b", args, b.first, b.second}}});
   }
 };
 
@@ -66,31 +93,9 @@ TEST_F(SelfCheckTest, TurnsAWrongInequivalentIntoUnknown) {
   EXPECT_NE(r.reason.find("self-check failed"), std::string::npos) << r.reason;
 }
 
-// f16 inputs in [-1000, 1000] multiplied in f32: the program holds x * y exactly enough, but
-// the rounding model bounds no value beyond the narrowest format the programs use (f16's
-// 65504), and |x * y| is beyond it at most points of the box: a point of the whole box
-// would compare almost no cell.
-const char* const kWideProductBody = R"(
-  mul.wide.u32 %rd10, %r3, 2;
-  add.s64 %rd11, %rd0, %rd10;
-  add.s64 %rd12, %rd1, %rd10;
-  ld.global.b16 %h1, [%rd11];
-  ld.global.b16 %h2, [%rd12];
-  cvt.f32.f16 %f1, %h1;
-  cvt.f32.f16 %f2, %h2;
-  mul.f32 %f3, %f1, %f2;
-  mul.wide.u32 %rd13, %r3, 4;
-  add.s64 %rd14, %rd2, %rd13;
-  st.global.f32 [%rd14], %f3;
-)";
 
 TEST_F(SelfCheckTest, NarrowsTheBoxWhereValuesPassTheNarrowestFormat) {
-  const std::string decls = "  .reg .b16 %h<4>;\n";
-  std::string args = R"({ read = "x" }, { read = "y" }, { write = "out" })";
-  std::string t = tensor("x", "[8]", "f16", "input", "range = [-1000, 1000]") +
-                  tensor("y", "[8]", "f16", "input", "range = [-1000, 1000]") + tensor("out", "[8]", "f32", "empty");
-  CheckResult r = run(kernel("prog_a", 3, kWideProductBody, decls) + kernel("prog_b", 3, kWideProductBody, decls),
-                      {.tensors = t, .a = {{"prog_a", args, "[1]", "[8]"}}, .b = {{"prog_b", args, "[1]", "[8]"}}});
+  CheckResult r = wide_products("[8]", {"[1]", "[8]"}, {"[1]", "[8]"});
   EXPECT_EQ(r.verdict, Verdict::Equivalent) << show(r);
   EXPECT_NE(r.self_check.find("the inputs' box narrowed by 8^"), std::string::npos) << r.self_check;
   EXPECT_EQ(r.self_check.find("self-check: 0 cell values"), std::string::npos) << r.self_check;
@@ -99,12 +104,7 @@ TEST_F(SelfCheckTest, NarrowsTheBoxWhereValuesPassTheNarrowestFormat) {
 // Where the first point must be narrowed, the narrowed point the self-check takes next was
 // emulated beside the symbolic run too: no emulation after it.
 TEST_F(SelfCheckTest, TheFirstNarrowedPointIsEmulatedBesideTheSymbolicRun) {
-  const std::string decls = "  .reg .b16 %h<4>;\n";
-  std::string args = R"({ read = "x" }, { read = "y" }, { write = "out" })";
-  std::string t = tensor("x", "[16384]", "f16", "input", "range = [-1000, 1000]") +
-                  tensor("y", "[16384]", "f16", "input", "range = [-1000, 1000]") + tensor("out", "[16384]", "f32", "empty");
-  CheckResult r = run(kernel("prog_a", 3, kWideProductBody, decls) + kernel("prog_b", 3, kWideProductBody, decls),
-                      {.tensors = t, .a = {{"prog_a", args, "[64]", "[256]"}}, .b = {{"prog_b", args, "[128]", "[128]"}}});
+  CheckResult r = wide_products("[16384]", {"[64]", "[256]"}, {"[128]", "[128]"});
   EXPECT_EQ(r.verdict, Verdict::Equivalent) << show(r);
   EXPECT_NE(r.self_check.find("the inputs' box narrowed by 8^1"), std::string::npos) << r.self_check;
   EXPECT_NE(r.self_check.find("32768 cell values agree"), std::string::npos) << r.self_check;
