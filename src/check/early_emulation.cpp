@@ -6,9 +6,11 @@ namespace racer::check {
 
 EarlyEmulation::EarlyEmulation(const Prepared& prep, const exec::Session& within, uint64_t seed) {
   thread_ = std::thread([this, &prep, &within, seed] {
+    size_t held = 0;  // bytes of the outputs of the runs so far
     for (size_t k = 0; k < std::size(kPlan); ++k) {
       std::optional<ConcreteRun> run;
-      if (!cancelled_) {
+      // (Every run's outputs are as large as the first's.)
+      if (!cancelled_ && (k == 0 || held + held / k <= kHeldOutputBytes)) {
         try {
           const double narrowing = kPlan[k].narrowed ? kNarrowing : 1.0;
           run = run_concrete(prep, keyed_inputs(prep, seed + kPlan[k].key_offset, &cancelled_, narrowing), Defects::Skip, &within,
@@ -16,6 +18,9 @@ EarlyEmulation::EarlyEmulation(const Prepared& prep, const exec::Session& within
         } catch (...) {  // (a limit or an error: the self-check's own emulation meets it again and says so)
         }
       }
+      if (run)
+        for (const auto& side : run->outputs)
+          for (const auto& cells : side) held += cells.size() * sizeof(uint64_t);
       std::lock_guard lock(mutex_);
       runs_[k] = std::move(run);
       done_ = k + 1;

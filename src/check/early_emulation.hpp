@@ -8,7 +8,9 @@
 // point; the first in the box narrowed by kNarrowing (where most cells have no rounding bound
 // in the whole box: flash attention's exp passes f16's range there); the second point and the
 // second narrowed one (piecewise cells take two). What the self-check does not take is
-// cancelled with the check's end, or dropped with this object after the self-check.
+// cancelled with the check's end, or dropped with this object after the self-check. A run
+// beyond the first starts only where the outputs held with it stay within kHeldOutputBytes (an
+// elementwise kernel over a million cells holds 16 MB per run and needs only the first).
 #include <atomic>
 #include <condition_variable>
 #include <mutex>
@@ -33,6 +35,7 @@ class EarlyEmulation {
   // The i-th un-narrowed (narrowed: in the box narrowed by kNarrowing) point the self-check
   // takes is the keyed point with key offset i (PointSampler::draw_keyed), where i < kPerKind.
   static constexpr unsigned kPerKind = 2;
+  static constexpr size_t kHeldOutputBytes = size_t{8} << 20;
   // Its run, once it has ended (waits for it); nullopt where it did not end by itself (a
   // limit, an error: the self-check then emulates as usual, and meets the same) or i >= kPerKind.
   std::optional<ConcreteRun> take(unsigned i, bool narrowed);
