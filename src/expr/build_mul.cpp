@@ -206,10 +206,44 @@ ExprId Store::mul(ExprId a, ExprId b) {
     const uint32_t ops[] = {std::min(a.index, b.index), RationalTable::kOne, std::max(a.index, b.index), RationalTable::kOne};
     return intern(Kind::Mul, 0, RationalTable::kOne, ops, finite ? kFinite : 0);
   }
+  if (std::optional<ExprId> r = mul_one_factor(a, b)) return *r;
+  if (std::optional<ExprId> r = mul_one_factor(b, a)) return *r;
   MulAcc acc;
   collect_mul(acc, a, RationalTable::kOne);
   collect_mul(acc, b, RationalTable::kOne);
   return finish_mul(acc);
+}
+
+// product * x for a finite product with a nonzero coefficient and a finite plain base x: the
+// canonical result is the product's sorted factor list with x merged in at its place (an
+// exponent one higher, or a new factor of exponent 1), so a factor multiplied into a product
+// (attention's p * v) costs a copy instead of collecting, sorting and re-interning rationals.
+// nullopt where the general path's special forms may apply (an exponent that cancels to 0).
+std::optional<ExprId> Store::mul_one_factor(ExprId product, ExprId x) {
+  const detail::Node n = node(product);
+  if (n.kind != Kind::Mul || !(n.flags & kFinite) || n.a == RationalTable::kZero) return std::nullopt;
+  if (!plain_base(x) || !is_finite(x) || is_condition(x)) return std::nullopt;
+  uint32_t pos = 0;  // first factor whose id is not below x's
+  for (uint32_t lo = 0, hi = n.n; lo < hi;) {
+    uint32_t mid = (lo + hi) / 2;
+    if (term_id(n, mid) < x.index) lo = mid + 1; else hi = mid;
+    pos = lo;
+  }
+  const bool merge = pos < n.n && term_id(n, pos) == x.index;
+  uint32_t merged = RationalTable::kOne;
+  if (merge) {
+    merged = rat_add(term_w(n, pos), RationalTable::kOne);
+    if (merged == RationalTable::kZero) return std::nullopt;  // x^-1 * x: the factor goes, and with it maybe the product
+  }
+  std::vector<uint32_t> ops;
+  ops.reserve(2 * size_t(n.n) + 2);
+  for (uint32_t i = 0; i < pos; ++i) ops.push_back(term_id(n, i)), ops.push_back(term_w(n, i));
+  ops.push_back(x.index);
+  ops.push_back(merged);
+  for (uint32_t i = merge ? pos + 1 : pos; i < n.n; ++i) ops.push_back(term_id(n, i)), ops.push_back(term_w(n, i));
+  ExprId r = intern(Kind::Mul, 0, n.a, ops, kFinite);
+  assert(is_canonical(*this, r));
+  return r;
 }
 
 ExprId Store::mul(std::span<const ExprId> xs) {

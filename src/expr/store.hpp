@@ -237,6 +237,7 @@ class Store {
   void collect_mul(MulAcc& acc, ExprId x, uint32_t e);
   ExprId finish_mul(MulAcc& acc);
   ExprId make_mul(uint32_t c, std::vector<Term>& factors);
+  std::optional<ExprId> mul_one_factor(ExprId product, ExprId x);
   ExprId rebuild_mul(ExprId product, std::span<const ExprId> bases);
   // A factor collect_mul keeps whole with its exponent: neither a constant, a product nor a sum.
   bool plain_base(ExprId x) const {

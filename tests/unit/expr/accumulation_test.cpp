@@ -30,6 +30,26 @@ TEST_F(ExprTest, TermByTermSumsAreTheSumsBuiltAtOnce) {
   expect_all_canonical();
 }
 
+// The same for products: a factor multiplied into a product takes the one-factor path, which
+// must give the node the general path builds from all factors at once (merged exponents,
+// cancelled factors, coefficients).
+TEST_F(ExprTest, FactorByFactorProductsAreTheProductsBuiltAtOnce) {
+  std::vector<ExprId> pool{x, y, z, s.exp(x), s.sin(y), s.pow_int(z, -1), s.mul(c(3), x), s.add(x, y), s.pow_int(x, -2), s.sqrt(z)};
+  std::mt19937 rng(11);
+  for (int trial = 0; trial < 400; ++trial) {
+    size_t n = 2 + rng() % 10;
+    std::vector<ExprId> factors;
+    ExprId acc = s.one();
+    for (size_t i = 0; i < n; ++i) {
+      ExprId f = pool[rng() % pool.size()];
+      factors.push_back(f);
+      acc = (rng() % 2) ? s.mul(acc, f) : s.mul(f, acc);
+    }
+    EXPECT_EQ(acc, s.mul(factors)) << str(acc) << " vs " << str(s.mul(factors));
+  }
+  expect_all_canonical();
+}
+
 TEST_F(ExprTest, TermByTermCancellationLeavesTheRemainingTerms) {
   ExprId sum = s.add(s.add(x, y), z);
   EXPECT_EQ(s.add(sum, s.neg(z)), s.add(x, y));
