@@ -161,12 +161,12 @@ CheckResult check_instance(const instance::Instance& inst, const CheckOptions& o
   // malloc's locks, which cost an allocation-heavy small check about a tenth.
   std::optional<EarlyEmulation> early;
   const bool may_emulate_early = options.self_check_points > 0 && std::thread::hardware_concurrency() > 1;
-  if (may_emulate_early && launched_threads(prep) >= kEarlyEmulationThreads) early.emplace(prep, session, options.seed);
+  if (may_emulate_early && launched_threads(prep) >= kEarlyEmulationThreads) early.emplace(prep, session, options.seed, options.self_check_points);
   bool executing = true;
   session.set_poll([&] {
     ticker.poll();
     if (executing && may_emulate_early && !early && ex.thread_instructions() >= kEarlyEmulationInstructions)
-      early.emplace(prep, session, options.seed);
+      early.emplace(prep, session, options.seed, options.self_check_points);
   });
   bool refused = false;
   std::string why = ex.run(refused, [&](char p) { ticker.enter(Phase::Executing, p); });

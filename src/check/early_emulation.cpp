@@ -4,13 +4,13 @@
 
 namespace racer::check {
 
-EarlyEmulation::EarlyEmulation(const Prepared& prep, const exec::Session& within, uint64_t seed) {
-  thread_ = std::thread([this, &prep, &within, seed] {
+EarlyEmulation::EarlyEmulation(const Prepared& prep, const exec::Session& within, uint64_t seed, unsigned points) {
+  thread_ = std::thread([this, &prep, &within, seed, points] {
     size_t held = 0;  // bytes of the outputs of the runs so far
     for (size_t k = 0; k < std::size(kPlan); ++k) {
       std::optional<ConcreteRun> run;
       // (Every run's outputs are as large as the first's.)
-      if (!cancelled_ && (k == 0 || held + held / k <= kHeldOutputBytes)) {
+      if (!cancelled_ && kPlan[k].key_offset < points && (k == 0 || held + held / k <= kHeldOutputBytes)) {
         try {
           const double narrowing = kPlan[k].narrowed ? kNarrowing : 1.0;
           run = run_concrete(prep, keyed_inputs(prep, seed + kPlan[k].key_offset, &cancelled_, narrowing), Defects::Skip, &within,

@@ -26,7 +26,8 @@ namespace racer::check {
 // Destroying it cancels and joins the runs.
 class EarlyEmulation {
  public:
-  EarlyEmulation(const Prepared& prep, const exec::Session& within, uint64_t seed);
+  // `points`: the self-check's (runs for points beyond them are not made).
+  EarlyEmulation(const Prepared& prep, const exec::Session& within, uint64_t seed, unsigned points);
   ~EarlyEmulation();
   EarlyEmulation(const EarlyEmulation&) = delete;
   EarlyEmulation& operator=(const EarlyEmulation&) = delete;
