@@ -8,24 +8,35 @@
 namespace racer::expr::test {
 namespace {
 
+// 2 to 1 + max_more operands drawn from pool, and the node built from them one at a time by
+// two(acc, x) or two(x, acc) from `start`.
+struct Chain {
+  std::vector<ExprId> operands;
+  ExprId built;
+};
+template <class Two>
+Chain random_chain(const std::vector<ExprId>& pool, ExprId start, Two two, std::mt19937& rng, unsigned max_more) {
+  Chain ch{{}, start};
+  const size_t n = 2 + rng() % max_more;
+  for (size_t i = 0; i < n; ++i) {
+    ExprId t = pool[rng() % pool.size()];
+    ch.operands.push_back(t);
+    ch.built = (rng() % 2) ? two(ch.built, t) : two(t, ch.built);
+  }
+  return ch;
+}
+
 TEST_F(ExprTest, TermByTermSumsAreTheSumsBuiltAtOnce) {
   std::vector<ExprId> pool{x, y, z, s.exp(x), s.mul(x, y), s.mul(c(3), s.mul(x, y)), s.mul(c(-2), z),
                            s.mul(q(1, 8), s.mul(y, z)), s.neg(x), s.sin(y), s.mul(c(-3), s.mul(x, y))};
   std::mt19937 rng(7);
   for (int trial = 0; trial < 300; ++trial) {
-    size_t n = 2 + rng() % 12;
-    std::vector<ExprId> terms;
-    ExprId acc = s.zero();
-    for (size_t i = 0; i < n; ++i) {
-      ExprId t = pool[rng() % pool.size()];
-      terms.push_back(t);
-      acc = (rng() % 2) ? s.add(acc, t) : s.add(t, acc);
-    }
+    Chain ch = random_chain(pool, s.zero(), [&](ExprId l, ExprId r) { return s.add(l, r); }, rng, 12);
     if (rng() % 3 == 0) {
-      terms.push_back(c(5));
-      acc = s.add(acc, c(5));
+      ch.operands.push_back(c(5));
+      ch.built = s.add(ch.built, c(5));
     }
-    EXPECT_EQ(acc, s.add(terms)) << str(acc) << " vs " << str(s.add(terms));
+    EXPECT_EQ(ch.built, s.add(ch.operands)) << str(ch.built) << " vs " << str(s.add(ch.operands));
   }
   expect_all_canonical();
 }
@@ -37,15 +48,8 @@ TEST_F(ExprTest, FactorByFactorProductsAreTheProductsBuiltAtOnce) {
   std::vector<ExprId> pool{x, y, z, s.exp(x), s.sin(y), s.pow_int(z, -1), s.mul(c(3), x), s.add(x, y), s.pow_int(x, -2), s.sqrt(z)};
   std::mt19937 rng(11);
   for (int trial = 0; trial < 400; ++trial) {
-    size_t n = 2 + rng() % 10;
-    std::vector<ExprId> factors;
-    ExprId acc = s.one();
-    for (size_t i = 0; i < n; ++i) {
-      ExprId f = pool[rng() % pool.size()];
-      factors.push_back(f);
-      acc = (rng() % 2) ? s.mul(acc, f) : s.mul(f, acc);
-    }
-    EXPECT_EQ(acc, s.mul(factors)) << str(acc) << " vs " << str(s.mul(factors));
+    Chain ch = random_chain(pool, s.one(), [&](ExprId l, ExprId r) { return s.mul(l, r); }, rng, 10);
+    EXPECT_EQ(ch.built, s.mul(ch.operands)) << str(ch.built) << " vs " << str(s.mul(ch.operands));
   }
   expect_all_canonical();
 }
