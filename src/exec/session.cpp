@@ -81,11 +81,11 @@ expr::ExprId Session::input_cell(size_t tensor, int64_t cell, const TensorSpec& 
   if (!slot) {
     uint16_t& family = input_family_[tensor];
     if (!family) {
-      family = store_.add_symbol_family([spec = t](uint32_t key) { return spec.cell_name(key); });
+      family = store_.add_symbol_family([spec = t](uint32_t key) { return spec.cell_name(key); }, t.range, ptx::is_integer(t.elem));
       tensor_of_family_.resize(family, -1);
       tensor_of_family_[family - 1] = static_cast<int>(tensor);
     }
-    slot = store_.family_symbol(family, static_cast<uint32_t>(cell), t.range, ptx::is_integer(t.elem)).index + 1;
+    slot = store_.family_symbol(family, static_cast<uint32_t>(cell)).index + 1;
   }
   return expr::ExprId{slot - 1};
 }

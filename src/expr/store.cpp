@@ -249,7 +249,7 @@ SymbolInfo Store::symbol_info(ExprId x) const {
 
 std::string Store::symbol_name(ExprId x) const {
   const SymbolEntry& e = symbol_entry(x);
-  return e.family ? families_[e.family - 1](e.name_or_key) : names_[e.name_or_key];
+  return e.family ? families_[e.family - 1].name_of(e.name_or_key) : names_[e.name_or_key];
 }
 
 std::optional<FamilyKey> Store::family_key(ExprId x) const {
@@ -349,16 +349,17 @@ ExprId Store::symbol(const std::string& origin, const std::optional<Range>& give
   return new_symbol(SymbolEntry{0, static_cast<uint32_t>(names_.size() - 1), range, 0, integer}, true);
 }
 
-uint16_t Store::add_symbol_family(std::function<std::string(uint32_t key)> name_of) {
+uint16_t Store::add_symbol_family(std::function<std::string(uint32_t key)> name_of, const std::optional<Range>& range, bool integer) {
   if (families_.size() >= 0xFFFF) throw Error(ExitCode::Internal, "too many symbol families");
-  families_.push_back(std::move(name_of));
+  const uint32_t place = range_place(range, [&] { return "family of " + name_of(0); });
+  families_.push_back(Family{std::move(name_of), place, integer});
   return static_cast<uint16_t>(families_.size());
 }
 
-ExprId Store::family_symbol(uint16_t family, uint32_t key, const std::optional<Range>& given, bool integer) {
+ExprId Store::family_symbol(uint16_t family, uint32_t key) {
   assert(family >= 1 && family <= families_.size());
-  const uint32_t range = range_place(given, [&] { return families_[family - 1](key); });
-  return new_symbol(SymbolEntry{0, key, range, family, integer}, false);
+  const Family& f = families_[family - 1];
+  return new_symbol(SymbolEntry{0, key, f.range, family, f.integer}, false);
 }
 
 }  // namespace racer::expr

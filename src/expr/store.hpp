@@ -129,11 +129,12 @@ class Store {
   ExprId symbol(const std::string& origin, const std::optional<Range>& range = std::nullopt, bool integer = false);
   // A family of symbols named by a key (a tensor's cells by their index): name_of(key) is
   // the name, made only when asked for (a witness, a printout). Millions of input cells are
-  // millions of symbols; a family's cost no name each and no entry in the name table.
-  uint16_t add_symbol_family(std::function<std::string(uint32_t key)> name_of);
+  // millions of symbols; a family's cost no name each and no entry in the name table. Its
+  // symbols share `range` and `integer`.
+  uint16_t add_symbol_family(std::function<std::string(uint32_t key)> name_of, const std::optional<Range>& range, bool integer);
   // A new symbol of `family` with `key`. The caller asks for each key once (it keeps the
   // symbols it made): nothing here finds the symbol again by key or by name.
-  ExprId family_symbol(uint16_t family, uint32_t key, const std::optional<Range>& range, bool integer);
+  ExprId family_symbol(uint16_t family, uint32_t key);
 
   // ---- Arithmetic.
   ExprId add(ExprId a, ExprId b);
@@ -288,7 +289,12 @@ class Store {
 
   std::vector<SymbolEntry> symbols_;
   std::vector<std::string> names_;  // of named symbols
-  std::vector<std::function<std::string(uint32_t)>> families_;  // family f's namer at f - 1
+  struct Family {
+    std::function<std::string(uint32_t)> name_of;
+    uint32_t range;  // place + 1 in ranges_, 0: none
+    bool integer;
+  };
+  std::vector<Family> families_;  // family f at f - 1
   std::vector<std::unique_ptr<Range>> ranges_;  // distinct ranges
   uint32_t last_range_ = 0;  // the place + 1 of the range last made or found (runs of symbols share one)
   SymbolNames symbol_by_origin_;

@@ -68,6 +68,30 @@ TEST_F(ExprTest, SymbolsInternByOrigin) {
   EXPECT_THROW(s.symbol("w", Range{mpq_class(2), mpq_class(1)}), racer::Error);
 }
 
+// A family's symbols: named by their key only when asked, sharing the family's range and
+// integrality, numbered with the named ones, and never found by name.
+TEST_F(ExprTest, AFamilysSymbolsAreNamedByTheirKey) {
+  int named = 0;
+  uint16_t v = s.add_symbol_family([&](uint32_t key) { return ++named, "v[" + std::to_string(key) + "]"; },
+                                   Range{mpq_class(-3), mpq_class(3)}, true);
+  ExprId v7 = s.family_symbol(v, 7), v2 = s.family_symbol(v, 2);
+  EXPECT_EQ(named, 0) << "a name made before it was asked for";
+  EXPECT_NE(v7, v2);
+  EXPECT_EQ(s.symbol_name(v7), "v[7]");
+  ASSERT_TRUE(s.family_key(v2));
+  EXPECT_EQ(s.family_key(v2)->family, v);
+  EXPECT_EQ(s.family_key(v2)->key, 2u);
+  EXPECT_FALSE(s.family_key(x));
+  EXPECT_EQ(s.symbol_info(v7).range, s.symbol_info(v2).range);
+  EXPECT_EQ(s.symbol_info(v7).range->hi, 3);
+  EXPECT_TRUE(s.symbol_info(v7).integer);
+  EXPECT_EQ(s.symbol_at(s.symbol_number(v2)), v2);
+  EXPECT_EQ(s.symbol_count(), s.symbol_number(v2) + 1);
+  EXPECT_NE(s.symbol("v[7]"), v7);  // (a named symbol of that name is another variable)
+  EXPECT_EQ(s.add(v7, v2), s.add(v2, v7));
+  EXPECT_THROW(s.add_symbol_family([](uint32_t) { return std::string("e"); }, Range{mpq_class(2), mpq_class(1)}, false), racer::Error);
+}
+
 TEST_F(ExprTest, SymbolsShareOneCopyOfEqualRanges) {
   ExprId a0 = s.symbol("a[0]", Range{mpq_class(-1), mpq_class(1)});
   ExprId a1 = s.symbol("a[1]", Range{mpq_class(-2, 2), mpq_class(2, 2)});  // equal, not canonical
