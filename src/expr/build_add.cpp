@@ -175,34 +175,15 @@ std::optional<ExprId> Store::add_one_term(ExprId sum, ExprId x) {
     if (w == RationalTable::kZero) return std::nullopt;  // a NaN guard, kept by the general path
     term = unit_part(x);
   }
-  uint32_t pos = 0;  // first term whose id is not below term's
-  for (uint32_t lo = 0, hi = n.n; lo < hi;) {
-    uint32_t mid = (lo + hi) / 2;
-    if (term_id(n, mid) < term.index) lo = mid + 1; else hi = mid;
-    pos = lo;
-  }
+  const uint32_t pos = first_not_below(n, term.index);
   if (pos == n.n) return append_term(sum, term.index, w);
   // The terms as pairs, term merged in at pos (intern stores them as ids where all weights are 1).
-  std::vector<uint32_t> ops;
-  ops.reserve(2 * size_t(n.n) + 2);
-  auto copy_terms = [&](uint32_t from, uint32_t to) {
-    for (uint32_t i = from; i < to; ++i) ops.push_back(term_id(n, i)), ops.push_back(term_w(n, i));
-  };
-  copy_terms(0, pos);
-  if (term_id(n, pos) == term.index) {
-    uint32_t merged = rat_add(term_w(n, pos), w);  // may move rats_, never pool_
-    if (merged == RationalTable::kZero && n.n <= 2) return std::nullopt;  // a lone term or a constant is left
-    if (merged != RationalTable::kZero) {
-      ops.push_back(term.index);
-      ops.push_back(merged);
-    }
-    copy_terms(pos + 1, n.n);
-  } else {
-    ops.push_back(term.index);
-    ops.push_back(w);
-    copy_terms(pos, n.n);
+  const bool merge = term_id(n, pos) == term.index;
+  if (merge) {
+    w = rat_add(term_w(n, pos), w);  // may move rats_, never pool_
+    if (w == RationalTable::kZero && n.n <= 2) return std::nullopt;  // a lone term or a constant is left
   }
-  ExprId r = intern(Kind::Add, 0, n.a, ops, kFinite);
+  ExprId r = intern(Kind::Add, 0, n.a, pairs_with(n, pos, merge, term.index, w), kFinite);
   assert(is_canonical(*this, r));
   return r;
 }

@@ -223,25 +223,14 @@ std::optional<ExprId> Store::mul_one_factor(ExprId product, ExprId x) {
   const detail::Node n = node(product);
   if (n.kind != Kind::Mul || !(n.flags & kFinite) || n.a == RationalTable::kZero) return std::nullopt;
   if (!plain_base(x) || !is_finite(x) || is_condition(x)) return std::nullopt;
-  uint32_t pos = 0;  // first factor whose id is not below x's
-  for (uint32_t lo = 0, hi = n.n; lo < hi;) {
-    uint32_t mid = (lo + hi) / 2;
-    if (term_id(n, mid) < x.index) lo = mid + 1; else hi = mid;
-    pos = lo;
-  }
+  const uint32_t pos = first_not_below(n, x.index);
   const bool merge = pos < n.n && term_id(n, pos) == x.index;
-  uint32_t merged = RationalTable::kOne;
+  uint32_t e = RationalTable::kOne;
   if (merge) {
-    merged = rat_add(term_w(n, pos), RationalTable::kOne);
-    if (merged == RationalTable::kZero) return std::nullopt;  // x^-1 * x: the factor goes, and with it maybe the product
+    e = rat_add(term_w(n, pos), RationalTable::kOne);
+    if (e == RationalTable::kZero) return std::nullopt;  // x^-1 * x: the factor goes, and with it maybe the product
   }
-  std::vector<uint32_t> ops;
-  ops.reserve(2 * size_t(n.n) + 2);
-  for (uint32_t i = 0; i < pos; ++i) ops.push_back(term_id(n, i)), ops.push_back(term_w(n, i));
-  ops.push_back(x.index);
-  ops.push_back(merged);
-  for (uint32_t i = merge ? pos + 1 : pos; i < n.n; ++i) ops.push_back(term_id(n, i)), ops.push_back(term_w(n, i));
-  ExprId r = intern(Kind::Mul, 0, n.a, ops, kFinite);
+  ExprId r = intern(Kind::Mul, 0, n.a, pairs_with(n, pos, merge, x.index, e), kFinite);
   assert(is_canonical(*this, r));
   return r;
 }

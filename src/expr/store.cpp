@@ -31,6 +31,27 @@ std::span<const uint32_t> Store::slots(const Node& n) const {
 
 uint32_t Store::term_w(const Node& n, uint32_t i) const { return n.unit ? RationalTable::kOne : pool_[n.off + 2 * i + 1]; }
 
+uint32_t Store::first_not_below(const Node& n, uint32_t id) const {
+  uint32_t lo = 0, hi = n.n;
+  while (lo < hi) {
+    uint32_t mid = (lo + hi) / 2;
+    if (term_id(n, mid) < id) lo = mid + 1; else hi = mid;
+  }
+  return lo;
+}
+
+std::vector<uint32_t> Store::pairs_with(const Node& n, uint32_t pos, bool replace, uint32_t id, uint32_t w) const {
+  std::vector<uint32_t> ops;
+  ops.reserve(2 * size_t(n.n) + 2);
+  auto copy = [&](uint32_t from, uint32_t to) {
+    for (uint32_t i = from; i < to; ++i) ops.push_back(term_id(n, i)), ops.push_back(term_w(n, i));
+  };
+  copy(0, pos);
+  if (w != RationalTable::kZero) ops.push_back(id), ops.push_back(w);
+  copy(replace ? pos + 1 : pos, n.n);
+  return ops;
+}
+
 template <class SameSlots>
 std::optional<ExprId> Store::find(Kind kind, uint8_t op, uint32_t a, uint32_t n, uint64_t slots_sum,
                                   uint32_t& hash, size_t& table_slot, SameSlots same_slots) const {
@@ -101,15 +122,8 @@ ExprId Store::append_term(ExprId sum, uint32_t term, uint32_t w) {
   const Node s = node(sum);
   const uint32_t n = s.n + 1;
   const bool unit = s.unit && w == RationalTable::kOne;
-  if (s.unit && !unit) {
-    // A weight other than 1 after unit ones: the result is stored as pairs, all of it anew.
-    std::vector<uint32_t> ops;
-    ops.reserve(2 * size_t(n));
-    for (uint32_t i = 0; i < s.n; ++i) ops.push_back(term_id(s, i)), ops.push_back(RationalTable::kOne);
-    ops.push_back(term);
-    ops.push_back(w);
-    return intern(Kind::Add, 0, s.a, ops, s.flags);
-  }
+  // A weight other than 1 after unit ones: the result is stored as pairs, all of it anew.
+  if (s.unit && !unit) return intern(Kind::Add, 0, s.a, pairs_with(s, s.n, false, term, w), s.flags);
   const uint32_t stride = unit ? 1 : 2;  // (s has the result's layout)
   const uint32_t end = s.off + stride * s.n;
   uint64_t slots_sum = slot_sums_[sum.index] + detail::hash_slot(term, 2 * s.n) + detail::hash_slot(w, 2 * s.n + 1);

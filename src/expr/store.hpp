@@ -202,6 +202,11 @@ class Store {
   // Add/Mul: operand i's id and weight (a rational table index), whatever the layout.
   uint32_t term_id(const detail::Node& n, uint32_t i) const { return pool_[n.off + (n.unit ? i : 2 * i)]; }
   uint32_t term_w(const detail::Node& n, uint32_t i) const;
+  // Add/Mul: the place of the first operand whose id is not below `id` (operands sort by id).
+  uint32_t first_not_below(const detail::Node& n, uint32_t id) const;
+  // Add/Mul: n's (id, weight) pairs with (id, w) at `pos`, in place of the pair there where
+  // `replace`; a weight of 0 leaves the pair out (a term cancelled).
+  std::vector<uint32_t> pairs_with(const detail::Node& n, uint32_t pos, bool replace, uint32_t id, uint32_t w) const;
   // ops: Add/Mul as (id, weight) pairs (stored as ids alone where every weight is 1).
   ExprId intern(Kind kind, uint8_t op, uint32_t a, std::span<const uint32_t> ops, uint8_t flags);
   // The node with slots as stored (`stored`, in `unit` layout), whose pairs hash to slots_sum.
