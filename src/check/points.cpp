@@ -5,6 +5,7 @@
 #include <map>
 
 #include "check/float_model.hpp"
+#include "expr/hash.hpp"
 #include "exec/refusal.hpp"
 
 namespace racer::check {
@@ -32,12 +33,10 @@ double in_format(ptx::Type t, double x, double lo, double hi) {
 double largest_end(double lo, double hi) { return std::fabs(lo) > std::fabs(hi) ? lo : hi; }
 
 // Keyed draws: a number in [0, 1) that is a function of the seed and a key alone (splitmix64).
-uint64_t mix(uint64_t x) {
-  x += 0x9e3779b97f4a7c15ULL;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-  return x ^ (x >> 31);
-}
+uint64_t mix(uint64_t x) { return expr::detail::hash_finish(x + 0x9e3779b97f4a7c15ULL); }
+
+// A box's narrowing about its middle, as every draw takes it.
+double narrowing_scale(double scale) { return std::clamp(scale, 0x1p-30, 1.0); }
 double keyed_unit(uint64_t seed, uint64_t key) { return static_cast<double>(mix(mix(seed) ^ key) >> 11) * 0x1p-53; }
 uint64_t cell_key(int tensor, int64_t cell) { return mix(static_cast<uint64_t>(tensor) << 40 ^ static_cast<uint64_t>(cell)); }
 uint64_t name_key(const std::string& name) { return mix(std::hash<std::string>{}(name) ^ 0x5bd1e995ULL); }
@@ -64,7 +63,7 @@ std::pair<double, double> default_range(ptx::Type elem) { return float_format(el
 }  // namespace
 
 ConcreteInputs keyed_inputs(const Prepared& prep, uint64_t seed, const std::atomic<bool>* cancelled, double narrowing) {
-  narrowing = std::clamp(narrowing, 0x1p-30, 1.0);  // (as draw_keyed's)
+  narrowing = narrowing_scale(narrowing);
   ConcreteInputs in;
   const std::vector<exec::TensorSpec>& tensors = prep.tensors();
   in.cells.resize(tensors.size());
@@ -103,11 +102,11 @@ Point PointSampler::draw(PointStyle style) { return make(style, nullptr); }
 
 Point PointSampler::draw_keyed(double narrowing, uint64_t key_offset) {
   return make(PointStyle::Spread, nullptr, std::numeric_limits<double>::quiet_NaN(), false,
-              {.narrowing = std::clamp(narrowing, 0x1p-30, 1.0), .keyed = true, .key_offset = key_offset});
+              {.narrowing = narrowing_scale(narrowing), .keyed = true, .key_offset = key_offset});
 }
 
 Point PointSampler::draw_narrowed(double scale) {
-  return make(PointStyle::Spread, nullptr, std::numeric_limits<double>::quiet_NaN(), false, {.narrowing = std::clamp(scale, 0x1p-30, 1.0)});
+  return make(PointStyle::Spread, nullptr, std::numeric_limits<double>::quiet_NaN(), false, {.narrowing = narrowing_scale(scale)});
 }
 
 Point PointSampler::around(const std::vector<WitnessValue>& fixed) { return make(PointStyle::Spread, &fixed); }

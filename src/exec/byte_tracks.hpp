@@ -64,15 +64,15 @@ class ByteTracks {
       off = stop;
     }
   }
-  // The record of byte off without allocating: an empty one where nothing was recorded
-  // (or the records were dropped).
-    // The bytes the records hold now.
+  // The bytes the records hold now.
   size_t record_bytes() const {
     size_t n = 0;
     for (const Page& p : pages_)
       n += p.compact ? sizeof(CompactPage) : p.records ? (p.fine ? kPageBytes : kGranules) * sizeof(ByteTrack) : 0;
     return n;
   }
+  // The record of byte off without allocating: an empty one where nothing was recorded
+  // (or the records were dropped).
   ByteTrack peek(uint64_t off) const {
     if ((off >> kPageBits) >= pages_.size()) return {};
     const Page& page = pages_[off >> kPageBits];
@@ -85,7 +85,6 @@ class ByteTracks {
   static constexpr uint64_t kPageBytes = uint64_t{1} << kPageBits;
   static constexpr uint64_t kPageMask = kPageBytes - 1;
   static constexpr uint64_t kGranuleMask = (uint64_t{1} << kGranuleBits) - 1;
-
   static constexpr uint64_t kGranules = kPageBytes >> kGranuleBits;
 
   // One record per granule and the roles it plays there (kWriter | kReader | kEstablished;
@@ -126,7 +125,7 @@ class ByteTracks {
   };
 
   static void allocate(Page& page, bool fine) {
-    page.records = std::make_unique<ByteTrack[]>(fine ? kPageBytes : kPageBytes >> kGranuleBits);
+    page.records = std::make_unique<ByteTrack[]>(fine ? kPageBytes : kGranules);
     page.fine = fine;
   }
   static void expand(Page& page) {

@@ -19,7 +19,7 @@ constexpr std::chrono::milliseconds kResidentReadInterval{2};
 Session::Session(Limits limits) : limits_(limits), start_(std::chrono::steady_clock::now()) {
   store_.set_growth_guard([this](size_t bytes) {
     const size_t mb = (bytes + (size_t{1} << 20) - 1) >> 20;
-    if (mb + resident_mb() > limits_.max_memory_mb)
+    if (passes_memory_limit(mb))
       throw LimitReached("memory limit of " + std::to_string(limits_.max_memory_mb) + " MiB reached (growing the expression store needs about " +
                          std::to_string(mb) + " MiB more)");
   });
@@ -41,8 +41,10 @@ void Session::check_limits() const {
     throw LimitReached("memory limit of " + std::to_string(limits_.max_memory_mb) + " MiB reached");
 }
 
+bool Session::passes_memory_limit(uint64_t mb) const { return mb + resident_mb() > limits_.max_memory_mb; }
+
 void Session::reserve_mb(uint64_t mb, const std::string& what) const {
-  if (mb + resident_mb() > limits_.max_memory_mb)
+  if (passes_memory_limit(mb))
     throw LimitReached(what + " would need about " + std::to_string(mb) + " MiB, more than the memory limit of " +
                        std::to_string(limits_.max_memory_mb) + " MiB leaves");
 }

@@ -42,6 +42,8 @@ class Session {
   // Before allocating `mb` MiB for `what`: throws LimitReached when that, on top of what is
   // resident now, would pass the memory limit.
   void reserve_mb(uint64_t mb, const std::string& what) const;
+  // Whether `mb` MiB more than is resident now would pass the memory limit.
+  bool passes_memory_limit(uint64_t mb) const;
 
   expr::ExprId symbol(const SymbolOrigin& origin, const std::string& name, const std::optional<expr::Range>& range = {},
                       bool integer = false);
