@@ -3,6 +3,7 @@
 #include "check/cell_decisions.hpp"
 #include "check/classify.hpp"
 #include "check/execution.hpp"
+#include "check/hazard_points.hpp"
 #include "check/hazards.hpp"
 #include "check/prepare.hpp"
 #include "check/self_check.hpp"
@@ -161,12 +162,13 @@ CheckResult check_instance(const instance::Instance& inst, const CheckOptions& o
   // malloc's locks, which cost an allocation-heavy small check about a tenth.
   std::optional<EarlyEmulation> early;
   const bool may_emulate_early = options.self_check_points > 0 && std::thread::hardware_concurrency() > 1;
-  if (may_emulate_early && launched_threads(prep) >= kEarlyEmulationThreads) early.emplace(prep, session, options.seed, options.self_check_points);
+  const std::optional<uint64_t> hazard_seed = options.hazard_points > 0 ? std::optional(hazard_sampler_seed(options.seed)) : std::nullopt;
+  auto emulate_early = [&] { early.emplace(prep, session, options.seed, options.self_check_points, hazard_seed); };
+  if (may_emulate_early && launched_threads(prep) >= kEarlyEmulationThreads) emulate_early();
   bool executing = true;
   session.set_poll([&] {
     ticker.poll();
-    if (executing && may_emulate_early && !early && ex.thread_instructions() >= kEarlyEmulationInstructions)
-      early.emplace(prep, session, options.seed, options.self_check_points);
+    if (executing && may_emulate_early && !early && ex.thread_instructions() >= kEarlyEmulationInstructions) emulate_early();
   });
   bool refused = false;
   std::string why = ex.run(refused, [&](char p) { ticker.enter(Phase::Executing, p); });
@@ -188,7 +190,7 @@ CheckResult check_instance(const instance::Instance& inst, const CheckOptions& o
     } catch (const exec::LimitReached& l) {
       sc.skipped = std::string("stopped: ") + l.what();
     }
-    early.reset();  // (cancels a narrowed run the self-check did not need, and frees its outputs)
+    if (early) early->self_check_done();  // (cancels a narrowed run the self-check did not need, and frees its outputs)
     res.self_check = sc.summary();
     res.self_check_seconds = sc.seconds;
     res.self_check_emulation_seconds = sc.emulation_seconds;
@@ -250,7 +252,7 @@ CheckResult check_instance(const instance::Instance& inst, const CheckOptions& o
     std::string line = ref.line_of(res.counterexample->output, res.counterexample->flat_cell);
     res.counterexample->reference_line = ref.function + (line.empty() ? "" : ", the cell computed at " + line);
   }
-  add_float_hazards(ex, res, options);  // never changes the verdict
+  add_float_hazards(ex, res, options, early ? &*early : nullptr);  // never changes the verdict
   return res;
 }
 

@@ -4,23 +4,29 @@
 
 namespace racer::check {
 
-EarlyEmulation::EarlyEmulation(const Prepared& prep, const exec::Session& within, uint64_t seed, unsigned points) {
-  thread_ = std::thread([this, &prep, &within, seed, points] {
-    size_t held = 0;  // bytes of the outputs of the runs so far
-    for (size_t k = 0; k < std::size(kPlan); ++k) {
+EarlyEmulation::EarlyEmulation(const Prepared& prep, const exec::Session& within, uint64_t seed, unsigned points,
+                               std::optional<uint64_t> hazard_seed) {
+  thread_ = std::thread([this, &prep, &within, seed, points, hazard_seed] {
+    size_t held = 0, made = 0;  // bytes of the outputs of the runs so far, and how many runs made them
+    for (size_t k = 0; k < kRuns; ++k) {
+      const Planned& plan = kPlan[k];
       std::optional<ConcreteRun> run;
       // (Every run's outputs are as large as the first's.)
-      if (!cancelled_ && kPlan[k].key_offset < points && (k == 0 || held + held / k <= kHeldOutputBytes)) {
+      const bool wanted = plan.hazard ? hazard_seed && made > 0 && held / made <= kHeldHazardBytes
+                                      : plan.key_offset < points && (made == 0 || held + held / made <= kHeldOutputBytes);
+      if (wanted && !stop_[k]) {
         try {
-          const double narrowing = kPlan[k].narrowed ? kNarrowing : 1.0;
-          run = run_concrete(prep, keyed_inputs(prep, seed + kPlan[k].key_offset, &cancelled_, narrowing), Defects::Skip, &within,
-                             {true, &cancelled_});
-        } catch (...) {  // (a limit or an error: the self-check's own emulation meets it again and says so)
+          ConcreteInputs inputs = plan.hazard ? keyed_largest_inputs(prep, *hazard_seed, &stop_[k])
+                                              : keyed_inputs(prep, seed + plan.key_offset, &stop_[k], plan.narrowed ? kNarrowing : 1.0);
+          run = run_concrete(prep, inputs, Defects::Skip, &within, {true, &stop_[k]});
+        } catch (...) {  // (a limit or an error: the self-check's or hazard search's own emulation meets it again and says so)
         }
       }
-      if (run)
+      if (run) {
+        ++made;
         for (const auto& side : run->outputs)
           for (const auto& cells : side) held += cells.size() * sizeof(uint64_t);
+      }
       std::lock_guard lock(mutex_);
       runs_[k] = std::move(run);
       done_ = k + 1;
@@ -30,17 +36,34 @@ EarlyEmulation::EarlyEmulation(const Prepared& prep, const exec::Session& within
 }
 
 EarlyEmulation::~EarlyEmulation() {
-  cancelled_ = true;
+  for (std::atomic<bool>& s : stop_) s = true;
   if (thread_.joinable()) thread_.join();
 }
 
-std::optional<ConcreteRun> EarlyEmulation::take(unsigned i, bool narrowed) {
-  size_t k = 0;
-  while (k < std::size(kPlan) && (kPlan[k].key_offset != i || kPlan[k].narrowed != narrowed)) ++k;
-  if (k == std::size(kPlan)) return std::nullopt;
+void EarlyEmulation::self_check_done() {
+  for (size_t k = 0; k < kRuns; ++k)
+    if (!kPlan[k].hazard) stop_[k] = true;
+  std::lock_guard lock(mutex_);
+  for (size_t k = 0; k < done_; ++k)
+    if (!kPlan[k].hazard) runs_[k].reset();  // (frees their outputs)
+}
+
+std::optional<ConcreteRun> EarlyEmulation::take_run(size_t k) {
   std::unique_lock lock(mutex_);
   ended_.wait(lock, [&] { return done_ > k; });
   return std::move(runs_[k]);
+}
+
+std::optional<ConcreteRun> EarlyEmulation::take(unsigned i, bool narrowed) {
+  for (size_t k = 0; k < kRuns; ++k)
+    if (!kPlan[k].hazard && kPlan[k].key_offset == i && kPlan[k].narrowed == narrowed) return take_run(k);
+  return std::nullopt;
+}
+
+std::optional<ConcreteRun> EarlyEmulation::take_hazard() {
+  for (size_t k = 0; k < kRuns; ++k)
+    if (kPlan[k].hazard) return take_run(k);
+  return std::nullopt;
 }
 
 }  // namespace racer::check

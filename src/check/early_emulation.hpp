@@ -4,13 +4,17 @@
 // so they start then, on a thread of their own (both programs one after the other), and on a
 // machine of two cores cost no wall time beside the symbolic run.
 //
-// The thread emulates the keyed points the self-check takes, most likely first: the first
-// point; the first in the box narrowed by kNarrowing (where most cells have no rounding bound
-// in the whole box: flash attention's exp passes f16's range there); the second point and the
-// second narrowed one (piecewise cells take two). What the self-check does not take is
-// cancelled with the check's end, or dropped with this object after the self-check. A run
-// beyond the first starts only where the outputs held with it stay within kHeldOutputBytes (an
-// elementwise kernel over a million cells holds 16 MB per run and needs only the first).
+// The thread emulates the keyed points the self-check takes, most likely first, and the float
+// hazard search's first point (every float input at its range's end of largest magnitude,
+// check/hazard_points.hpp), which every check with the search on runs: the self-check's first
+// point; its first in the box narrowed by kNarrowing (where most cells have no rounding bound
+// in the whole box: flash attention's exp passes f16's range there); the hazard search's; the
+// self-check's second point and second narrowed one (piecewise cells take two). What the
+// self-check does not take is cancelled when it is done (self_check_done) or with the check's
+// end; the hazard run is dropped with this object. A self-check run beyond the first starts
+// only where the outputs held with it stay within kHeldOutputBytes (an elementwise kernel over
+// a million cells holds 16 MB per run and needs only the first); the hazard run only where one
+// run's outputs are within kHeldHazardBytes.
 #include <atomic>
 #include <condition_variable>
 #include <mutex>
@@ -26,8 +30,10 @@ namespace racer::check {
 // Destroying it cancels and joins the runs.
 class EarlyEmulation {
  public:
-  // `points`: the self-check's (runs for points beyond them are not made).
-  EarlyEmulation(const Prepared& prep, const exec::Session& within, uint64_t seed, unsigned points);
+  // `points`: the self-check's (runs for points beyond them are not made). `hazard_seed`: the
+  // float hazard search's sampler seed (hazard_sampler_seed), where the search runs.
+  EarlyEmulation(const Prepared& prep, const exec::Session& within, uint64_t seed, unsigned points,
+                 std::optional<uint64_t> hazard_seed);
   ~EarlyEmulation();
   EarlyEmulation(const EarlyEmulation&) = delete;
   EarlyEmulation& operator=(const EarlyEmulation&) = delete;
@@ -37,23 +43,33 @@ class EarlyEmulation {
   // takes is the keyed point with key offset i (PointSampler::draw_keyed), where i < kPerKind.
   static constexpr unsigned kPerKind = 2;
   static constexpr size_t kHeldOutputBytes = size_t{8} << 20;
+  static constexpr size_t kHeldHazardBytes = size_t{64} << 20;
   // Its run, once it has ended (waits for it); nullopt where it did not end by itself (a
   // limit, an error: the self-check then emulates as usual, and meets the same) or i >= kPerKind.
   std::optional<ConcreteRun> take(unsigned i, bool narrowed);
+  // The self-check took what it needed: its runs not yet ended are cancelled (the hazard run
+  // goes on).
+  void self_check_done();
+  // The hazard search's first run (PointSampler::draw_keyed_largest), as take's.
+  std::optional<ConcreteRun> take_hazard();
 
  private:
   struct Planned {
     unsigned key_offset;
     bool narrowed;
+    bool hazard;
   };
   // In the order they run.
-  static constexpr Planned kPlan[] = {{0, false}, {0, true}, {1, false}, {1, true}};
+  static constexpr Planned kPlan[] = {{0, false, false}, {0, true, false}, {0, false, true}, {1, false, false}, {1, true, false}};
+  static constexpr size_t kRuns = std::size(kPlan);
 
-  std::atomic<bool> cancelled_{false};
+  std::optional<ConcreteRun> take_run(size_t k);
+
+  std::atomic<bool> stop_[kRuns] = {};  // per run: cancelled (before it starts, or while it runs)
   std::mutex mutex_;
   std::condition_variable ended_;
   size_t done_ = 0;  // runs of kPlan ended (or given up), in order
-  std::vector<std::optional<ConcreteRun>> runs_ = std::vector<std::optional<ConcreteRun>>(std::size(kPlan));
+  std::vector<std::optional<ConcreteRun>> runs_ = std::vector<std::optional<ConcreteRun>>(kRuns);
   std::thread thread_;
 };
 

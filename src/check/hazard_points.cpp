@@ -111,8 +111,8 @@ std::vector<ProvokingPoint> provoking_points(Execution& ex, const std::vector<ex
                                              const decide::FloatModel& narrowest, unsigned count, uint64_t seed) {
   std::vector<ProvokingPoint> out;
   if (count == 0) return out;
-  PointSampler sampler(ex, seed ^ 0xF10A7ull);
-  out.push_back({sampler.draw(PointStyle::Largest), "every input cell at the end of its range with the largest magnitude"});
+  PointSampler sampler(ex, hazard_sampler_seed(seed));
+  out.push_back({sampler.draw_keyed_largest(), "every input cell at the end of its range with the largest magnitude"});
   // Where exp of an argument leaves the format: beyond its largest finite value, or below
   // half its smallest subnormal (it rounds to zero there).
   std::vector<expr::ExprId> args;

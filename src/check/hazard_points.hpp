@@ -24,6 +24,10 @@ struct ProvokingPoint {
 std::vector<ProvokingPoint> provoking_points(Execution& ex, const std::vector<expr::ExprId>& roots,
                                              const decide::FloatModel& narrowest, unsigned count, uint64_t seed);
 
+// The seed of the first point's keyed draws, from the check's: keyed_largest_inputs with it
+// gives that point's inputs before the symbolic run (check/early_emulation.hpp).
+inline uint64_t hazard_sampler_seed(uint64_t seed) { return seed ^ 0xF10A7ull; }
+
 // The arguments of the logarithms (`logarithms`) or the denominators of the quotients (factors
 // of a product with a negative exponent) reachable from `roots` that are neither constants
 // nor inputs (at most `limit` distinct ones, visiting at most 200000 nodes).

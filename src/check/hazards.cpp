@@ -71,7 +71,7 @@ bool confirm_exactly(Execution& ex, expr::ExprId ea, expr::ExprId eb, const Poin
 
 }  // namespace
 
-HazardReport search_float_hazards(Execution& ex, const CheckResult& res, const CheckOptions& options) {
+HazardReport search_float_hazards(Execution& ex, const CheckResult& res, const CheckOptions& options, EarlyEmulation* early) {
   auto start = std::chrono::steady_clock::now();
   unsigned points = options.hazard_points;
   std::string fewer;  // why fewer inputs than asked for
@@ -112,7 +112,10 @@ HazardReport search_float_hazards(Execution& ex, const CheckResult& res, const C
     std::vector<ProvokingPoint> inputs = provoking_points(ex, roots, coarser(model_a, model_b), points, options.seed);
     for (ProvokingPoint& pp : inputs) {
       ex.session().check_limits();
-      ConcreteRun run = run_concrete(prep, pp.point.concrete(), Defects::Skip, &ex.session());
+      // The first point's run may have been made beside the symbolic run.
+      std::optional<ConcreteRun> made_early = rep.runs == 0 && early ? early->take_hazard() : std::nullopt;
+      rep.runs_beside += made_early.has_value();
+      ConcreteRun run = made_early ? std::move(*made_early) : run_concrete(prep, pp.point.concrete(), Defects::Skip, &ex.session());
       if (!run.refusal.empty())
         return done("float hazard search stopped: the emulation refused (" + run.refusal.substr(0, run.refusal.find('\n')) + ")");
       ++rep.runs;
@@ -195,8 +198,8 @@ HazardReport search_float_hazards(Execution& ex, const CheckResult& res, const C
               (rep.runs == 1 ? " input" : " inputs") + fewer + " chosen to provoke the formats (both programs on the bit-exact emulator)");
 }
 
-void add_float_hazards(Execution& ex, CheckResult& res, const CheckOptions& options) {
-  res.float_hazards = search_float_hazards(ex, res, options);
+void add_float_hazards(Execution& ex, CheckResult& res, const CheckOptions& options, EarlyEmulation* early) {
+  res.float_hazards = search_float_hazards(ex, res, options, early);
   res.seconds = ex.session().elapsed_seconds();
 }
 

@@ -62,8 +62,11 @@ std::pair<double, double> default_range(ptx::Type elem) { return float_format(el
 
 }  // namespace
 
-ConcreteInputs keyed_inputs(const Prepared& prep, uint64_t seed, const std::atomic<bool>* cancelled, double narrowing) {
-  narrowing = narrowing_scale(narrowing);
+namespace {
+
+// Every input cell's bits from its spec, its range as doubles and its keyed draw in [0, 1).
+template <class CellValue>
+ConcreteInputs keyed_cells(const Prepared& prep, uint64_t seed, const std::atomic<bool>* cancelled, CellValue value_of) {
   ConcreteInputs in;
   const std::vector<exec::TensorSpec>& tensors = prep.tensors();
   in.cells.resize(tensors.size());
@@ -77,11 +80,32 @@ ConcreteInputs keyed_inputs(const Prepared& prep, uint64_t seed, const std::atom
       if (c % (64 * kCellsBetweenLimitChecks) == 0 && cancelled && cancelled->load(std::memory_order_relaxed))
         throw exec::LimitReached("cancelled: the check it served ended");
       double u = keyed_unit(seed, cell_key(static_cast<int>(t), static_cast<int64_t>(c)));
-      cells[c] = cell_bits(spec.elem, spread_value(spec.elem, range, u, narrowing));
+      cells[c] = cell_bits(spec.elem, value_of(spec.elem, range, u));
     }
   }
   in.unknown_value = [seed](const std::string& name) { return mpq_class(unknown_value(keyed_unit(seed, name_key(name)))); };
   return in;
+}
+
+// The Largest style's float value: the range's end of largest magnitude, in the cell's format.
+double largest_value(ptx::Type elem, std::pair<double, double> range) {
+  auto [lo, hi] = range;
+  return in_format(elem, std::clamp(largest_end(lo, hi), lo, hi), lo, hi);
+}
+
+}  // namespace
+
+ConcreteInputs keyed_inputs(const Prepared& prep, uint64_t seed, const std::atomic<bool>* cancelled, double narrowing) {
+  narrowing = narrowing_scale(narrowing);
+  return keyed_cells(prep, seed, cancelled, [narrowing](ptx::Type elem, std::pair<double, double> range, double u) {
+    return spread_value(elem, range, u, narrowing);
+  });
+}
+
+ConcreteInputs keyed_largest_inputs(const Prepared& prep, uint64_t seed, const std::atomic<bool>* cancelled) {
+  return keyed_cells(prep, seed, cancelled, [](ptx::Type elem, std::pair<double, double> range, double u) {
+    return float_format(elem) ? largest_value(elem, range) : spread_value(elem, range, u, 1);
+  });
 }
 
 PointSampler::PointSampler(Execution& ex, uint64_t seed) : ex_(ex), rng_(seed), seed_(seed) {
@@ -103,6 +127,10 @@ Point PointSampler::draw(PointStyle style) { return make(style, nullptr); }
 Point PointSampler::draw_keyed(double narrowing, uint64_t key_offset) {
   return make(PointStyle::Spread, nullptr, std::numeric_limits<double>::quiet_NaN(), false,
               {.narrowing = narrowing_scale(narrowing), .keyed = true, .key_offset = key_offset});
+}
+
+Point PointSampler::draw_keyed_largest() {
+  return make(PointStyle::Largest, nullptr, std::numeric_limits<double>::quiet_NaN(), false, {.keyed = true});
 }
 
 Point PointSampler::draw_narrowed(double scale) {
@@ -137,7 +165,7 @@ double PointSampler::input_value(expr::ExprId sym, const exec::SymbolOrigin& o, 
       break;
     }
     case PointStyle::NearlyEqual: case PointStyle::NearlyEqualLargest: x = common + (unit(rng_) - 0.5) * (hi - lo) * 1e-4; break;
-    case PointStyle::Largest: x = largest_end(lo, hi); break;
+    case PointStyle::Largest: return largest_value(t.elem, {lo, hi});
   }
   return in_format(t.elem, std::clamp(x, lo, hi), lo, hi);
 }

@@ -60,6 +60,9 @@ class PointSampler {
   // values keyed_inputs gives before any symbolic run, so an emulation can start beside it.
   // `narrowing` as draw_narrowed's scale; keyed_inputs's seed is this sampler's + key_offset.
   Point draw_keyed(double narrowing = 1, uint64_t key_offset = 0);
+  // The Largest point with its integer cells and unknown memory keyed as draw_keyed's (its
+  // float cells depend on their ranges alone): keyed_largest_inputs gives it before the run.
+  Point draw_keyed_largest();
   // A point whose input cells take given exact values (a witness's), the others drawn.
   Point around(const std::vector<WitnessValue>& fixed);
   // Every float input cell at the same fraction t of its range (lo + t (hi - lo)), integers
@@ -89,5 +92,7 @@ class PointSampler {
 // every input cell, and unknown memory by its name. `cancelled`, where set, stops it
 // (exec::LimitReached).
 ConcreteInputs keyed_inputs(const Prepared& prep, uint64_t seed, const std::atomic<bool>* cancelled = nullptr, double narrowing = 1);
+// The inputs of draw_keyed_largest's point with the same seed.
+ConcreteInputs keyed_largest_inputs(const Prepared& prep, uint64_t seed, const std::atomic<bool>* cancelled = nullptr);
 
 }  // namespace racer::check

@@ -138,6 +138,7 @@ struct HazardReport {
   bool fails_check = false;  // --fail-on-hazard: a hazard makes an otherwise passing check exit 1
   std::string summary;      // one line: points run, or why the search did not run
   unsigned runs = 0;        // emulator runs (both programs each)
+  unsigned runs_beside = 0;  // of which made beside the symbolic run (check/early_emulation.hpp)
   double seconds = 0;
   std::vector<FloatHazard> hazards;
   std::vector<PrecisionChange> precision_changes;

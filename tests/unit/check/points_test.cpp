@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <set>
 #include <optional>
 
 #include "check/concrete_run.hpp"
@@ -67,18 +68,20 @@ TEST(Points, TheKeyedPointIsTheInputsGivenBeforeTheRun) {
     bool refused = false;
     ex.run(refused);
     ex.output_cells();
-    for (auto [seed, narrowing] : {std::pair{1u, 1.0}, {7u, 1.0}, {7u, 0.125}}) {
-      ConcreteInputs before = keyed_inputs(ex.prep(), seed, nullptr, narrowing);
+    // (seed, narrowing; NaN: the Largest point)
+    for (auto [seed, narrowing] : {std::pair{1u, 1.0}, {7u, 1.0}, {7u, 0.125}, {7u, std::nan("")}, {3u, std::nan("")}}) {
+      const bool largest = std::isnan(narrowing);
+      ConcreteInputs before = largest ? keyed_largest_inputs(ex.prep(), seed) : keyed_inputs(ex.prep(), seed, nullptr, narrowing);
       PointSampler sampler(ex, seed);
       sampler.draw(PointStyle::Ends);  // (an earlier draw moves the sampler's generator, not the keyed values)
-      ConcreteInputs after = sampler.draw_keyed(narrowing).concrete();
+      ConcreteInputs after = (largest ? sampler.draw_keyed_largest() : sampler.draw_keyed(narrowing)).concrete();
       size_t cells = 0;
       ASSERT_EQ(after.cells.size(), before.cells.size()) << file;
       for (size_t t = 0; t < after.cells.size(); ++t)
         for (size_t c = 0; c < after.cells[t].size(); ++c) {
           ASSERT_LT(c, before.cells[t].size()) << file;
           if (after.cells[t][c] == 0 && before.cells[t][c] != 0) continue;  // (a cell the run never read)
-          EXPECT_EQ(after.cells[t][c], before.cells[t][c]) << file << ", tensor " << t << ", cell " << c;
+          EXPECT_EQ(after.cells[t][c], before.cells[t][c]) << file << ", tensor " << t << ", cell " << c << (largest ? " (largest)" : "");
           ++cells;
         }
       EXPECT_GT(cells, 0u) << file;
@@ -88,6 +91,41 @@ TEST(Points, TheKeyedPointIsTheInputsGivenBeforeTheRun) {
       }
     }
   }
+}
+
+// The keyed Largest point is still the Largest point: float cells at their range's end of
+// largest magnitude, integer cells drawn within their range.
+TEST(Points, TheKeyedLargestPointPutsFloatCellsAtTheirLargestEnd) {
+  size_t floats = 0, integers = 0;
+  for (std::string file : {"hazards/h03_variance_one_pass_vs_two_pass", "cases/t_intd_06_int_clamp_minmax"}) {
+    instance::Instance inst = instance::load_instance(std::string(RACER_SOURCE_DIR) + "/tests/" + file + ".toml");
+    Execution ex(inst, exec::Limits{});
+    bool refused = false;
+    ex.run(refused);
+    ex.output_cells();
+    PointSampler sampler(ex, 5);
+    std::set<double> drawn;  // (integer cells)
+    for (const WitnessValue& w : sampler.draw_keyed_largest().values()) {
+      if (w.tensor < 0) continue;
+      const exec::TensorSpec& t = ex.prep().tensors()[static_cast<size_t>(w.tensor)];
+      const bool is_float = ptx::is_float(t.elem);
+      double lo = t.range ? t.range->lo.get_d() : is_float ? -2 : -4, hi = t.range ? t.range->hi.get_d() : is_float ? 2 : 4;
+      double v = w.value.get_d();
+      if (is_float) {
+        EXPECT_EQ(v, std::fabs(lo) > std::fabs(hi) ? lo : hi) << file << ": " << w.name;
+        ++floats;
+      } else {
+        EXPECT_TRUE(v >= lo && v <= hi && v == std::floor(v)) << file << ": " << w.name << " = " << v;
+        drawn.insert(v);
+        ++integers;
+      }
+    }
+    if (!drawn.empty()) {
+      EXPECT_GT(drawn.size(), 1u) << file << ": integer cells are drawn, not all at one end";
+    }
+  }
+  EXPECT_GT(floats, 0u);
+  EXPECT_GT(integers, 0u);
 }
 
 TEST(Points, CellBitsFromADoubleAreTheRationalsBits) {

@@ -113,6 +113,41 @@ TEST_F(SelfCheckTest, TheFirstNarrowedPointIsEmulatedBesideTheSymbolicRun) {
   }
 }
 
+// The float hazard search's first point (every float input at the end of its range of largest
+// magnitude) is emulated beside the symbolic run too, and the search finds there what an
+// emulation after the run finds: a product taken in f16 overflows where one in f32 does not.
+TEST_F(SelfCheckTest, TheHazardSearchsFirstPointIsEmulatedBesideTheSymbolicRun) {
+  const std::string decls = "  .reg .b16 %h<4>;\n";
+  const std::string f16_product = replace_all(kWideProductBody, "  cvt.f32.f16 %f1, %h1;\n  cvt.f32.f16 %f2, %h2;\n  mul.f32 %f3, %f1, %f2;",
+                                              "  mul.rn.f16 %h3, %h1, %h2;\n  cvt.f32.f16 %f3, %h3;");
+  std::string args = R"({ read = "x" }, { read = "y" }, { write = "out" })";
+  std::string t = tensor("x", "[16384]", "f16", "input", "range = [-1000, 1000]") +
+                  tensor("y", "[16384]", "f16", "input", "range = [-1000, 1000]") + tensor("out", "[16384]", "f32", "empty");
+  Spec s{.tensors = t, .a = {{"prog_a", args, "[64]", "[256]"}}, .b = {{"prog_b", args, "[128]", "[128]"}}};
+  const std::string ptx = kernel("prog_a", 3, kWideProductBody, decls) + kernel("prog_b", 3, f16_product, decls);
+  CheckOptions after;
+  after.self_check_points = 0;  // (no thread beside the run)
+  CheckResult r = run(ptx, s), alone = run(ptx, s, after);
+  EXPECT_EQ(r.verdict, Verdict::Equivalent) << show(r);
+  ASSERT_FALSE(alone.float_hazards.hazards.empty()) << alone.float_hazards.summary;
+  EXPECT_EQ(alone.float_hazards.runs_beside, 0u);
+  if (std::thread::hardware_concurrency() > 1) {
+    EXPECT_EQ(r.float_hazards.runs_beside, 1u) << r.float_hazards.summary;
+  }
+  ASSERT_EQ(r.float_hazards.hazards.size(), alone.float_hazards.hazards.size()) << r.float_hazards.summary;
+  for (size_t i = 0; i < r.float_hazards.hazards.size(); ++i) {
+    const FloatHazard &h = r.float_hazards.hazards[i], &g = alone.float_hazards.hazards[i];
+    EXPECT_EQ(h.kind, g.kind);
+    EXPECT_EQ(h.program, g.program);
+    EXPECT_EQ(h.cell, g.cell);
+    EXPECT_EQ(h.cells, g.cells);
+    EXPECT_EQ(h.bits, g.bits);
+    EXPECT_EQ(h.message, g.message);
+  }
+  EXPECT_EQ(r.float_hazards.hazards.front().kind, "overflow") << r.float_hazards.hazards.front().message;
+  EXPECT_EQ(r.float_hazards.hazards.front().program, 'b') << r.float_hazards.hazards.front().message;
+}
+
 // Where the programs launch enough threads, the first point is emulated beside the symbolic
 // run (check/early_emulation.hpp) and the self-check takes that run: no emulation after it.
 TEST_F(SelfCheckTest, TheFirstPointIsEmulatedBesideTheSymbolicRun) {
