@@ -1,8 +1,8 @@
 #include "decide/rounding_bound.hpp"
 
 #include <cmath>
+#include <cstring>
 #include <vector>
-
 
 namespace racer::decide {
 namespace {
@@ -33,6 +33,18 @@ constexpr long double kTwoOverSqrtPi = 1.1283791670955126L;
 RoundingBound::RoundingBound(const expr::Store& st, const FloatModel& model, const expr::Assignment& at)
     : st_(st), model_(model), at_(at) {}
 
+void RoundingBound::Page::set(uint32_t i, const BoundedValue& v) {
+  std::memcpy(packed[i].data(), &v.value, kLongDoubleBytes);
+  std::memcpy(packed[i].data() + kLongDoubleBytes, &v.error, kLongDoubleBytes);
+}
+
+BoundedValue RoundingBound::Page::get(uint32_t i) const {
+  BoundedValue v;  // (zero-initialized: the padding bytes a packed value leaves out)
+  std::memcpy(&v.value, packed[i].data(), kLongDoubleBytes);
+  std::memcpy(&v.error, packed[i].data() + kLongDoubleBytes, kLongDoubleBytes);
+  return v;
+}
+
 RoundingBound::State RoundingBound::state_of(expr::ExprId x) const {
   size_t p = x.index / kPageNodes;
   return p < pages_.size() && pages_[p] ? pages_[p]->state[x.index % kPageNodes] : State::Unvisited;
@@ -47,7 +59,7 @@ RoundingBound::Page& RoundingBound::page(expr::ExprId x) {
 
 const std::optional<BoundedValue> RoundingBound::result(expr::ExprId x) const {
   if (state_of(x) != State::Bounded) return std::nullopt;
-  return pages_[x.index / kPageNodes]->value[x.index % kPageNodes];
+  return pages_[x.index / kPageNodes]->get(x.index % kPageNodes);
 }
 
 // Operands before the node, each node once, iteratively (the DAGs of unrolled kernels are deep).
@@ -74,7 +86,7 @@ std::optional<BoundedValue> RoundingBound::at(expr::ExprId root) {
     std::optional<BoundedValue> r = combine(x);
     Page& pg = page(x);
     pg.state[x.index % kPageNodes] = r ? State::Bounded : State::Unbounded;
-    if (r) pg.value[x.index % kPageNodes] = *r;
+    if (r) pg.set(x.index % kPageNodes, *r);
   }
   return result(root);
 }

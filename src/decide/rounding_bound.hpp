@@ -7,6 +7,7 @@
 // tell a rounding difference from a mis-modelled instruction (the self-check) and from a
 // real difference between two programs (witness classification).
 #include <array>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <unordered_map>
@@ -54,9 +55,14 @@ class RoundingBound {
   // one cell of a large store costs memory for the nodes that cell reaches, not for the store.
   enum class State : uint8_t { Unvisited, Expanded, Bounded, Unbounded };
   static constexpr uint32_t kPageNodes = 256;
+  // A long double's significant bytes: x87's 80 bits where long double is that format (16 bytes
+  // with padding), so that a value and its error take 20 bytes, not 32.
+  static constexpr size_t kLongDoubleBytes = std::numeric_limits<long double>::digits == 64 ? 10 : sizeof(long double);
   struct Page {
     std::array<State, kPageNodes> state{};
-    std::array<BoundedValue, kPageNodes> value;
+    std::array<std::array<unsigned char, 2 * kLongDoubleBytes>, kPageNodes> packed;  // value, error
+    void set(uint32_t i, const BoundedValue& v);
+    BoundedValue get(uint32_t i) const;
   };
   State state_of(expr::ExprId x) const;
   Page& page(expr::ExprId x);

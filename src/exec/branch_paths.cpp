@@ -204,7 +204,7 @@ Value Machine::before_paths(ExecContext& ctx, const ptx::Instr& ins, size_t dept
     refuse(ctx, ins, "one path of a data-dependent branch stores to " + storage_.describe(&r, r.base + s.off, s.size) +
                          ", which holds no value on the other path");
   const TensorSpec& t = storage_.tensors()[r.tensor];
-  int64_t cell = s.size == t.elem_bytes() && s.off % s.size == 0 ? storage_.cell_map(r.tensor)[s.off / s.size] : -1;
+  int64_t cell = s.size == t.elem_bytes() && s.off % s.size == 0 ? storage_.cell_of(r.tensor, s.off / s.size) : -1;
   if (cell < 0) refuse(ctx, ins, "one path of a data-dependent branch stores part of a cell of " + t.name + " that holds no value");
   return final_uninitialized(static_cast<size_t>(r.tensor), cell);
 }

@@ -186,7 +186,7 @@ Value Machine::indexed_old_value(ExecContext& ctx, const ptx::Instr& ins, Region
     refuse(ctx, ins, "stores at a data-dependent address that may name " + where +
                          ", which holds no value for the index values that name another cell (initialize it first)");
   const TensorSpec& spec = storage_.tensors()[r.tensor];
-  int64_t cell = size == spec.elem_bytes() && off % size == 0 ? storage_.cell_map(r.tensor)[off / size] : -1;
+  int64_t cell = size == spec.elem_bytes() && off % size == 0 ? storage_.cell_of(r.tensor, off / size) : -1;
   if (cell < 0) refuse(ctx, ins, "stores at a data-dependent address part of a cell of " + spec.name + " that holds no value");
   return final_uninitialized(static_cast<size_t>(r.tensor), cell);
 }

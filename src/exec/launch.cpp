@@ -24,6 +24,15 @@ std::vector<int64_t> TensorSpec::storage_to_cell() const {
   return map;
 }
 
+bool TensorSpec::dense() const {
+  int64_t expected = 1;  // (a dimension of extent 1 takes any stride: its index is always 0)
+  for (size_t d = shape.size(); d-- > 0;) {
+    if (shape[d] > 1 && strides[d] != expected) return false;
+    expected *= shape[d];
+  }
+  return storage_elements == cell_count();
+}
+
 int64_t TensorSpec::storage_element(int64_t flat) const {
   int64_t off = 0;
   for (size_t d = shape.size(); d-- > 0;) {

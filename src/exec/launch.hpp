@@ -32,6 +32,8 @@ struct TensorSpec {
   uint64_t cell_count() const;
   // The logical index (row-major flat) of a storage element, or -1 for storage no cell maps to.
   std::vector<int64_t> storage_to_cell() const;
+  // Storage element i holds cell i, and every element holds one (row-major strides, no gaps).
+  bool dense() const;
   int64_t storage_element(int64_t flat) const;  // the element a logical cell is stored at, by the strides
   std::string cell_name(int64_t flat) const;  // "x[3,1]"
   // "x[storage 7, no cell]": the unknown a read of storage element 7 yields where no cell maps

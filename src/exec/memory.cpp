@@ -129,7 +129,7 @@ Value Machine::read_bytes(Region& r, uint64_t off, unsigned size, const Cta* cta
       if (size != t.elem_bytes() || off % size != 0)
         throw Refusal("reads input tensor " + t.name + " with a " + std::to_string(size) + "-byte access; its cells are " +
                       std::to_string(t.elem_bytes()) + " bytes (a bit-level reinterpretation of symbolic data)");
-      int64_t cell = storage_.cell_map(r.tensor)[off / size];
+      int64_t cell = storage_.cell_of(r.tensor, off / size);
       if (cell < 0) return unmapped_read(r, off, size, site);
       return storage_.input_cell(static_cast<size_t>(r.tensor), cell);
     }
@@ -139,7 +139,7 @@ Value Machine::read_bytes(Region& r, uint64_t off, unsigned size, const Cta* cta
       std::string name;
       if (r.tensor >= 0) {
         const TensorSpec& t = storage_.tensors()[r.tensor];
-        int64_t cell = off % t.elem_bytes() == 0 && size == t.elem_bytes() ? storage_.cell_map(r.tensor)[off / size] : -1;
+        int64_t cell = off % t.elem_bytes() == 0 && size == t.elem_bytes() ? storage_.cell_of(r.tensor, off / size) : -1;
         if (cell < 0) throw Refusal("reads uninitialized bytes of " + t.name + " with an access that is not one cell");
         where = t.cell_name(cell);
         o = {SymbolOrigin::Kind::UninitTensor, r.tensor, cell, 0};

@@ -46,6 +46,7 @@ Storage::Storage(Session& session, const std::vector<TensorSpec>& tensors) : ses
                           std::to_string(Region::kBytesPerByte) + " bytes of bookkeeping each)");
   for (size_t i = 0; i < tensors_.size(); ++i) {
     const TensorSpec& t = tensors_[i];
+    dense_.push_back(t.dense());
     uint64_t size = t.storage_elements * t.elem_bytes();
     ByteState initial = t.init == TensorInit::Input ? ByteState::Input
                         : t.init == TensorInit::Empty ? ByteState::Uninit
@@ -138,8 +139,8 @@ std::string Storage::describe(const Region* r, uint64_t addr, unsigned size) {
     if (r->tensor >= 0) {
       const TensorSpec& t = tensors_[r->tensor];
       uint64_t elem = (addr - r->base) / t.elem_bytes();
-      const auto& map = cell_map(static_cast<size_t>(r->tensor));
-      if (elem < map.size() && map[elem] >= 0 && (addr - r->base) % t.elem_bytes() == 0) return t.cell_name(map[elem]);
+      int64_t cell = cell_of(static_cast<size_t>(r->tensor), elem);
+      if (cell >= 0 && (addr - r->base) % t.elem_bytes() == 0) return t.cell_name(cell);
       return t.name + " + " + std::to_string(addr - r->base) + " bytes";
     }
     return r->name + " + " + std::to_string(addr - r->base);

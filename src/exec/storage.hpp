@@ -41,8 +41,14 @@ class Storage {
   uint64_t module_shared_offset(uint32_t var) const { return shared_var_offset_[var]; }
   uint64_t function_var_offset(uint32_t var) const { return fn_var_offset_[var]; }  // in shared or local memory
 
-  // Storage element -> logical cell (-1 where no cell maps), by the tensor's strides.
-  const std::vector<int64_t>& cell_map(size_t tensor);
+  // Storage element -> logical cell (-1 where no cell maps, or past the storage), by the
+  // tensor's strides. A dense tensor needs no map (8 bytes per element).
+  int64_t cell_of(size_t tensor, uint64_t element) {
+    const TensorSpec& t = tensors_[tensor];
+    if (dense_[tensor]) return element < t.storage_elements ? static_cast<int64_t>(element) : -1;
+    const std::vector<int64_t>& map = cell_map(tensor);
+    return element < map.size() ? map[element] : -1;
+  }
   // The symbol of an input cell.
   Value input_cell(size_t tensor, int64_t cell);
   // Frees every tensor's access records (byte_tracks.hpp): races are found while a program
@@ -60,7 +66,9 @@ class Storage {
   std::vector<uint64_t> module_var_address_;  // per module var of the current launch's module
   std::vector<uint64_t> shared_var_offset_;   // per module var: offset in shared memory, for .shared vars
   std::vector<uint64_t> fn_var_offset_;       // per function var: offset in shared or local memory
-  std::map<size_t, std::vector<int64_t>> cell_maps_;
+  std::vector<bool> dense_;  // per tensor: TensorSpec::dense()
+  std::map<size_t, std::vector<int64_t>> cell_maps_;  // of the tensors that are not
+  const std::vector<int64_t>& cell_map(size_t tensor);
 };
 
 }  // namespace racer::exec
