@@ -35,10 +35,7 @@ Value ExecContext::get(const ptx::Operand& op, ptx::Type t) {
       if (th.pending_regs) [[unlikely]] v = m.async_.pending_register_access(*this, op.index, v, false);
       if (!th.unread_loads.empty()) [[unlikely]] m.register_read(*this, op.index);
       if (v.is_poison()) throw Refusal("reads " + fn.regs[op.index].name + ", the old value returned by an atomic (it depends on the order of atomics)");
-      if (v.is_concrete()) {
-        unsigned rb = ptx::type_bits(fn.regs[op.index].type);
-        v.bits &= mask_bits(rb == 1 ? 1 : rb);
-      }
+      if (v.is_concrete()) v.bits &= reg_mask_[op.index];
       if (op.negated) {
         if (v.is_concrete()) return Value::of_bits(v.bits ^ 1);
         return dom.pred(PredOp::Not, v, {});
@@ -126,10 +123,7 @@ void ExecContext::set(const ptx::Operand& op, Value v) {
   if (op.kind == K::Sink) return;
   if (op.kind != K::Reg) throw Refusal("destination is not a register");
   if (th.pending_regs) [[unlikely]] m.async_.pending_register_access(*this, op.index, v, true);
-  if (v.is_concrete()) {
-    unsigned rb = ptx::type_bits(fn.regs[op.index].type);
-    v.bits &= mask_bits(rb == 1 ? 1 : rb);
-  }
+  if (v.is_concrete()) v.bits &= reg_mask_[op.index];
   // Field by field: a whole-struct copy of v (13 bytes of data) is two overlapping 8-byte
   // moves, and the second one's load from v, just written field by field, cannot be forwarded
   // from those stores (a stall on every register write).

@@ -21,8 +21,10 @@ class Machine;
 struct Semantics;
 
 struct ExecContext {
-  ExecContext(Machine& machine, Cta& cta, Thread& th, const ptx::Module& mod, const ptx::Function& fn, Domain& dom)
-      : cta(cta), th(th), mod(mod), fn(fn), dom(dom), m(machine) {}
+  // `reg_mask`: per register of fn, the mask of its type's bits (what a concrete value keeps).
+  ExecContext(Machine& machine, Cta& cta, Thread& th, const ptx::Module& mod, const ptx::Function& fn, Domain& dom,
+              const uint64_t* reg_mask)
+      : cta(cta), th(th), mod(mod), fn(fn), dom(dom), m(machine), reg_mask_(reg_mask) {}
   Cta& cta;
   Thread& th;
   const ptx::Module& mod;
@@ -36,10 +38,10 @@ struct ExecContext {
   const Semantics& semantics() const;
   // The same instruction's context for another thread of the CTA (a collective's lanes), or
   // over another copy of the thread in another domain (a probe of a compiled routine).
-  ExecContext with(Thread& other) const { return ExecContext(m, cta, other, mod, fn, dom); }
-  ExecContext with(Thread& other, Domain& d) const { return ExecContext(m, cta, other, mod, fn, d); }
+  ExecContext with(Thread& other) const { return ExecContext(m, cta, other, mod, fn, dom, reg_mask_); }
+  ExecContext with(Thread& other, Domain& d) const { return ExecContext(m, cta, other, mod, fn, d, reg_mask_); }
   // The same thread acting on another CTA of its cluster (its shared memory, its mbarriers).
-  ExecContext on(Cta& other) const { return ExecContext(m, other, th, mod, fn, dom); }
+  ExecContext on(Cta& other) const { return ExecContext(m, other, th, mod, fn, dom, reg_mask_); }
 
   // Source operand as type t: registers (checked for poison), immediates, special registers.
   Value get(const ptx::Operand& op, ptx::Type t);
@@ -53,6 +55,7 @@ struct ExecContext {
   friend class Machine;
   friend struct SiteRef;
   Machine& m;
+  const uint64_t* reg_mask_;
 };
 
 // Instruction semantics, supplied by the layer above (sem/).

@@ -160,6 +160,9 @@ Decoded decode(Format f, std::uint64_t bits) {
 
 double to_double(Format f, std::uint64_t bits) {
   if (f == Format::F64) return std::bit_cast<double>(bits);
+  // The host's float is binary32 and widens exactly (subnormals too: nothing here sets DAZ);
+  // NaN takes the general path, which fixes its payload.
+  if (f == Format::F32 && (bits & 0x7f800000u) != 0x7f800000u) return std::bit_cast<float>(static_cast<std::uint32_t>(bits));
   Decoded d = decode(f, bits);
   if (d.nan) return d.neg ? -std::nan("") : std::nan("");
   if (d.inf) return d.neg ? -HUGE_VAL : HUGE_VAL;
@@ -168,6 +171,10 @@ double to_double(Format f, std::uint64_t bits) {
 }
 
 std::uint64_t from_double(Format f, double x, Rounding r, bool ftz, bool satfinite) {
+  // The host's narrowing to binary32 rounds to nearest even (the default mode, which nothing
+  // here changes), overflowing to infinity and keeping subnormals, as the encoder does.
+  if (f == Format::F32 && r == Rounding::RN && !ftz && !satfinite && !std::isnan(x))
+    return std::bit_cast<std::uint32_t>(static_cast<float>(x));
   return convert(f, Format::F64, std::bit_cast<std::uint64_t>(x),
                  Mode{r, ftz, false, false, satfinite});
 }

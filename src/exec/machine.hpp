@@ -182,7 +182,7 @@ class Machine final : public AccessPath, public ThreadStepper {
   bool ordered_before(const AccessRecord& a, const Cta& cta, const Thread& th) const override;
   Clock release_clock(const ExecContext& ctx) const override;
   ExecContext context(Cta& cta, Thread& th) override {
-    return ExecContext(*this, cta, th, *launch_->module, launch_->module->functions[launch_->function], dom_);
+    return ExecContext(*this, cta, th, *launch_->module, launch_->module->functions[launch_->function], dom_, reg_masks_.data());
   }
 
   // --- for the execution context ---
@@ -294,6 +294,7 @@ class Machine final : public AccessPath, public ThreadStepper {
   uint32_t last_uninit_defect_ = 0;  // the ticket of the pending read the last read_bytes made
   uint32_t access_seq_ = 0;
   const LaunchSpec* launch_ = nullptr;
+  std::vector<uint64_t> reg_masks_;  // per register of the launch's function (ExecContext)
   uint32_t launch_index_ = 0;
   uint32_t next_epoch_ = 1;
   uint64_t steps_ = 0;

@@ -158,7 +158,7 @@ bool Machine::run_ready_threads(Cta& cta) {
   {
     for (Thread& th : cta.threads) {
       if (th.exited || th.wait != Wait::None) continue;
-      ExecContext ctx{*this, cta, th, mod, fn, dom_};
+      ExecContext ctx{*this, cta, th, mod, fn, dom_, reg_masks_.data()};
       while (!th.exited && th.wait == Wait::None) {
         if (!th.paths.empty() && th.pc == th.paths.back().join) {
           reach_join(ctx);

@@ -91,6 +91,8 @@ TEST(IeeeFormat, DecodeMatchesHost) {
     double y = f64_of(b64);
     if (!std::isnan(x)) {
       EXPECT_EQ(to_double(Format::F32, b32), static_cast<double>(x)) << std::hex << b32;
+      // (to_double widens on the host: the general widening must agree as well)
+      EXPECT_EQ(convert(Format::F64, Format::F32, b32), std::bit_cast<std::uint64_t>(static_cast<double>(x))) << std::hex << b32;
     }
     if (!std::isnan(y)) {
       EXPECT_EQ(to_double(Format::F64, b64), y) << std::hex << b64;
@@ -133,6 +135,10 @@ TEST(IeeeFormat, NarrowF64ToF32MatchesHost) {
       std::uint64_t got = from_double(Format::F32, x, m);
       // NaNs too: x86 narrows a NaN as the GPU does (sign, quiet bit, top of the payload).
       EXPECT_EQ(got, bits_of(h)) << std::hexfloat << x << " mode " << int(m);
+      // (from_double narrows on the host in RN: the encoder itself must agree as well)
+      Mode mode;
+      mode.rnd = m;
+      EXPECT_EQ(convert(Format::F32, Format::F64, b, mode), bits_of(h)) << std::hexfloat << x << " mode " << int(m);
     }
   }
 }
