@@ -3,6 +3,7 @@
 #include "check/cell_decisions.hpp"
 #include "check/classify.hpp"
 #include "check/execution.hpp"
+#include "check/float_model.hpp"
 #include "check/hazard_points.hpp"
 #include "check/hazards.hpp"
 #include "check/prepare.hpp"
@@ -163,12 +164,14 @@ CheckResult check_instance(const instance::Instance& inst, const CheckOptions& o
   std::optional<EarlyEmulation> early;
   const bool may_emulate_early = options.self_check_points > 0 && std::thread::hardware_concurrency() > 1;
   const std::optional<uint64_t> hazard_seed = options.hazard_points > 0 ? std::optional(hazard_sampler_seed(options.seed)) : std::nullopt;
-  auto emulate_early = [&] { early.emplace(prep, session, options.seed, options.self_check_points, hazard_seed); };
+  const bool narrower_than_f32 = coarser(float_model(prep, 'a'), float_model(prep, 'b')).unit_roundoff > 0x1p-24L;
+  auto emulate_early = [&] { early.emplace(prep, session, options.seed, options.self_check_points, hazard_seed, narrower_than_f32); };
   if (may_emulate_early && launched_threads(prep) >= kEarlyEmulationThreads) emulate_early();
   bool executing = true;
   session.set_poll([&] {
     ticker.poll();
     if (executing && may_emulate_early && !early && ex.thread_instructions() >= kEarlyEmulationInstructions) emulate_early();
+    if (executing && early && ex.store().has_piecewise()) early->allow_second_points();
   });
   bool refused = false;
   std::string why = ex.run(refused, [&](char p) { ticker.enter(Phase::Executing, p); });

@@ -5,15 +5,16 @@
 namespace racer::check {
 
 EarlyEmulation::EarlyEmulation(const Prepared& prep, const exec::Session& within, uint64_t seed, unsigned points,
-                               std::optional<uint64_t> hazard_seed) {
-  thread_ = std::thread([this, &prep, &within, seed, points, hazard_seed] {
+                               std::optional<uint64_t> hazard_seed, bool narrower_than_f32) {
+  thread_ = std::thread([this, &prep, &within, seed, points, hazard_seed, narrower_than_f32] {
     size_t held = 0, made = 0;  // bytes of the outputs of the runs so far, and how many runs made them
     for (size_t k = 0; k < kRuns; ++k) {
       const Planned& plan = kPlan[k];
       std::optional<ConcreteRun> run;
       // (Every run's outputs are as large as the first's.)
+      const bool likely = (!plan.narrowed || narrower_than_f32) && (plan.key_offset == 0 || second_points_);
       const bool wanted = plan.hazard ? hazard_seed && made > 0 && held / made <= kHeldHazardBytes
-                                      : plan.key_offset < points && (made == 0 || held + held / made <= kHeldOutputBytes);
+                                      : likely && plan.key_offset < points && (made == 0 || held + held / made <= kHeldOutputBytes);
       if (wanted && !stop_[k]) {
         try {
           ConcreteInputs inputs = plan.hazard ? keyed_largest_inputs(prep, *hazard_seed, &stop_[k])

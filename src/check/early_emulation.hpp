@@ -4,17 +4,23 @@
 // so they start then, on a thread of their own (both programs one after the other), and on a
 // machine of two cores cost no wall time beside the symbolic run.
 //
-// The thread emulates the keyed points the self-check takes, most likely first, and the float
-// hazard search's first point (every float input at its range's end of largest magnitude,
-// check/hazard_points.hpp), which every check with the search on runs: the self-check's first
-// point; its first in the box narrowed by kNarrowing (where most cells have no rounding bound
-// in the whole box: flash attention's exp passes f16's range there); the hazard search's; the
-// self-check's second point and second narrowed one (piecewise cells take two). What the
-// self-check does not take is cancelled when it is done (self_check_done) or with the check's
-// end; the hazard run is dropped with this object. A self-check run beyond the first starts
-// only where the outputs held with it stay within kHeldOutputBytes (an elementwise kernel over
-// a million cells holds 16 MB per run and needs only the first); the hazard run only where one
-// run's outputs are within kHeldHazardBytes.
+// The thread emulates the runs the self-check and the float hazard search are likely to take,
+// in the order they take them: the self-check's first point; its first in the box narrowed by
+// kNarrowing, where the programs compute in a format narrower than f32 (where most cells may
+// have no rounding bound in the whole box: flash attention's exp passes f16's range there);
+// the hazard search's first point (every float input at its range's end of largest magnitude,
+// check/hazard_points.hpp), which every check with the search on runs; the self-check's second
+// point and second narrowed one, where the symbolic run has made a piecewise expression by then
+// (allow_second_points: analytic cells take one point). A run the self-check needs and this
+// did not make, it makes itself after the symbolic run; a run made and not needed cost the
+// symbolic run a fifth of its speed on the shared memory system (a matmul at K = 4096 ran its
+// execution in 40 s beside five runs against 32 s alone).
+//
+// What the self-check does not take is cancelled when it is done (self_check_done) or with the
+// check's end; the hazard run is dropped with this object. A self-check run beyond the first
+// starts only where the outputs held with it stay within kHeldOutputBytes (an elementwise
+// kernel over a million cells holds 16 MB per run and needs only the first); the hazard run
+// only where one run's outputs are within kHeldHazardBytes.
 #include <atomic>
 #include <condition_variable>
 #include <mutex>
@@ -32,8 +38,9 @@ class EarlyEmulation {
  public:
   // `points`: the self-check's (runs for points beyond them are not made). `hazard_seed`: the
   // float hazard search's sampler seed (hazard_sampler_seed), where the search runs.
+  // `narrower_than_f32`: whether the programs compute in such a format (narrowed runs).
   EarlyEmulation(const Prepared& prep, const exec::Session& within, uint64_t seed, unsigned points,
-                 std::optional<uint64_t> hazard_seed);
+                 std::optional<uint64_t> hazard_seed, bool narrower_than_f32);
   ~EarlyEmulation();
   EarlyEmulation(const EarlyEmulation&) = delete;
   EarlyEmulation& operator=(const EarlyEmulation&) = delete;
@@ -52,6 +59,9 @@ class EarlyEmulation {
   void self_check_done();
   // The hazard search's first run (PointSampler::draw_keyed_largest), as take's.
   std::optional<ConcreteRun> take_hazard();
+  // The symbolic run made a piecewise expression: the self-check's second points are worth
+  // emulating (from the thread of the symbolic run, which alone reads the store).
+  void allow_second_points() { second_points_ = true; }
 
  private:
   struct Planned {
@@ -66,6 +76,7 @@ class EarlyEmulation {
   std::optional<ConcreteRun> take_run(size_t k);
 
   std::atomic<bool> stop_[kRuns] = {};  // per run: cancelled (before it starts, or while it runs)
+  std::atomic<bool> second_points_{false};
   std::mutex mutex_;
   std::condition_variable ended_;
   size_t done_ = 0;  // runs of kPlan ended (or given up), in order

@@ -117,13 +117,15 @@ std::optional<BoundedValue> RoundingBound::combine(expr::ExprId x) {
       break;
     }
     case expr::Kind::Add: {
-      long double magnitude = std::fabs(as_long_double(st_.coef(x)));
-      r.value = as_long_double(st_.coef(x));
-      uint32_t n = st_.arity(x) + (st_.coef(x) != 0 ? 1 : 0);
+      const mpq_class& c = st_.coef(x);
+      const bool unit = st_.unit_weights(x);  // (a dot product's terms: no weight to convert)
+      r.value = as_long_double(c);
+      long double magnitude = std::fabs(r.value);
+      uint32_t n = st_.arity(x) + (sgn(c) != 0 ? 1 : 0);
       for (uint32_t i = 0; i < st_.arity(x); ++i) {
         auto t = operand(i);
         if (!t) return std::nullopt;
-        long double w = as_long_double(st_.weight(x, i));
+        long double w = unit ? 1 : as_long_double(st_.weight(x, i));
         r.value += w * t->value;
         r.error += std::fabs(w) * t->error;
         magnitude += std::fabs(w) * (std::fabs(t->value) + t->error);
@@ -137,11 +139,12 @@ std::optional<BoundedValue> RoundingBound::combine(expr::ExprId x) {
       long double coef = as_long_double(st_.coef(x));
       long double exact = 1, perturbed = 1;
       long double operations = 1;
+      const bool unit = st_.unit_weights(x);
       r.value = coef;
       for (uint32_t i = 0; i < st_.arity(x); ++i) {
         auto b = operand(i);
         if (!b) return std::nullopt;
-        long double w = as_long_double(st_.weight(x, i));
+        long double w = unit ? 1 : as_long_double(st_.weight(x, i));
         long double mag = std::fabs(b->value), p = power(mag, w), changed;
         if (w < 0) {
           if (b->error * 2 >= mag) return std::nullopt;  // a pole within the operand's error

@@ -75,6 +75,8 @@ ExprId Store::insert(const Node& n, uint32_t hash, size_t table_slot, uint64_t s
   uint32_t index = static_cast<uint32_t>(nodes_.size());
   nodes_.push_back(n);
   slot_sums_.push_back(slots_sum);
+  has_piecewise_ |= n.kind == Kind::Select || n.kind == Kind::Min || n.kind == Kind::Max ||
+                    (n.kind == Kind::Func && n.op == static_cast<uint8_t>(FuncKind::Abs));
   table_[table_slot] = uint64_t(hash) << 32 | (index + 1);
   if (++table_entries_ * 2 > table_.size()) grow_table();
   return ExprId{index};

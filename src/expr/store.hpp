@@ -69,6 +69,9 @@ class Store {
   Store& operator=(Store&&) = default;
 
   size_t size() const { return nodes_.size(); }
+  // Whether any node is piecewise in its operands (a select, min, max or abs): where none is,
+  // every expression is analytic.
+  bool has_piecewise() const { return has_piecewise_; }
   size_t operand_slots() const { return pool_.size(); }  // the operand pool, reserved room included
   // Called before one of the store's large arrays grows, with the bytes the growth makes
   // resident beside what is there (the copy of the old array, or a rehashed table); it may
@@ -105,6 +108,8 @@ class Store {
   uint32_t arity(ExprId x) const { return node(x).n; }
   ExprId operand(ExprId x, uint32_t i) const;
   const mpq_class& weight(ExprId x, uint32_t i) const;  // Add: term coefficient; Mul: integer exponent
+  // Add/Mul: every weight is 1 (without reading one).
+  bool unit_weights(ExprId x) const { return node(x).unit; }
 
   // ---- Leaves.
   ExprId constant(const mpq_class& q);
@@ -272,6 +277,7 @@ class Store {
   // in the slot so that probing and rehashing touch no node.
   std::vector<uint64_t> table_;
   size_t table_entries_ = 0;
+  bool has_piecewise_ = false;
   detail::RationalTable rats_;
   // The interned range equal to r (canonical), made on first use: its place in ranges_ + 1.
   uint32_t intern_range(const Range& r);
