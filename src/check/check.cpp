@@ -164,8 +164,10 @@ CheckResult check_instance(const instance::Instance& inst, const CheckOptions& o
   std::optional<EarlyEmulation> early;
   const bool may_emulate_early = options.self_check_points > 0 && std::thread::hardware_concurrency() > 1;
   const std::optional<uint64_t> hazard_seed = options.hazard_points > 0 ? std::optional(hazard_sampler_seed(options.seed)) : std::nullopt;
-  const bool narrower_than_f32 = coarser(float_model(prep, 'a'), float_model(prep, 'b')).unit_roundoff > 0x1p-24L;
-  auto emulate_early = [&] { early.emplace(prep, session, options.seed, options.self_check_points, hazard_seed, narrower_than_f32); };
+  auto emulate_early = [&] {  // (the programs' formats are read only where the thread starts)
+    const bool narrower_than_f32 = coarser(float_model(prep, 'a'), float_model(prep, 'b')).unit_roundoff > 0x1p-24L;
+    early.emplace(prep, session, options.seed, options.self_check_points, hazard_seed, narrower_than_f32);
+  };
   if (may_emulate_early && launched_threads(prep) >= kEarlyEmulationThreads) emulate_early();
   bool executing = true;
   session.set_poll([&] {

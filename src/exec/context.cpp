@@ -9,6 +9,17 @@ namespace {
 
 uint64_t mask_bits(unsigned bits) { return bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1; }
 
+}  // namespace
+
+std::vector<uint64_t> register_masks(const ptx::Function& fn) {
+  std::vector<uint64_t> masks;
+  masks.reserve(fn.regs.size());
+  for (const ptx::Register& r : fn.regs) masks.push_back(mask_bits(ptx::type_bits(r.type)));  // (a predicate's: 1 bit)
+  return masks;
+}
+
+namespace {
+
 // A decimal float literal is a double; an f32 instruction reads it rounded to f32.
 uint64_t float_literal_as(const ptx::Operand& op, ptx::Type t) {
   uint64_t raw = static_cast<uint64_t>(op.value);

@@ -6,6 +6,7 @@
 #include <array>
 #include <cstdint>
 #include <span>
+#include <vector>
 
 #include "exec/cta.hpp"
 #include "exec/defect.hpp"
@@ -57,6 +58,10 @@ struct ExecContext {
   Machine& m;
   const uint64_t* reg_mask_;
 };
+
+// Per register of fn, the mask of its type's bits: what ExecContext keeps of a concrete value
+// read from or written to it (a launch computes them once).
+std::vector<uint64_t> register_masks(const ptx::Function& fn);
 
 // Instruction semantics, supplied by the layer above (sem/).
 using Handler = void (*)(ExecContext&, const ptx::Instr&);

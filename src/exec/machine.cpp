@@ -89,11 +89,7 @@ void Machine::launch(const LaunchSpec& spec) {
   const ptx::Module& mod = *spec.module;
   const ptx::Function& fn = mod.functions.at(spec.function);
   param_slots_ = param_layout(fn);
-  reg_masks_.clear();
-  for (const ptx::Register& r : fn.regs) {
-    const unsigned bits = ptx::type_bits(r.type);  // (a predicate's: 1)
-    reg_masks_.push_back(bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1);
-  }
+  reg_masks_ = register_masks(fn);
   const auto [shared_size, local_off] = storage_.lay_out(spec);
   // What the hardware allows (sm_90: 227 KB of shared memory per CTA at most, opted in; 512 KB
   // of local memory per thread), and what the engine can hold for one CTA at a time.
