@@ -18,6 +18,7 @@ ThreadAsync& thread_async(ExecContext& ctx) {
 
 void AsyncUnit::pend_registers(ExecContext& ctx, const ptx::Instr& ins, std::span<const uint32_t> regs) {
   ThreadAsync& ta = thread_async(ctx);
+  settle_deferred(ctx.th, ctx.dom);  // a pending register's reads and writes go through the unit
   uint32_t at = static_cast<uint32_t>(&ins - ctx.fn.instrs.data());
   for (uint32_t r : regs) {
     auto it = std::find_if(ta.regs.begin(), ta.regs.end(), [&](const PendingRegister& p) { return p.reg == r; });

@@ -102,6 +102,7 @@ std::string Machine::split(ExecContext& ctx, const ptx::Instr& bra, Value guard)
 }
 
 void Machine::enter_path(Thread& th, uint32_t at, uint32_t join, Value taken) {
+  settle_deferred(th, dom_);  // the paths' registers are saved, compared and merged as values
   PathFrame f;
   f.branch = at;
   f.join = join;

@@ -46,6 +46,10 @@ Value ExecContext::get(const ptx::Operand& op, ptx::Type t) {
       if (th.pending_regs) [[unlikely]] v = m.async_.pending_register_access(*this, op.index, v, false);
       if (!th.unread_loads.empty()) [[unlikely]] m.register_read(*this, op.index);
       if (v.is_poison()) throw Refusal("reads " + fn.regs[op.index].name + ", the old value returned by an atomic (it depends on the order of atomics)");
+      if (v.is_deferred()) [[unlikely]] {
+        v = dom.settle(v);
+        th.regs[op.index] = v;
+      }
       if (v.is_concrete()) v.bits &= reg_mask_[op.index];
       if (op.negated) {
         if (v.is_concrete()) return Value::of_bits(v.bits ^ 1);
@@ -122,6 +126,18 @@ Value ExecContext::get(const ptx::Operand& op, ptx::Type t) {
   }
 }
 
+Value ExecContext::accumulator(const ptx::Operand& op, ptx::Type t) {
+  if (op.kind != ptx::Operand::Kind::Reg || op.negated || !th.regs[op.index].is_deferred()) return get(op, t);
+  return th.regs[op.index];  // (may_defer: no pending register, no load being replaced)
+}
+
+void settle_deferred(Thread& th, Domain& dom) {
+  if (!th.holds_deferred) return;
+  for (Value& r : th.regs)
+    if (r.is_deferred()) r = dom.settle(r);
+  th.holds_deferred = false;
+}
+
 uint64_t ExecContext::get_bits(const ptx::Operand& op, ptx::Type t) {
   Value v = get(op, t);
   if (v.is_concrete()) return v.bits;
@@ -140,6 +156,7 @@ void ExecContext::set(const ptx::Operand& op, Value v) {
   // from those stores (a stall on every register write).
   Value& reg = th.regs[op.index];
   reg.bits = v.bits, reg.sym = v.sym, reg.integer = v.integer;
+  if (v.is_deferred()) th.holds_deferred = true;
   th.def_pc[op.index] = th.pc - 1;
   if (th.loading || !th.unread_loads.empty()) [[unlikely]] m.register_written(*this, op.index);
 }

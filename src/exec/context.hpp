@@ -44,8 +44,18 @@ struct ExecContext {
   // The same thread acting on another CTA of its cluster (its shared memory, its mbarriers).
   ExecContext on(Cta& other) const { return ExecContext(m, other, th, mod, fn, dom, reg_mask_); }
 
-  // Source operand as type t: registers (checked for poison), immediates, special registers.
+  // Source operand as type t: registers (checked for poison, deferred sums settled),
+  // immediates, special registers.
   Value get(const ptx::Operand& op, ptx::Type t);
+  // Whether an accumulating instruction of this thread may leave a deferred sum in its
+  // destination (exec/deferred_sums.hpp): not on a path of a data-dependent branch, inside a
+  // recognized routine, with registers pending or loads being replaced, whose readers look at
+  // the registers themselves.
+  bool may_defer() const {
+    return th.paths.empty() && th.plans.empty() && !th.pending_regs && !th.loading && th.unread_loads.empty();
+  }
+  // The operand an accumulating instruction adds to: as get, but a deferred sum stays deferred.
+  Value accumulator(const ptx::Operand& op, ptx::Type t);
   uint64_t get_bits(const ptx::Operand& op, ptx::Type t);  // concrete bits or a Refusal
   void set(const ptx::Operand& op, Value v);               // destination register (or sink)
   // The address an [ ] operand names, in its state space (shared/local offsets, global address).
@@ -58,6 +68,10 @@ struct ExecContext {
   Machine& m;
   const uint64_t* reg_mask_;
 };
+
+// Settles every deferred sum in th's registers (before anything reads them other than
+// through ExecContext::get: a branch's saved registers, a routine's recognizer, a collective).
+void settle_deferred(Thread& th, Domain& dom);
 
 // Per register of fn, the mask of its type's bits: what ExecContext keeps of a concrete value
 // read from or written to it (a launch computes them once).

@@ -31,6 +31,13 @@ class Domain {
   virtual Value fbin(FBin op, ptx::Type t, Value a, Value b, const FloatMods& m) = 0;
   virtual Value fun(FUn op, ptx::Type t, Value a, const FloatMods& m) = 0;
   virtual Value fma(ptx::Type t, Value a, Value b, Value c, const FloatMods& m) = 0;
+  // fma where c may be a deferred running sum and the result may be one (exec/deferred_sums.hpp):
+  // for a register that only this thread reads, and only by the accessors that settle it.
+  virtual Value fma_deferred(ptx::Type t, Value a, Value b, Value c, const FloatMods& m) { return fma(t, a, b, c, m); }
+  // A deferred sum as the value it stands for; any other value as it is.
+  virtual Value settle(Value v) { return v; }
+  // Every deferred sum is dead (the launch's registers are gone).
+  virtual void forget_deferred() {}
   // setp on floats; cmp is a ptx::cmp index. The result is a predicate value.
   virtual Value fcmp(uint8_t cmp, ptx::Type t, Value a, Value b, bool ftz) = 0;
   // Predicate logic (and.pred ...) and selp. For PredOp::Not, b is ignored.

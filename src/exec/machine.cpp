@@ -103,7 +103,9 @@ void Machine::launch(const LaunchSpec& spec) {
   session_.reserve_mb((shared_size + local_off * spec.block.count()) * Region::kBytesPerByte / (1024 * 1024),
                       "one CTA's shared and local memory");
 
+  dom_.forget_deferred();
   scheduler_.run(shared_size, local_off);
+  dom_.forget_deferred();  // (the launch's registers are gone)
   flush_atomics_global();
   log_.commit_uninit_reads();
   ++launch_index_;

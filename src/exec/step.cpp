@@ -134,6 +134,7 @@ bool Machine::absorbed(ExecContext& ctx, uint32_t instr) {
 bool Machine::try_recognize(ExecContext& ctx, const ptx::Instr& ins, const std::string& why,
                             RoutineRecognizer::Trigger trigger) {
   if (!recognizer_) return false;
+  settle_deferred(ctx.th, dom_);  // the recognizer reads the registers themselves
   try {
     return recognizer_->recognize(ctx, ins, why, trigger);
   } catch (const LocatedRefusal&) {

@@ -17,6 +17,7 @@ ExprId SymbolicDomain::ln2() {
 }
 
 ExprId SymbolicDomain::real(Value v, ptx::Type t) {
+  if (v.is_deferred()) return sums_.settle(v);
   if (v.is_poison()) throw Refusal("reads the old value returned by an atomic, whose value depends on the order of atomics");
   if (v.is_symbolic()) {
     ExprId e = v.expr();
@@ -199,6 +200,16 @@ Value SymbolicDomain::fun(FUn op, ptx::Type t, Value a, const FloatMods& m) {
 
 Value SymbolicDomain::fma(ptx::Type t, Value a, Value b, Value c, const FloatMods& m) {
   return finish(store_.add(store_.mul(real(a, t), real(b, t)), real(c, t)), m);
+}
+
+Value SymbolicDomain::fma_deferred(ptx::Type t, Value a, Value b, Value c, const FloatMods& m) {
+  if (m.sat) return fma(t, a, b, c, m);
+  ExprId x = real(a, t), y = real(b, t);
+  if (!store_.is_finite(x) || !store_.is_finite(y)) return fma(t, a, b, c, m);
+  if (c.is_deferred()) return sums_.extend(c, x, y);
+  ExprId z = real(c, t);
+  if (!store_.is_finite(z)) return fma(t, a, b, c, m);
+  return sums_.start(z, x, y);
 }
 
 Value SymbolicDomain::fcmp(uint8_t cmp, ptx::Type t, Value a, Value b, bool) {

@@ -4,6 +4,7 @@
 #include <string>
 #include <unordered_map>
 
+#include "exec/deferred_sums.hpp"
 #include "exec/domain.hpp"
 #include "exec/int_bounds.hpp"
 #include "expr/store.hpp"
@@ -22,6 +23,9 @@ class SymbolicDomain final : public Domain {
   Value fbin(FBin op, ptx::Type t, Value a, Value b, const FloatMods& m) override;
   Value fun(FUn op, ptx::Type t, Value a, const FloatMods& m) override;
   Value fma(ptx::Type t, Value a, Value b, Value c, const FloatMods& m) override;
+  Value fma_deferred(ptx::Type t, Value a, Value b, Value c, const FloatMods& m) override;
+  Value settle(Value v) override { return v.is_deferred() ? Value::of_expr(sums_.settle(v)) : v; }
+  void forget_deferred() override { sums_.clear(); }
   Value fcmp(uint8_t cmp, ptx::Type t, Value a, Value b, bool ftz) override;
   Value pred(PredOp op, Value a, Value b) override;
   Value select(Value pred, Value if_true, Value if_false) override;
@@ -82,6 +86,7 @@ class SymbolicDomain final : public Domain {
   std::map<std::string, size_t> recognized_;
 
   expr::Store& store_;
+  DeferredSums sums_{store_};
   expr::ExprId ln2_{};
   IntBounds bounds_{store_};
 };

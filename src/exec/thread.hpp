@@ -115,6 +115,7 @@ struct Thread {
   // makes them run together (activemask, sem/warp.cpp).
   uint32_t branch_history = 0;
   bool data_branched = false;
+  bool holds_deferred = false;  // a register may hold a deferred sum (exec/deferred_sums.hpp)
   Region* local = nullptr;
   uint32_t pending_regs = 0;    // registers a wgmma.mma_async writes until wgmma.wait_group
   uint64_t mbar = 0;            // Wait::Mbarrier: the barrier's shared offset,

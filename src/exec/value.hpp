@@ -22,6 +22,9 @@ struct Value {
   // Two 16-bit lanes of one register (f16x2 / bf16x2 data) of which at least one is
   // symbolic: the lanes are encoded in `bits` (exec/packed.hpp), never read as one number.
   static constexpr uint32_t kPacked = UINT32_MAX - 1;
+  // A running sum not yet in the store (exec/deferred_sums.hpp): `bits` names its last step.
+  // Only a register holds one, and only until an instruction reads it other than to add to it.
+  static constexpr uint32_t kDeferred = UINT32_MAX - 2;
 
   static Value of_bits(uint64_t b) { return {b, 0, false}; }
   static Value of_expr(expr::ExprId e) { return {0, e.index + 1, false}; }
@@ -32,12 +35,18 @@ struct Value {
   bool is_poison() const { return sym == kPoison; }
   bool is_symbolic() const { return sym != 0 && sym != kPoison; }
   bool is_packed() const { return sym == kPacked; }
-  // The number this value is; a packed pair of lanes is not one number (fail closed).
+  bool is_deferred() const { return sym == kDeferred; }
+  // The number this value is; a packed pair of lanes is not one number (fail closed), and a
+  // deferred sum must be settled by its domain first.
   expr::ExprId expr() const {
-    if (sym == kPacked) throw_packed_as_number();
+    if (sym >= kDeferred) [[unlikely]] {
+      if (sym == kPacked) throw_packed_as_number();
+      if (sym == kDeferred) throw_deferred_as_number();
+    }
     return expr::ExprId{sym - 1};
   }
   [[noreturn]] static void throw_packed_as_number();
+  [[noreturn]] static void throw_deferred_as_number();
   bool operator==(const Value&) const = default;
 };
 

@@ -5,6 +5,7 @@
 #include <cassert>
 
 #include "expr/canonical.hpp"
+#include "expr/hash.hpp"
 #include "expr/rational_ops.hpp"
 #include "expr/store.hpp"
 #include "support/error.hpp"
@@ -190,6 +191,15 @@ ExprId Store::rebuild_mul(ExprId product, std::span<const ExprId> bases) {
   const detail::Node n = node(product);
   for (uint32_t i = 0; i < bases.size(); ++i) collect_mul(acc, bases[i], term_w(n, i));
   return finish_mul(acc);
+}
+
+void Store::prefetch_product(ExprId a, ExprId b) const {
+  // Only the product of two distinct plain bases, whose pairs mul interns as they are (below).
+  if (a == b || !plain_base(a) || !plain_base(b)) return;
+  const uint32_t ops[] = {std::min(a.index, b.index), RationalTable::kOne, std::max(a.index, b.index), RationalTable::kOne};
+  uint64_t slots_sum = 0;
+  for (size_t i = 0; i < 4; ++i) slots_sum += detail::hash_slot(ops[i], i);
+  __builtin_prefetch(&table_[node_hash(Kind::Mul, 0, RationalTable::kOne, slots_sum) & (table_.size() - 1)]);
 }
 
 ExprId Store::mul(ExprId a, ExprId b) {

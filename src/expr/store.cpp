@@ -52,11 +52,14 @@ std::vector<uint32_t> Store::pairs_with(const Node& n, uint32_t pos, bool replac
   return ops;
 }
 
+uint32_t Store::node_hash(Kind kind, uint8_t op, uint32_t a, uint64_t slots_sum) {
+  return static_cast<uint32_t>(detail::hash_finish(detail::hash_mix(detail::hash_mix(uint64_t(kind) << 8 | op, a), slots_sum)));
+}
+
 template <class SameSlots>
 std::optional<ExprId> Store::find(Kind kind, uint8_t op, uint32_t a, uint32_t n, uint64_t slots_sum,
                                   uint32_t& hash, size_t& table_slot, SameSlots same_slots) const {
-  uint64_t h = detail::hash_mix(detail::hash_mix(uint64_t(kind) << 8 | op, a), slots_sum);
-  hash = static_cast<uint32_t>(detail::hash_finish(h));
+  hash = node_hash(kind, op, a, slots_sum);
   size_t mask = table_.size() - 1;
   size_t i = hash & mask;
   for (; table_[i] != 0; i = (i + 1) & mask) {

@@ -148,6 +148,9 @@ class Store {
   ExprId neg(ExprId a);
   ExprId mul(ExprId a, ExprId b);
   ExprId mul(std::span<const ExprId> xs);
+  // Brings into the cache where mul(a, b) will look for the product of two plain bases (a
+  // batch of products interned one after another waits for one miss at a time otherwise).
+  void prefetch_product(ExprId a, ExprId b) const;
   ExprId div(ExprId a, ExprId b);
   ExprId recip(ExprId a);
   ExprId pow_int(ExprId a, long n);
@@ -214,6 +217,8 @@ class Store {
   std::vector<uint32_t> pairs_with(const detail::Node& n, uint32_t pos, bool replace, uint32_t id, uint32_t w) const;
   // ops: Add/Mul as (id, weight) pairs (stored as ids alone where every weight is 1).
   ExprId intern(Kind kind, uint8_t op, uint32_t a, std::span<const uint32_t> ops, uint8_t flags);
+  // The unique table's hash of a node (kind, op, a) whose slots hash to slots_sum.
+  static uint32_t node_hash(Kind kind, uint8_t op, uint32_t a, uint64_t slots_sum);
   // The node with slots as stored (`stored`, in `unit` layout), whose pairs hash to slots_sum.
   ExprId intern_stored(Kind kind, uint8_t op, uint32_t a, uint32_t n, std::span<const uint32_t> stored, bool unit,
                        uint64_t slots_sum, uint8_t flags);

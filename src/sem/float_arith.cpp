@@ -24,7 +24,13 @@ void float_unary(ExecContext& ctx, const Instr& ins, FUn op) {
 void float_fma(ExecContext& ctx, const Instr& ins) {
   Type t = ins.type();
   if (is_packed_half(t)) refuse_packed(ins);
-  Value a = ctx.get(ins.operands[1], t), b = ctx.get(ins.operands[2], t), c = ctx.get(ins.operands[3], t);
+  Value a = ctx.get(ins.operands[1], t), b = ctx.get(ins.operands[2], t);
+  if (ctx.may_defer()) {  // a running sum's step, interned where the sum is read (exec/deferred_sums.hpp)
+    Value c = ctx.accumulator(ins.operands[3], t);
+    ctx.set(ins.operands[0], ctx.dom.fma_deferred(t, a, b, c, float_mods(ins)));
+    return;
+  }
+  Value c = ctx.get(ins.operands[3], t);
   ctx.set(ins.operands[0], ctx.dom.fma(t, a, b, c, float_mods(ins)));
 }
 

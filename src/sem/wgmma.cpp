@@ -135,6 +135,7 @@ void mma_async(ExecContext& c0, const Instr& i, std::span<Thread* const> lanes) 
   std::vector<Value> row(K), col(K);
   for (Thread* t : lanes) {
     // The accumulator as it stands (a chained wgmma reads it while it is still pending).
+    exec::settle_deferred(*t, dom);
     std::vector<Value> c_in;
     for (uint32_t r : regs) {
       if (per == 1) c_in.push_back(t->regs[r]);
