@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "exec/host_f32.hpp"
 #include "exec/ieee.hpp"
 #include "exec/refusal.hpp"
 #include "ptx/modifiers.hpp"
@@ -41,6 +42,11 @@ ieee::Mode mode(const FloatMods& m) {
 }
 
 bool approx(const FloatMods& m) { return m.rounding == ptx::rnd::APPROX; }
+
+// An f32 operation the host computes as the emulator does (exec/host_f32.hpp).
+bool on_host(ptx::Type t, const FloatMods& m) {
+  return t == ptx::Type::F32 && rounding(m.rounding) == ieee::Rounding::RN && !m.ftz && !m.sat;
+}
 
 ieee::IntType int_type(ptx::Type t) {
   switch (t) {
@@ -102,6 +108,11 @@ Value ConcreteDomain::fbin(FBin op, ptx::Type t, Value a, Value b, const FloatMo
 }
 
 Value ConcreteDomain::fbin_bits(FBin op, ptx::Type t, Value a, Value b, const FloatMods& m) {
+  if (on_host(t, m) && (op == FBin::Add || op == FBin::Sub || op == FBin::Mul)) {
+    std::optional<uint64_t> r = op == FBin::Add ? host_f32::add(a.bits, b.bits)
+                                : op == FBin::Sub ? host_f32::sub(a.bits, b.bits) : host_f32::mul(a.bits, b.bits);
+    if (r) return Value::of_bits(*r);
+  }
   ieee::Format f = format(t);
   switch (op) {
     case FBin::Add: return Value::of_bits(ieee::add(f, a.bits, b.bits, mode(m)));
@@ -146,7 +157,8 @@ Value ConcreteDomain::fun_bits(FUn op, ptx::Type t, Value a, const FloatMods& m)
 }
 
 Value ConcreteDomain::fma(ptx::Type t, Value a, Value b, Value c, const FloatMods& m) {
-  Value r = Value::of_bits(ieee::fma(format(t), a.bits, b.bits, c.bits, mode(m)));
+  std::optional<uint64_t> host = on_host(t, m) ? host_f32::fma(a.bits, b.bits, c.bits) : std::nullopt;
+  Value r = Value::of_bits(host ? *host : ieee::fma(format(t), a.bits, b.bits, c.bits, mode(m)));
   if (ptx::is_float(t) && ieee::is_zero(format(t), c.bits)) watch_underflow(t, r, {a, b});
   return watched(t, r, {a, b, c});
 }
