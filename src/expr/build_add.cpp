@@ -188,8 +188,25 @@ std::optional<ExprId> Store::add_one_term(ExprId sum, ExprId x) {
   return r;
 }
 
+// A term collect_add keeps whole with weight 1: finite, neither a constant, a sum, nor a
+// product with a coefficient other than 1.
+bool Store::plain_term(ExprId x) const {
+  const detail::Node& n = node(x);
+  if (!(n.flags & kFinite) || (n.flags & detail::kBoolean)) return false;
+  if (n.kind == Kind::Const || n.kind == Kind::Add) return false;
+  return n.kind != Kind::Mul || n.a == RationalTable::kOne;
+}
+
 ExprId Store::add(ExprId a, ExprId b) {
   if (is_rational(a) && is_rational(b)) return constant(rational(a) + rational(b));
+  if (a != b && plain_term(a) && plain_term(b)) {
+    // Two distinct plain terms (an elementwise a + b): the sum finish_add would build, without
+    // its buffers and rational arithmetic.
+    const uint32_t ops[] = {std::min(a.index, b.index), RationalTable::kOne, std::max(a.index, b.index), RationalTable::kOne};
+    ExprId r = intern(Kind::Add, 0, RationalTable::kZero, ops, kFinite);
+    assert(is_canonical(*this, r));
+    return r;
+  }
   if (std::optional<ExprId> r = add_one_term(a, b)) return *r;
   if (std::optional<ExprId> r = add_one_term(b, a)) return *r;
   AddAcc acc;

@@ -247,6 +247,7 @@ class Store {
   ExprId finish_add(AddAcc& acc);
   ExprId scale_add(ExprId sum, uint32_t k);
   std::optional<ExprId> add_one_term(ExprId sum, ExprId x);
+  bool plain_term(ExprId x) const;
   ExprId unit_part(ExprId product);
   ExprId rebuild_add(ExprId sum, std::span<const ExprId> terms);
   // build_mul.cpp
