@@ -38,7 +38,7 @@ uint64_t float_literal_as(const ptx::Operand& op, ptx::Type t) {
 
 }  // namespace
 
-Value ExecContext::get(const ptx::Operand& op, ptx::Type t) {
+Value ExecContext::read_operand(const ptx::Operand& op, ptx::Type t) {
   using K = ptx::Operand::Kind;
   switch (op.kind) {
     case K::Reg: {

@@ -45,8 +45,17 @@ struct ExecContext {
   ExecContext on(Cta& other) const { return ExecContext(m, other, th, mod, fn, dom, reg_mask_); }
 
   // Source operand as type t: registers (checked for poison, deferred sums settled),
-  // immediates, special registers.
-  Value get(const ptx::Operand& op, ptx::Type t);
+  // immediates, special registers. A plain register read (most operands of most instructions)
+  // is inline; everything else is read_operand's.
+  Value get(const ptx::Operand& op, ptx::Type t) {
+    if (op.kind == ptx::Operand::Kind::Reg && !op.negated && !th.pending_regs && th.unread_loads.empty()) [[likely]] {
+      const Value& r = th.regs[op.index];
+      if (r.sym == 0) return Value{r.bits & reg_mask_[op.index], 0, r.integer};
+      if (r.sym < Value::kDeferred) return r;  // (not poison, packed lanes or a deferred sum)
+    }
+    return read_operand(op, t);
+  }
+  Value read_operand(const ptx::Operand& op, ptx::Type t);
   // Whether an accumulating instruction of this thread may leave a deferred sum in its
   // destination (exec/deferred_sums.hpp): not on a path of a data-dependent branch, inside a
   // recognized routine, with registers pending or loads being replaced, whose readers look at
