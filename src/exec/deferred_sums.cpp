@@ -14,9 +14,15 @@ void Value::throw_deferred_as_number() {
 }
 
 Value DeferredSums::push(Step s) {
-  if (steps_.size() >= UINT32_MAX - 1) throw Refusal("more than 2^32 deferred accumulation steps in one launch");
-  steps_.push_back(s);
-  return Value{steps_.size() - 1, Value::kDeferred, false};
+  if (size_ == UINT32_MAX - 1) throw Refusal("more than 2^32 deferred accumulation steps in one launch");
+  if ((size_ >> kPageShift) == pages_.size()) pages_.push_back(std::make_unique<Step[]>(size_t{1} << kPageShift));
+  step(size_) = s;
+  return Value{size_++, Value::kDeferred, false};
+}
+
+void DeferredSums::clear() {
+  size_ = 0;
+  if (pages_.size() > 1) pages_.resize(1);  // (one page kept for the next launch)
 }
 
 Value DeferredSums::start(ExprId base, ExprId a, ExprId b) {
@@ -31,9 +37,9 @@ Value DeferredSums::extend(Value sum, ExprId a, ExprId b) {
 ExprId DeferredSums::settle(Value sum) {
   chain_.clear();
   uint32_t at = static_cast<uint32_t>(sum.bits);
-  for (; steps_[at].prev != kBase; at = steps_[at].prev) chain_.push_back(at);
-  const ExprId base{steps_[at].a};
-  auto product = [&](uint32_t step) { return store_.mul(ExprId{steps_[step].a}, ExprId{steps_[step].b}); };
+  for (; step(at).prev != kBase; at = step(at).prev) chain_.push_back(at);
+  const ExprId base{step(at).a};
+  auto product = [&](uint32_t i) { return store_.mul(ExprId{step(i).a}, ExprId{step(i).b}); };
   if (chain_.size() <= kFoldedSteps) {
     ExprId acc = base;
     for (size_t i = chain_.size(); i-- > 0;) acc = store_.add(product(chain_[i]), acc);
@@ -41,7 +47,7 @@ ExprId DeferredSums::settle(Value sum) {
   }
   // The products' lookups miss the cache one after another: ask for each a few steps ahead.
   constexpr size_t kAhead = 16;
-  auto prefetch = [&](size_t i) { store_.prefetch_product(ExprId{steps_[chain_[i]].a}, ExprId{steps_[chain_[i]].b}); };
+  auto prefetch = [&](size_t i) { store_.prefetch_product(ExprId{step(chain_[i]).a}, ExprId{step(chain_[i]).b}); };
   terms_.clear();
   terms_.push_back(base);
   const size_t n = chain_.size();

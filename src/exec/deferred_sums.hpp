@@ -11,6 +11,7 @@
 // have been. Only finite operands are deferred: with an infinity or a NaN among them the
 // order of the steps could matter, and such a step is taken at once.
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "exec/value.hpp"
@@ -29,8 +30,8 @@ class DeferredSums {
   // The expression of a deferred sum, interned now.
   expr::ExprId settle(Value sum);
   // Forgets every step: no register may hold a deferred sum of this arena any more.
-  void clear() { steps_.clear(); }
-  size_t steps() const { return steps_.size(); }
+  void clear();
+  size_t steps() const { return size_; }
 
  private:
   // A step: sum so far (the step before, by index) + a * b; a chain's first record holds its
@@ -45,9 +46,14 @@ class DeferredSums {
   // (the nodes the engine always made); beyond, all at once.
   static constexpr size_t kFoldedSteps = 4;
   Value push(Step s);
+  // The steps live in pages of 2^16 (768 KiB): the arena grows by a page between two checks of
+  // the memory limit, never by a doubling's copy of everything so far.
+  static constexpr uint32_t kPageShift = 16;
+  Step& step(uint32_t i) { return pages_[i >> kPageShift][i & ((1u << kPageShift) - 1)]; }
 
   expr::Store& store_;
-  std::vector<Step> steps_;
+  std::vector<std::unique_ptr<Step[]>> pages_;
+  uint32_t size_ = 0;
   std::vector<uint32_t> chain_;        // scratch: a sum's steps, last first
   std::vector<expr::ExprId> terms_;    // scratch: its terms
 };

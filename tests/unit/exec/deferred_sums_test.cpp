@@ -61,6 +61,20 @@ TEST_F(DeferredSumsTest, ChainsThatShareAPrefixSettleApart) {
   EXPECT_EQ(sums.settle(prefix), step_by_step(s.zero(), {{x, y}, {y, z}, {z, w}, {w, x}, {x, x}}));
 }
 
+TEST_F(DeferredSumsTest, SumsAcrossPagesOfStepsAndAfterAClearSettleWhole) {
+  for (int round = 0; round < 2; ++round) {
+    const size_t n = 3 * (size_t{1} << 16) + 5;  // steps in four pages of the arena
+    Value v = sums.start(s.constant(7), x, y);
+    for (size_t i = 1; i < n; ++i) v = i % 3 ? sums.extend(v, x, y) : sums.extend(v, z, s.constant(-1));
+    const size_t z_steps = (n - 1) / 3, xy_steps = n - z_steps;
+    const std::vector<ExprId> terms{s.constant(7), s.mul(s.constant(long(xy_steps)), s.mul(x, y)), s.mul(s.constant(-long(z_steps)), z)};
+    EXPECT_EQ(sums.settle(v), s.add(terms));
+    EXPECT_EQ(sums.steps(), n + 1);  // (the base's record)
+    sums.clear();
+    EXPECT_EQ(sums.steps(), 0u);
+  }
+}
+
 TEST_F(DeferredSumsTest, ADeferredSumIsNoNumberUntilSettled) {
   Value v = deferred(s.zero(), {{x, y}});
   EXPECT_TRUE(v.is_symbolic());
