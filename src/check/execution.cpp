@@ -38,6 +38,7 @@ void run_program(exec::Machine& m, const Prepared& prep, char which) {
 
 Execution::Execution(const instance::Instance& inst, const exec::Limits& limits)
     : prep_(inst), session_(limits), dom_(session_.store()) {
+  dom_.set_limits_check([this] { session_.check_limits(); });
   // Symbolic integers from integer tensors lie in their dtype's range (or the instance's).
   dom_.set_symbol_range([this](expr::ExprId e) -> std::optional<exec::Interval> {
     std::optional<exec::SymbolOrigin> o = session_.origin(e);

@@ -53,6 +53,7 @@ ExprId DeferredSums::settle(Value sum) {
   const size_t n = chain_.size();
   for (size_t k = 0; k < std::min(kAhead, n); ++k) prefetch(n - 1 - k);
   for (size_t i = n; i-- > 0;) {
+    if ((i & 0xFFFF) == 0 && check_limits_) check_limits_();
     if (i >= kAhead) prefetch(i - kAhead);
     terms_.push_back(product(chain_[i]));
   }

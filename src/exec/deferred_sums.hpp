@@ -11,6 +11,7 @@
 // have been. Only finite operands are deferred: with an infinity or a NaN among them the
 // order of the steps could matter, and such a step is taken at once.
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -29,6 +30,9 @@ class DeferredSums {
   Value extend(Value sum, expr::ExprId a, expr::ExprId b);
   // The expression of a deferred sum, interned now.
   expr::ExprId settle(Value sum);
+  // Called every 2^16 steps of a settling sum (the session's limits: a long sum settles in one
+  // instruction, which the step loop's own checks do not see the inside of).
+  void set_limits_check(std::function<void()> check) { check_limits_ = std::move(check); }
   // Forgets every step: no register may hold a deferred sum of this arena any more.
   void clear();
   size_t steps() const { return size_; }
@@ -52,6 +56,7 @@ class DeferredSums {
   Step& step(uint32_t i) { return pages_[i >> kPageShift][i & ((1u << kPageShift) - 1)]; }
 
   expr::Store& store_;
+  std::function<void()> check_limits_;
   std::vector<std::unique_ptr<Step[]>> pages_;
   uint32_t size_ = 0;
   std::vector<uint32_t> chain_;        // scratch: a sum's steps, last first

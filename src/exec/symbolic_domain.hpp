@@ -26,6 +26,8 @@ class SymbolicDomain final : public Domain {
   Value fma_deferred(ptx::Type t, Value a, Value b, Value c, const FloatMods& m) override;
   Value settle(Value v) override { return v.is_deferred() ? Value::of_expr(sums_.settle(v)) : v; }
   void forget_deferred() override { sums_.clear(); }
+  // The session's limits, checked while a long deferred sum settles.
+  void set_limits_check(std::function<void()> check) { sums_.set_limits_check(std::move(check)); }
   Value fcmp(uint8_t cmp, ptx::Type t, Value a, Value b, bool ftz) override;
   Value pred(PredOp op, Value a, Value b) override;
   Value select(Value pred, Value if_true, Value if_false) override;

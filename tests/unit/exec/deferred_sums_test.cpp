@@ -62,6 +62,8 @@ TEST_F(DeferredSumsTest, ChainsThatShareAPrefixSettleApart) {
 }
 
 TEST_F(DeferredSumsTest, SumsAcrossPagesOfStepsAndAfterAClearSettleWhole) {
+  int checks = 0;
+  sums.set_limits_check([&] { ++checks; });
   for (int round = 0; round < 2; ++round) {
     const size_t n = 3 * (size_t{1} << 16) + 5;  // steps in four pages of the arena
     Value v = sums.start(s.constant(7), x, y);
@@ -70,6 +72,7 @@ TEST_F(DeferredSumsTest, SumsAcrossPagesOfStepsAndAfterAClearSettleWhole) {
     const std::vector<ExprId> terms{s.constant(7), s.mul(s.constant(long(xy_steps)), s.mul(x, y)), s.mul(s.constant(-long(z_steps)), z)};
     EXPECT_EQ(sums.settle(v), s.add(terms));
     EXPECT_EQ(sums.steps(), n + 1);  // (the base's record)
+    EXPECT_GE(checks, 4 * (round + 1)) << "the limits are checked while a long sum settles";
     sums.clear();
     EXPECT_EQ(sums.steps(), 0u);
   }
