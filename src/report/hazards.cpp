@@ -47,7 +47,7 @@ std::string hazards_text(const check::HazardReport& h) {
 }
 
 nlohmann::json hazards_json(const check::HazardReport& h) {
-  nlohmann::json j{{"searched", h.searched}, {"summary", h.summary}, {"runs", h.runs}, {"seconds", h.seconds}};
+  nlohmann::json j{{"searched", h.searched}, {"summary", h.summary}, {"runs", h.runs}, {"runs_beside", h.runs_beside}, {"seconds", h.seconds}};
   j["hazards"] = nlohmann::json::array();
   for (const auto& z : h.hazards) {
     nlohmann::json e{{"kind", z.kind},          {"program", std::string(1, z.program)}, {"cell", z.cell},

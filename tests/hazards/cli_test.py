@@ -56,6 +56,8 @@ def check_case(racer, name, want, tmp):
     j = json.loads(r.stdout)
     expect(j["verdict"] == "equivalent", f"{name}: verdict {j['verdict']}")
     hz = j["float_hazards"]["hazards"]
+    fh = j["float_hazards"]
+    expect(0 <= fh["runs_beside"] <= fh["runs"], f"{name}: {fh['runs_beside']} of {fh['runs']} runs made beside the symbolic run")
     rules = [res["ruleId"] for res in json.loads(sarif.read_text())["runs"][0]["results"]]
     if want is None:
         expect(hz == [], f"{name}: hazards on the fine pair: {[h['message'] for h in hz]}")
