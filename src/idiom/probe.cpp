@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstring>
 #include <set>
 
 #include "exec/concrete_domain.hpp"
@@ -98,7 +99,7 @@ class Prober {
   void run_prelude() {
     for (uint32_t pc : site_.prelude)
       if (!step(pc, false)) {
-        writes_of(fn_.instrs[pc], writes_);
+        writes_ = site_.use->writes(pc);
         for (uint32_t w : writes_) state_[w] = State::Opaque;
         failed_ = false;
       }
@@ -107,8 +108,16 @@ class Prober {
   void record_visit(uint32_t pc) {
     if (run_.visits.count(pc)) return;
     Run::Visit v{run_.events.size(), {}};
-    for (uint32_t r = 0; r < fn_.regs.size(); ++r)
-      if (state_[r] == State::Sample) v.sample_regs.emplace_back(r, scratch_.regs[r].bits);
+    // The registers in State::Sample, in order (few among many: memchr finds them).
+    const auto* first = reinterpret_cast<const unsigned char*>(state_.data());
+    const size_t n = state_.size();
+    for (const unsigned char* p = first; p < first + n;) {
+      p = static_cast<const unsigned char*>(std::memchr(p, static_cast<int>(State::Sample), n - static_cast<size_t>(p - first)));
+      if (!p) break;
+      const uint32_t r = static_cast<uint32_t>(p - first);
+      v.sample_regs.emplace_back(r, scratch_.regs[r].bits);
+      ++p;
+    }
     run_.visits.emplace(pc, std::move(v));
     run_.order.push_back(pc);
   }
@@ -208,7 +217,7 @@ class Prober {
     ev.absorbed = guard == State::Sample || !joins_.empty();
     for (uint32_t r : reads_) ev.escapes |= routine_value(r);
     for (uint32_t w : writes_) state_[w] = State::Opaque, mixed_[w] = 0;
-    if (record) run_.events.push_back(ev);
+    if (record) run_.events.push_back(std::move(ev));
     return pc + 1;
   }
 
@@ -223,9 +232,7 @@ class Prober {
   // the instruction read, and the thread's own registers it read as they were (the path such
   // a probe takes depends on all of them).
   std::optional<uint32_t> step_through(uint32_t pc) {
-    const ptx::Instr& I = fn_.instrs[pc];
-    std::vector<uint32_t> reads;
-    reads_of(I, reads);
+    std::span<const uint32_t> reads = site_.use->reads(pc);
     std::vector<std::pair<uint32_t, uint64_t>> fixed;
     for (uint32_t r : reads)
       if (state_[r] == State::Fixed && !written_[r]) fixed.emplace_back(r, scratch_.regs[r].bits);
@@ -233,7 +240,7 @@ class Prober {
     auto next = step(pc, true);
     if (run_.events.size() > before) {
       Event& ev = run_.events.back();
-      ev.reads = std::move(reads);
+      ev.reads.assign(reads.begin(), reads.end());
       ev.fixed_reads.insert(ev.fixed_reads.end(), fixed.begin(), fixed.end());
     }
     return next;
@@ -260,9 +267,9 @@ class Prober {
       if (state_[r] == State::Sample) return std::nullopt;
     Event ev{pc, {}, {}, false, {}};
     if (load && guard_on(I)) {
-      writes_of(I, writes_);
+      writes_ = site_.use->writes(pc);
       for (uint32_t w : writes_) state_[w] = State::Opaque, mixed_[w] = 0;
-      ev.writes = writes_;  // with no values: other data
+      ev.writes.assign(writes_.begin(), writes_.end());  // with no values: other data
     }
     if (record) run_.events.push_back(std::move(ev));
     return pc + 1;
@@ -283,10 +290,10 @@ class Prober {
       todo.pop_back();
       if (q == join || !region.insert(q).second) continue;
       if (q >= fn_.instrs.size() || region.size() > kMaxRegion) return std::nullopt;
-      reads_of(fn_.instrs[q], reads_);
+      reads_ = site_.use->reads(q);
       for (uint32_t r : reads_)
         if (state_[r] == State::Sample) return std::nullopt;
-      writes_of(fn_.instrs[q], writes_);
+      writes_ = site_.use->writes(q);
       written.insert(writes_.begin(), writes_.end());
       ptx::successors_of(fn_, q, next);
       todo.insert(todo.end(), next.begin(), next.end());
@@ -311,12 +318,12 @@ class Prober {
     if (g == State::Opaque && site_.through && I.op == ptx::Op::Bra) return step_over_branch(pc, record);
     if (g == State::Opaque) return std::nullopt;
     if (memory) return site_.through ? step_memory_through(pc, I, g, record) : step_memory(pc, I, g, record);
-    reads_of(I, reads_);
-    writes_of(I, writes_);
+    reads_ = site_.use->reads(pc);
+    writes_ = site_.use->writes(pc);
     State s = State::Fixed;
     for (uint32_t r : reads_)
       if (!(I.has_guard && r == I.guard)) s = std::max(s, state_[r]);
-    Event ev{pc, writes_, {}, false, {}};
+    Event ev{pc, {writes_.begin(), writes_.end()}, {}, false, {}};
     bool on = guard_on(I);
     if (on && s == State::Opaque) {
       if (record && !site_.through)
@@ -367,7 +374,7 @@ class Prober {
   exec::ExecContext sctx_;
   const exec::Semantics& sem_;
   ProbeScratch scratch_memory_;
-  std::vector<uint32_t> reads_, writes_;
+  std::span<const uint32_t> reads_, writes_;  // the current instruction's (site_.use)
   Run run_;
   bool failed_ = false;
 };

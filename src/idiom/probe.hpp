@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "exec/machine.hpp"
+#include "ptx/liveness.hpp"
 #include "idiom/probe_run.hpp"
 
 namespace racer::idiom {
@@ -30,6 +31,7 @@ struct ProbeSite {
   // memory addressed by or guarded by the routine's data, and at what is not a register
   // operation or a load or store.
   bool through = false;
+  const ptx::RegisterUse* use = nullptr;  // of ctx.fn (required)
 };
 
 // The probe at input bits `bits` (of the input's format): nullopt when an instruction the

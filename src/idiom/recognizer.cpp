@@ -57,6 +57,12 @@ const std::vector<uint32_t>& MathRoutineRecognizer::post_dominators(const ptx::F
   return slot;
 }
 
+const ptx::RegisterUse& MathRoutineRecognizer::register_use(const ptx::Function& f) {
+  auto& slot = register_use_[&f];
+  if (!slot) slot = std::make_unique<ptx::RegisterUse>(f);
+  return *slot;
+}
+
 const Liveness& MathRoutineRecognizer::liveness(const ptx::Function& f) {
   auto& slot = liveness_[&f];
   if (!slot) slot = std::make_unique<Liveness>(f);
@@ -177,7 +183,7 @@ std::optional<MathRoutineRecognizer::Plan> MathRoutineRecognizer::probe(exec::Ex
   auto fmt = format_of(fn.regs[root].type);
   if (!fmt) return std::nullopt;
   const std::vector<uint32_t> prelude = prelude_of(ctx.th, fn, ctx.th.regs[root].sym);
-  const ProbeSite site{ctx, at, root, prelude, post_dominators(fn), selection ? 1 : kMaxProbeSteps, debug_};
+  const ProbeSite site{ctx, at, root, prelude, post_dominators(fn), selection ? 1 : kMaxProbeSteps, debug_, false, &register_use(fn)};
   std::vector<Run> runs;
   for (long double t0 : probe_points()) {
     auto run = probe_once(site, ieee::from_double(*fmt, static_cast<double>(t0)));

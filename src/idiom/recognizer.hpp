@@ -49,11 +49,13 @@ class MathRoutineRecognizer final : public exec::RoutineRecognizer {
   };
   const Liveness& liveness(const ptx::Function& f);
   const std::vector<uint32_t>& post_dominators(const ptx::Function& f);
+  const ptx::RegisterUse& register_use(const ptx::Function& f);
   std::optional<Plan> probe(exec::ExecContext& ctx, uint32_t at, uint32_t root_reg, Trigger trigger);
   void install(exec::ExecContext& ctx, const Plan& p, uint32_t root_reg, uint32_t at);
 
   std::map<const ptx::Function*, std::unique_ptr<Liveness>> liveness_;
   std::map<const ptx::Function*, std::vector<uint32_t>> ipdom_;
+  std::map<const ptx::Function*, std::unique_ptr<ptx::RegisterUse>> register_use_;
   std::map<Key, Plan> cache_;
   std::set<Key> failed_;
   std::map<std::pair<const ptx::Function*, uint32_t>, uint32_t> preferred_;

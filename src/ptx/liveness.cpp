@@ -46,6 +46,19 @@ void writes_of(const Instr& ins, std::vector<uint32_t>& out) {
     if (is_destination_slot(ins, i)) registers_in(ins.operands[i], out);
 }
 
+RegisterUse::RegisterUse(const Function& f) {
+  std::vector<uint32_t> regs;
+  for (const Instr& ins : f.instrs) {
+    read_at_.push_back(static_cast<uint32_t>(regs_.size()));
+    reads_of(ins, regs);
+    regs_.insert(regs_.end(), regs.begin(), regs.end());
+    write_at_.push_back(static_cast<uint32_t>(regs_.size()));
+    writes_of(ins, regs);
+    regs_.insert(regs_.end(), regs.begin(), regs.end());
+  }
+  read_at_.push_back(static_cast<uint32_t>(regs_.size()));
+}
+
 Liveness::Liveness(const Function& f) {
   size_t n = f.instrs.size();
   words_ = (f.regs.size() + 63) / 64;
