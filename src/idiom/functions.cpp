@@ -1,7 +1,10 @@
 #include "idiom/functions.hpp"
 
 #include <cmath>
+#include <cstring>
+#include <iterator>
 #include <limits>
+#include <unordered_map>
 
 namespace racer::idiom {
 namespace {
@@ -27,6 +30,31 @@ long double value(Fn f, long double x, long double e = 1) {
     case Fn::Cos: return std::cos(x);
   }
   return NAN;
+}
+
+// value(f, kScales[scale] * t), remembered: a plan search fits every register at every visit
+// against the same few dozen probe points, so the same transcendentals come back thousands of
+// times (sinl's range reduction at 1e10 among them).
+long double scaled_value(Fn f, size_t scale, long double t) {
+  struct Key {
+    uint64_t mantissa;
+    uint16_t exponent;
+    uint8_t fn, scale;
+    bool operator==(const Key&) const = default;
+  };
+  struct Hash {
+    size_t operator()(const Key& k) const {
+      return std::hash<uint64_t>()(k.mantissa ^ (uint64_t{k.exponent} << 48) ^ (uint64_t{k.fn} << 40) ^ (uint64_t{k.scale} << 32));
+    }
+  };
+  static_assert(std::numeric_limits<long double>::digits == 64, "the key holds an x87 long double");
+  thread_local std::unordered_map<Key, long double, Hash> memo;
+  Key k{0, 0, static_cast<uint8_t>(f), static_cast<uint8_t>(scale)};
+  std::memcpy(&k.mantissa, &t, 8);
+  std::memcpy(&k.exponent, reinterpret_cast<const char*>(&t) + 8, 2);
+  if (auto it = memo.find(k); it != memo.end()) return it->second;
+  if (memo.size() > (size_t{1} << 16)) memo.clear();
+  return memo[k] = value(f, kScales[scale] * t);
 }
 
 const char* name(Fn f) {
@@ -121,13 +149,14 @@ std::optional<Fit> fit_power(const std::vector<Sample>& samples, Tolerance tol) 
 std::optional<Fit> fit_routine(const std::vector<Sample>& samples, Tolerance tol) {
   if (auto f = fit_power(samples, tol)) return f;
   for (Fn fn : kFamily) {
-    for (long double b : kScales) {
+    for (size_t si = 0; si < std::size(kScales); ++si) {
+      const long double b = kScales[si];
       // Fit a and d from two samples where f differs, then check every sample.
       const Sample* s1 = nullptr;
       const Sample* s2 = nullptr;
       long double g1 = 0, g2 = 0;
       for (const Sample& s : samples) {
-        long double g = value(fn, b * s.t);
+        long double g = scaled_value(fn, si, s.t);
         if (s.nan || !std::isfinite(s.y) || !std::isfinite(g) || std::fabs(g) > 1e6L || std::fabs(s.y) > 1e6L) continue;
         if (!s1) s1 = &s, g1 = g;
         else if (std::fabs(g - g1) > 1e-3L) {
