@@ -4,6 +4,7 @@
 #include <cstring>
 #include <iterator>
 #include <limits>
+#include <string>
 #include <unordered_map>
 
 namespace racer::idiom {
@@ -146,7 +147,9 @@ std::optional<Fit> fit_power(const std::vector<Sample>& samples, Tolerance tol) 
   return std::nullopt;
 }
 
-std::optional<Fit> fit_routine(const std::vector<Sample>& samples, Tolerance tol) {
+namespace {
+
+std::optional<Fit> fit_anew(const std::vector<Sample>& samples, Tolerance tol) {
   if (auto f = fit_power(samples, tol)) return f;
   for (Fn fn : kFamily) {
     for (size_t si = 0; si < std::size(kScales); ++si) {
@@ -175,6 +178,26 @@ std::optional<Fit> fit_routine(const std::vector<Sample>& samples, Tolerance tol
     }
   }
   return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<Fit> fit_routine(const std::vector<Sample>& samples, Tolerance tol) {
+  // A plan search asks for the same samples again and again (a register that keeps its value
+  // over many visits, a candidate input that the code never reads): the answer depends on
+  // nothing else, so it is remembered, keyed by the samples' significant bytes.
+  static_assert(std::numeric_limits<long double>::digits == 64, "the key holds x87 long doubles");
+  std::string key(1, static_cast<char>(tol));
+  key.reserve(1 + 21 * samples.size());
+  for (const Sample& s : samples) {
+    key.append(reinterpret_cast<const char*>(&s.t), 10);
+    key.append(reinterpret_cast<const char*>(&s.y), 10);
+    key.push_back(s.nan ? 1 : 0);
+  }
+  thread_local std::unordered_map<std::string, std::optional<Fit>> memo;
+  if (auto it = memo.find(key); it != memo.end()) return it->second;
+  if (memo.size() > 4096) memo.clear();
+  return memo[std::move(key)] = fit_anew(samples, tol);
 }
 
 expr::ExprId build(expr::Store& st, const Fit& f, expr::ExprId t) {

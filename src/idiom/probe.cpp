@@ -88,6 +88,14 @@ class Prober {
   }
 
  private:
+  // A list of registers the run keeps for its events.
+  std::span<const uint32_t> owned(std::vector<uint32_t> regs) { return run_.owned_writes.emplace_back(std::move(regs)); }
+  std::span<const uint64_t> one_value(uint64_t bits) {
+    std::span<uint64_t> v = run_.value_arena.take(1);
+    v[0] = bits;
+    return v;
+  }
+
   bool guard_on(const ptx::Instr& I) const {
     return !I.has_guard || ((scratch_.regs[I.guard].bits & 1) != I.guard_negated);
   }
@@ -163,8 +171,8 @@ class Prober {
       mixed_[data.index] = 0;
       ev.absorbed |= derived;
       state_[data.index] = ev.absorbed ? State::Sample : State::Fixed;
-      ev.writes = {data.index};
-      ev.values = {*bits};
+      ev.writes = owned({data.index});
+      ev.values = one_value(*bits);
       return true;
     } catch (const exec::Refusal&) {
       return false;
@@ -199,11 +207,14 @@ class Prober {
     ev.absorbed = true;
     ev.addend = outsider.first;
     ev.addend_negated = outsider.second;
-    for (uint32_t w : writes_) {
-      ev.values.push_back(scratch_.regs[w].bits);
+    std::span<uint64_t> values = run_.value_arena.take(writes_.size());
+    for (size_t i = 0; i < writes_.size(); ++i) {
+      const uint32_t w = writes_[i];
+      values[i] = scratch_.regs[w].bits;
       state_[w] = State::Opaque;  // what follows must not treat it as the routine's alone
       mixed_[w] = 1;              // but a read of it still consumes the routine's value
     }
+    ev.values = values;
     run_.events.push_back(std::move(ev));
     return pc + 1;
   }
@@ -240,7 +251,7 @@ class Prober {
     auto next = step(pc, true);
     if (run_.events.size() > before) {
       Event& ev = run_.events.back();
-      ev.reads.assign(reads.begin(), reads.end());
+      ev.reads = reads;
       ev.fixed_reads.insert(ev.fixed_reads.end(), fixed.begin(), fixed.end());
     }
     return next;
@@ -269,7 +280,7 @@ class Prober {
     if (load && guard_on(I)) {
       writes_ = site_.use->writes(pc);
       for (uint32_t w : writes_) state_[w] = State::Opaque, mixed_[w] = 0;
-      ev.writes.assign(writes_.begin(), writes_.end());  // with no values: other data
+      ev.writes = writes_;  // with no values: other data
     }
     if (record) run_.events.push_back(std::move(ev));
     return pc + 1;
@@ -300,7 +311,7 @@ class Prober {
     }
     for (uint32_t w : written) state_[w] = State::Opaque, mixed_[w] = 0;
     run_.unfollowed.insert(region.begin(), region.end());
-    if (record) run_.events.push_back(Event{pc, {written.begin(), written.end()}, {}, false, {}});
+    if (record) run_.events.push_back(Event{pc, owned({written.begin(), written.end()}), {}, false, {}});
     return join;
   }
   static constexpr size_t kMaxRegion = 4096;
@@ -323,7 +334,7 @@ class Prober {
     State s = State::Fixed;
     for (uint32_t r : reads_)
       if (!(I.has_guard && r == I.guard)) s = std::max(s, state_[r]);
-    Event ev{pc, {writes_.begin(), writes_.end()}, {}, false, {}};
+    Event ev{pc, writes_, {}, false, {}};
     bool on = guard_on(I);
     if (on && s == State::Opaque) {
       if (record && !site_.through)
@@ -342,14 +353,18 @@ class Prober {
       for (uint32_t r : reads_) note_fixed_read(r, ev);
       if (!execute(pc, I)) return std::nullopt;
       next = scratch_.pc;
-      for (uint32_t w : writes_) {
+      // (Values only for an event the run keeps: a prelude step's is dropped.)
+      std::span<uint64_t> values = record ? run_.value_arena.take(writes_.size()) : std::span<uint64_t>();
+      for (size_t i = 0; i < writes_.size(); ++i) {
+        const uint32_t w = writes_[i];
         state_[w] = ev.absorbed ? State::Sample : State::Fixed;
         written_[w] = 1;
         mixed_[w] = 0;
-        ev.values.push_back(scratch_.regs[w].bits);
+        if (record) values[i] = scratch_.regs[w].bits;
       }
+      ev.values = values;
     } else {
-      ev.writes.clear();
+      ev.writes = {};
     }
     if (record) run_.events.push_back(std::move(ev));
     return next;
