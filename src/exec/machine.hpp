@@ -192,6 +192,8 @@ class Machine final : public AccessPath, public ThreadStepper {
  private:
   // Runs every ready thread of cta to its next synchronization point (exec/step.cpp).
   bool run_ready_threads(Cta& cta) override;
+  // Deferred sums live in registers only (exec/deferred_sums.hpp): a finished CTA's are dead.
+  void ctas_done() override { dom_.forget_deferred(); }
   // Where a local-space address falls in the thread's local memory: (region, offset), or
   // a null region.
   std::pair<Region*, uint64_t> local_bytes(ExecContext& ctx, uint64_t addr, unsigned size);

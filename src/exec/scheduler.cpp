@@ -23,6 +23,7 @@ void Scheduler::run(uint64_t shared_size, uint64_t local_bytes) {
         Cta cta;
         init_cta(cta, x, y, z, shared_size, local_bytes);
         run_cta(cta);
+        stepper_.ctas_done();
       }
 }
 
@@ -77,6 +78,7 @@ void Scheduler::run_clusters(uint64_t shared_size, uint64_t local_bytes) {
         clusters_.begin(ctas);
         run_cluster(ctas);
         clusters_.end();
+        stepper_.ctas_done();
       }
 }
 

@@ -23,6 +23,8 @@ class ThreadStepper {
  public:
   // Runs every ready thread of cta until it exits or waits; true when every thread exited.
   virtual bool run_ready_threads(Cta& cta) = 0;
+  // The CTAs run so far are done: nothing of their threads' registers is read again.
+  virtual void ctas_done() = 0;
 
  protected:
   ~ThreadStepper() = default;
