@@ -202,7 +202,7 @@ ExprId Store::add(ExprId a, ExprId b) {
   if (a != b && plain_term(a) && plain_term(b)) {
     // Two distinct plain terms (an elementwise a + b): the sum finish_add would build, without
     // its buffers and rational arithmetic.
-    const uint32_t ops[] = {std::min(a.index, b.index), RationalTable::kOne, std::max(a.index, b.index), RationalTable::kOne};
+    const std::array<uint32_t, 4> ops = unit_pair(a, b);
     ExprId r = intern(Kind::Add, 0, RationalTable::kZero, ops, kFinite);
     assert(is_canonical(*this, r));
     return r;

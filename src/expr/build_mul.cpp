@@ -5,7 +5,6 @@
 #include <cassert>
 
 #include "expr/canonical.hpp"
-#include "expr/hash.hpp"
 #include "expr/rational_ops.hpp"
 #include "expr/store.hpp"
 #include "support/error.hpp"
@@ -196,10 +195,8 @@ ExprId Store::rebuild_mul(ExprId product, std::span<const ExprId> bases) {
 void Store::prefetch_product(ExprId a, ExprId b) const {
   // Only the product of two distinct plain bases, whose pairs mul interns as they are (below).
   if (a == b || !plain_base(a) || !plain_base(b)) return;
-  const uint32_t ops[] = {std::min(a.index, b.index), RationalTable::kOne, std::max(a.index, b.index), RationalTable::kOne};
-  uint64_t slots_sum = 0;
-  for (size_t i = 0; i < 4; ++i) slots_sum += detail::hash_slot(ops[i], i);
-  __builtin_prefetch(&table_[node_hash(Kind::Mul, 0, RationalTable::kOne, slots_sum) & (table_.size() - 1)]);
+  const std::array<uint32_t, 4> ops = unit_pair(a, b);
+  __builtin_prefetch(&table_[node_hash(Kind::Mul, 0, RationalTable::kOne, slots_hash(ops)) & (table_.size() - 1)]);
 }
 
 ExprId Store::mul(ExprId a, ExprId b) {
@@ -213,7 +210,7 @@ ExprId Store::mul(ExprId a, ExprId b) {
       const uint32_t ops[] = {a.index, rat_add(RationalTable::kOne, RationalTable::kOne)};
       return intern(Kind::Mul, 0, RationalTable::kOne, ops, finite ? kFinite : 0);
     }
-    const uint32_t ops[] = {std::min(a.index, b.index), RationalTable::kOne, std::max(a.index, b.index), RationalTable::kOne};
+    const std::array<uint32_t, 4> ops = unit_pair(a, b);
     return intern(Kind::Mul, 0, RationalTable::kOne, ops, finite ? kFinite : 0);
   }
   if (std::optional<ExprId> r = mul_one_factor(a, b)) return *r;

@@ -85,9 +85,14 @@ ExprId Store::insert(const Node& n, uint32_t hash, size_t table_slot, uint64_t s
   return ExprId{index};
 }
 
+uint64_t Store::slots_hash(std::span<const uint32_t> ops) {
+  uint64_t sum = 0;
+  for (size_t i = 0; i < ops.size(); ++i) sum += detail::hash_slot(ops[i], i);
+  return sum;
+}
+
 ExprId Store::intern(Kind kind, uint8_t op, uint32_t a, std::span<const uint32_t> ops, uint8_t flags) {
-  uint64_t slots_sum = 0;
-  for (size_t i = 0; i < ops.size(); ++i) slots_sum += detail::hash_slot(ops[i], i);
+  const uint64_t slots_sum = slots_hash(ops);
   const bool pairs = kind == Kind::Add || kind == Kind::Mul;
   uint32_t n = pairs ? uint32_t(ops.size() / 2) : uint32_t(ops.size());
   bool unit = pairs && n > 0;

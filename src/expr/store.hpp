@@ -21,6 +21,8 @@
 //  * A constant too large to fold (2^(2^30)) throws racer::Error(Unknown).
 #include <gmpxx.h>
 
+#include <algorithm>
+#include <array>
 #include <concepts>
 #include <cstdint>
 #include <functional>
@@ -217,8 +219,14 @@ class Store {
   std::vector<uint32_t> pairs_with(const detail::Node& n, uint32_t pos, bool replace, uint32_t id, uint32_t w) const;
   // ops: Add/Mul as (id, weight) pairs (stored as ids alone where every weight is 1).
   ExprId intern(Kind kind, uint8_t op, uint32_t a, std::span<const uint32_t> ops, uint8_t flags);
-  // The unique table's hash of a node (kind, op, a) whose slots hash to slots_sum.
+  // The unique table's hash of a node (kind, op, a) whose slots hash to slots_sum, and that
+  // sum for (id, weight) pairs as intern hashes them.
   static uint32_t node_hash(Kind kind, uint8_t op, uint32_t a, uint64_t slots_sum);
+  static uint64_t slots_hash(std::span<const uint32_t> ops);
+  // The pairs of a + b or a * b for distinct operands of weight 1, sorted: (lower id, 1, higher id, 1).
+  static std::array<uint32_t, 4> unit_pair(ExprId a, ExprId b) {
+    return {std::min(a.index, b.index), detail::RationalTable::kOne, std::max(a.index, b.index), detail::RationalTable::kOne};
+  }
   // The node with slots as stored (`stored`, in `unit` layout), whose pairs hash to slots_sum.
   ExprId intern_stored(Kind kind, uint8_t op, uint32_t a, uint32_t n, std::span<const uint32_t> stored, bool unit,
                        uint64_t slots_sum, uint8_t flags);

@@ -171,7 +171,7 @@ class Prober {
       mixed_[data.index] = 0;
       ev.absorbed |= derived;
       state_[data.index] = ev.absorbed ? State::Sample : State::Fixed;
-      ev.writes = owned({data.index});
+      ev.writes = site_.use->writes(static_cast<uint32_t>(&I - fn_.instrs.data()));  // (data's register alone)
       ev.values = one_value(*bits);
       return true;
     } catch (const exec::Refusal&) {
