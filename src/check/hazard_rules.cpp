@@ -14,6 +14,10 @@ long double error_in_ulps(ieee::Format f, double value, long double exact) {
 
 bool floats_alike(ieee::Format f, double a, double b) {
   if (!std::isfinite(a) || !std::isfinite(b) || (a == 0) != (b == 0)) return false;
+  // Two negatives are as alike as their magnitudes (measured against the larger magnitude
+  // itself, -x and -x would lie 2x apart).
+  if (a == b) return true;  // (most cells of two programs that agree: no ulps to measure)
+  if (a < 0 && b < 0) a = -a, b = -b;
   long double larger = std::max(std::fabs(a), std::fabs(b));
   return error_in_ulps(f, a, b) <= 2 && error_in_ulps(f, b, larger) <= 2 && error_in_ulps(f, a, larger) <= 2;
 }

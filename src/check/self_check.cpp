@@ -2,10 +2,13 @@
 #include "check/number_text.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
+#include <optional>
 #include <sstream>
 #include <thread>
+#include <tuple>
 
 #include "check/concrete_run.hpp"
 #include "check/float_model.hpp"
@@ -53,19 +56,106 @@ std::string compare_cell(const expr::Store& st, expr::ExprId e, ptx::Type elem, 
          number_text(allowed) + " here)";
 }
 
-// Every output cell's bound, computed ahead of the comparison (which then finds it cached).
-void bound_every_cell(Execution& ex, const OutputCells& cells, const std::vector<size_t>& outs, decide::RoundingBound& bound) {
+// The cells of each output in two halves, the second one's handled by a thread of its own
+// where the outputs are large (below kCellsToSplit float cells in all, a thread costs more than
+// it saves; both programs' cells count). Bounds and comparisons only read the store, the point and the emulated run, all
+// fixed by now; each half has a RoundingBound of its own.
+constexpr uint64_t kCellsToSplit = uint64_t{1} << 16;
+struct Halves {
+  bool split = false;
+  static uint64_t middle(uint64_t cells) { return cells / 2; }
+  std::pair<uint64_t, uint64_t> range(uint64_t cells, unsigned half) const {
+    if (!split) return {0, cells};
+    return half == 0 ? std::pair<uint64_t, uint64_t>{0, middle(cells)} : std::pair<uint64_t, uint64_t>{middle(cells), cells};
+  }
+};
+
+// Runs work(0, nullptr) on this thread and, where the halves are split, work(1, &stop) on a
+// thread of its own, which checks no limit (the session is this thread's: it keeps checking
+// them while it waits) and returns soon once stop is set.
+template <class Work>
+void both_halves(Execution& ex, const Halves& halves, Work&& work) {
+  if (!halves.split) return work(0u, static_cast<const std::atomic<bool>*>(nullptr));
+  std::atomic<bool> stop{false}, second_done{false};
+  std::exception_ptr second_failed;
+  std::thread helper([&] {
+    try {
+      work(1u, static_cast<const std::atomic<bool>*>(&stop));
+    } catch (...) {
+      second_failed = std::current_exception();
+    }
+    second_done = true;
+  });
+  try {
+    work(0u, static_cast<const std::atomic<bool>*>(nullptr));
+    while (!second_done) {
+      ex.session().check_limits();
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+  } catch (...) {
+    stop = true;
+    helper.join();
+    throw;
+  }
+  helper.join();
+  if (second_failed) std::rethrow_exception(second_failed);
+}
+
+// Every kCellsBetweenEvaluationChecks cells: false where the half is to stop.
+bool go_on(Execution& ex, const std::atomic<bool>* stop) {
+  if (!stop) ex.session().check_limits();
+  return !stop || !*stop;
+}
+
+// The bounds of a half's float cells, computed ahead of the comparison (which then finds them
+// cached).
+void bound_half(Execution& ex, const OutputCells& cells, const std::vector<size_t>& outs, decide::RoundingBound& bound,
+                const Halves& halves, unsigned half, const std::atomic<bool>* stop) {
   const Prepared& prep = ex.prep();
   for (int side = 0; side < 2; ++side)
     for (size_t oi = 0; oi < outs.size(); ++oi) {
       const exec::TensorSpec& t = prep.tensors()[outs[oi]];
       if (!float_format(t.elem)) continue;  // (integer cells are compared exactly, without a bound)
-      for (uint64_t c = 0; c < t.cell_count(); ++c) {
-        if (c % kCellsBetweenEvaluationChecks == 0) ex.session().check_limits();
+      auto [from, to] = halves.range(t.cell_count(), half);
+      for (uint64_t c = from; c < to; ++c) {
+        if (c % kCellsBetweenEvaluationChecks == 0 && !go_on(ex, stop)) return;
         expr::ExprId e = cells[side][oi][c];
         if (!ex.store().is_inf(e)) bound.at(e);
       }
     }
+}
+
+// A half's comparison: its counts, and its first disagreeing cell in the order (program,
+// output, cell), with what differs there.
+struct HalfComparison {
+  SelfCheck counts;
+  std::optional<std::tuple<int, size_t, uint64_t>> failed_at;
+  std::string diff;
+};
+
+void compare_half(Execution& ex, const OutputCells& cells, const std::vector<size_t>& outs, const ConcreteRun& run,
+                  const expr::Assignment& at, decide::RoundingBound& bound, const Halves& halves, unsigned half,
+                  const std::atomic<bool>* stop, HalfComparison& out) {
+  const Prepared& prep = ex.prep();
+  for (int side = 0; side < 2; ++side)
+    for (size_t oi = 0; oi < outs.size(); ++oi) {
+      const exec::TensorSpec& t = prep.tensors()[outs[oi]];
+      auto [from, to] = halves.range(t.cell_count(), half);
+      for (uint64_t c = from; c < to; ++c) {
+        if (c % kCellsBetweenEvaluationChecks == 0 && !go_on(ex, stop)) return;
+        std::string diff = compare_cell(ex.store(), cells[side][oi][c], t.elem, run.outputs[side][oi][c], bound, at, out.counts);
+        if (diff.empty()) continue;
+        out.failed_at = std::tuple{side, oi, c};
+        out.diff = std::move(diff);
+        return;
+      }
+    }
+}
+
+Halves halves_for(const Prepared& prep, const std::vector<size_t>& outs) {
+  uint64_t cells = 0;
+  for (size_t t : outs) cells += prep.tensors()[t].cell_count();
+  return Halves{2 * cells >= kCellsToSplit && std::thread::hardware_concurrency() > 1};
 }
 
 // Whether most of a sample of float output cells (up to kSample a tensor, spread over it)
@@ -115,6 +205,7 @@ SelfCheck self_check(Execution& ex, const std::vector<exec::Defect>& defects, un
   // Every output cell's expression first: a cell no program wrote becomes a symbol of its
   // own here, which the points must give a value too.
   OutputCells cells = ex.output_cells();
+  const Halves halves = halves_for(prep, outs);
   PointSampler sampler(ex, seed);
   // A point where most cells have no bound (the normal form's intermediate values, such as
   // exp(s) apart from exp(-max s), pass the narrowest format the programs use) checks little:
@@ -135,7 +226,7 @@ SelfCheck self_check(Execution& ex, const std::vector<exec::Defect>& defects, un
     const uint64_t compared_before = sc.compared, without_before = sc.without_bound;
     // The emulation reads only the point and machines of its own, the bounds only the store:
     // they run side by side, the emulation on threads of its own.
-    decide::RoundingBound bound(ex.store(), model, point.at);
+    decide::RoundingBound bound(ex.store(), model, point.at), second_half(ex.store(), model, point.at);
     if (narrowed < kNarrowings && mostly_unbounded(ex, cells, outs, bound)) {
       ++narrowed;  // (no emulation for a point that would check little)
       continue;
@@ -156,7 +247,9 @@ SelfCheck self_check(Execution& ex, const std::vector<exec::Defect>& defects, un
       sc.emulation_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - emulation_start).count();
     });
     try {
-      bound_every_cell(ex, cells, outs, bound);
+      both_halves(ex, halves, [&](unsigned half, const std::atomic<bool>* stop) {
+        bound_half(ex, cells, outs, half == 0 ? bound : second_half, halves, half, stop);
+      });
     } catch (...) {
       if (emulation.joinable()) emulation.join();
       throw;
@@ -165,21 +258,22 @@ SelfCheck self_check(Execution& ex, const std::vector<exec::Defect>& defects, un
     if (emulation_failed) std::rethrow_exception(emulation_failed);
     if (!run.refusal.empty()) return (sc.skipped = "the emulation refused: " + run.refusal.substr(0, run.refusal.find('\n')), done());
     ++sc.points;
-    for (int side = 0; side < 2 && sc.failure.empty(); ++side) {
-      for (size_t oi = 0; oi < outs.size() && sc.failure.empty(); ++oi) {
-        const exec::TensorSpec& t = prep.tensors()[outs[oi]];
-        for (uint64_t c = 0; c < t.cell_count(); ++c) {
-          if (c % kCellsBetweenEvaluationChecks == 0) ex.session().check_limits();
-          expr::ExprId e = cells[side][oi][c];
-          std::string diff = compare_cell(ex.store(), e, t.elem, run.outputs[side][oi][c], bound, point.at, sc);
-          if (diff.empty()) continue;
-          sc.failure = std::string("program ") + (side == 0 ? "a" : "b") + ", cell " + t.cell_name(static_cast<int64_t>(c)) +
-                       ": " + diff + ", at " + describe_point(point) +
-                       "; the symbolic run disagrees with the emulation of the same PTX, so the engine mis-modelled "
-                       "something on the way to this cell and no verdict rests on it";
-          break;
-        }
-      }
+    HalfComparison compared[2];
+    both_halves(ex, halves, [&](unsigned half, const std::atomic<bool>* stop) {
+      compare_half(ex, cells, outs, run, point.at, half == 0 ? bound : second_half, halves, half, stop, compared[half]);
+    });
+    for (const HalfComparison& h : compared) sc.compared += h.counts.compared, sc.without_bound += h.counts.without_bound;
+    // The first disagreeing cell in the order of a single pass over the cells.
+    const HalfComparison* first = nullptr;
+    for (const HalfComparison& h : compared)
+      if (h.failed_at && (!first || *h.failed_at < *first->failed_at)) first = &h;
+    if (first) {
+      auto [side, oi, c] = *first->failed_at;
+      const exec::TensorSpec& t = prep.tensors()[outs[oi]];
+      sc.failure = std::string("program ") + (side == 0 ? "a" : "b") + ", cell " + t.cell_name(static_cast<int64_t>(c)) + ": " +
+                   first->diff + ", at " + describe_point(point) +
+                   "; the symbolic run disagrees with the emulation of the same PTX, so the engine mis-modelled "
+                   "something on the way to this cell and no verdict rests on it";
     }
     if (sc.failure.empty() && sc.without_bound - without_before > sc.compared - compared_before && narrowed < kNarrowings) {
       ++narrowed;
@@ -188,7 +282,7 @@ SelfCheck self_check(Execution& ex, const std::vector<exec::Defect>& defects, un
     // Analytic cells (polynomials, rational functions, exp, log, ...) that differ do so at a
     // random point almost surely: one point exposes a mis-modelled one; piecewise cells get
     // more, to reach more of their pieces.
-    if (!bound.saw_piecewise()) {
+    if (!bound.saw_piecewise() && !second_half.saw_piecewise()) {
       sc.analytic = true;
       break;
     }

@@ -24,7 +24,9 @@ void Scheduler::run(uint64_t shared_size, uint64_t local_bytes) {
         init_cta(cta, x, y, z, shared_size, local_bytes);
         run_cta(cta);
         stepper_.ctas_done();
+        spare_threads_ = std::move(cta.threads);
       }
+  spare_threads_.clear();
 }
 
 void Scheduler::init_cta(Cta& cta, uint32_t x, uint32_t y, uint32_t z, uint64_t shared_size, uint64_t local_bytes) {
@@ -37,9 +39,18 @@ void Scheduler::init_cta(Cta& cta, uint32_t x, uint32_t y, uint32_t z, uint64_t 
   cta.epoch = path_.next_epoch();
   cta.warp_epoch.assign((threads + 31) / 32, 0);
   cta.warp_collectives.assign((threads + 31) / 32, 0);
+  // The previous CTA's threads, reset, with their register files' storage: a grid of many
+  // small CTAs would otherwise allocate and free two arrays per thread per CTA.
+  cta.threads = std::move(spare_threads_);
+  spare_threads_.clear();
   cta.threads.resize(threads);
   for (uint64_t t = 0; t < threads; ++t) {
     Thread& th = cta.threads[t];
+    std::vector<Value> regs = std::move(th.regs);
+    std::vector<uint32_t> def_pc = std::move(th.def_pc);
+    th = Thread{};
+    th.regs = std::move(regs);
+    th.def_pc = std::move(def_pc);
     th.regs.assign(fn.regs.size(), Value{});
     th.def_pc.assign(fn.regs.size(), UINT32_MAX);
     th.linear = static_cast<uint32_t>(t);

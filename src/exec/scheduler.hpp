@@ -63,6 +63,8 @@ class Scheduler final : public SyncPort {
   // Whether the current launch's kernel has a synchronization that publishes clocks (mbarrier
   // arrive, bar.arrive or a counted bar.sync, barrier.cluster): without one, none is ever read.
   bool publishes_clocks_ = false;
+  // The threads of the CTA run last, kept for the next one's (init_cta).
+  std::vector<Thread> spare_threads_;
 };
 
 }  // namespace racer::exec

@@ -4,7 +4,8 @@
 
 #include <algorithm>
 #include <limits>
-#include <cstdio>
+#include <cstdlib>
+#include <fcntl.h>
 #include <unistd.h>
 
 namespace racer::exec {
@@ -50,12 +51,21 @@ void Session::reserve_mb(uint64_t mb, const std::string& what) const {
 }
 
 size_t Session::resident_mb() {
-  long pages = 0, resident = 0;
-  if (FILE* f = std::fopen("/proc/self/statm", "r")) {
-    if (std::fscanf(f, "%ld %ld", &pages, &resident) != 2) resident = 0;
-    std::fclose(f);
+  // read(2) into a buffer on the stack: a stdio stream would allocate and free its own buffer
+  // at every read (the limits are checked every few milliseconds).
+  static const size_t page_bytes = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+  char text[128];
+  ssize_t n = -1;
+  if (int fd = ::open("/proc/self/statm", O_RDONLY | O_CLOEXEC); fd >= 0) {
+    n = ::read(fd, text, sizeof text - 1);
+    ::close(fd);
   }
-  return static_cast<size_t>(resident) * static_cast<size_t>(sysconf(_SC_PAGESIZE)) / (1024 * 1024);
+  if (n <= 0) return 0;
+  text[n] = '\0';
+  char* rest = nullptr;
+  std::strtoull(text, &rest, 10);  // (the first field is the whole size; the second, resident)
+  const unsigned long long resident = std::strtoull(rest, nullptr, 10);
+  return static_cast<size_t>(resident) * page_bytes / (1024 * 1024);
 }
 
 expr::ExprId Session::symbol(const SymbolOrigin& origin, const std::string& name, const std::optional<expr::Range>& range,

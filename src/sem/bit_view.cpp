@@ -3,8 +3,7 @@
 
 namespace racer::sem {
 
-Value bits_view(ExecContext& ctx, Value v, Type t) {
-  if (!v.is_symbolic() || v.is_packed() || v.integer) return v;
+Value symbolic_bits_view(ExecContext& ctx, Value v, Type t) {
   unsigned w = ptx::type_bits(t);
   if (w != 32 && w != 64) return v;  // a 16-bit register may hold f16 or bf16: no one encoding
   Type ft = w == 32 ? Type::F32 : Type::F64;

@@ -42,7 +42,11 @@ inline exec::FloatMods float_mods(const Instr& ins) {
 // constant although computed symbolically (a masked lane's 0 * c, exp(0)) is its exact f32 or
 // f64 encoding when that is a normal number; a zero (whose sign the reals do not keep), a
 // subnormal and anything else come back unchanged.
-Value bits_view(ExecContext& ctx, Value v, Type t);
+Value symbolic_bits_view(ExecContext& ctx, Value v, Type t);
+inline Value bits_view(ExecContext& ctx, Value v, Type t) {
+  if (!v.is_symbolic() || v.is_packed() || v.integer) return v;  // (most operands: concrete bits)
+  return symbolic_bits_view(ctx, v, t);
+}
 
 // Concrete bits of an integer operand (through bits_view); symbolic data is refused.
 inline uint64_t int_operand(ExecContext& ctx, const ptx::Operand& op, Type t) {

@@ -114,8 +114,15 @@ TEST(HazardRules, OutputsAlikeNeedNoExactValue) {
   EXPECT_FALSE(floats_alike(ieee::Format::F32, 0.0, 1e-30));
   EXPECT_FALSE(floats_alike(ieee::Format::F32, kNaN, kNaN));
   EXPECT_TRUE(floats_alike(ieee::Format::F32, 0.0, -0.0));
+  // Negative outputs by their magnitudes: equal ones are alike, as equal positive ones are.
+  EXPECT_TRUE(floats_alike(ieee::Format::F32, -1.0, -1.0));
+  EXPECT_TRUE(floats_alike(ieee::Format::F32, -0.75, -0.75));
+  EXPECT_TRUE(floats_alike(ieee::Format::F32, -1.0, -1.0 - 2 * ulp));
+  EXPECT_FALSE(floats_alike(ieee::Format::F32, -1.0, -1.0 - 3 * ulp));
+  EXPECT_FALSE(floats_alike(ieee::Format::F32, -1.0, 1.0));
   // Whatever the exact value, outputs this close never make a precision hazard.
   for (long double x : {1.0L, 1.0L - 0x1p-20L, 0.5L, 1e-5L, 4.0L}) EXPECT_FALSE(cell_hazard(cell(1.0, 1.0 + 2 * ulp, x)));
+  for (long double x : {-1.0L, -1.0L + 0x1p-20L, -0.5L, -1e-5L, -4.0L}) EXPECT_FALSE(cell_hazard(cell(-1.0, -1.0 - 2 * ulp, x)));
 }
 
 instance::Instance hazard_case(const std::string& name) {

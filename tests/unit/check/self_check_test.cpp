@@ -94,6 +94,45 @@ TEST_F(SelfCheckTest, TurnsAWrongInequivalentIntoUnknown) {
 }
 
 
+// out = x + (-y) before cell `from`, x - y from it on (the fault reads the latter as x + y).
+std::string subtracts_from(unsigned from) {
+  return kernel("sub_from", 3, R"(
+  mul.wide.u32 %rd10, %r3, 4;
+  add.s64 %rd11, %rd0, %rd10;
+  add.s64 %rd12, %rd1, %rd10;
+  ld.global.f32 %f1, [%rd11];
+  ld.global.f32 %f2, [%rd12];
+  neg.f32 %f4, %f2;
+  add.f32 %f5, %f1, %f4;
+  sub.f32 %f6, %f1, %f2;
+  setp.lt.u32 %p1, %r3, )" + std::to_string(from) + R"(;
+  selp.f32 %f3, %f5, %f6, %p1;
+  add.s64 %rd13, %rd2, %rd10;
+  st.global.f32 [%rd13], %f3;
+)");
+}
+
+// Large outputs are bounded and compared in two halves side by side: the counts are the
+// whole outputs', and a disagreement is reported at the first cell a single pass would meet,
+// whichever half finds it and whether or not the other half finds one too.
+TEST_F(SelfCheckTest, LargeOutputsAreComparedInHalvesAndTheFirstDisagreementIsReported) {
+  const std::string args = R"({ read = "x" }, { read = "y" }, { write = "out" })";
+  const Spec s{.tensors = tensor("x", "[40000]", "f32", "input", "range = [-2, 2]") +
+                          tensor("y", "[40000]", "f32", "input", "range = [-2, 2]") + tensor("out", "[40000]", "f32", "empty"),
+               .a = {{"sub_from", args, "[160]", "[250]"}},
+               .b = {{"sub_from", args, "[250]", "[160]"}}};
+  CheckResult right = run(subtracts_from(30000), s);
+  EXPECT_EQ(right.verdict, Verdict::Equivalent) << show(right);
+  EXPECT_NE(right.self_check.find("80000 cell values agree"), std::string::npos) << right.self_check;
+  SubReadAsAdd fault;
+  for (unsigned from : {30000u, 10000u, 0u}) {  // (the halves meet at cell 20000)
+    CheckResult r = run(subtracts_from(from), s);
+    EXPECT_EQ(r.verdict, Verdict::Unknown) << show(r);
+    const std::string at = "self-check failed: program a, cell out[" + std::to_string(from) + "]:";
+    EXPECT_NE(r.reason.find(at), std::string::npos) << r.reason;
+  }
+}
+
 TEST_F(SelfCheckTest, NarrowsTheBoxWhereValuesPassTheNarrowestFormat) {
   CheckResult r = wide_products("[8]", {"[1]", "[8]"}, {"[1]", "[8]"});
   EXPECT_EQ(r.verdict, Verdict::Equivalent) << show(r);
