@@ -1,5 +1,7 @@
 #include "decide/atom_normalizer.hpp"
 
+#include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "expr/walk.hpp"
@@ -103,6 +105,42 @@ ExprId AtomNormalizer::distribute_monomial(ExprId product) {
   return s_.add(terms);
 }
 
+// select(a <= b, t, e) = select(b < a, e, t) and select(a != b, t, e) = select(a == b, e, t):
+// one orientation of each comparison (the order is total, so the negation is exact), so that a
+// branch taken on x <= 0 meets a select on 0 < x. Then the terms both branches share leave the
+// select: select(c, s + g, s) = s + select(c, g, 0), exact for finite branches (where the shared
+// part is undefined, so is either branch). A sum accumulated under a data-dependent branch
+// (if (x > 0) s += y) then meets the same terms summed through selects (s += x > 0 ? y : 0).
+ExprId AtomNormalizer::select_terms_out(ExprId cond, ExprId t, ExprId e) {
+  if (s_.kind(cond) == Kind::Cmp && (s_.cmp_op(cond) == expr::CmpOp::Le || s_.cmp_op(cond) == expr::CmpOp::Ne)) {
+    const bool le = s_.cmp_op(cond) == expr::CmpOp::Le;
+    ExprId a = s_.operand(cond, 0), b = s_.operand(cond, 1);
+    cond = le ? s_.cmp(expr::CmpOp::Lt, b, a) : s_.cmp(expr::CmpOp::Eq, a, b);
+    std::swap(t, e);
+  }
+  if (s_.is_condition(t) || s_.is_condition(e) || !s_.is_finite(t) || !s_.is_finite(e)) return s_.select(cond, t, e);
+  // Each branch as its terms: (operand, weight), a sum's constant apart.
+  auto terms_of = [&](ExprId x, std::vector<std::pair<ExprId, mpq_class>>& out) {
+    if (s_.kind(x) != Kind::Add) return out.emplace_back(x, mpq_class(1)), mpq_class(0);
+    for (uint32_t i = 0; i < s_.arity(x); ++i) out.emplace_back(s_.operand(x, i), s_.weight(x, i));
+    return s_.coef(x);
+  };
+  std::vector<std::pair<ExprId, mpq_class>> in_t, in_e;
+  const mpq_class ct = terms_of(t, in_t), ce = terms_of(e, in_e);
+  if (in_t.size() > limits_.max_terms || in_e.size() > limits_.max_terms) return s_.select(cond, t, e);
+  std::unordered_map<uint32_t, const mpq_class*> weight_in_e;
+  for (const auto& [op, w] : in_e) weight_in_e.emplace(op.index, &w);
+  std::vector<ExprId> shared;
+  if (ct == ce && ct != 0) shared.push_back(s_.constant(ct));
+  for (const auto& [op, w] : in_t) {
+    auto it = weight_in_e.find(op.index);
+    if (it != weight_in_e.end() && *it->second == w && !s_.is_rational(op)) shared.push_back(s_.mul(s_.constant(w), op));
+  }
+  if (shared.empty()) return s_.select(cond, t, e);
+  ExprId common = s_.add(shared);
+  return s_.add(common, s_.select(cond, s_.sub(t, common), s_.sub(e, common)));
+}
+
 ExprId AtomNormalizer::rewrite(ExprId x, std::vector<ExprId>& ops) {
   switch (s_.kind(x)) {
     case Kind::Mul: return distribute_monomial(cos_squares_as_sin(s_.rebuild(x, ops)));
@@ -122,9 +160,11 @@ ExprId AtomNormalizer::rewrite(ExprId x, std::vector<ExprId>& ops) {
     case Kind::Min:
     case Kind::Max:
     case Kind::Cmp:
-    case Kind::Select:
       for (ExprId& op : ops) op = expand(op);
       break;
+    case Kind::Select:
+      for (ExprId& op : ops) op = expand(op);
+      return select_terms_out(ops[0], ops[1], ops[2]);
     default: return x;
   }
   return s_.rebuild(x, ops);

@@ -10,6 +10,10 @@
 // sum is distributed, so that a running sum rescaled by a factor meets the same terms summed
 // directly (online softmax).
 //
+// A select's comparison takes one orientation (x <= 0 becomes 0 < x, branches swapped) and the
+// terms both branches share leave it: select(c, s + g, s) = s + select(c, g, 0), so that a sum
+// accumulated under a branch meets the same sum of selects.
+//
 // The rewrite preserves the value wherever the original is defined; it may define more
 // (an argument (x^2-1)/(x-1) becomes x+1), which is the cancellation convention of the
 // normal form itself.
@@ -34,6 +38,7 @@ class AtomNormalizer {
   expr::ExprId cos_squares_as_sin(expr::ExprId product);
   expr::ExprId distribute_monomial(expr::ExprId product);
   std::optional<expr::ExprId> halved(expr::ExprId x);
+  expr::ExprId select_terms_out(expr::ExprId cond, expr::ExprId t, expr::ExprId e);
 
   expr::Store& s_;
   PolyLimits limits_;
