@@ -131,6 +131,7 @@ struct HalfComparison {
   SelfCheck counts;
   std::optional<std::tuple<int, size_t, uint64_t>> failed_at;
   std::string diff;
+  bool overflowed = false;  // the emulation's value there is not finite where the exact one is
 };
 
 void compare_half(Execution& ex, const OutputCells& cells, const std::vector<size_t>& outs, const ConcreteRun& run,
@@ -146,6 +147,10 @@ void compare_half(Execution& ex, const OutputCells& cells, const std::vector<siz
         std::string diff = compare_cell(ex.store(), cells[side][oi][c], t.elem, run.outputs[side][oi][c], bound, at, out.counts);
         if (diff.empty()) continue;
         out.failed_at = std::tuple{side, oi, c};
+        if (auto fmt = float_format(t.elem)) {
+          const double emulated = cell_value(t.elem, run.outputs[side][oi][c]);
+          out.overflowed = !std::isfinite(emulated) && !ex.store().is_inf(cells[side][oi][c]);
+        }
         out.diff = std::move(diff);
         return;
       }
@@ -270,10 +275,16 @@ SelfCheck self_check(Execution& ex, const std::vector<exec::Defect>& defects, un
     if (first) {
       auto [side, oi, c] = *first->failed_at;
       const exec::TensorSpec& t = prep.tensors()[outs[oi]];
+      // A float program that overflows on the way to a finite value (a product of exps whose
+      // log is taken) differs from its exact expression without any mis-modelling: say both.
+      const std::string why = first->overflowed
+                                  ? "; the float program leaves its format on the way to this cell where the exact "
+                                    "expression stays finite (an overflow the exact run does not model), or the engine "
+                                    "mis-modelled something; no verdict rests on this run"
+                                  : "; the symbolic run disagrees with the emulation of the same PTX, so the engine "
+                                    "mis-modelled something on the way to this cell and no verdict rests on it";
       sc.failure = std::string("program ") + (side == 0 ? "a" : "b") + ", cell " + t.cell_name(static_cast<int64_t>(c)) + ": " +
-                   first->diff + ", at " + describe_point(point) +
-                   "; the symbolic run disagrees with the emulation of the same PTX, so the engine mis-modelled "
-                   "something on the way to this cell and no verdict rests on it";
+                   first->diff + ", at " + describe_point(point) + why;
     }
     if (sc.failure.empty() && sc.without_bound - without_before > sc.compared - compared_before && narrowed < kNarrowings) {
       ++narrowed;

@@ -94,6 +94,19 @@ TEST_F(SelfCheckTest, TurnsAWrongInequivalentIntoUnknown) {
 }
 
 
+// x * 1e30 * 1e30 / 1e30 is x * 1e30 over the reals, but its float product overflows: the
+// self-check says the float program leaves its format there rather than only blaming the engine.
+TEST_F(SelfCheckTest, AnIntermediateOverflowIsNamedAsSuch) {
+  const char* overflowing = "mul.f32 %f4, %f1, 0f7149F2CA;\n  mul.f32 %f5, %f4, 0f7149F2CA;\n  div.rn.f32 %f3, %f5, 0f7149F2CA;";
+  CheckResult r = check_pair(overflowing, overflowing, 2);
+  EXPECT_EQ(r.verdict, Verdict::Unknown) << show(r);
+  EXPECT_NE(r.reason.find("inf (rounding allows"), std::string::npos) << r.reason;
+  EXPECT_NE(r.reason.find("leaves its format on the way to this cell"), std::string::npos) << r.reason;
+  SubReadAsAdd fault;  // a mis-modelled run with finite values is still blamed on the engine
+  CheckResult wrong = check_pair(kSub, kAdd, 2);
+  EXPECT_NE(wrong.reason.find("so the engine mis-modelled something"), std::string::npos) << wrong.reason;
+}
+
 // out = x + (-y) before cell `from`, x - y from it on (the fault reads the latter as x + y).
 std::string subtracts_from(unsigned from) {
   return kernel("sub_from", 3, R"(
