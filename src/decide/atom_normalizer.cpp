@@ -158,6 +158,10 @@ ExprId AtomNormalizer::rewrite(ExprId x, std::vector<ExprId>& ops) {
       }
       break;
     case Kind::Min:
+      // min(x1, ..., xn) = -max(-x1, ..., -xn): one of the two, so that a minimum taken over
+      // negated values (a max reduction written as -min(-x)) meets the maximum.
+      for (ExprId& op : ops) op = expand(s_.neg(op));
+      return s_.neg(s_.max(ops));
     case Kind::Max:
     case Kind::Cmp:
       for (ExprId& op : ops) op = expand(op);

@@ -12,7 +12,8 @@
 //
 // A select's comparison takes one orientation (x <= 0 becomes 0 < x, branches swapped) and the
 // terms both branches share leave it: select(c, s + g, s) = s + select(c, g, 0), so that a sum
-// accumulated under a branch meets the same sum of selects.
+// accumulated under a branch meets the same sum of selects. A minimum becomes the negated
+// maximum of the negated operands.
 //
 // The rewrite preserves the value wherever the original is defined; it may define more
 // (an argument (x^2-1)/(x-1) becomes x+1), which is the cancellation convention of the

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "decide/atom_normalizer.hpp"
+#include "decide/exp_multiples.hpp"
 #include "decide/integer_enumeration.hpp"
 #include "decide/normal_form.hpp"
 #include "decide/refute.hpp"
@@ -84,7 +85,7 @@ struct Decider::Impl {
       if (store.is_rational(d) && store.is_finite(a) && store.is_finite(b)) {
         note = "the sides differ by the constant " + store.rational(d).get_str() + " wherever both are defined";
       }
-      ExprId dn = normalizer.normalize(d);
+      ExprId dn = merge_exp_multiples(store, normalizer.normalize(d));
       if (dn == store.zero()) return proved("polynomial normal form");
       FormResult f = normal_form(store, dn, limits_of(options));
       if (f.status == FormStatus::Zero) return proved("polynomial normal form");
@@ -120,7 +121,7 @@ struct Decider::Impl {
     try {
       ExprId d = store.sub(x, y);
       if (d == store.zero()) return true;
-      ExprId dn = normalizer.normalize(d);
+      ExprId dn = merge_exp_multiples(store, normalizer.normalize(d));
       if (dn == store.zero()) return true;
       if (normal_form(store, dn, limits_of(options)).status == FormStatus::Zero) return true;
     } catch (const Error&) {
