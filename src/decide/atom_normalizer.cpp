@@ -141,22 +141,33 @@ ExprId AtomNormalizer::select_terms_out(ExprId cond, ExprId t, ExprId e) {
   return s_.add(common, s_.select(cond, s_.sub(t, common), s_.sub(e, common)));
 }
 
+ExprId AtomNormalizer::product_forms(ExprId product) {
+  return distribute_monomial(cos_squares_as_sin(sqrt_powers(product)));
+}
+
 ExprId AtomNormalizer::rewrite(ExprId x, std::vector<ExprId>& ops) {
   switch (s_.kind(x)) {
-    case Kind::Mul: return distribute_monomial(cos_squares_as_sin(s_.rebuild(x, ops)));
+    case Kind::Mul: return product_forms(s_.rebuild(x, ops));
     case Kind::Add: break;  // structure only: the normal form expands sums and products itself
-    case Kind::Func:
+    case Kind::Func: {
       for (ExprId& op : ops) op = expand(op);
-      if (s_.func_kind(x) == expr::FuncKind::Tanh) return tanh_as_exp(ops[0]);
-      if (s_.func_kind(x) == expr::FuncKind::Cos || s_.func_kind(x) == expr::FuncKind::Sin) {
+      const expr::FuncKind f = s_.func_kind(x);
+      if (f == expr::FuncKind::Tanh) return tanh_as_exp(ops[0]);
+      if (f == expr::FuncKind::Log)
+        if (auto r = log_of_extremum(ops[0])) return *r;
+      if (f == expr::FuncKind::Exp)
+        if (auto r = exp_of_log(ops[0])) return product_forms(*r);
+      const bool negated = sign_taken_out(f, ops[0]);
+      ExprId value = s_.rebuild(x, ops);
+      if (f == expr::FuncKind::Cos || f == expr::FuncKind::Sin) {
         if (auto half = halved(ops[0])) {
           // cos(2u) = 1 - 2 sin(u)^2, sin(2u) = 2 sin(u) cos(u): the atoms of u alone.
           ExprId su = s_.sin(*half), two = s_.add(s_.one(), s_.one());
-          if (s_.func_kind(x) == expr::FuncKind::Cos) return s_.sub(s_.one(), s_.mul(two, s_.pow_int(su, 2)));
-          return s_.mul(two, s_.mul(su, s_.cos(*half)));
+          value = f == expr::FuncKind::Cos ? s_.sub(s_.one(), s_.mul(two, s_.pow_int(su, 2))) : s_.mul(two, s_.mul(su, s_.cos(*half)));
         }
       }
-      break;
+      return negated ? s_.neg(value) : value;
+    }
     case Kind::Min:
       // min(x1, ..., xn) = -max(-x1, ..., -xn): one of the two, so that a minimum taken over
       // negated values (a max reduction written as -min(-x)) meets the maximum.

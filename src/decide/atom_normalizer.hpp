@@ -13,7 +13,10 @@
 // A select's comparison takes one orientation (x <= 0 becomes 0 < x, branches swapped) and the
 // terms both branches share leave it: select(c, s + g, s) = s + select(c, g, 0), so that a sum
 // accumulated under a branch meets the same sum of selects. A minimum becomes the negated
-// maximum of the negated operands.
+// maximum of the negated operands. u^m sqrt(u)^k in a product becomes u^(e div 2) sqrt(u)^(e mod
+// 2) (e = 2m + k); erf and sin take their argument's sign out, cos and abs drop it; log of a
+// max or min of exps is the max or min of their arguments; exp(q log(u)) is u^q for q a
+// positive multiple of 1/2 (atom_symmetries.cpp).
 //
 // The rewrite preserves the value wherever the original is defined; it may define more
 // (an argument (x^2-1)/(x-1) becomes x+1), which is the cancellation convention of the
@@ -38,8 +41,14 @@ class AtomNormalizer {
   expr::ExprId tanh_as_exp(expr::ExprId u);
   expr::ExprId cos_squares_as_sin(expr::ExprId product);
   expr::ExprId distribute_monomial(expr::ExprId product);
+  expr::ExprId product_forms(expr::ExprId product);  // what rewrite makes of a product
   std::optional<expr::ExprId> halved(expr::ExprId x);
   expr::ExprId select_terms_out(expr::ExprId cond, expr::ExprId t, expr::ExprId e);
+  // atom_symmetries.cpp
+  expr::ExprId sqrt_powers(expr::ExprId product);
+  bool sign_taken_out(expr::FuncKind f, expr::ExprId& arg);
+  std::optional<expr::ExprId> log_of_extremum(expr::ExprId arg);
+  std::optional<expr::ExprId> exp_of_log(expr::ExprId arg);
 
   expr::Store& s_;
   PolyLimits limits_;

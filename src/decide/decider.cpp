@@ -85,7 +85,9 @@ struct Decider::Impl {
       if (store.is_rational(d) && store.is_finite(a) && store.is_finite(b)) {
         note = "the sides differ by the constant " + store.rational(d).get_str() + " wherever both are defined";
       }
-      ExprId dn = merge_exp_multiples(store, normalizer.normalize(d));
+      // Exp multiples are merged before the atoms are normalized (exp(m/4)^4 against exp(m),
+      // before the normalizer takes the exps into the min m) and after (the exps it makes).
+      ExprId dn = merge_exp_multiples(store, normalizer.normalize(merge_exp_multiples(store, d)));
       if (dn == store.zero()) return proved("polynomial normal form");
       FormResult f = normal_form(store, dn, limits_of(options));
       if (f.status == FormStatus::Zero) return proved("polynomial normal form");
@@ -121,7 +123,7 @@ struct Decider::Impl {
     try {
       ExprId d = store.sub(x, y);
       if (d == store.zero()) return true;
-      ExprId dn = merge_exp_multiples(store, normalizer.normalize(d));
+      ExprId dn = merge_exp_multiples(store, normalizer.normalize(merge_exp_multiples(store, d)));
       if (dn == store.zero()) return true;
       if (normal_form(store, dn, limits_of(options)).status == FormStatus::Zero) return true;
     } catch (const Error&) {

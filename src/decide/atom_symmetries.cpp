@@ -1,0 +1,110 @@
+// The atom normalizer's rewrites that use what a function is: sqrt(u)^2 is u, erf and sin are
+// odd, cos and abs even, log increasing (so it passes through a max or a min of exps). Each is
+// an identity wherever the original is defined (see atom_normalizer.hpp); none defines less.
+#include <map>
+#include <optional>
+#include <vector>
+
+#include "decide/atom_normalizer.hpp"
+
+namespace racer::decide {
+
+using expr::ExprId;
+using expr::FuncKind;
+using expr::Kind;
+
+namespace {
+
+bool is_func(const expr::Store& s, ExprId x, FuncKind f) { return s.kind(x) == Kind::Func && s.func_kind(x) == f; }
+
+// x = -y with y's leading coefficient positive: of x and -x exactly one leads with a negative
+// coefficient (a product's constant, a sum's first term's weight).
+bool leads_negative(const expr::Store& s, ExprId x) {
+  if (s.kind(x) == Kind::Mul) return s.coef(x) < 0;
+  if (s.kind(x) == Kind::Add && s.arity(x) > 0) return s.weight(x, 0) < 0;
+  return false;
+}
+
+}  // namespace
+
+// u^m sqrt(u)^k in one product is u^(e div 2) sqrt(u)^(e mod 2), e = 2m + k: a factor
+// x / sqrt(x) meets sqrt(x), sqrt(x)^2 meets x, and 1/sqrt(x) is sqrt(x)/x. Wherever u^m sqrt(u)^k is defined (u >= 0,
+// and u != 0 under a negative power) so is the result, with the same value.
+ExprId AtomNormalizer::sqrt_powers(ExprId product) {
+  if (s_.kind(product) != Kind::Mul || !s_.is_finite(product)) return product;
+  std::map<uint32_t, mpz_class> halves;  // base -> exponent of u in halves, for bases with a sqrt factor
+  for (uint32_t i = 0; i < s_.arity(product); ++i) {
+    ExprId f = s_.operand(product, i);
+    if (s_.weight(product, i).get_den() != 1) return product;
+    if (is_func(s_, f, FuncKind::Sqrt)) halves[s_.operand(f, 0).index] += s_.weight(product, i).get_num();
+  }
+  if (halves.empty()) return product;
+  bool changes = false;
+  for (uint32_t i = 0; i < s_.arity(product); ++i) {
+    ExprId f = s_.operand(product, i);
+    auto it = halves.find(f.index);
+    if (it != halves.end()) it->second += 2 * s_.weight(product, i).get_num(), changes = true;
+    if (is_func(s_, f, FuncKind::Sqrt) && s_.weight(product, i) != 1) changes = true;  // (1/sqrt(u) too: u^-1 sqrt(u))
+  }
+  if (!changes) return product;
+  std::vector<ExprId> factors{s_.constant(s_.coef(product))};
+  for (uint32_t i = 0; i < s_.arity(product); ++i) {
+    ExprId f = s_.operand(product, i);
+    if (is_func(s_, f, FuncKind::Sqrt) || halves.count(f.index)) continue;
+    factors.push_back(s_.pow_int(f, s_.weight(product, i).get_num()));
+  }
+  for (const auto& [base, e] : halves) {
+    mpz_class whole, odd;
+    mpz_fdiv_qr_ui(whole.get_mpz_t(), odd.get_mpz_t(), e.get_mpz_t(), 2);
+    factors.push_back(s_.pow_int(ExprId{base}, whole));
+    if (odd != 0) factors.push_back(s_.sqrt(ExprId{base}));
+  }
+  return s_.mul(factors);
+}
+
+// For the odd erf and sin and the even cos and abs, arg's sign taken out: erf(-x) = -erf(x),
+// abs(-x) = abs(x). Replaces arg by -arg where it leads negative; true where the function's
+// value must then be negated.
+bool AtomNormalizer::sign_taken_out(FuncKind f, ExprId& arg) {
+  const bool odd = f == FuncKind::Erf || f == FuncKind::Sin, even = f == FuncKind::Cos || f == FuncKind::Abs;
+  if ((!odd && !even) || !leads_negative(s_, arg)) return false;
+  arg = expand(s_.neg(arg));
+  return odd;
+}
+
+// log(max(p_i)) = max(log(p_i)) where every p_i is an exp, and log(exp(u)) = u: a max
+// reduction taken through exp and log meets the plain one; a min (-max(-x_i) after the
+// normalizer's rewrite) the same way. An exp is not moved into a max: exp(max(x)) is the atom
+// that softmax's exp(x - max(x)) and a sigmoid or tanh of a max share.
+std::optional<ExprId> AtomNormalizer::log_of_extremum(ExprId arg) {
+  int sign = 1;  // arg = max(xs), or -max(-ys) = min(ys)
+  ExprId m = arg;
+  if (s_.kind(arg) == Kind::Mul && s_.arity(arg) == 1 && s_.weight(arg, 0) == 1 && s_.coef(arg) == -1) m = s_.operand(arg, 0), sign = -1;
+  if (s_.kind(m) != Kind::Max) return std::nullopt;
+  std::vector<ExprId> args;  // the exps' arguments
+  for (uint32_t i = 0; i < s_.arity(m); ++i) {
+    ExprId v = sign > 0 ? s_.operand(m, i) : s_.neg(s_.operand(m, i));
+    if (!is_func(s_, v, FuncKind::Exp)) return std::nullopt;
+    // (log(exp(u)) = u over the extended reals: exp(-inf) = 0 and log(0) = -inf.)
+    args.push_back(sign > 0 ? s_.operand(v, 0) : s_.neg(s_.operand(v, 0)));
+  }
+  ExprId out = s_.max(args);
+  return sign > 0 ? out : s_.neg(out);
+}
+
+// exp(q log(u)) for q = 1, 2, ... or a half of one: u^q, through sqrt(u) for the half. Equal
+// wherever log(u) is defined (u >= 0; at u = 0 both are 0, q being positive).
+std::optional<ExprId> AtomNormalizer::exp_of_log(ExprId arg) {
+  mpq_class q(1);
+  ExprId lg = arg;
+  if (s_.kind(arg) == Kind::Mul && s_.arity(arg) == 1 && s_.weight(arg, 0) == 1) q = s_.coef(arg), lg = s_.operand(arg, 0);
+  if (!is_func(s_, lg, FuncKind::Log) || q <= 0) return std::nullopt;
+  const mpq_class twice = 2 * q;
+  if (twice.get_den() != 1 || twice.get_num() > 64) return std::nullopt;
+  ExprId u = s_.operand(lg, 0);
+  mpz_class whole = twice.get_num() / 2;
+  ExprId power = s_.pow_int(u, whole);
+  return mpz_odd_p(twice.get_num_mpz_t()) ? s_.mul(power, s_.sqrt(u)) : power;
+}
+
+}  // namespace racer::decide
