@@ -143,8 +143,9 @@ class Prober {
     }
   }
 
-  // A load from a constant table or local scratch, or a store to local scratch; false where
-  // the probe must stop (other memory, vectors, an address from other symbolic data).
+  // A load from a constant table or local scratch, or a store to local scratch, or a load of
+  // other data (other_data_load); false where the probe must stop (vectors, an address from
+  // other symbolic data or from the input into other memory).
   bool access(const ptx::Instr& I, Event& ev) {
     bool load = I.op != ptx::Op::St;
     const ptx::Operand& data = I.operands[load ? 0 : 1];
@@ -165,7 +166,7 @@ class Prober {
       if (ptx::type_bits(fn_.regs[data.index].type) != size * 8) return false;
       std::optional<uint64_t> bits = sp == exec::Space::Local ? scratch_memory_.load(addr, size, derived)
                                                                : site_.ctx.memory().peek_constant(sctx_, sp, addr, size);
-      if (!bits) return false;
+      if (!bits) return other_data_load(I, sp, derived, ev);
       scratch_.regs[data.index] = Value::of_bits(*bits);
       written_[data.index] = 1;
       mixed_[data.index] = 0;
@@ -177,6 +178,19 @@ class Prober {
     } catch (const exec::Refusal&) {
       return false;
     }
+  }
+
+  // A load of the thread's other data that the compiler placed among the routine's steps
+  // (expf(c) + a with a's load between them): its value is other data to the probe (an addend
+  // the fit may meet), and the load is not the routine's: the plan leaves it to run. Only a load
+  // the thread makes whatever the input (an address and a guard of its own, outside the
+  // routine's branches) of global or shared memory.
+  bool other_data_load(const ptx::Instr& I, exec::Space sp, bool derived, Event& ev) {
+    if (derived || ev.absorbed || (sp != exec::Space::Global && sp != exec::Space::Shared)) return false;
+    writes_ = site_.use->writes(static_cast<uint32_t>(&I - fn_.instrs.data()));
+    for (uint32_t w : writes_) state_[w] = State::Opaque, mixed_[w] = 0;
+    ev.writes = writes_;  // with no values: other data
+    return true;
   }
 
   bool store_scratch(uint32_t reg, exec::Space sp, uint64_t addr, unsigned size, bool derived, Event& ev) {
@@ -203,7 +217,8 @@ class Prober {
     Value saved = scratch_.regs[outsider.first];
     scratch_.regs[outsider.first] = Value::of_bits(0);
     if (!execute(pc, I)) return std::nullopt;
-    scratch_.regs[outsider.first] = saved;
+    // (sum = fma(a, b, sum): the outsider is the destination too, which now holds the result.)
+    if (std::find(writes_.begin(), writes_.end(), outsider.first) == writes_.end()) scratch_.regs[outsider.first] = saved;
     ev.absorbed = true;
     ev.addend = outsider.first;
     ev.addend_negated = outsider.second;
