@@ -186,7 +186,13 @@ class Prober {
   // the thread makes whatever the input (an address and a guard of its own, outside the
   // routine's branches) of global or shared memory.
   bool other_data_load(const ptx::Instr& I, exec::Space sp, bool derived, Event& ev) {
-    if (derived || ev.absorbed || (sp != exec::Space::Global && sp != exec::Space::Shared)) return false;
+    // At most kOtherLoads, among the first kOtherLoadSteps steps: the compiler places the other
+    // operands' loads (one or two) among the routine's steps; a probe that went on through loads would run on through the
+    // rest of a loop (a softmax's, probed at every candidate input) for nothing.
+    if (!site_.other_data_loads || other_loads_ == kOtherLoads || run_.events.size() > kOtherLoadSteps || derived || ev.absorbed ||
+        (sp != exec::Space::Global && sp != exec::Space::Shared))
+      return false;
+    ++other_loads_;
     writes_ = site_.use->writes(static_cast<uint32_t>(&I - fn_.instrs.data()));
     for (uint32_t w : writes_) state_[w] = State::Opaque, mixed_[w] = 0;
     ev.writes = writes_;  // with no values: other data
@@ -404,6 +410,9 @@ class Prober {
   exec::ExecContext sctx_;
   const exec::Semantics& sem_;
   ProbeScratch scratch_memory_;
+  // (other_data_load; a compiled expf is about 20 steps, logf 40)
+  static constexpr size_t kOtherLoadSteps = 48, kOtherLoads = 2;
+  size_t other_loads_ = 0;
   std::span<const uint32_t> reads_, writes_;  // the current instruction's (site_.use)
   Run run_;
   bool failed_ = false;

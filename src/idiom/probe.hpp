@@ -32,6 +32,11 @@ struct ProbeSite {
   // operation or a load or store.
   bool through = false;
   const ptx::RegisterUse* use = nullptr;  // of ctx.fn (required)
+  // Go on past a load of the thread's other data (global or shared memory, an address and a
+  // guard of the thread's own) among the first steps: its value is other data, and the plan
+  // leaves the load to run (expf(c) + a with a's load among expf's steps, the addition fused
+  // into expf's last multiply). Off, a probe stops at such a load.
+  bool other_data_loads = false;
 };
 
 // The probe at input bits `bits` (of the input's format): nullopt when an instruction the

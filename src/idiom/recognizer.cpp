@@ -145,7 +145,46 @@ bool MathRoutineRecognizer::recognize(exec::ExecContext& ctx, const ptx::Instr& 
     }
     failed_.insert(key);
   }
+  if (trigger == Trigger::Selection) return false;
+  // Where every input failed, probes that also go past loads of the thread's other data
+  // (ProbeSite::other_data_loads): only here, since probes that run on cost time at every
+  // candidate input of every site the first way recognizes.
+  for (uint32_t root : distinct) {
+    Key key{&fn, at, root, th.def_pc[root], trigger};
+    if (failed_past_loads_.count(key)) continue;
+    if (auto it = cache_.find(key); it != cache_.end()) {
+      bool same = true;
+      for (auto [r, bits] : it->second.fixed_inputs) same &= th.regs[r].is_concrete() && th.regs[r].bits == bits;
+      if (same) {
+        install(ctx, it->second, root, at);
+        return true;
+      }
+    }
+    if (auto plan = probe_past_loads(ctx, at, root)) {
+      cache_[key] = *plan;
+      install(ctx, *plan, root, at);
+      return true;
+    }
+    failed_past_loads_.insert(key);
+  }
   return false;
+}
+
+std::optional<MathRoutineRecognizer::Plan> MathRoutineRecognizer::probe_past_loads(exec::ExecContext& ctx, uint32_t at, uint32_t root) {
+  const ptx::Function& fn = ctx.fn;
+  auto fmt = format_of(fn.regs[root].type);
+  if (!fmt) return std::nullopt;
+  const std::vector<uint32_t> prelude = prelude_of(ctx.th, fn, ctx.th.regs[root].sym);
+  ProbeSite site{ctx, at, root, prelude, post_dominators(fn), kMaxProbeSteps, debug_, false, &register_use(fn)};
+  site.other_data_loads = true;
+  std::vector<Run> runs;
+  for (long double t0 : probe_points()) {
+    auto run = probe_once(site, ieee::from_double(*fmt, static_cast<double>(t0)));
+    if (!run) return std::nullopt;
+    runs.push_back(std::move(*run));
+  }
+  if (debug_) std::fprintf(stderr, "  probe root %s past loads:", fn.regs[root].name.c_str());
+  return plan_from_runs({fn, liveness(fn), runs, at, false, Tolerance::Loose, debug_});
 }
 
 void MathRoutineRecognizer::install(exec::ExecContext& ctx, const Plan& p, uint32_t root, uint32_t at) {

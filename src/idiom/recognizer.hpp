@@ -51,6 +51,8 @@ class MathRoutineRecognizer final : public exec::RoutineRecognizer {
   const std::vector<uint32_t>& post_dominators(const ptx::Function& f);
   const ptx::RegisterUse& register_use(const ptx::Function& f);
   std::optional<Plan> probe(exec::ExecContext& ctx, uint32_t at, uint32_t root_reg, Trigger trigger);
+  // The plan of probes that go past loads of other data (ProbeSite::other_data_loads).
+  std::optional<Plan> probe_past_loads(exec::ExecContext& ctx, uint32_t at, uint32_t root_reg);
   void install(exec::ExecContext& ctx, const Plan& p, uint32_t root_reg, uint32_t at);
 
   std::map<const ptx::Function*, std::unique_ptr<Liveness>> liveness_;
@@ -58,6 +60,7 @@ class MathRoutineRecognizer final : public exec::RoutineRecognizer {
   std::map<const ptx::Function*, std::unique_ptr<ptx::RegisterUse>> register_use_;
   std::map<Key, Plan> cache_;
   std::set<Key> failed_;
+  std::set<Key> failed_past_loads_;  // (probe_past_loads)
   std::map<std::pair<const ptx::Function*, uint32_t>, uint32_t> preferred_;
   std::vector<std::string> recognized_;
   bool debug_ = std::getenv("RACER_DEBUG_IDIOM") != nullptr;
