@@ -121,53 +121,48 @@ bool MathRoutineRecognizer::recognize(exec::ExecContext& ctx, const ptx::Instr& 
     auto it = std::find(distinct.begin(), distinct.end(), pref->second);
     if (it != distinct.end()) std::rotate(distinct.begin(), it, it + 1);
   }
-  for (uint32_t root : distinct) {
-    Key key{&fn, at, root, th.def_pc[root], trigger};
-    if (failed_.count(key)) continue;
-    if (auto it = cache_.find(key); it != cache_.end()) {
-      bool same = true;
-      for (auto [r, bits] : it->second.fixed_inputs) same &= th.regs[r].is_concrete() && th.regs[r].bits == bits;
-      if (same) {
-        install(ctx, it->second, root, at);
+  // A second pass, where every input failed the first, probes past loads of the thread's other
+  // data (ProbeSite::other_data_loads): only then, since probes that run on cost time at every
+  // candidate input of every site the first pass recognizes.
+  for (int pass = 0; pass < 2 && (pass == 0 || trigger != Trigger::Selection); ++pass) {
+    std::set<Key>& failed = pass == 0 ? failed_ : failed_past_loads_;
+    for (uint32_t root : distinct) {
+      Key key{&fn, at, root, th.def_pc[root], trigger};
+      if (failed.count(key)) continue;
+      if (auto it = cache_.find(key); it != cache_.end()) {
+        bool same = true;
+        for (auto [r, bits] : it->second.fixed_inputs) same &= th.regs[r].is_concrete() && th.regs[r].bits == bits;
+        if (same) {
+          install(ctx, it->second, root, at);
+          return true;
+        }
+      }
+      if (auto plan = pass == 0 ? probe(ctx, at, root, trigger) : probe_past_loads(ctx, at, root)) {
+        if (debug_) {
+          std::fprintf(stderr, "  plan reads fixed:");
+          for (auto [r, bits] : plan->fixed_inputs) std::fprintf(stderr, " %s=%llx", fn.regs[r].name.c_str(), static_cast<unsigned long long>(bits));
+          std::fprintf(stderr, "\n");
+        }
+        cache_[key] = *plan;
+        preferred_[{&fn, at}] = root;
+        install(ctx, *plan, root, at);
         return true;
       }
+      failed.insert(key);
     }
-    if (auto plan = probe(ctx, at, root, trigger)) {
-      if (debug_) {
-        std::fprintf(stderr, "  plan reads fixed:");
-        for (auto [r, bits] : plan->fixed_inputs) std::fprintf(stderr, " %s=%llx", fn.regs[r].name.c_str(), static_cast<unsigned long long>(bits));
-        std::fprintf(stderr, "\n");
-      }
-      cache_[key] = *plan;
-      preferred_[{&fn, at}] = root;
-      install(ctx, *plan, root, at);
-      return true;
-    }
-    failed_.insert(key);
-  }
-  if (trigger == Trigger::Selection) return false;
-  // Where every input failed, probes that also go past loads of the thread's other data
-  // (ProbeSite::other_data_loads): only here, since probes that run on cost time at every
-  // candidate input of every site the first way recognizes.
-  for (uint32_t root : distinct) {
-    Key key{&fn, at, root, th.def_pc[root], trigger};
-    if (failed_past_loads_.count(key)) continue;
-    if (auto it = cache_.find(key); it != cache_.end()) {
-      bool same = true;
-      for (auto [r, bits] : it->second.fixed_inputs) same &= th.regs[r].is_concrete() && th.regs[r].bits == bits;
-      if (same) {
-        install(ctx, it->second, root, at);
-        return true;
-      }
-    }
-    if (auto plan = probe_past_loads(ctx, at, root)) {
-      cache_[key] = *plan;
-      install(ctx, *plan, root, at);
-      return true;
-    }
-    failed_past_loads_.insert(key);
   }
   return false;
+}
+
+// The runs of a probe at every probe point (the input in format f); nullopt where one refused.
+static std::optional<std::vector<Run>> runs_at_probe_points(const ProbeSite& site, ieee::Format f) {
+  std::vector<Run> runs;
+  for (long double t0 : probe_points()) {
+    auto run = probe_once(site, ieee::from_double(f, static_cast<double>(t0)));
+    if (!run) return std::nullopt;
+    runs.push_back(std::move(*run));
+  }
+  return runs;
 }
 
 std::optional<MathRoutineRecognizer::Plan> MathRoutineRecognizer::probe_past_loads(exec::ExecContext& ctx, uint32_t at, uint32_t root) {
@@ -177,14 +172,10 @@ std::optional<MathRoutineRecognizer::Plan> MathRoutineRecognizer::probe_past_loa
   const std::vector<uint32_t> prelude = prelude_of(ctx.th, fn, ctx.th.regs[root].sym);
   ProbeSite site{ctx, at, root, prelude, post_dominators(fn), kMaxProbeSteps, debug_, false, &register_use(fn)};
   site.other_data_loads = true;
-  std::vector<Run> runs;
-  for (long double t0 : probe_points()) {
-    auto run = probe_once(site, ieee::from_double(*fmt, static_cast<double>(t0)));
-    if (!run) return std::nullopt;
-    runs.push_back(std::move(*run));
-  }
+  std::optional<std::vector<Run>> runs = runs_at_probe_points(site, *fmt);
+  if (!runs) return std::nullopt;
   if (debug_) std::fprintf(stderr, "  probe root %s past loads:", fn.regs[root].name.c_str());
-  return plan_from_runs({fn, liveness(fn), runs, at, false, Tolerance::Loose, debug_});
+  return plan_from_runs({fn, liveness(fn), *runs, at, false, Tolerance::Loose, debug_});
 }
 
 void MathRoutineRecognizer::install(exec::ExecContext& ctx, const Plan& p, uint32_t root, uint32_t at) {
@@ -223,28 +214,20 @@ std::optional<MathRoutineRecognizer::Plan> MathRoutineRecognizer::probe(exec::Ex
   if (!fmt) return std::nullopt;
   const std::vector<uint32_t> prelude = prelude_of(ctx.th, fn, ctx.th.regs[root].sym);
   const ProbeSite site{ctx, at, root, prelude, post_dominators(fn), selection ? 1 : kMaxProbeSteps, debug_, false, &register_use(fn)};
-  std::vector<Run> runs;
-  for (long double t0 : probe_points()) {
-    auto run = probe_once(site, ieee::from_double(*fmt, static_cast<double>(t0)));
-    if (!run) return std::nullopt;
-    runs.push_back(std::move(*run));
-  }
+  std::optional<std::vector<Run>> runs = runs_at_probe_points(site, *fmt);
+  if (!runs) return std::nullopt;
   if (debug_) std::fprintf(stderr, "  probe root %s:", fn.regs[root].name.c_str());
   const Tolerance tol = selection ? Tolerance::Strict : Tolerance::Loose;
-  if (auto plan = plan_from_runs({fn, liveness(fn), runs, at, selection, tol, debug_})) return plan;
+  if (auto plan = plan_from_runs({fn, liveness(fn), *runs, at, selection, tol, debug_})) return plan;
   if (selection) return std::nullopt;
   // No register holds the function where the routine's part here ends: it may go on inside a
   // loop (split_plan.hpp).
   ProbeSite through = site;
   through.max_steps = kMaxThroughSteps;
   through.through = true;
-  runs.clear();
-  for (long double t0 : probe_points()) {
-    auto run = probe_once(through, ieee::from_double(*fmt, static_cast<double>(t0)));
-    if (!run) return std::nullopt;
-    runs.push_back(std::move(*run));
-  }
-  return split_plan_from_runs({fn, liveness(fn), runs, at, false, tol, debug_});
+  runs = runs_at_probe_points(through, *fmt);
+  if (!runs) return std::nullopt;
+  return split_plan_from_runs({fn, liveness(fn), *runs, at, false, tol, debug_});
 }
 
 }  // namespace racer::idiom
