@@ -118,6 +118,13 @@ ExprId AtomNormalizer::select_terms_out(ExprId cond, ExprId t, ExprId e) {
     cond = le ? s_.cmp(expr::CmpOp::Lt, b, a) : s_.cmp(expr::CmpOp::Eq, a, b);
     std::swap(t, e);
   }
+  // select(p < q, q, p) = max(p, q) and select(p < q, p, q) = min(p, q) (equal at a tie): a relu
+  // written as a branch or a where meets fmaxf, and a sum of them needs no case split.
+  if (s_.kind(cond) == Kind::Cmp && s_.cmp_op(cond) == expr::CmpOp::Lt) {
+    ExprId p = s_.operand(cond, 0), q = s_.operand(cond, 1);
+    if (t == q && e == p) return s_.max(p, q);
+    if (t == p && e == q) return s_.neg(s_.max(expand(s_.neg(p)), expand(s_.neg(q))));
+  }
   if (s_.is_condition(t) || s_.is_condition(e) || !s_.is_finite(t) || !s_.is_finite(e)) return s_.select(cond, t, e);
   // Each branch as its terms: (operand, weight), a sum's constant apart.
   auto terms_of = [&](ExprId x, std::vector<std::pair<ExprId, mpq_class>>& out) {

@@ -12,8 +12,8 @@
 //
 // A select's comparison takes one orientation (x <= 0 becomes 0 < x, branches swapped) and the
 // terms both branches share leave it: select(c, s + g, s) = s + select(c, g, 0), so that a sum
-// accumulated under a branch meets the same sum of selects. A minimum becomes the negated
-// maximum of the negated operands. u^m sqrt(u)^k in a product becomes u^(e div 2) sqrt(u)^(e mod
+// accumulated under a branch meets the same sum of selects; select(p < q, q, p) is max(p, q) and
+// select(p < q, p, q) min(p, q). A minimum becomes the negated maximum of the negated operands. u^m sqrt(u)^k in a product becomes u^(e div 2) sqrt(u)^(e mod
 // 2) (e = 2m + k); erf and sin take their argument's sign out, cos and abs drop it; log of a
 // max or min of exps is the max or min of their arguments; exp(q log(u)) is u^q for q a
 // positive multiple of 1/2 (atom_symmetries.cpp).

@@ -72,21 +72,31 @@ bool AtomNormalizer::sign_taken_out(FuncKind f, ExprId& arg) {
   return odd;
 }
 
-// log(max(p_i)) = max(log(p_i)) where every p_i is an exp, and log(exp(u)) = u: a max
-// reduction taken through exp and log meets the plain one; a min (-max(-x_i) after the
-// normalizer's rewrite) the same way. An exp is not moved into a max: exp(max(x)) is the atom
+// log(max(p_i)) = max(log(p_i)) where every p_i is an exp or a positive product of exps, and
+// log(exp(u)) = u: a max reduction taken through exp and log meets the plain one; a min
+// (-max(-x_i) after the normalizer's rewrite) the same way. An exp is not moved into a max: exp(max(x)) is the atom
 // that softmax's exp(x - max(x)) and a sigmoid or tanh of a max share.
 std::optional<ExprId> AtomNormalizer::log_of_extremum(ExprId arg) {
   int sign = 1;  // arg = max(xs), or -max(-ys) = min(ys)
   ExprId m = arg;
   if (s_.kind(arg) == Kind::Mul && s_.arity(arg) == 1 && s_.weight(arg, 0) == 1 && s_.coef(arg) == -1) m = s_.operand(arg, 0), sign = -1;
   if (s_.kind(m) != Kind::Max) return std::nullopt;
-  std::vector<ExprId> args;  // the exps' arguments
+  // A product of powers of exps with a positive constant is positive: its log is defined
+  // wherever the product is (exp(x + 2) is the product exp(x) * exp(2) in the store).
+  auto positive_exp_product = [&](ExprId v) {
+    if (is_func(s_, v, FuncKind::Exp)) return true;
+    if (s_.kind(v) != Kind::Mul || s_.coef(v) <= 0) return false;
+    for (uint32_t i = 0; i < s_.arity(v); ++i)
+      if (!is_func(s_, s_.operand(v, i), FuncKind::Exp)) return false;
+    return true;
+  };
+  std::vector<ExprId> args;  // the logs of the extremum's operands
   for (uint32_t i = 0; i < s_.arity(m); ++i) {
     ExprId v = sign > 0 ? s_.operand(m, i) : s_.neg(s_.operand(m, i));
-    if (!is_func(s_, v, FuncKind::Exp)) return std::nullopt;
+    if (!positive_exp_product(v)) return std::nullopt;
     // (log(exp(u)) = u over the extended reals: exp(-inf) = 0 and log(0) = -inf.)
-    args.push_back(sign > 0 ? s_.operand(v, 0) : s_.neg(s_.operand(v, 0)));
+    ExprId l = is_func(s_, v, FuncKind::Exp) ? s_.operand(v, 0) : expand(s_.log(v));
+    args.push_back(sign > 0 ? l : s_.neg(l));
   }
   ExprId out = s_.max(args);
   return sign > 0 ? out : s_.neg(out);

@@ -24,7 +24,12 @@ TEST_F(DecideTest, AFunctionsSymmetriesMeetItsPlainForms) {
   EXPECT_TRUE(same(s.log(s.max(s.exp(x), s.exp(y))), s.max(x, y)));
   EXPECT_TRUE(same(s.log(s.min(s.exp(x), s.exp(y))), s.min(x, y)));
   EXPECT_TRUE(same(s.exp(s.mul(q(3, 2), s.log(u))), s.mul(u, s.sqrt(u))));
+  EXPECT_TRUE(same(s.select(s.cmp(expr::CmpOp::Le, x, s.zero()), s.zero(), x), s.max(x, s.zero())));  // relu
+  EXPECT_TRUE(same(s.select(s.cmp(expr::CmpOp::Lt, x, y), x, y), s.min(x, y)));
+  EXPECT_TRUE(same(s.log(s.max(s.exp(s.add(x, c(2))), s.exp(s.add(y, c(2))))), s.max(s.add(x, c(2)), s.add(y, c(2)))));
   // Not the same functions: none of these may meet.
+  EXPECT_FALSE(same(s.select(s.cmp(expr::CmpOp::Lt, x, y), y, s.mul(c(2), x)), s.max(x, y)));
+  EXPECT_FALSE(same(s.select(s.cmp(expr::CmpOp::Lt, x, y), x, y), s.max(x, y)));
   EXPECT_FALSE(same(s.func(expr::FuncKind::Erf, s.neg(y)), s.func(expr::FuncKind::Erf, y)));
   EXPECT_FALSE(same(s.log(s.max(s.exp(x), s.exp(y))), s.min(x, y)));
   EXPECT_FALSE(same(s.div(u, s.sqrt(u)), u));
@@ -47,7 +52,9 @@ TEST_F(DecideTest, TheSymmetryRewritesKeepTheValue) {
       case 1: e = s.func(expr::FuncKind::Erf, s.neg(a)); break;
       case 2: e = s.add(s.cos(s.neg(a)), s.func(expr::FuncKind::Abs, s.neg(b))); break;
       case 3: e = s.log(rng() % 2 ? s.max(s.exp(a), s.exp(b)) : s.min(s.exp(a), s.exp(b))); break;
-      case 4: e = s.log(s.max(s.exp(a), s.min(s.exp(b), s.exp(a)))); break;
+      case 4: e = rng() % 2 ? s.log(s.max(s.exp(a), s.min(s.exp(b), s.mul(q(3, 2), s.exp(a)))))
+                            : s.add(s.select(s.cmp(expr::CmpOp::Le, a, b), b, a), s.select(s.cmp(expr::CmpOp::Lt, a, b), a, b));
+        break;
       default: e = s.exp(s.mul(s.constant(mpq_class(static_cast<long>(rng() % 6) + 1, 2)), s.log(a))); break;
     }
     AtomNormalizer n(s, PolyLimits{});

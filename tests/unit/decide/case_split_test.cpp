@@ -48,7 +48,13 @@ class CaseSplitTest : public DecideTest {
   }
 };
 
-TEST_F(CaseSplitTest, ReluAsMaxAndAsSelect) { expect_proved(s.max(x, c(0)), sel(gt(x, c(0)), x, c(0))); }
+TEST_F(CaseSplitTest, ReluAsMaxAndAsSelect) {
+  // select(0 < x, x, 0) is max(x, 0) to the atom normalizer already; with the comparison
+  // scaled (0 < 2x) it is a case for the split.
+  CellDecision r = decide(s.max(x, c(0)), sel(gt(x, c(0)), x, c(0)));
+  EXPECT_EQ(r.status, CellStatus::Proved) << r.reason;
+  expect_proved(s.max(x, c(0)), sel(gt(s.mul(c(2), x), c(0)), x, c(0)));
+}
 
 TEST_F(CaseSplitTest, HardshrinkWrittenTwoWays) {
   ExprId h = q(1, 2), mh = q(-1, 2);
@@ -200,7 +206,7 @@ TEST_F(CaseSplitTest, BudgetIsReported) {
   ExprId a = c(1), b = c(1);
   for (ExprId v : xs) {
     a = s.mul(a, s.max(v, c(1)));
-    b = s.mul(b, sel(gt(v, c(1)), v, c(1)));
+    b = s.mul(b, sel(gt(s.mul(c(2), v), c(2)), v, c(1)));  // (2v > 2: no max to the atom normalizer)
   }
   DeciderOptions o;
   o.case_split.max_pieces = 64;
