@@ -57,9 +57,9 @@ std::string compare_cell(const expr::Store& st, expr::ExprId e, ptx::Type elem, 
 }
 
 // The cells of each output in two halves, the second one's handled by a thread of its own
-// where the outputs are large (below kCellsToSplit float cells in all, a thread costs more than
-// it saves; both programs' cells count). Bounds and comparisons only read the store, the point and the emulated run, all
-// fixed by now; each half has a RoundingBound of its own.
+// where the outputs are large (below kCellsToSplit cells in all, both programs' counted, a
+// thread costs more than it saves). Bounds and comparisons only read the store, the point and
+// the emulated run, all fixed by now; each half has a RoundingBound of its own.
 constexpr uint64_t kCellsToSplit = uint64_t{1} << 16;
 struct Halves {
   bool split = false;
@@ -147,7 +147,7 @@ void compare_half(Execution& ex, const OutputCells& cells, const std::vector<siz
         std::string diff = compare_cell(ex.store(), cells[side][oi][c], t.elem, run.outputs[side][oi][c], bound, at, out.counts);
         if (diff.empty()) continue;
         out.failed_at = std::tuple{side, oi, c};
-        if (auto fmt = float_format(t.elem)) {
+        if (float_format(t.elem)) {
           const double emulated = cell_value(t.elem, run.outputs[side][oi][c]);
           out.overflowed = !std::isfinite(emulated) && !ex.store().is_inf(cells[side][oi][c]);
         }

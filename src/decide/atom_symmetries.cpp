@@ -3,6 +3,7 @@
 // an identity wherever the original is defined (see atom_normalizer.hpp); none defines less.
 #include <map>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include "decide/atom_normalizer.hpp"
@@ -25,11 +26,18 @@ bool leads_negative(const expr::Store& s, ExprId x) {
   return false;
 }
 
+// x as c * y for a product of one factor y (weight 1): (c, y); anything else is (1, x).
+std::pair<mpq_class, ExprId> scaled_factor(const expr::Store& s, ExprId x) {
+  if (s.kind(x) == Kind::Mul && s.arity(x) == 1 && s.weight(x, 0) == 1) return {s.coef(x), s.operand(x, 0)};
+  return {mpq_class(1), x};
+}
+
 }  // namespace
 
 // u^m sqrt(u)^k in one product is u^(e div 2) sqrt(u)^(e mod 2), e = 2m + k: a factor
-// x / sqrt(x) meets sqrt(x), sqrt(x)^2 meets x, and 1/sqrt(x) is sqrt(x)/x. Wherever u^m sqrt(u)^k is defined (u >= 0,
-// and u != 0 under a negative power) so is the result, with the same value.
+// x / sqrt(x) meets sqrt(x), sqrt(x)^2 meets x, and 1/sqrt(x) is sqrt(x)/x. Wherever
+// u^m sqrt(u)^k is defined (u >= 0, and u != 0 under a negative power) so is the result, with
+// the same value.
 ExprId AtomNormalizer::sqrt_powers(ExprId product) {
   if (s_.kind(product) != Kind::Mul || !s_.is_finite(product)) return product;
   std::map<uint32_t, mpz_class> halves;  // base -> exponent of u in halves, for bases with a sqrt factor
@@ -74,13 +82,12 @@ bool AtomNormalizer::sign_taken_out(FuncKind f, ExprId& arg) {
 
 // log(max(p_i)) = max(log(p_i)) where every p_i is an exp or a positive product of exps, and
 // log(exp(u)) = u: a max reduction taken through exp and log meets the plain one; a min
-// (-max(-x_i) after the normalizer's rewrite) the same way. An exp is not moved into a max: exp(max(x)) is the atom
-// that softmax's exp(x - max(x)) and a sigmoid or tanh of a max share.
+// (-max(-x_i) after the normalizer's rewrite) the same way. An exp is not moved into a max:
+// exp(max(x)) is the atom that softmax's exp(x - max(x)) and a sigmoid or tanh of a max share.
 std::optional<ExprId> AtomNormalizer::log_of_extremum(ExprId arg) {
-  int sign = 1;  // arg = max(xs), or -max(-ys) = min(ys)
-  ExprId m = arg;
-  if (s_.kind(arg) == Kind::Mul && s_.arity(arg) == 1 && s_.weight(arg, 0) == 1 && s_.coef(arg) == -1) m = s_.operand(arg, 0), sign = -1;
-  if (s_.kind(m) != Kind::Max) return std::nullopt;
+  auto [c, m] = scaled_factor(s_, arg);  // arg = max(xs) (c = 1), or -max(-ys) = min(ys) (c = -1)
+  if (s_.kind(m) != Kind::Max || (c != 1 && c != -1)) return std::nullopt;
+  const int sign = c > 0 ? 1 : -1;
   // A product of powers of exps with a positive constant is positive: its log is defined
   // wherever the product is (exp(x + 2) is the product exp(x) * exp(2) in the store).
   auto positive_exp_product = [&](ExprId v) {
@@ -105,9 +112,7 @@ std::optional<ExprId> AtomNormalizer::log_of_extremum(ExprId arg) {
 // exp(q log(u)) for q = 1, 2, ... or a half of one: u^q, through sqrt(u) for the half. Equal
 // wherever log(u) is defined (u >= 0; at u = 0 both are 0, q being positive).
 std::optional<ExprId> AtomNormalizer::exp_of_log(ExprId arg) {
-  mpq_class q(1);
-  ExprId lg = arg;
-  if (s_.kind(arg) == Kind::Mul && s_.arity(arg) == 1 && s_.weight(arg, 0) == 1) q = s_.coef(arg), lg = s_.operand(arg, 0);
+  auto [q, lg] = scaled_factor(s_, arg);
   if (!is_func(s_, lg, FuncKind::Log) || q <= 0) return std::nullopt;
   const mpq_class twice = 2 * q;
   if (twice.get_den() != 1 || twice.get_num() > 64) return std::nullopt;

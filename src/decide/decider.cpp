@@ -73,6 +73,11 @@ struct Decider::Impl {
   Impl(expr::Store& s, std::function<SymbolDomain(ExprId)> dom, uint64_t sd, DeciderOptions o)
       : store(s), domain_of(std::move(dom)), seed(sd), options(o), normalizer(s, limits_of(o)) {}
 
+  // A difference with its atoms in one form each, ready for the normal form. Exp multiples are
+  // merged before the atoms are normalized (exp(m/4)^4 against exp(m), before the normalizer
+  // takes the exps into the min m) and after (the exps it makes).
+  ExprId normalized(ExprId d) { return merge_exp_multiples(store, normalizer.normalize(merge_exp_multiples(store, d))); }
+
   // Steps 2 and 3. nullopt when they prove nothing; `note` says what was learned.
   std::optional<CellDecision> prove(ExprId a, ExprId b, ExprId& d, std::string& note, bool& differ) {
     if (store.is_condition(a) || store.is_condition(b)) {
@@ -85,9 +90,7 @@ struct Decider::Impl {
       if (store.is_rational(d) && store.is_finite(a) && store.is_finite(b)) {
         note = "the sides differ by the constant " + store.rational(d).get_str() + " wherever both are defined";
       }
-      // Exp multiples are merged before the atoms are normalized (exp(m/4)^4 against exp(m),
-      // before the normalizer takes the exps into the min m) and after (the exps it makes).
-      ExprId dn = merge_exp_multiples(store, normalizer.normalize(merge_exp_multiples(store, d)));
+      ExprId dn = normalized(d);
       if (dn == store.zero()) return proved("polynomial normal form");
       FormResult f = normal_form(store, dn, limits_of(options));
       if (f.status == FormStatus::Zero) return proved("polynomial normal form");
@@ -123,7 +126,7 @@ struct Decider::Impl {
     try {
       ExprId d = store.sub(x, y);
       if (d == store.zero()) return true;
-      ExprId dn = merge_exp_multiples(store, normalizer.normalize(merge_exp_multiples(store, d)));
+      ExprId dn = normalized(d);
       if (dn == store.zero()) return true;
       if (normal_form(store, dn, limits_of(options)).status == FormStatus::Zero) return true;
     } catch (const Error&) {

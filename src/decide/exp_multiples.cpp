@@ -1,10 +1,10 @@
 #include "decide/exp_multiples.hpp"
 
 #include <map>
-#include <unordered_set>
 #include <vector>
 
 #include "expr/substitute.hpp"
+#include "expr/walk.hpp"
 
 namespace racer::decide {
 
@@ -26,17 +26,11 @@ std::pair<mpq_class, ExprId> multiple_of(expr::Store& s, ExprId arg) {
 }
 
 std::vector<ExprId> exps_in(const expr::Store& s, ExprId root) {
-  std::vector<ExprId> stack{root}, found;
-  std::unordered_set<uint32_t> seen{root.index};
-  while (!stack.empty()) {
-    ExprId x = stack.back();
-    stack.pop_back();
+  std::vector<ExprId> found;
+  expr::any_node(s, root, [&](ExprId x) {
     if (s.kind(x) == Kind::Func && s.func_kind(x) == expr::FuncKind::Exp && s.is_finite(s.operand(x, 0))) found.push_back(x);
-    for (uint32_t i = 0; i < s.arity(x); ++i) {
-      ExprId c = s.operand(x, i);
-      if (seen.insert(c.index).second) stack.push_back(c);
-    }
-  }
+    return false;
+  });
   return found;
 }
 

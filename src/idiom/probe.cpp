@@ -187,16 +187,22 @@ class Prober {
   // routine's branches) of global or shared memory.
   bool other_data_load(const ptx::Instr& I, exec::Space sp, bool derived, Event& ev) {
     // At most kOtherLoads, among the first kOtherLoadSteps steps: the compiler places the other
-    // operands' loads (one or two) among the routine's steps; a probe that went on through loads would run on through the
-    // rest of a loop (a softmax's, probed at every candidate input) for nothing.
-    if (!site_.other_data_loads || other_loads_ == kOtherLoads || run_.events.size() > kOtherLoadSteps || derived || ev.absorbed ||
-        (sp != exec::Space::Global && sp != exec::Space::Shared))
+    // operands' loads (one or two) among the routine's steps; a probe that went on through
+    // loads would run on through the rest of a loop (a softmax's, probed at every candidate
+    // input) for nothing.
+    if (!site_.other_data_loads || other_loads_ == kOtherLoads || run_.events.size() > kOtherLoadSteps || derived ||
+        ev.absorbed || (sp != exec::Space::Global && sp != exec::Space::Shared))
       return false;
     ++other_loads_;
-    writes_ = site_.use->writes(static_cast<uint32_t>(&I - fn_.instrs.data()));
-    for (uint32_t w : writes_) state_[w] = State::Opaque, mixed_[w] = 0;
-    ev.writes = writes_;  // with no values: other data
+    loads_other_data(static_cast<uint32_t>(&I - fn_.instrs.data()), ev);
     return true;
+  }
+
+  // What the load at pc writes is other data to the probe: the event lists it, with no values.
+  void loads_other_data(uint32_t pc, Event& ev) {
+    writes_ = site_.use->writes(pc);
+    for (uint32_t w : writes_) state_[w] = State::Opaque, mixed_[w] = 0;
+    ev.writes = writes_;
   }
 
   bool store_scratch(uint32_t reg, exec::Space sp, uint64_t addr, unsigned size, bool derived, Event& ev) {
@@ -298,11 +304,7 @@ class Prober {
     for (uint32_t r : addr_regs)
       if (state_[r] == State::Sample) return std::nullopt;
     Event ev{pc, {}, {}, false, {}};
-    if (load && guard_on(I)) {
-      writes_ = site_.use->writes(pc);
-      for (uint32_t w : writes_) state_[w] = State::Opaque, mixed_[w] = 0;
-      ev.writes = writes_;  // with no values: other data
-    }
+    if (load && guard_on(I)) loads_other_data(pc, ev);
     if (record) run_.events.push_back(std::move(ev));
     return pc + 1;
   }
