@@ -8,6 +8,7 @@
 
 #include "exec/thread.hpp"
 #include "ptx/effects.hpp"
+#include "ptx/post_dominators.hpp"
 
 namespace racer::idiom {
 namespace {
@@ -63,6 +64,32 @@ bool step_over_untaken(const ptx::Function& fn, uint32_t from, uint32_t to, std:
     writes_of(fn.instrs[pc], writes);
     tainted.insert(writes.begin(), writes.end());
   }
+  return true;
+}
+
+// Completes a plan's steps over [at, to): what its jumps carry the thread past, and whatever
+// reads a register a stepped-over instruction wrote. False where one of those reaches memory
+// or a collective, or where a register the plan leaves unwritten (other than its results) is
+// still live at `to`: the thread would go on with a value the routine's path should have set
+// (erff's 1 - 2^x path, taken only for some inputs, feeding a max after the routine).
+bool close_plan(const ptx::Function& fn, const Liveness& live, const std::vector<Run>& runs, uint32_t at, uint32_t to,
+                std::set<uint32_t>& skip, std::set<uint32_t>& tainted, const std::set<uint32_t>& results,
+                RoutinePlan& plan) {
+  std::vector<uint32_t> writes;
+  for (size_t before = SIZE_MAX; before != skip.size();) {
+    before = skip.size();
+    for (uint32_t pc : jumped_over(fn, jumps_of(fn, {skip.begin(), skip.end()}, runs), skip)) {
+      if (!ptx::register_only_op(fn.instrs[pc].op)) return false;
+      skip.insert(pc);
+      writes_of(fn.instrs[pc], writes);
+      tainted.insert(writes.begin(), writes.end());
+    }
+    if (!step_over_untaken(fn, at, to, skip, tainted)) return false;
+  }
+  for (uint32_t w : tainted)
+    if (!results.count(w) && live.live_at(to, w)) return false;
+  plan.skip.assign(skip.begin(), skip.end());
+  plan.jumps = jumps_of(fn, plan.skip, runs);
   return true;
 }
 
@@ -141,9 +168,7 @@ std::optional<RoutinePlan> merge_commit(const ptx::Function& fn, const Liveness&
       if (leaks(live, runs, ends, m, results)) continue;
       plan.fixed_inputs = fixed_inputs_of(runs, ends);
       tainted.insert(results.begin(), results.end());
-      if (!step_over_untaken(fn, at, m, skip, tainted)) continue;
-      plan.skip.assign(skip.begin(), skip.end());
-      plan.jumps = jumps_of(fn, plan.skip, runs);
+      if (!close_plan(fn, live, runs, at, m, skip, tainted, results, plan)) continue;
       plan.clobber_local = local_stores_of(runs);
       if (debug_) std::fprintf(stderr, "    merge commit %s before pc %u: %s\n", fn.regs[y].name.c_str(), m, fit->describe().c_str());
       return plan;
@@ -218,9 +243,10 @@ std::optional<RoutinePlan> plan_at_write(const PlanSearch& s, const Event& e) {
     return std::nullopt;
   }
   tainted.insert(y);
-  if (!step_over_untaken(fn, at, e.pc + 1, skip, tainted)) return std::nullopt;
-  plan.skip.assign(skip.begin(), skip.end());
-  plan.jumps = jumps_of(fn, plan.skip, runs);
+  if (!close_plan(fn, live, runs, at, e.pc + 1, skip, tainted, {y}, plan)) {
+    if (s.debug) std::fprintf(stderr, "    result %s: a step the plan leaves out is still needed\n", fn.regs[y].name.c_str());
+    return std::nullopt;
+  }
   plan.clobber_local = local_stores_of(runs);
   return plan;
 }
@@ -254,6 +280,26 @@ std::vector<std::pair<uint32_t, uint32_t>> jumps_of(const ptx::Function& fn, con
     jumps.emplace_back(pc, to);
   }
   return jumps;
+}
+
+std::set<uint32_t> jumped_over(const ptx::Function& fn, const std::vector<std::pair<uint32_t, uint32_t>>& jumps,
+                               const std::set<uint32_t>& skip) {
+  std::set<uint32_t> seen, out;
+  std::vector<uint32_t> work, next;
+  for (auto [branch, to] : jumps) {
+    if (to == exec::AbsorbPlan::kLeaves) continue;  // (refused where the thread gets there)
+    ptx::successors_of(fn, branch, work);
+    while (!work.empty()) {
+      const uint32_t pc = work.back();
+      work.pop_back();
+      if (pc == to || pc >= fn.instrs.size() || !seen.insert(pc).second) continue;
+      if (!skip.count(pc)) out.insert(pc);
+      ptx::successors_of(fn, pc, next);
+      work.insert(work.end(), next.begin(), next.end());
+    }
+    seen.clear();
+  }
+  return out;
 }
 
 std::optional<RoutinePlan> plan_from_runs(const PlanSearch& s) {

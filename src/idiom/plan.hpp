@@ -4,6 +4,7 @@
 // elsewhere must find unchanged. Accepted only where nothing else the routine computed is
 // read afterwards.
 #include <optional>
+#include <set>
 #include <utility>
 #include <vector>
 
@@ -53,6 +54,11 @@ struct PlanSearch {
 // Where control goes at each branch of `skip` (see exec::AbsorbPlan::jumps).
 std::vector<std::pair<uint32_t, uint32_t>> jumps_of(const ptx::Function& fn, const std::vector<uint32_t>& skip,
                                                     const std::vector<Run>& runs);
+// The instructions a skipped branch's jump carries the thread past (between the branch and
+// where its paths meet) that `skip` does not list: paths no probe took, and steps on other data
+// that only some paths took. The thread never runs them.
+std::set<uint32_t> jumped_over(const ptx::Function& fn, const std::vector<std::pair<uint32_t, uint32_t>>& jumps,
+                               const std::set<uint32_t>& skip);
 // What the runs read of the thread's registers before writing them (a plan serves another
 // visit only where these are the same), in each run's first ends[i] events.
 std::vector<std::pair<uint32_t, uint64_t>> fixed_inputs_of(const std::vector<Run>& runs, const std::vector<size_t>& ends);

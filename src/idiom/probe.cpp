@@ -254,7 +254,8 @@ class Prober {
     if (I.op == ptx::Op::Bra) return std::nullopt;
     ev.absorbed = guard == State::Sample || !joins_.empty();
     for (uint32_t r : reads_) ev.escapes |= routine_value(r);
-    for (uint32_t w : writes_) state_[w] = State::Opaque, mixed_[w] = 0;
+    // (Written on a path the input chose: a later reader consumes the routine's choice.)
+    for (uint32_t w : writes_) state_[w] = State::Opaque, mixed_[w] = ev.absorbed;
     if (record) run_.events.push_back(std::move(ev));
     return pc + 1;
   }

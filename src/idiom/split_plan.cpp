@@ -150,6 +150,11 @@ std::optional<RoutinePlan> split_plan_from_runs(const PlanSearch& s) {
   plan.reg = plan.placed.front().reg;
   plan.end = end;
   plan.jumps = jumps_of(fn, plan.skip, s.runs);
+  // The thread runs what the plan does not step over: a jump must not carry it past any of that.
+  if (!jumped_over(fn, plan.jumps, {plan.skip.begin(), plan.skip.end()}).empty()) {
+    if (s.debug) std::fprintf(stderr, "    split: a branch's jump would carry the thread past steps it must run\n");
+    return std::nullopt;
+  }
   plan.fixed_inputs = path_inputs(s);
   if (s.debug) std::fprintf(stderr, "    split plan: %zu results, %zu steps over, ends at pc %u\n", plan.placed.size(), plan.skip.size(), end);
   return plan;

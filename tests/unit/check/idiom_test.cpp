@@ -120,5 +120,87 @@ TEST_F(MachineTest, TritonExpOfAScaledDifferenceIsExpOfTheDifference) {
   EXPECT_EQ(r.verdict, Verdict::Inequivalent) << show(r);
 }
 
+// fmaxf(tanhf(x), erff(x)) as nvcc 13 compiles it for sm_90 (-O3): the two routines
+// interleaved; erff's 1 - 2^(...) path is taken only where |x| >= 1.0036, and the max after the
+// paths meet reads what it wrote. {op} is max or min.
+const char* kTanhErfBody = R"(
+  mul.wide.u32 %rd10, %r0, 4;
+  add.s64 %rd11, %rd0, %rd10;
+  ld.global.f32 %h1, [%rd11];
+  abs.f32 %h6, %h1;
+  mul.f32 %h7, %h6, 0f4038AA3B;
+  ex2.approx.ftz.f32 %h8, %h7;
+  add.f32 %h9, %h8, 0f3F800000;
+  mov.f32 %h10, 0f3F800000;
+  rcp.approx.ftz.f32 %h11, %h9;
+  mov.f32 %h12, 0fC0000000;
+  fma.rn.f32 %h13, %h11, %h12, %h10;
+  setp.ge.f32 %p1, %h6, 0f41102CB4;
+  selp.f32 %h14, 0f3F800000, %h13, %p1;
+  copysign.f32 %h15, %h1, %h14;
+  mul.f32 %h16, %h1, %h1;
+  mov.f32 %h17, 0fBD563CAE;
+  mov.f32 %h18, 0f3C80F082;
+  fma.rn.f32 %h19, %h18, %h16, %h17;
+  mov.f32 %h20, 0f3E085941;
+  fma.rn.f32 %h21, %h19, %h16, %h20;
+  mov.f32 %h22, 0fBEAAA9ED;
+  fma.rn.f32 %h23, %h21, %h16, %h22;
+  mov.f32 %h24, 0f00000000;
+  fma.rn.f32 %h25, %h23, %h16, %h24;
+  fma.rn.f32 %h26, %h25, %h1, %h1;
+  setp.ge.f32 %p2, %h6, 0f3F19999A;
+  selp.f32 %h2, %h15, %h26, %p2;
+  setp.ltu.f32 %p3, %h6, 0f3F8060FE;
+  setp.ge.f32 %p4, %h6, 0f3F8060FE;
+  selp.f32 %h27, %h6, %h16, %p4;
+  selp.f32 %h28, 0f38EB4C3A, 0f38B1E96A, %p4;
+  selp.f32 %h29, 0fBAAE005B, 0fBA574D20, %p4;
+  fma.rn.f32 %h30, %h28, %h27, %h29;
+  selp.f32 %h31, 0f3C09919F, 0f3BAAD5EA, %p4;
+  fma.rn.f32 %h32, %h30, %h27, %h31;
+  selp.f32 %h33, 0fBD24D99A, 0fBCDC1BE7, %p4;
+  fma.rn.f32 %h34, %h32, %h27, %h33;
+  selp.f32 %h35, 0f3E235519, 0f3DE718AF, %p4;
+  fma.rn.f32 %h36, %h34, %h27, %h35;
+  selp.f32 %h37, 0f3F69B4F9, 0fBEC093AC, %p4;
+  fma.rn.f32 %h38, %h36, %h27, %h37;
+  selp.f32 %h39, 0f3F210A14, 0f3E0375D3, %p4;
+  fma.rn.f32 %h40, %h38, %h27, %h39;
+  neg.f32 %h41, %h6;
+  selp.f32 %h42, %h41, %h1, %p4;
+  fma.rn.f32 %h47, %h40, %h42, %h42;
+  @%p3 bra $L_join;
+  ex2.approx.ftz.f32 %h43, %h47;
+  sub.f32 %h45, %h10, %h43;
+  copysign.f32 %h47, %h1, %h45;
+$L_join:
+  add.s64 %rd12, %rd1, %rd10;
+  {op}.f32 %h46, %h2, %h47;
+  st.global.f32 [%rd12], %h46;
+)";
+
+TEST_F(MachineTest, AStepOverARoutineKeepsWhatItsPathsWroteForLaterSteps) {
+  // A probe at erff's branch found tanh's exp(2|x|), computed before it, fitting at the paths'
+  // meeting point, and stepped over the branch: the max (or min) after it, reading what erff's
+  // second path wrote, was stepped over as the routine's, and both programs stored nothing
+  // there (both cells 0, proved equal). Now no plan leaves a register the program still reads
+  // unwritten: the kernels differ wherever tanh(x) and erf(x) do.
+  const std::string decls = "  .reg .f32 %h<64>;\n";
+  const std::string tensors = R"(x = { shape = [4], dtype = "f32", init = "input", range = [-4, -0.5] }
+out = { shape = [4], dtype = "f32", init = "empty" }
+)";
+  auto body = [](const char* op) { return replace_all(kTanhErfBody, "{op}", op); };
+  const Spec spec{.tensors = tensors, .a = {{"tanh_erf_max", kArgs, "[1]", "[4]"}}, .b = {{"tanh_erf_min", kArgs, "[1]", "[4]"}}};
+  const std::string kernels = kernel("tanh_erf_max", 2, body("max"), decls) + kernel("tanh_erf_min", 2, body("min"), decls);
+  auto r = run(kernels, spec);
+  EXPECT_EQ(r.verdict, Verdict::Inequivalent) << show(r);
+  // Without the self-check (which caught the lost steps as a disagreement with the emulation).
+  CheckOptions no_self_check;
+  no_self_check.self_check_points = 0;
+  r = run(kernels, spec, no_self_check);
+  EXPECT_EQ(r.verdict, Verdict::Inequivalent) << show(r);
+}
+
 }  // namespace
 }  // namespace racer::check::testing
