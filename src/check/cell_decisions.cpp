@@ -74,10 +74,16 @@ uint64_t origin_tag(const std::optional<exec::SymbolOrigin>& o) {
 
 }  // namespace
 
+decide::DeciderOptions decider_options(const exec::Session& session) {
+  decide::DeciderOptions o;
+  if (session.deadline() != std::chrono::steady_clock::time_point::max()) o.z3.deadline = session.deadline();
+  return o;
+}
+
 CellDecisions::CellDecisions(Execution& ex, uint64_t seed, bool shape_reduction)
     : ex_(ex),
       shape_reduction_(shape_reduction),
-      decider_(ex.store(), [&ex](expr::ExprId sym) { return ex.domain_of(sym); }, seed),
+      decider_(ex.store(), [&ex](expr::ExprId sym) { return ex.domain_of(sym); }, seed, decider_options(ex.session())),
       shapes_(ex.store(), [&ex](expr::ExprId sym) {
         return decide::SymbolTraits{ex.domain_of(sym), origin_tag(ex.session().origin(sym))};
       }),

@@ -15,6 +15,9 @@
 
 namespace racer::check {
 
+// The decider's options for a check: its last step (Z3) stops at the check's time limit.
+decide::DeciderOptions decider_options(const exec::Session& session);
+
 class CellDecisions {
  public:
   // shape_reduction false: every cell decided on its own (for measuring what reuse saves).

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "check/cell_decisions.hpp"
 #include "check/execution.hpp"
 #include "decide/decider.hpp"
 #include "expr/print.hpp"
@@ -64,7 +65,7 @@ Explanation explain_cell(const instance::Instance& inst, const std::string& cell
   out.expr_a = expr::to_string(st, a, 20000);
   out.expr_b = expr::to_string(st, b, 20000);
   if (!st.is_condition(a) && !st.is_condition(b)) out.difference = expr::to_string(st, st.sub(a, b), 20000);
-  decide::Decider decider(st, [&](expr::ExprId s) { return ex.domain_of(s); }, options.seed);
+  decide::Decider decider(st, [&](expr::ExprId s) { return ex.domain_of(s); }, options.seed, decider_options(ex.session()));
   decide::CellDecision d = decider.decide(a, b);
   out.status = std::string(decide::status_name(d.status));
   out.step = d.step;

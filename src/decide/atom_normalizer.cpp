@@ -4,6 +4,7 @@
 #include <utility>
 #include <vector>
 
+#include "decide/separated_form.hpp"
 #include "expr/walk.hpp"
 
 namespace racer::decide {
@@ -17,7 +18,11 @@ ExprId AtomNormalizer::expand(ExprId x) {
   if (k == Kind::Symbol || k == Kind::Const) return x;
   auto it = expanded_.find(x.index);
   if (it != expanded_.end()) return it->second;
-  ExprId e = expanded_form(s_, x, limits_).value_or(x);
+  // A sum over groups of disjoint atoms (sum_j sigmoid(x_j)) group by group: the same function
+  // written two ways meets there, where one fraction over all groups has 2^n terms.
+  std::optional<ExprId> form = separated_form(s_, x, limits_);
+  if (!form) form = expanded_form(s_, x, limits_);
+  ExprId e = form.value_or(x);
   expanded_.emplace(x.index, e);
   return e;
 }
@@ -124,6 +129,14 @@ ExprId AtomNormalizer::select_terms_out(ExprId cond, ExprId t, ExprId e) {
     ExprId p = s_.operand(cond, 0), q = s_.operand(cond, 1);
     if (t == q && e == p) return s_.max(p, q);
     if (t == p && e == q) return s_.neg(s_.max(expand(s_.neg(p)), expand(s_.neg(q))));
+    // select(0 < u, u, -u) = |u| and select(u < 0, -u, u) = |u| (a where written for fabsf);
+    // with the branches swapped, -|u|.
+    const bool above = p == s_.zero(), below = q == s_.zero();
+    if ((above || below) && !s_.is_condition(t) && e == expand(s_.neg(t))) {
+      const ExprId u = above ? q : p;
+      if (t == u) return above ? abs_of(u) : s_.neg(abs_of(u));
+      if (e == u) return above ? s_.neg(abs_of(u)) : abs_of(u);
+    }
   }
   if (s_.is_condition(t) || s_.is_condition(e) || !s_.is_finite(t) || !s_.is_finite(e)) return s_.select(cond, t, e);
   // Each branch as its terms: (operand, weight), a sum's constant apart.
@@ -149,19 +162,23 @@ ExprId AtomNormalizer::select_terms_out(ExprId cond, ExprId t, ExprId e) {
 }
 
 ExprId AtomNormalizer::product_forms(ExprId product) {
-  return distribute_monomial(cos_squares_as_sin(sqrt_powers(product)));
+  return distribute_monomial(cos_squares_as_sin(sqrt_powers(exp_log_powers(product))));
 }
 
 ExprId AtomNormalizer::rewrite(ExprId x, std::vector<ExprId>& ops) {
   switch (s_.kind(x)) {
-    case Kind::Mul: return product_forms(s_.rebuild(x, ops));
+    case Kind::Mul:
+      // A factor that is a sum in its normal form: 1 - sigmoid(-x) and 1 / (1 + exp(-x)) are
+      // then the same factor, and a product of n such factors needs no 2^n-term expansion.
+      for (ExprId& op : ops)
+        if (s_.kind(op) == Kind::Add) op = expand(op);
+      return product_forms(s_.rebuild(x, ops));
     case Kind::Add: break;  // structure only: the normal form expands sums and products itself
     case Kind::Func: {
       for (ExprId& op : ops) op = expand(op);
       const expr::FuncKind f = s_.func_kind(x);
       if (f == expr::FuncKind::Tanh) return tanh_as_exp(ops[0]);
-      if (f == expr::FuncKind::Log)
-        if (auto r = log_of_extremum(ops[0])) return *r;
+      if (f == expr::FuncKind::Log) return log_of(ops[0]);
       if (f == expr::FuncKind::Exp)
         if (auto r = exp_of_log(ops[0])) return product_forms(*r);
       const bool negated = sign_taken_out(f, ops[0]);
@@ -179,8 +196,11 @@ ExprId AtomNormalizer::rewrite(ExprId x, std::vector<ExprId>& ops) {
       // min(x1, ..., xn) = -max(-x1, ..., -xn): one of the two, so that a minimum taken over
       // negated values (a max reduction written as -min(-x)) meets the maximum.
       for (ExprId& op : ops) op = expand(s_.neg(op));
-      return s_.neg(s_.max(ops));
+      return s_.neg(abs_in_max(ops).value_or(s_.max(ops)));
     case Kind::Max:
+      for (ExprId& op : ops) op = expand(op);
+      if (auto r = abs_in_max(ops)) return *r;
+      break;
     case Kind::Cmp:
       for (ExprId& op : ops) op = expand(op);
       break;

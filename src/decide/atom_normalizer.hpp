@@ -15,16 +15,21 @@
 // accumulated under a branch meets the same sum of selects; select(p < q, q, p) is max(p, q) and
 // select(p < q, p, q) min(p, q). A minimum becomes the negated maximum of the negated operands. u^m sqrt(u)^k in a product becomes u^(e div 2) sqrt(u)^(e mod
 // 2) (e = 2m + k); erf and sin take their argument's sign out, cos and abs drop it; log of a
-// max or min of exps is the max or min of their arguments; exp(q log(u)) is u^q for q a
-// positive multiple of 1/2 (atom_symmetries.cpp).
+// max or min of positive values is the max or min of their logs, log of a product the sum of
+// its positive factors' logs (positive: exps, square roots, and what the symbols' ranges keep
+// above 0, decide/sign_bounds.hpp); exp(q log(u)) is u^q for q a multiple of 1/2 (negative
+// only where u > 0), also as a product's factor exp(q log(u))^k;
+// max(u, -u) and select(0 < u, u, -u) are |u| (atom_symmetries.cpp).
 //
 // The rewrite preserves the value wherever the original is defined; it may define more
 // (an argument (x^2-1)/(x-1) becomes x+1), which is the cancellation convention of the
 // normal form itself.
 #include <optional>
 #include <unordered_map>
+#include <vector>
 
 #include "decide/normal_form.hpp"
+#include "decide/sign_bounds.hpp"
 #include "expr/store.hpp"
 
 namespace racer::decide {
@@ -48,10 +53,16 @@ class AtomNormalizer {
   expr::ExprId sqrt_powers(expr::ExprId product);
   bool sign_taken_out(expr::FuncKind f, expr::ExprId& arg);
   std::optional<expr::ExprId> log_of_extremum(expr::ExprId arg);
+  std::optional<expr::ExprId> log_of_product(expr::ExprId arg);
+  expr::ExprId log_of(expr::ExprId v);
   std::optional<expr::ExprId> exp_of_log(expr::ExprId arg);
+  expr::ExprId exp_log_powers(expr::ExprId product);
+  expr::ExprId abs_of(expr::ExprId u);
+  std::optional<expr::ExprId> abs_in_max(std::vector<expr::ExprId>& ops);
 
   expr::Store& s_;
   PolyLimits limits_;
+  SignBounds bounds_{s_};
   // Kept across calls: one Decider normalizes many cells of one Store, which share atoms.
   std::unordered_map<uint32_t, expr::ExprId> memo_;
   std::unordered_map<uint32_t, expr::ExprId> expanded_;

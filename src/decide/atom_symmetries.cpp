@@ -8,6 +8,8 @@
 
 #include "decide/atom_normalizer.hpp"
 
+#include <unordered_map>
+
 namespace racer::decide {
 
 using expr::ExprId;
@@ -80,46 +82,114 @@ bool AtomNormalizer::sign_taken_out(FuncKind f, ExprId& arg) {
   return odd;
 }
 
-// log(max(p_i)) = max(log(p_i)) where every p_i is an exp or a positive product of exps, and
-// log(exp(u)) = u: a max reduction taken through exp and log meets the plain one; a min
-// (-max(-x_i) after the normalizer's rewrite) the same way. An exp is not moved into a max:
-// exp(max(x)) is the atom that softmax's exp(x - max(x)) and a sigmoid or tanh of a max share.
+// log(max(p_i)) = max(log(p_i)) where every p_i is positive (an exp, a product of exps, or a
+// value the symbols' ranges keep above 0): log is increasing, so a max reduction taken through
+// exp and log meets the plain one; a min (-max(-x_i) after the normalizer's rewrite) the same
+// way. An exp is not moved into a max: exp(max(x)) is the atom that softmax's exp(x - max(x))
+// and a sigmoid or tanh of a max share.
 std::optional<ExprId> AtomNormalizer::log_of_extremum(ExprId arg) {
   auto [c, m] = scaled_factor(s_, arg);  // arg = max(xs) (c = 1), or -max(-ys) = min(ys) (c = -1)
   if (s_.kind(m) != Kind::Max || (c != 1 && c != -1)) return std::nullopt;
   const int sign = c > 0 ? 1 : -1;
-  // A product of powers of exps with a positive constant is positive: its log is defined
-  // wherever the product is (exp(x + 2) is the product exp(x) * exp(2) in the store).
-  auto positive_exp_product = [&](ExprId v) {
-    if (is_func(s_, v, FuncKind::Exp)) return true;
-    if (s_.kind(v) != Kind::Mul || s_.coef(v) <= 0) return false;
-    for (uint32_t i = 0; i < s_.arity(v); ++i)
-      if (!is_func(s_, s_.operand(v, i), FuncKind::Exp)) return false;
-    return true;
-  };
   std::vector<ExprId> args;  // the logs of the extremum's operands
   for (uint32_t i = 0; i < s_.arity(m); ++i) {
-    ExprId v = sign > 0 ? s_.operand(m, i) : s_.neg(s_.operand(m, i));
-    if (!positive_exp_product(v)) return std::nullopt;
-    // (log(exp(u)) = u over the extended reals: exp(-inf) = 0 and log(0) = -inf.)
-    ExprId l = is_func(s_, v, FuncKind::Exp) ? s_.operand(v, 0) : expand(s_.log(v));
-    args.push_back(sign > 0 ? l : s_.neg(l));
+    ExprId v = sign > 0 ? s_.operand(m, i) : expand(s_.neg(s_.operand(m, i)));
+    if (!bounds_.positive(v)) return std::nullopt;
+    ExprId l = expand(log_of(v));  // (a max's operands are in their normal forms)
+    args.push_back(sign > 0 ? l : expand(s_.neg(l)));
   }
   ExprId out = s_.max(args);
   return sign > 0 ? out : s_.neg(out);
 }
 
-// exp(q log(u)) for q = 1, 2, ... or a half of one: u^q, through sqrt(u) for the half. Equal
-// wherever log(u) is defined (u >= 0; at u = 0 both are 0, q being positive).
+// log(c * prod f_i^k_i) = log(c * R) + sum k_i log(f_i) over the factors that are positive
+// wherever the product's log is defined: exps (log(exp(u)) = u), square roots (positive where
+// the product is, log(sqrt(u)) = log(u) / 2), and factors the symbols' ranges keep above 0. R,
+// the other factors, stays under one log with c: where the original is defined c * R > 0, so
+// every log taken is defined too, with the same sum.
+std::optional<ExprId> AtomNormalizer::log_of_product(ExprId arg) {
+  if (s_.kind(arg) != Kind::Mul || s_.coef(arg) == 0) return std::nullopt;
+  std::vector<ExprId> terms, rest{s_.constant(s_.coef(arg))};
+  for (uint32_t i = 0; i < s_.arity(arg); ++i) {
+    ExprId f = s_.operand(arg, i);
+    const mpq_class& w = s_.weight(arg, i);
+    if (is_func(s_, f, FuncKind::Exp)) terms.push_back(s_.mul(s_.constant(w), s_.operand(f, 0)));
+    else if (is_func(s_, f, FuncKind::Sqrt)) terms.push_back(s_.mul(s_.constant(w / 2), log_of(s_.operand(f, 0))));
+    else if (bounds_.positive(f)) terms.push_back(s_.mul(s_.constant(w), log_of(f)));
+    else rest.push_back(s_.pow_int(f, w.get_num()));
+  }
+  if (terms.empty()) return std::nullopt;
+  ExprId r = s_.mul(rest);
+  if (r == s_.one()) return s_.add(terms);
+  if (rest.size() == 1 && s_.coef(arg) < 0) return std::nullopt;  // undefined everywhere: left alone
+  terms.push_back(s_.log(r));
+  return s_.add(terms);
+}
+
+// log(v) for v in its normal form, through the rules above.
+ExprId AtomNormalizer::log_of(ExprId v) {
+  if (is_func(s_, v, FuncKind::Exp)) return s_.operand(v, 0);  // (over the extended reals too)
+  if (is_func(s_, v, FuncKind::Sqrt)) return s_.mul(s_.constant(mpq_class(1, 2)), log_of(s_.operand(v, 0)));
+  if (auto r = log_of_extremum(v)) return *r;
+  if (auto r = log_of_product(v)) return *r;
+  return s_.log(v);
+}
+
+// A factor exp(q log(u))^k of a product is exp(k q log(u)): taken to u^(k q) where exp_of_log
+// takes that (exp(-log(x)/4)^2 = 1/sqrt(x) once log(1/sqrt(x)) is -log(x)/2).
+ExprId AtomNormalizer::exp_log_powers(ExprId product) {
+  if (s_.kind(product) != Kind::Mul) return product;
+  std::vector<ExprId> factors{s_.constant(s_.coef(product))};
+  bool any = false;
+  for (uint32_t i = 0; i < s_.arity(product); ++i) {
+    ExprId f = s_.operand(product, i);
+    const mpq_class& w = s_.weight(product, i);
+    std::optional<ExprId> power;
+    if (is_func(s_, f, FuncKind::Exp) && w != 1) power = exp_of_log(expand(s_.mul(s_.constant(w), s_.operand(f, 0))));
+    any |= power.has_value();
+    factors.push_back(power ? *power : s_.pow_int(f, w.get_num()));
+  }
+  return any ? s_.mul(factors) : product;
+}
+
+// exp(q log(u)) for q = +-1, +-2, ... or a half of one: u^q, through sqrt(u) for the half. Equal
+// wherever log(u) is defined (u >= 0; at u = 0 both are 0 for a positive q).
 std::optional<ExprId> AtomNormalizer::exp_of_log(ExprId arg) {
   auto [q, lg] = scaled_factor(s_, arg);
-  if (!is_func(s_, lg, FuncKind::Log) || q <= 0) return std::nullopt;
-  const mpq_class twice = 2 * q;
-  if (twice.get_den() != 1 || twice.get_num() > 64) return std::nullopt;
+  if (!is_func(s_, lg, FuncKind::Log) || q == 0) return std::nullopt;
   ExprId u = s_.operand(lg, 0);
+  // A negative q only where u > 0 on the whole box: at u = 0 exp(q log u) is +inf and u^q has
+  // no value.
+  if (q < 0 && !bounds_.positive(u)) return std::nullopt;
+  const mpq_class twice = 2 * abs(q);
+  if (twice.get_den() != 1 || twice.get_num() > 64) return std::nullopt;
   mpz_class whole = twice.get_num() / 2;
   ExprId power = s_.pow_int(u, whole);
-  return mpz_odd_p(twice.get_num_mpz_t()) ? s_.mul(power, s_.sqrt(u)) : power;
+  ExprId r = mpz_odd_p(twice.get_num_mpz_t()) ? s_.mul(power, s_.sqrt(u)) : power;
+  return q > 0 ? r : s_.pow_int(r, -1);
+}
+
+// |u| in one form: the argument's sign dropped as a Func's is (abs(-x) = abs(x)).
+ExprId AtomNormalizer::abs_of(ExprId u) {
+  sign_taken_out(FuncKind::Abs, u);
+  return s_.abs(u);
+}
+
+// max(..., u, ..., -u, ...) = max(..., |u|, ...): an absolute value written as fmaxf(x, -x)
+// (or fminf(x, -x) = -|x|, a min being the negated max of the negated operands) meets fabsf.
+// Operands already in their normal forms; nullopt where no two are each other's negation.
+std::optional<ExprId> AtomNormalizer::abs_in_max(std::vector<ExprId>& ops) {
+  std::unordered_map<uint32_t, size_t> at;
+  for (size_t i = 0; i < ops.size(); ++i) at.emplace(ops[i].index, i);
+  for (size_t i = 0; i < ops.size(); ++i) {
+    auto it = at.find(expand(s_.neg(ops[i])).index);
+    if (it == at.end() || it->second == i) continue;
+    const size_t j = it->second;
+    ops[i] = abs_of(ops[i]);
+    ops.erase(ops.begin() + static_cast<long>(j));
+    return ops.size() == 1 ? ops[0] : s_.max(ops);
+  }
+  return std::nullopt;
 }
 
 }  // namespace racer::decide

@@ -6,7 +6,9 @@
 #include "decide/atom_normalizer.hpp"
 #include "decide/exp_multiples.hpp"
 #include "decide/integer_enumeration.hpp"
+#include "decide/extreme_points.hpp"
 #include "decide/normal_form.hpp"
+#include "decide/separated_form.hpp"
 #include "decide/refute.hpp"
 #include "expr/substitute.hpp"
 #include "expr/walk.hpp"
@@ -20,6 +22,8 @@ namespace {
 
 constexpr size_t kExtraPointsWhenDifferent = 18;
 constexpr size_t kQuickPoints = 3;
+// Points at the ranges' ends (extreme_points.hpp): the corners, then each symbol at the other end.
+constexpr size_t kExtremePoints = 160;
 constexpr size_t kLargeCellNodes = 1000;  // a and b counted apart; shared nodes twice
 
 CellDecision proved(const char* step) {
@@ -93,6 +97,10 @@ struct Decider::Impl {
       ExprId dn = normalized(d);
       if (dn == store.zero()) return proved("polynomial normal form");
       FormResult f = normal_form(store, dn, limits_of(options));
+      if (f.status == FormStatus::TooLarge) {
+        FormResult g = separated_normal_form(store, dn, limits_of(options));
+        if (g.status != FormStatus::TooLarge) f = g;
+      }
       if (f.status == FormStatus::Zero) return proved("polynomial normal form");
       differ = f.status == FormStatus::NonZero;
       // The atoms' relations (tanh against exp) can hide from the normal form: a pairing is
@@ -128,7 +136,9 @@ struct Decider::Impl {
       if (d == store.zero()) return true;
       ExprId dn = normalized(d);
       if (dn == store.zero()) return true;
-      if (normal_form(store, dn, limits_of(options)).status == FormStatus::Zero) return true;
+      FormStatus f = normal_form(store, dn, limits_of(options)).status;
+      if (f == FormStatus::TooLarge) f = separated_normal_form(store, dn, limits_of(options)).status;
+      if (f == FormStatus::Zero) return true;
     } catch (const Error&) {
     }
     return pairwise(x, y);
@@ -239,6 +249,12 @@ struct Decider::Impl {
     SearchResult r = search_refutation(store, a, b, d, src, so);
     if (r.refutation) {
       if (std::optional<CellDecision> rd = refuted(a, b, src, *r.refutation, "")) return *rd;
+    }
+    if (differ && !large_cell(a, b)) {
+      // The ends of the ranges: a max that dropped a cell, a sign every cell must share.
+      for (const Point& p : extreme_points(src, kExtremePoints))
+        if (std::optional<Refutation> x = refutation_at(store, a, b, src, p, options.balls))
+          if (std::optional<CellDecision> rd = refuted(a, b, src, *x, "at the ends of the ranges, ")) return *rd;
     }
 
     if (options.use_z3) {

@@ -184,6 +184,24 @@ SearchResult search_refutation(const expr::Store& s, ExprId a, ExprId b, ExprId 
   return Search(s, a, b, diff, src, options).run();
 }
 
+std::optional<Refutation> refutation_at(const expr::Store& s, ExprId a, ExprId b, const PointSource& src,
+                                        const Point& p, bool balls) {
+  for (size_t k = 0; k < p.size(); ++k) {
+    if (!admissible(p[k], src.domain(k))) return std::nullopt;
+  }
+  expr::Assignment at = src.assignment(p);
+  std::optional<mpq_class> va = expr::eval_exact(s, a, at);
+  std::optional<mpq_class> vb = va ? expr::eval_exact(s, b, at) : std::nullopt;
+  if (va && vb) {
+    if (*va == *vb) return std::nullopt;
+    return Refutation{p, *va, *vb, false, 0};
+  }
+  if (!balls) return std::nullopt;
+  std::optional<BallSeparation> sep = balls_separate(s, a, b, at);
+  if (!sep) return std::nullopt;
+  return Refutation{p, sep->mid_a, sep->mid_b, true, sep->precision};
+}
+
 bool confirm_refutation(const expr::Store& s, ExprId a, ExprId b, const PointSource& src, const Refutation& r) {
   for (size_t k = 0; k < src.size(); ++k) {
     if (!admissible(r.point[k], src.domain(k))) return false;

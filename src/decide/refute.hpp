@@ -51,6 +51,11 @@ struct SearchResult {
 SearchResult search_refutation(const expr::Store& s, expr::ExprId a, expr::ExprId b, expr::ExprId diff,
                                PointSource& src, const SearchOptions& options);
 
+// The sides at one point: exact values that differ, or (with `balls`) disjoint balls where a
+// side is not exact; nullopt where neither shows a difference or the point is not admissible.
+std::optional<Refutation> refutation_at(const expr::Store& s, expr::ExprId a, expr::ExprId b, const PointSource& src,
+                                        const Point& p, bool balls);
+
 // Re-checks a refutation from scratch: exact values (or, for balls, a fresh ball
 // evaluation) must differ at the point. Nothing is reported Refuted that fails this.
 bool confirm_refutation(const expr::Store& s, expr::ExprId a, expr::ExprId b, const PointSource& src,

@@ -2,10 +2,12 @@
 
 #include <z3++.h>
 
+#include <algorithm>
 #include <chrono>
 #include <condition_variable>
 #include <map>
 #include <mutex>
+#include <sstream>
 #include <thread>
 #include <unordered_map>
 
@@ -13,6 +15,7 @@
 #include "decide/grid.hpp"
 #include "expr/eval.hpp"
 #include "expr/walk.hpp"
+#include "support/isolated_call.hpp"
 
 namespace racer::decide {
 
@@ -316,24 +319,6 @@ struct Z3Prover::Impl {
     return r.empty() ? "unknown" : r;
   }
 
-  // The original sides at p: exact values that differ, or disjoint balls.
-  std::optional<Refutation> confirm(const expr::Store& s, ExprId a, ExprId b, PointSource& src, const Point& p) {
-    for (size_t k = 0; k < p.size(); ++k) {
-      if (!admissible(p[k], src.domain(k))) return std::nullopt;
-    }
-    expr::Assignment at = src.assignment(p);
-    std::optional<mpq_class> va = expr::eval_exact(s, a, at);
-    std::optional<mpq_class> vb = va ? expr::eval_exact(s, b, at) : std::nullopt;
-    if (va && vb) {
-      if (*va == *vb) return std::nullopt;
-      return Refutation{p, *va, *vb, false, 0};
-    }
-    if (!opt.balls) return std::nullopt;
-    std::optional<BallSeparation> sep = balls_separate(s, a, b, at);
-    if (!sep) return std::nullopt;
-    return Refutation{p, sep->mid_a, sep->mid_b, true, sep->precision};
-  }
-
   // The model's symbol values, and their grid roundings, checked on the original sides.
   std::optional<Refutation> from_model(const expr::Store& s, ExprId a, ExprId b, PointSource& src, Encoder& enc,
                                        const z3::model& m, Point& raw) {
@@ -351,7 +336,7 @@ struct Z3Prover::Impl {
         if (ok) p[k] = *v;
       }
       if (!ok) continue;
-      if (std::optional<Refutation> r = confirm(s, a, b, src, p)) return r;
+      if (std::optional<Refutation> r = refutation_at(s, a, b, src, p, opt.balls)) return r;
     }
     return std::nullopt;
   }
@@ -441,6 +426,49 @@ struct Z3Prover::Impl {
   }
 };
 
+namespace {
+
+// A Z3Outcome through the pipe of an isolated call: lines of status, reason (length first),
+// and for a refutation its flags and numbers.
+std::string serialized(const Z3Outcome& o) {
+  std::ostringstream out;
+  out << static_cast<int>(o.status) << '\n' << o.why.size() << '\n' << o.why << '\n' << (o.refutation ? 1 : 0) << '\n';
+  if (const auto& r = o.refutation) {
+    out << r->by_balls << ' ' << r->precision << ' ' << r->point.size() << '\n';
+    for (const mpq_class& v : r->point) out << v.get_str() << '\n';
+    out << r->value_a.get_str() << '\n' << r->value_b.get_str() << '\n';
+  }
+  return out.str();
+}
+
+std::optional<Z3Outcome> deserialized(const std::string& text) {
+  std::istringstream in(text);
+  Z3Outcome o;
+  int status = 0, has_refutation = 0;
+  size_t why_size = 0;
+  if (!(in >> status >> why_size) || status < 0 || status > static_cast<int>(Z3Status::NotEncodable)) return std::nullopt;
+  in.get();
+  o.status = static_cast<Z3Status>(status);
+  o.why.resize(why_size);
+  if (!in.read(o.why.data(), static_cast<std::streamsize>(why_size)) || !(in >> has_refutation)) return std::nullopt;
+  if (has_refutation) {
+    Refutation r;
+    size_t n = 0;
+    std::string word;
+    if (!(in >> r.by_balls >> r.precision >> n)) return std::nullopt;
+    for (size_t k = 0; k <= n + 1; ++k) {
+      if (!(in >> word)) return std::nullopt;
+      mpq_class v(word);
+      if (k < n) r.point.push_back(v);
+      else (k == n ? r.value_a : r.value_b) = v;
+    }
+    o.refutation = std::move(r);
+  }
+  return o;
+}
+
+}  // namespace
+
 Z3Prover::Z3Prover(Z3Options options) : impl_(std::make_unique<Impl>(options)) {}
 Z3Prover::~Z3Prover() = default;
 
@@ -455,7 +483,18 @@ Z3Outcome Z3Prover::check(const expr::Store& s, ExprId a, ExprId b, PointSource&
                      "Z3 skipped: its time budget of " + std::to_string(m.opt.total_ms) + " ms is spent", {}};
   }
   auto t0 = std::chrono::steady_clock::now();
-  Z3Outcome out = m.check(s, a, b, src);
+  // In a child process killed at the queries' time: Z3 4.8 honours neither its timeout nor an
+  // interrupt inside some tactics (nlsat on a product of 13 logistic functions ran for
+  // minutes past both), and the check's own time limit must hold.
+  auto limit = std::chrono::milliseconds(3 * (m.opt.timeout_ms + m.opt.timeout_ms / 2 + 50) + 1000);
+  if (m.opt.deadline) {
+    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(*m.opt.deadline - t0);
+    if (left.count() <= 0) return Z3Outcome{Z3Status::NotEncodable, "Z3 skipped: the time limit is reached", {}};
+    limit = std::min(limit, left);
+  }
+  support::IsolatedResult run = support::call_isolated([&] { return serialized(m.check(s, a, b, src)); }, limit, m.opt.memory_mb);
+  std::optional<Z3Outcome> answer = run.answer ? deserialized(*run.answer) : std::nullopt;
+  Z3Outcome out = answer ? *answer : Z3Outcome{Z3Status::Unknown, "Z3: no answer (" + (run.answer ? std::string("unreadable") : run.why) + ")", {}};
   m.spent_ms += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   if (out.status == Z3Status::Proved || out.status == Z3Status::Refuted) {
     m.no_answer_run = 0;

@@ -25,7 +25,10 @@
 // grids (nearest, down, up), then, failing that, Z3 is asked again with every float symbol
 // restricted to k / 2^j values its format holds, and a point counts only when exact (or
 // Arb ball) evaluation of the ORIGINAL sides confirms the difference. unknown, a timeout
-// or a resource limit is Unknown with Z3's reason.
+// or a resource limit is Unknown with Z3's reason. The queries of a cell run in a child
+// process killed when their time is up: Z3 4.8 does not always stop when told to.
+#include <chrono>
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -52,6 +55,11 @@ struct Z3Options {
   // before it, as any timeout does; it never makes one wrong.
   size_t give_up_after = 4;
   unsigned total_ms = 60000;
+  // Z3 runs in a child process (support/isolated_call.hpp), killed when its queries' time is up
+  // or at this deadline (the check's time limit), whichever comes first; it may allocate this
+  // much beyond what the checker holds.
+  std::optional<std::chrono::steady_clock::time_point> deadline;
+  uint64_t memory_mb = 2048;
 };
 
 enum class Z3Status { Proved, Refuted, Unknown, NotEncodable };

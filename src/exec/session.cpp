@@ -30,6 +30,12 @@ double Session::elapsed_seconds() const {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
 }
 
+std::chrono::steady_clock::time_point Session::deadline() const {
+  constexpr double kYear = 365.0 * 24 * 3600;
+  if (!(limits_.max_seconds < kYear)) return std::chrono::steady_clock::time_point::max();
+  return start_ + std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(limits_.max_seconds));
+}
+
 void Session::check_limits() const {
   if (poll_) poll_();
   const auto now = std::chrono::steady_clock::now();  // (one clock read: deciding checks once per cell)

@@ -33,6 +33,8 @@ class Session {
   const expr::Store& store() const { return store_; }
   const Limits& limits() const { return limits_; }
   double elapsed_seconds() const;
+  // When the time limit is reached (steady clock); time_point::max() for a limit beyond reach.
+  std::chrono::steady_clock::time_point deadline() const;
   // Throws LimitReached when time or memory is exhausted. Runs the poll hook first.
   void check_limits() const;
   // Called at every limits check (every 65536 thread-instructions, every decided cell), so a

@@ -5,6 +5,7 @@
 #include <random>
 
 #include "decide/atom_normalizer.hpp"
+#include "decide/normal_form.hpp"
 #include "decide/rounding_bound.hpp"
 #include "fixture.hpp"
 
@@ -27,7 +28,36 @@ TEST_F(DecideTest, AFunctionsSymmetriesMeetItsPlainForms) {
   EXPECT_TRUE(same(s.select(s.cmp(expr::CmpOp::Le, x, s.zero()), s.zero(), x), s.max(x, s.zero())));  // relu
   EXPECT_TRUE(same(s.select(s.cmp(expr::CmpOp::Lt, x, y), x, y), s.min(x, y)));
   EXPECT_TRUE(same(s.log(s.max(s.exp(s.add(x, c(2))), s.exp(s.add(y, c(2))))), s.max(s.add(x, c(2)), s.add(y, c(2)))));
+  // |u| written as fmaxf(u, -u), -fminf(u, -u) and where(u <= 0, -u, u) (or u < 0).
+  ExprId d = s.sub(y, z), absd = s.func(expr::FuncKind::Abs, d);
+  EXPECT_TRUE(same(s.max(d, s.neg(d)), absd));
+  EXPECT_TRUE(same(s.max(std::vector<ExprId>{s.neg(d), x, d}), s.max(x, absd)));
+  EXPECT_TRUE(same(s.min(d, s.neg(d)), s.neg(absd)));
+  EXPECT_TRUE(same(s.select(s.cmp(expr::CmpOp::Le, d, s.zero()), s.neg(d), d), absd));
+  EXPECT_TRUE(same(s.select(s.cmp(expr::CmpOp::Lt, d, s.zero()), s.neg(d), d), absd));
+  EXPECT_TRUE(same(s.select(s.cmp(expr::CmpOp::Lt, s.zero(), d), s.neg(d), d), s.neg(absd)));
+  EXPECT_TRUE(same(s.select(s.cmp(expr::CmpOp::Lt, d, s.zero()), d, s.neg(d)), s.neg(absd)));
+  // log of a product over its positive factors: exps, square roots, and what the symbols'
+  // ranges keep above 0; log of a max of positive values. (Equal up to the Store's NaN guards,
+  // 0 * log(r), which the normal form drops.)
+  auto same_form = [&](ExprId a, ExprId b) { return normal_form(s, n.normalize(s.sub(a, b)), PolyLimits{}).status == FormStatus::Zero; };
+  ExprId r = s.symbol("r_pos", expr::Range{mpq_class(1, 4), mpq_class(3)}), t = s.symbol("t_pos", expr::Range{mpq_class(1, 2), mpq_class(4)});
+  EXPECT_TRUE(same_form(s.log(s.div(t, r)), s.sub(s.log(t), s.log(r))));
+  EXPECT_TRUE(same_form(s.log(s.mul(s.exp(x), y)), s.add(x, s.log(y))));
+  EXPECT_TRUE(same_form(s.log(s.sqrt(u)), s.mul(q(1, 2), s.log(u))));
+  EXPECT_TRUE(same_form(s.log(s.div(r, s.mul(t, t))), s.sub(s.log(r), s.mul(c(2), s.log(t)))));
+  EXPECT_TRUE(same_form(s.log(s.max(r, t)), s.max(s.log(r), s.log(t))));
+  EXPECT_TRUE(same_form(s.log(s.max(s.exp(s.log(r)), s.sqrt(t))), s.max(s.log(r), s.mul(q(1, 2), s.log(t)))));
+  EXPECT_TRUE(same_form(s.pow_int(s.exp(s.mul(q(-1, 4), s.log(r))), 2), s.div(c(1), s.sqrt(r))));
+  EXPECT_TRUE(same_form(s.exp(s.log(s.div(c(1), s.sqrt(t)))), s.pow_int(s.exp(s.mul(q(1, 2), s.log(s.div(c(1), s.sqrt(t))))), 2)));
   // Not the same functions: none of these may meet.
+  EXPECT_FALSE(same_form(s.log(s.div(y, x)), s.sub(s.log(y), s.log(x))));  // x, y of either sign
+  EXPECT_FALSE(same_form(s.exp(s.mul(q(-1, 2), s.log(u))), s.div(c(1), s.sqrt(u))));  // u = 0 inside x's range
+  EXPECT_FALSE(same_form(s.log(s.max(x, r)), s.max(s.log(x), s.log(r))));
+  EXPECT_FALSE(same_form(s.log(s.mul(r, t)), s.add(s.log(r), s.log(r))));
+  EXPECT_FALSE(same(s.max(d, s.add(s.neg(d), q(1, 8))), absd));
+  EXPECT_FALSE(same(s.select(s.cmp(expr::CmpOp::Lt, s.zero(), d), s.neg(d), d), absd));
+  EXPECT_FALSE(same(s.select(s.cmp(expr::CmpOp::Lt, x, s.zero()), s.neg(d), d), absd));
   EXPECT_FALSE(same(s.select(s.cmp(expr::CmpOp::Lt, x, y), y, s.mul(c(2), x)), s.max(x, y)));
   EXPECT_FALSE(same(s.select(s.cmp(expr::CmpOp::Lt, x, y), x, y), s.max(x, y)));
   EXPECT_FALSE(same(s.func(expr::FuncKind::Erf, s.neg(y)), s.func(expr::FuncKind::Erf, y)));
@@ -45,9 +75,24 @@ TEST_F(DecideTest, TheSymmetryRewritesKeepTheValue) {
     return choices[rng() % 6];
   };
   int rewritten = 0, compared = 0;
-  for (int trial = 0; trial < 300; ++trial) {
+  for (int trial = 0; trial < 400; ++trial) {
     ExprId a = pick(), b = pick(), e;
-    switch (rng() % 6) {
+    switch (rng() % 8) {
+      case 7: {
+        // Logs of products and maxima over exps, square roots, a ranged symbol and sums of squares.
+        const ExprId pos = s.symbol("p_pos", expr::Range{mpq_class(1, 8), mpq_class(5)}), sq = s.add(s.mul(a, a), q(1, 3));
+        const ExprId factors[] = {s.exp(b), s.sqrt(sq), pos, sq, s.add(a, c(2)), s.pow_int(pos, -2),
+                                  s.pow_int(s.exp(s.mul(q(-1, 4), s.log(pos))), 2)};
+        ExprId prod = s.mul(factors[rng() % 7], factors[rng() % 7]);
+        e = rng() % 2 ? s.log(s.mul(prod, q(static_cast<long>(rng() % 5) + 1, 3))) : s.log(s.max(prod, factors[rng() % 7]));
+        break;
+      }
+      case 6: {
+        const ExprId zero = s.zero(), na = s.neg(a);
+        e = rng() % 2 ? s.add(s.max(a, na), s.min(std::vector<ExprId>{na, b, a}))
+                      : s.select(s.cmp(rng() % 2 ? expr::CmpOp::Le : expr::CmpOp::Lt, a, zero), rng() % 2 ? na : a, rng() % 2 ? a : na);
+        break;
+      }
       case 0: e = s.mul(s.pow_int(a, static_cast<long>(rng() % 5) - 2), s.pow_int(s.sqrt(a), static_cast<long>(rng() % 7) - 3)); break;
       case 1: e = s.func(expr::FuncKind::Erf, s.neg(a)); break;
       case 2: e = s.add(s.cos(s.neg(a)), s.func(expr::FuncKind::Abs, s.neg(b))); break;
@@ -64,6 +109,7 @@ TEST_F(DecideTest, TheSymmetryRewritesKeepTheValue) {
       expr::Assignment at;
       at.set(x, mpq_class(static_cast<long>(rng() % 33) - 16, 4));
       at.set(y, mpq_class(static_cast<long>(rng() % 33) - 16, 4));
+      at.set(s.symbol("p_pos", expr::Range{mpq_class(1, 8), mpq_class(5)}), mpq_class(static_cast<long>(rng() % 40) + 1, 8));
       RoundingBound vo(s, FloatModel{}, at), vr(s, FloatModel{}, at);
       auto want = vo.at(e);
       if (!want) continue;

@@ -64,6 +64,22 @@ TEST_F(DecideTest, Z3LimitsGiveUnknownNotProved) {
   EXPECT_NE(r.status, CellStatus::Proved) << r.step;
 }
 
+TEST_F(DecideTest, Z3StopsAtTheChecksDeadline) {
+  // Z3 runs in a child process killed at the deadline (the check's time limit), whatever its
+  // own timeout: a deadline already passed skips it, a near one cuts a long query short.
+  ExprId cond = s.cmp(CmpOp::Lt, s.add(square(s, x), square(s, y)), c(0));
+  ExprId a = s.select(cond, c(1), c(0));
+  DeciderOptions o;
+  o.z3.deadline = std::chrono::steady_clock::now();
+  CellDecision r = decide(a, c(0), o);
+  EXPECT_EQ(r.status, CellStatus::Unknown);
+  EXPECT_NE(r.reason.find("the time limit is reached"), std::string::npos) << r.reason;
+  o.z3.deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  r = decide(a, c(0), o);
+  EXPECT_EQ(r.status, CellStatus::Proved) << r.reason;
+  EXPECT_EQ(r.step, "Z3 (unsat)");
+}
+
 TEST_F(DecideTest, Z3ModelsAreConfirmedOnTheGrid) {
   // A disk of radius 2^-12 around (3/7, -5/11): only Z3 aims there. Its model is snapped
   // onto the f32 grid and confirmed by exact evaluation.
