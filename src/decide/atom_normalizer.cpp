@@ -166,6 +166,7 @@ ExprId AtomNormalizer::product_forms(ExprId product) {
 }
 
 ExprId AtomNormalizer::rewrite(ExprId x, std::vector<ExprId>& ops) {
+  std::vector<ExprId> written;
   switch (s_.kind(x)) {
     case Kind::Mul:
       // A factor that is a sum in its normal form: 1 - sigmoid(-x) and 1 / (1 + exp(-x)) are
@@ -181,6 +182,7 @@ ExprId AtomNormalizer::rewrite(ExprId x, std::vector<ExprId>& ops) {
       if (f == expr::FuncKind::Log) return log_of(ops[0]);
       if (f == expr::FuncKind::Exp)
         if (auto r = exp_of_log(ops[0])) return product_forms(*r);
+      if (f == expr::FuncKind::Abs) return abs_of(ops[0]);
       const bool negated = sign_taken_out(f, ops[0]);
       ExprId value = s_.rebuild(x, ops);
       if (f == expr::FuncKind::Cos || f == expr::FuncKind::Sin) {
@@ -195,11 +197,15 @@ ExprId AtomNormalizer::rewrite(ExprId x, std::vector<ExprId>& ops) {
     case Kind::Min:
       // min(x1, ..., xn) = -max(-x1, ..., -xn): one of the two, so that a minimum taken over
       // negated values (a max reduction written as -min(-x)) meets the maximum.
-      for (ExprId& op : ops) op = expand(s_.neg(op));
-      return s_.neg(abs_in_max(ops).value_or(s_.max(ops)));
-    case Kind::Max:
+      for (ExprId op : ops) written.push_back(s_.neg(op));
       for (ExprId& op : ops) op = expand(op);
-      if (auto r = abs_in_max(ops)) return *r;
+      if (auto out = increasing_out(ops, true)) return *out;
+      for (ExprId& op : ops) op = expand(s_.neg(op));
+      return s_.neg(max_of(ops, written).value_or(s_.max(ops)));
+    case Kind::Max:
+      written = ops;
+      for (ExprId& op : ops) op = expand(op);
+      if (auto r = max_of(ops, written)) return *r;
       break;
     case Kind::Cmp:
       for (ExprId& op : ops) op = expand(op);

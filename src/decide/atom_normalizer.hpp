@@ -19,7 +19,9 @@
 // its positive factors' logs (positive: exps, square roots, and what the symbols' ranges keep
 // above 0, decide/sign_bounds.hpp); exp(q log(u)) is u^q for q a multiple of 1/2 (negative
 // only where u > 0), also as a product's factor exp(q log(u))^k;
-// max(u, -u) and select(0 < u, u, -u) are |u| (atom_symmetries.cpp).
+// max(u, -u) and select(0 < u, u, -u) are |u|, |u| is u where the ranges keep u >= 0, and a
+// max drops an operand the ranges keep below another, and a max or min of exps, erfs or square
+// roots is the function of the max or min of their arguments (atom_symmetries.cpp).
 //
 // The rewrite preserves the value wherever the original is defined; it may define more
 // (an argument (x^2-1)/(x-1) becomes x+1), which is the cancellation convention of the
@@ -58,7 +60,10 @@ class AtomNormalizer {
   std::optional<expr::ExprId> exp_of_log(expr::ExprId arg);
   expr::ExprId exp_log_powers(expr::ExprId product);
   expr::ExprId abs_of(expr::ExprId u);
-  std::optional<expr::ExprId> abs_in_max(std::vector<expr::ExprId>& ops);
+  // `unexpanded`: the operands before their normal forms (for bounds), in the same order.
+  // nullopt where nothing applies (the max stays as it was built).
+  std::optional<expr::ExprId> max_of(std::vector<expr::ExprId> ops, const std::vector<expr::ExprId>& unexpanded);
+  std::optional<expr::ExprId> increasing_out(const std::vector<expr::ExprId>& ops, bool min);
 
   expr::Store& s_;
   PolyLimits limits_;

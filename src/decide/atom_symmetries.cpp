@@ -169,27 +169,124 @@ std::optional<ExprId> AtomNormalizer::exp_of_log(ExprId arg) {
   return q > 0 ? r : s_.pow_int(r, -1);
 }
 
-// |u| in one form: the argument's sign dropped as a Func's is (abs(-x) = abs(x)).
+// |u| in one form: u where the ranges keep u >= 0, -u where they keep it <= 0, else with the
+// argument's sign dropped as a Func's is (abs(-x) = abs(x)).
 ExprId AtomNormalizer::abs_of(ExprId u) {
+  const Bounds b = bounds_.of(u);
+  if (b.lo && *b.lo >= 0) return u;
+  if (b.hi && *b.hi <= 0) return expand(s_.neg(u));
   sign_taken_out(FuncKind::Abs, u);
   return s_.abs(u);
 }
 
 // max(..., u, ..., -u, ...) = max(..., |u|, ...): an absolute value written as fmaxf(x, -x)
-// (or fminf(x, -x) = -|x|, a min being the negated max of the negated operands) meets fabsf.
-// Operands already in their normal forms; nullopt where no two are each other's negation.
-std::optional<ExprId> AtomNormalizer::abs_in_max(std::vector<ExprId>& ops) {
+// (or fminf(x, -x) = -|x|, a min being the negated max of the negated operands) meets fabsf;
+// so does max(S, -max(S)) where the Store flattened max(max(S), -max(S)). Then an operand
+// that the symbols' ranges keep at or below another is dropped (max(-1, tanh(x)) = tanh(x)).
+// Operands already in their normal forms.
+std::optional<ExprId> AtomNormalizer::max_of(std::vector<ExprId> ops, const std::vector<ExprId>& unexpanded) {
+  const size_t original_count = ops.size();
+  bool changed = false;
   std::unordered_map<uint32_t, size_t> at;
   for (size_t i = 0; i < ops.size(); ++i) at.emplace(ops[i].index, i);
   for (size_t i = 0; i < ops.size(); ++i) {
     auto it = at.find(expand(s_.neg(ops[i])).index);
-    if (it == at.end() || it->second == i) continue;
-    const size_t j = it->second;
-    ops[i] = abs_of(ops[i]);
-    ops.erase(ops.begin() + static_cast<long>(j));
-    return ops.size() == 1 ? ops[0] : s_.max(ops);
+    if (it != at.end() && it->second != i) {
+      const size_t j = it->second;
+      ops[i] = abs_of(ops[i]);
+      ops.erase(ops.begin() + static_cast<long>(j));
+      changed = true;
+      break;
+    }
+    auto [c, m] = scaled_factor(s_, ops[i]);
+    if (c != -1 || s_.kind(m) != Kind::Max) continue;
+    std::vector<bool> inner(ops.size(), false);
+    bool all = true;
+    for (uint32_t k = 0; k < s_.arity(m) && all; ++k) {
+      auto in = at.find(s_.operand(m, k).index);
+      all = in != at.end() && in->second != i;
+      if (all) inner[in->second] = true;
+    }
+    if (!all) continue;
+    std::vector<ExprId> kept{abs_of(m)};
+    for (size_t k = 0; k < ops.size(); ++k)
+      if (k != i && !inner[k]) kept.push_back(ops[k]);
+    ops = std::move(kept);
+    changed = true;
+    break;
   }
-  return std::nullopt;
+  // Bounds from the operands as written where that is tighter (1 - 2/(e + 1) keeps tanh in
+  // [-1, 1]; its normal form (e - 1)/(e + 1) loses that to interval arithmetic).
+  std::vector<Bounds> b;
+  std::unordered_map<uint32_t, const Bounds*> written;
+  std::vector<Bounds> of_written;
+  of_written.reserve(unexpanded.size());
+  for (size_t i = 0; i < unexpanded.size(); ++i) {
+    of_written.push_back(bounds_.of(unexpanded[i]));
+    if (i < original_count) written.emplace(expand(unexpanded[i]).index, &of_written.back());
+  }
+  for (ExprId op : ops) {
+    Bounds x = bounds_.of(op);
+    if (auto it = written.find(op.index); it != written.end()) {
+      const Bounds& w = *it->second;
+      if (w.lo && (!x.lo || *w.lo > *x.lo)) x.lo = w.lo;
+      if (w.hi && (!x.hi || *w.hi < *x.hi)) x.hi = w.hi;
+    }
+    b.push_back(x);
+  }
+  std::vector<bool> dropped(ops.size(), false);
+  for (size_t i = 0; i < ops.size(); ++i)
+    for (size_t j = 0; j < ops.size() && !dropped[i]; ++j)
+      dropped[i] = j != i && !dropped[j] && b[i].hi && b[j].lo && *b[i].hi <= *b[j].lo;
+  std::vector<ExprId> kept;
+  for (size_t i = 0; i < ops.size(); ++i)
+    if (!dropped[i]) kept.push_back(ops[i]);
+  if (kept.size() == 1) return kept[0];
+  if (auto out = increasing_out(kept, false)) return *out;
+  // (Unchanged: the caller keeps the max as it was built, nested maxes included, which the case
+  // split takes apart far more cheaply than one flat max.)
+  if (!changed && kept.size() == ops.size()) return std::nullopt;
+  return s_.max(kept);
+}
+
+// max(f(u_1), ..., f(u_n)) = f(max(u_1, ..., u_n)) for f increasing (exp, erf, sqrt), and the
+// same with min: a reduction of exps meets the exp of the reduction. Where some u_i is outside
+// sqrt's domain the left side has no value, so the rewrite may only define more. (log goes
+// the other way, into the max, where its arguments are positive: log_of_extremum.)
+std::optional<ExprId> AtomNormalizer::increasing_out(const std::vector<ExprId>& ops, bool min) {
+  // exp(u): an exp, or a product of powers of exps (the Store writes exp(y - z) as exp(y) / exp(z)).
+  auto exp_argument = [&](ExprId v) -> std::optional<ExprId> {
+    if (is_func(s_, v, FuncKind::Exp)) return s_.operand(v, 0);
+    if (s_.kind(v) != Kind::Mul || s_.coef(v) != 1) return std::nullopt;
+    std::vector<ExprId> terms;
+    for (uint32_t i = 0; i < s_.arity(v); ++i) {
+      if (!is_func(s_, s_.operand(v, i), FuncKind::Exp)) return std::nullopt;
+      terms.push_back(s_.mul(s_.constant(s_.weight(v, i)), s_.operand(s_.operand(v, i), 0)));
+    }
+    return expand(s_.add(terms));
+  };
+  if (ops.empty()) return std::nullopt;
+  const FuncKind f = exp_argument(ops[0]) ? FuncKind::Exp : s_.kind(ops[0]) == Kind::Func ? s_.func_kind(ops[0]) : FuncKind::Log;
+  if (f != FuncKind::Exp && f != FuncKind::Erf && f != FuncKind::Sqrt) return std::nullopt;
+  std::vector<ExprId> args;
+  for (ExprId op : ops) {
+    std::optional<ExprId> arg = f == FuncKind::Exp ? exp_argument(op) : is_func(s_, op, f) ? std::optional(s_.operand(op, 0)) : std::nullopt;
+    if (!arg) return std::nullopt;
+    args.push_back(*arg);
+  }
+  ExprId inner;
+  if (min) {
+    std::vector<ExprId> negated;
+    for (ExprId a : args) negated.push_back(expand(s_.neg(a)));
+    inner = expand(s_.neg(max_of(negated, negated).value_or(s_.max(negated))));
+  } else {
+    inner = expand(max_of(args, args).value_or(s_.max(args)));
+  }
+  // (The Store may write the function otherwise, exp(-m) as 1/exp(m): then as it is.)
+  const ExprId fn = s_.func(f, inner);
+  if (s_.kind(fn) != Kind::Func) return fn;
+  std::vector<ExprId> one{s_.operand(fn, 0)};
+  return rewrite(fn, one);
 }
 
 }  // namespace racer::decide

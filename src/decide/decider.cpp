@@ -25,6 +25,7 @@ constexpr size_t kQuickPoints = 3;
 // Points at the ranges' ends (extreme_points.hpp): the corners, then each symbol at the other end.
 constexpr size_t kExtremePoints = 160;
 constexpr size_t kLargeCellNodes = 1000;  // a and b counted apart; shared nodes twice
+constexpr size_t kManySymbols = 16;       // a cell over more inputs than this is a reduction's
 
 CellDecision proved(const char* step) {
   CellDecision d;
@@ -208,10 +209,11 @@ struct Decider::Impl {
       if (!why.empty()) notes.push_back(why);
     }
 
-    if (differ && large_cell(a, b)) {
+    if (differ && (large_cell(a, b) || syms.size() > kManySymbols)) {
       // A few random points with balls first: where the sides are different functions of
       // their atoms this usually refutes at once, before the case split rewrites a large DAG
-      // once per piece. Small cells keep the simple points' plainer witnesses.
+      // once per piece, or goes deep into a reduction's maxima (a max over 66 cells took
+      // 5 s of pieces to refute). Small cells keep the simple points' plainer witnesses.
       SearchOptions quick{kQuickPoints, 0, options.balls, kQuickPoints, true};
       SearchResult r = search_refutation(store, a, b, d, src, quick);
       if (r.refutation) {

@@ -50,7 +50,23 @@ TEST_F(DecideTest, AFunctionsSymmetriesMeetItsPlainForms) {
   EXPECT_TRUE(same_form(s.log(s.max(s.exp(s.log(r)), s.sqrt(t))), s.max(s.log(r), s.mul(q(1, 2), s.log(t)))));
   EXPECT_TRUE(same_form(s.pow_int(s.exp(s.mul(q(-1, 4), s.log(r))), 2), s.div(c(1), s.sqrt(r))));
   EXPECT_TRUE(same_form(s.exp(s.log(s.div(c(1), s.sqrt(t)))), s.pow_int(s.exp(s.mul(q(1, 2), s.log(s.div(c(1), s.sqrt(t))))), 2)));
+  // The Store flattens max(m, -m) for m = max(S) into max(S, -m); ranges settle |u| and drop a
+  // max's operand kept below another.
+  ExprId m = s.max(d, x);
+  EXPECT_TRUE(same_form(s.max(m, s.neg(m)), s.func(expr::FuncKind::Abs, m)));
+  EXPECT_TRUE(same_form(s.func(expr::FuncKind::Abs, r), r));
+  EXPECT_TRUE(same_form(s.func(expr::FuncKind::Abs, s.sub(r, c(4))), s.sub(c(4), r)));
+  EXPECT_TRUE(same_form(s.max(c(-1), s.tanh(x)), s.tanh(x)));
+  EXPECT_TRUE(same_form(s.min(c(1), s.add(r, c(2))), c(1)));
+  // A max or min of exps, erfs or square roots is the function of the max or min.
+  EXPECT_TRUE(same_form(s.max(s.erf(x), s.erf(d)), s.erf(s.max(x, d))));
+  EXPECT_TRUE(same_form(s.min(s.exp(x), s.exp(d)), s.exp(s.min(x, d))));
+  EXPECT_TRUE(same_form(s.min(s.sqrt(r), s.sqrt(t)), s.sqrt(s.min(t, r))));
+  EXPECT_FALSE(same_form(s.max(s.erf(x), s.exp(d)), s.erf(s.max(x, d))));
   // Not the same functions: none of these may meet.
+  EXPECT_FALSE(same_form(s.max(c(0), s.tanh(x)), s.tanh(x)));
+  EXPECT_FALSE(same_form(s.func(expr::FuncKind::Abs, s.sub(r, c(1))), s.sub(r, c(1))));
+  EXPECT_FALSE(same_form(s.max(s.max(d, x), s.neg(d)), s.func(expr::FuncKind::Abs, m)));
   EXPECT_FALSE(same_form(s.log(s.div(y, x)), s.sub(s.log(y), s.log(x))));  // x, y of either sign
   EXPECT_FALSE(same_form(s.exp(s.mul(q(-1, 2), s.log(u))), s.div(c(1), s.sqrt(u))));  // u = 0 inside x's range
   EXPECT_FALSE(same_form(s.log(s.max(x, r)), s.max(s.log(x), s.log(r))));
@@ -89,6 +105,16 @@ TEST_F(DecideTest, TheSymmetryRewritesKeepTheValue) {
       }
       case 6: {
         const ExprId zero = s.zero(), na = s.neg(a);
+        const ExprId ma = s.max(a, b), pos = s.symbol("p_pos", expr::Range{mpq_class(1, 8), mpq_class(5)});
+        if (rng() % 4 == 0) {
+          const ExprId fa = rng() % 2 ? s.exp(a) : s.erf(a), fb = rng() % 2 ? s.exp(b) : s.erf(b);
+          e = rng() % 2 ? s.max(fa, fb) : s.min(fa, fb);
+          break;
+        }
+        if (rng() % 3 == 0) {
+          e = s.add(std::vector<ExprId>{s.max(ma, s.neg(ma)), s.max(q(-1, 1), s.tanh(a)), s.func(expr::FuncKind::Abs, s.sub(pos, c(6)))});
+          break;
+        }
         e = rng() % 2 ? s.add(s.max(a, na), s.min(std::vector<ExprId>{na, b, a}))
                       : s.select(s.cmp(rng() % 2 ? expr::CmpOp::Le : expr::CmpOp::Lt, a, zero), rng() % 2 ? na : a, rng() % 2 ? a : na);
         break;
