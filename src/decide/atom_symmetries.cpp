@@ -98,7 +98,7 @@ std::optional<ExprId> AtomNormalizer::log_of_extremum(ExprId arg) {
     ExprId l = expand(log_of(v));  // (a max's operands are in their normal forms)
     args.push_back(sign > 0 ? l : expand(s_.neg(l)));
   }
-  ExprId out = s_.max(args);
+  ExprId out = max_of(args, args).value_or(s_.max(args));
   return sign > 0 ? out : s_.neg(out);
 }
 
@@ -190,6 +190,8 @@ std::optional<ExprId> AtomNormalizer::max_of(std::vector<ExprId> ops, const std:
   std::unordered_map<uint32_t, size_t> at;
   for (size_t i = 0; i < ops.size(); ++i) at.emplace(ops[i].index, i);
   for (size_t i = 0; i < ops.size(); ++i) {
+    // Of u and -u exactly one leads negative: only those need their negation's form.
+    if (!leads_negative(s_, ops[i])) continue;
     auto it = at.find(expand(s_.neg(ops[i])).index);
     if (it != at.end() && it->second != i) {
       const size_t j = it->second;
@@ -234,13 +236,15 @@ std::optional<ExprId> AtomNormalizer::max_of(std::vector<ExprId> ops, const std:
     }
     b.push_back(x);
   }
-  std::vector<bool> dropped(ops.size(), false);
+  // The operand of the largest lower bound (of those, the largest upper bound) stays; one whose
+  // upper bound is at or below that lower bound goes.
+  auto higher_hi = [](const Bounds& x, const Bounds& y) { return !x.hi ? y.hi.has_value() : y.hi && *x.hi > *y.hi; };
+  std::optional<size_t> best;
   for (size_t i = 0; i < ops.size(); ++i)
-    for (size_t j = 0; j < ops.size() && !dropped[i]; ++j)
-      dropped[i] = j != i && !dropped[j] && b[i].hi && b[j].lo && *b[i].hi <= *b[j].lo;
+    if (b[i].lo && (!best || *b[i].lo > *b[*best].lo || (*b[i].lo == *b[*best].lo && higher_hi(b[i], b[*best])))) best = i;
   std::vector<ExprId> kept;
   for (size_t i = 0; i < ops.size(); ++i)
-    if (!dropped[i]) kept.push_back(ops[i]);
+    if (!best || i == *best || !b[i].hi || *b[i].hi > *b[*best].lo) kept.push_back(ops[i]);
   if (kept.size() == 1) return kept[0];
   if (auto out = increasing_out(kept, false)) return *out;
   // (Unchanged: the caller keeps the max as it was built, nested maxes included, which the case
@@ -250,9 +254,10 @@ std::optional<ExprId> AtomNormalizer::max_of(std::vector<ExprId> ops, const std:
 }
 
 // max(f(u_1), ..., f(u_n)) = f(max(u_1, ..., u_n)) for f increasing (exp, erf, sqrt), and the
-// same with min: a reduction of exps meets the exp of the reduction. Where some u_i is outside
-// sqrt's domain the left side has no value, so the rewrite may only define more. (log goes
-// the other way, into the max, where its arguments are positive: log_of_extremum.)
+// same with min; max(-f(u_i)) = -f(min(u_i)) and min(-f(u_i)) = -f(max(u_i)): a reduction of
+// exps meets the exp of the reduction, and a min written as -max(-x) the min. Where some u_i is
+// outside sqrt's domain the left side has no value, so the rewrite may only define more. (log
+// goes the other way, into the max, where its arguments are positive: log_of_extremum.)
 std::optional<ExprId> AtomNormalizer::increasing_out(const std::vector<ExprId>& ops, bool min) {
   // exp(u): an exp, or a product of powers of exps (the Store writes exp(y - z) as exp(y) / exp(z)).
   auto exp_argument = [&](ExprId v) -> std::optional<ExprId> {
@@ -265,17 +270,29 @@ std::optional<ExprId> AtomNormalizer::increasing_out(const std::vector<ExprId>& 
     }
     return expand(s_.add(terms));
   };
+  auto argument = [&](ExprId v, FuncKind f) -> std::optional<ExprId> {
+    if (f == FuncKind::Exp) return exp_argument(v);
+    if (is_func(s_, v, f)) return s_.operand(v, 0);
+    return std::nullopt;
+  };
   if (ops.empty()) return std::nullopt;
-  const FuncKind f = exp_argument(ops[0]) ? FuncKind::Exp : s_.kind(ops[0]) == Kind::Func ? s_.func_kind(ops[0]) : FuncKind::Log;
+  // All f(u_i) (sign 1) or all -f(u_i) (sign -1).
+  const int sign = s_.kind(ops[0]) == Kind::Mul && s_.coef(ops[0]) < 0 ? -1 : 1;
+  auto unsigned_of = [&](ExprId v) { return sign > 0 ? v : s_.neg(v); };
+  const ExprId first = unsigned_of(ops[0]);
+  FuncKind f = FuncKind::Log;
+  if (exp_argument(first)) f = FuncKind::Exp;
+  else if (s_.kind(first) == Kind::Func) f = s_.func_kind(first);
   if (f != FuncKind::Exp && f != FuncKind::Erf && f != FuncKind::Sqrt) return std::nullopt;
   std::vector<ExprId> args;
   for (ExprId op : ops) {
-    std::optional<ExprId> arg = f == FuncKind::Exp ? exp_argument(op) : is_func(s_, op, f) ? std::optional(s_.operand(op, 0)) : std::nullopt;
+    std::optional<ExprId> arg = argument(unsigned_of(op), f);
     if (!arg) return std::nullopt;
     args.push_back(*arg);
   }
+  // The extremum of the arguments: a min where the ops' is a min of f, or a max of -f.
   ExprId inner;
-  if (min) {
+  if (min == (sign > 0)) {
     std::vector<ExprId> negated;
     for (ExprId a : args) negated.push_back(expand(s_.neg(a)));
     inner = expand(s_.neg(max_of(negated, negated).value_or(s_.max(negated))));
@@ -283,10 +300,12 @@ std::optional<ExprId> AtomNormalizer::increasing_out(const std::vector<ExprId>& 
     inner = expand(max_of(args, args).value_or(s_.max(args)));
   }
   // (The Store may write the function otherwise, exp(-m) as 1/exp(m): then as it is.)
-  const ExprId fn = s_.func(f, inner);
-  if (s_.kind(fn) != Kind::Func) return fn;
-  std::vector<ExprId> one{s_.operand(fn, 0)};
-  return rewrite(fn, one);
+  ExprId fn = s_.func(f, inner);
+  if (s_.kind(fn) == Kind::Func) {
+    std::vector<ExprId> one{s_.operand(fn, 0)};
+    fn = rewrite(fn, one);
+  }
+  return sign > 0 ? fn : s_.neg(fn);
 }
 
 }  // namespace racer::decide
