@@ -127,11 +127,8 @@ ExprId AtomNormalizer::select_terms_out(ExprId cond, ExprId t, ExprId e) {
   // written as a branch or a where meets fmaxf, and a sum of them needs no case split.
   if (s_.kind(cond) == Kind::Cmp && s_.cmp_op(cond) == expr::CmpOp::Lt) {
     ExprId p = s_.operand(cond, 0), q = s_.operand(cond, 1);
-    if (t == q && e == p) return max_of({p, q}, {p, q}).value_or(s_.max(p, q));
-    if (t == p && e == q) {
-      const std::vector<ExprId> negated{expand(s_.neg(p)), expand(s_.neg(q))};
-      return s_.neg(max_of(negated, negated).value_or(s_.max(negated)));
-    }
+    if (t == q && e == p) return max_in_form({p, q});
+    if (t == p && e == q) return min_in_form({p, q});
     // select(0 < u, u, -u) = |u| and select(u < 0, -u, u) = |u| (a where written for fabsf);
     // with the branches swapped, -|u|.
     const bool above = p == s_.zero(), below = q == s_.zero();

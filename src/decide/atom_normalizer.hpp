@@ -63,6 +63,8 @@ class AtomNormalizer {
   // `unexpanded`: the operands before their normal forms (for bounds), in the same order.
   // nullopt where nothing applies (the max stays as it was built).
   std::optional<expr::ExprId> max_of(std::vector<expr::ExprId> ops, const std::vector<expr::ExprId>& unexpanded);
+  expr::ExprId max_in_form(const std::vector<expr::ExprId>& ops);
+  expr::ExprId min_in_form(const std::vector<expr::ExprId>& ops);
   std::optional<expr::ExprId> increasing_out(const std::vector<expr::ExprId>& ops, bool min);
 
   expr::Store& s_;

@@ -98,7 +98,7 @@ std::optional<ExprId> AtomNormalizer::log_of_extremum(ExprId arg) {
     ExprId l = expand(log_of(v));  // (a max's operands are in their normal forms)
     args.push_back(sign > 0 ? l : expand(s_.neg(l)));
   }
-  ExprId out = max_of(args, args).value_or(s_.max(args));
+  ExprId out = max_in_form(args);
   return sign > 0 ? out : s_.neg(out);
 }
 
@@ -185,7 +185,6 @@ ExprId AtomNormalizer::abs_of(ExprId u) {
 // that the symbols' ranges keep at or below another is dropped (max(-1, tanh(x)) = tanh(x)).
 // Operands already in their normal forms.
 std::optional<ExprId> AtomNormalizer::max_of(std::vector<ExprId> ops, const std::vector<ExprId>& unexpanded) {
-  const size_t original_count = ops.size();
   bool changed = false;
   std::unordered_map<uint32_t, size_t> at;
   for (size_t i = 0; i < ops.size(); ++i) at.emplace(ops[i].index, i);
@@ -219,18 +218,13 @@ std::optional<ExprId> AtomNormalizer::max_of(std::vector<ExprId> ops, const std:
   }
   // Bounds from the operands as written where that is tighter (1 - 2/(e + 1) keeps tanh in
   // [-1, 1]; its normal form (e - 1)/(e + 1) loses that to interval arithmetic).
+  std::unordered_map<uint32_t, Bounds> written;  // by the operand's normal form
+  for (ExprId w : unexpanded) written.emplace(expand(w).index, bounds_.of(w));
   std::vector<Bounds> b;
-  std::unordered_map<uint32_t, const Bounds*> written;
-  std::vector<Bounds> of_written;
-  of_written.reserve(unexpanded.size());
-  for (size_t i = 0; i < unexpanded.size(); ++i) {
-    of_written.push_back(bounds_.of(unexpanded[i]));
-    if (i < original_count) written.emplace(expand(unexpanded[i]).index, &of_written.back());
-  }
   for (ExprId op : ops) {
     Bounds x = bounds_.of(op);
     if (auto it = written.find(op.index); it != written.end()) {
-      const Bounds& w = *it->second;
+      const Bounds& w = it->second;
       if (w.lo && (!x.lo || *w.lo > *x.lo)) x.lo = w.lo;
       if (w.hi && (!x.hi || *w.hi < *x.hi)) x.hi = w.hi;
     }
@@ -251,6 +245,16 @@ std::optional<ExprId> AtomNormalizer::max_of(std::vector<ExprId> ops, const std:
   // split takes apart far more cheaply than one flat max.)
   if (!changed && kept.size() == ops.size()) return std::nullopt;
   return s_.max(kept);
+}
+
+// The max and the min of operands in their normal forms, through max_of's rules (a min as the
+// negated max of the negated operands).
+ExprId AtomNormalizer::max_in_form(const std::vector<ExprId>& ops) { return max_of(ops, ops).value_or(s_.max(ops)); }
+
+ExprId AtomNormalizer::min_in_form(const std::vector<ExprId>& ops) {
+  std::vector<ExprId> negated;
+  for (ExprId op : ops) negated.push_back(expand(s_.neg(op)));
+  return s_.neg(max_in_form(negated));
 }
 
 // max(f(u_1), ..., f(u_n)) = f(max(u_1, ..., u_n)) for f increasing (exp, erf, sqrt), and the
@@ -279,10 +283,9 @@ std::optional<ExprId> AtomNormalizer::increasing_out(const std::vector<ExprId>& 
   // All f(u_i) (sign 1) or all -f(u_i) (sign -1).
   const int sign = s_.kind(ops[0]) == Kind::Mul && s_.coef(ops[0]) < 0 ? -1 : 1;
   auto unsigned_of = [&](ExprId v) { return sign > 0 ? v : s_.neg(v); };
+  // (Anything but a function may be a product of exps: the loop below tells.)
   const ExprId first = unsigned_of(ops[0]);
-  FuncKind f = FuncKind::Log;
-  if (exp_argument(first)) f = FuncKind::Exp;
-  else if (s_.kind(first) == Kind::Func) f = s_.func_kind(first);
+  const FuncKind f = s_.kind(first) == Kind::Func ? s_.func_kind(first) : FuncKind::Exp;
   if (f != FuncKind::Exp && f != FuncKind::Erf && f != FuncKind::Sqrt) return std::nullopt;
   std::vector<ExprId> args;
   for (ExprId op : ops) {
@@ -291,14 +294,7 @@ std::optional<ExprId> AtomNormalizer::increasing_out(const std::vector<ExprId>& 
     args.push_back(*arg);
   }
   // The extremum of the arguments: a min where the ops' is a min of f, or a max of -f.
-  ExprId inner;
-  if (min == (sign > 0)) {
-    std::vector<ExprId> negated;
-    for (ExprId a : args) negated.push_back(expand(s_.neg(a)));
-    inner = expand(s_.neg(max_of(negated, negated).value_or(s_.max(negated))));
-  } else {
-    inner = expand(max_of(args, args).value_or(s_.max(args)));
-  }
+  const ExprId inner = expand(min == (sign > 0) ? min_in_form(args) : max_in_form(args));
   // (The Store may write the function otherwise, exp(-m) as 1/exp(m): then as it is.)
   ExprId fn = s_.func(f, inner);
   if (s_.kind(fn) == Kind::Func) {

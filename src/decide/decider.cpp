@@ -83,6 +83,15 @@ struct Decider::Impl {
   // takes the exps into the min m) and after (the exps it makes).
   ExprId normalized(ExprId d) { return merge_exp_multiples(store, normalizer.normalize(merge_exp_multiples(store, d))); }
 
+  // A normalized difference's normal form; group by group (separated_form.hpp) where the
+  // single fraction is too large.
+  FormResult form_of(ExprId dn) {
+    FormResult f = normal_form(store, dn, limits_of(options));
+    if (f.status != FormStatus::TooLarge) return f;
+    FormResult g = separated_normal_form(store, dn, limits_of(options));
+    return g.status != FormStatus::TooLarge ? g : f;
+  }
+
   // Steps 2 and 3. nullopt when they prove nothing; `note` says what was learned.
   std::optional<CellDecision> prove(ExprId a, ExprId b, ExprId& d, std::string& note, bool& differ) {
     if (store.is_condition(a) || store.is_condition(b)) {
@@ -97,11 +106,7 @@ struct Decider::Impl {
       }
       ExprId dn = normalized(d);
       if (dn == store.zero()) return proved("polynomial normal form");
-      FormResult f = normal_form(store, dn, limits_of(options));
-      if (f.status == FormStatus::TooLarge) {
-        FormResult g = separated_normal_form(store, dn, limits_of(options));
-        if (g.status != FormStatus::TooLarge) f = g;
-      }
+      FormResult f = form_of(dn);
       if (f.status == FormStatus::Zero) return proved("polynomial normal form");
       differ = f.status == FormStatus::NonZero;
       // The atoms' relations (tanh against exp) can hide from the normal form: a pairing is
@@ -137,9 +142,7 @@ struct Decider::Impl {
       if (d == store.zero()) return true;
       ExprId dn = normalized(d);
       if (dn == store.zero()) return true;
-      FormStatus f = normal_form(store, dn, limits_of(options)).status;
-      if (f == FormStatus::TooLarge) f = separated_normal_form(store, dn, limits_of(options)).status;
-      if (f == FormStatus::Zero) return true;
+      if (form_of(dn).status == FormStatus::Zero) return true;
     } catch (const Error&) {
     }
     return pairwise(x, y);

@@ -1,6 +1,5 @@
 #include "decide/separated_form.hpp"
 
-#include <numeric>
 #include <unordered_map>
 #include <vector>
 
