@@ -17,7 +17,7 @@
 // 2) (e = 2m + k); erf and sin take their argument's sign out, cos and abs drop it; log of a
 // max or min of positive values is the max or min of their logs, log of a product the sum of
 // its positive factors' logs (positive: exps, square roots, and what the symbols' ranges keep
-// above 0, decide/sign_bounds.hpp); exp(q log(u)) is u^q for q a multiple of 1/2 (negative
+// above 0, expr/sign_bounds.hpp); exp(q log(u)) is u^q for q a multiple of 1/2 (negative
 // only where u > 0), also as a product's factor exp(q log(u))^k;
 // max(u, -u) and select(0 < u, u, -u) are |u|, |u| is u where the ranges keep u >= 0, and a
 // max drops an operand the ranges keep below another, and a max or min of exps, erfs or square
@@ -31,10 +31,13 @@
 #include <vector>
 
 #include "decide/normal_form.hpp"
-#include "decide/sign_bounds.hpp"
+#include "expr/sign_bounds.hpp"
 #include "expr/store.hpp"
 
 namespace racer::decide {
+
+using expr::Bounds;
+using expr::SignBounds;
 
 class AtomNormalizer {
  public:

@@ -98,7 +98,7 @@ bool close_plan(const ptx::Function& fn, const Liveness& live, const std::vector
 // one instruction every probe value executes.
 // The function register y holds at the first visit of m, across the runs, if one fits.
 std::optional<Fit> fit_at_visit(const ptx::Function& fn, const std::vector<Run>& runs, uint32_t m, uint32_t y,
-                                Tolerance tol) {
+                                Tolerance tol, bool input_nonzero) {
   auto yfmt = format_of(fn.regs[y].type);
   if (!yfmt || fn.regs[y].type == ptx::Type::Pred || ptx::type_bits(fn.regs[y].type) < 32) return std::nullopt;
   std::vector<Sample> samples;
@@ -106,6 +106,7 @@ std::optional<Fit> fit_at_visit(const ptx::Function& fn, const std::vector<Run>&
     const auto& regs = r.visits.at(m).sample_regs;
     auto it = std::find_if(regs.begin(), regs.end(), [&](const auto& p) { return p.first == y; });
     if (it == regs.end()) return std::nullopt;
+    if (input_nonzero && r.t == 0) continue;
     double v = ieee::to_double(*yfmt, it->second);
     samples.push_back({r.t, static_cast<long double>(v), std::isnan(v)});
   }
@@ -114,9 +115,12 @@ std::optional<Fit> fit_at_visit(const ptx::Function& fn, const std::vector<Run>&
 
 // `several`: whether a plan may leave more than one result (tried only when no plan with
 // one result exists, so that a routine is read whole rather than by its first pieces).
-std::optional<RoutinePlan> merge_commit(const ptx::Function& fn, const Liveness& live,
-                                                        const std::vector<Run>& runs, uint32_t at, bool several,
-                                                        Tolerance tol, bool debug_) {
+std::optional<RoutinePlan> merge_commit(const PlanSearch& s, bool several) {
+  const ptx::Function& fn = s.fn;
+  const Liveness& live = s.live;
+  const std::vector<Run>& runs = s.runs;
+  const uint32_t at = s.at;
+  const Tolerance tol = s.tol;
   for (uint32_t m : runs[0].order) {
     if (m == at) continue;
     bool everywhere = true;
@@ -124,7 +128,7 @@ std::optional<RoutinePlan> merge_commit(const ptx::Function& fn, const Liveness&
     if (!everywhere) continue;
     for (auto [y, bits0] : runs[0].visits.at(m).sample_regs) {
       (void)bits0;
-      auto fit = fit_at_visit(fn, runs, m, y, tol);
+      auto fit = fit_at_visit(fn, runs, m, y, tol, s.input_nonzero);
       if (!fit) continue;
       RoutinePlan plan;
       plan.fit = *fit;
@@ -138,7 +142,7 @@ std::optional<RoutinePlan> merge_commit(const ptx::Function& fn, const Liveness&
       auto result = [&](uint32_t w) {
         if (results.count(w)) return true;
         if (!several) return false;
-        auto f = fit_at_visit(fn, runs, m, w, tol);
+        auto f = fit_at_visit(fn, runs, m, w, tol, s.input_nonzero);
         if (!f) return false;
         results.insert(w);
         plan.extra.emplace_back(w, *f);
@@ -170,7 +174,8 @@ std::optional<RoutinePlan> merge_commit(const ptx::Function& fn, const Liveness&
       tainted.insert(results.begin(), results.end());
       if (!close_plan(fn, live, runs, at, m, skip, tainted, results, plan)) continue;
       plan.clobber_local = local_stores_of(runs);
-      if (debug_) std::fprintf(stderr, "    merge commit %s before pc %u: %s\n", fn.regs[y].name.c_str(), m, fit->describe().c_str());
+      plan.input_nonzero = s.input_nonzero;
+      if (s.debug) std::fprintf(stderr, "    merge commit %s before pc %u: %s\n", fn.regs[y].name.c_str(), m, fit->describe().c_str());
       return plan;
     }
   }
@@ -184,7 +189,7 @@ std::optional<RoutinePlan> plan_at_write(const PlanSearch& s, const Event& e) {
   const ptx::Liveness& live = s.live;
   const std::vector<Run>& runs = s.runs;
   const uint32_t at = s.at;
-  if (!e.absorbed || e.writes.size() != 1 || (s.selection && e.pc != s.at)) return std::nullopt;
+  if (!e.absorbed || e.writes.size() != 1 || (s.selection && e.pc != s.at) || e.pc == s.path_join) return std::nullopt;
   uint32_t y = e.writes[0];
   auto yfmt = format_of(fn.regs[y].type);
   if (!yfmt || fn.regs[y].type == ptx::Type::Pred) return std::nullopt;
@@ -200,6 +205,7 @@ std::optional<RoutinePlan> plan_at_write(const PlanSearch& s, const Event& e) {
     commit_index.push_back(k);
   }
   if (samples.size() != runs.size()) return std::nullopt;
+  if (s.input_nonzero) std::erase_if(samples, [](const Sample& x) { return x.t == 0; });
   auto fit = fit_routine(samples, s.tol);
   if (s.debug) {
     std::fprintf(stderr, "    candidate %s at pc %u: %s;", fn.regs[y].name.c_str(), e.pc, fit ? fit->describe().c_str() : "no fit");
@@ -215,6 +221,7 @@ std::optional<RoutinePlan> plan_at_write(const PlanSearch& s, const Event& e) {
   plan.addend_reg = e.addend;
   plan.addend_negated = e.addend_negated;
   plan.addend_type = fn.instrs[e.pc].type();
+  plan.input_nonzero = s.input_nonzero;
   std::set<uint32_t> skip{at, e.pc}, tainted;
   bool alive = false;
   for (size_t ri = 0; ri < runs.size() && !alive; ++ri) {
@@ -312,8 +319,8 @@ std::optional<RoutinePlan> plan_from_runs(const PlanSearch& s) {
   for (const Event& e : s.runs[0].events)
     if (auto plan = plan_at_write(s, e)) return plan;
   if (s.selection) return std::nullopt;
-  if (auto plan = merge_commit(s.fn, s.live, s.runs, s.at, false, s.tol, s.debug)) return plan;
-  return merge_commit(s.fn, s.live, s.runs, s.at, true, s.tol, s.debug);
+  if (auto plan = merge_commit(s, false)) return plan;
+  return merge_commit(s, true);
 }
 
 }  // namespace racer::idiom

@@ -37,6 +37,9 @@ struct RoutinePlan {
   // instruction where the plan ends (see exec::AbsorbPlan::placed).
   std::vector<PlacedFit> placed;
   uint32_t end = 0;
+  // Fitted without the probe at 0 (PlanSearch::input_nonzero): serves only an input that is
+  // never 0.
+  bool input_nonzero = false;
 };
 
 struct PlanSearch {
@@ -49,6 +52,15 @@ struct PlanSearch {
   bool selection;
   Tolerance tol;
   bool debug;
+  // The input is never 0 (its symbols' ranges keep it away): a probe at 0 does not count
+  // against a fit. Compilers move a routine's special case at 0 (logf's -inf) past the steps
+  // that follow it (max(logf(x), -2) selects -2 at x == 0 after the max), so the register where
+  // the routine's paths meet holds the function everywhere but there.
+  bool input_nonzero = false;
+  // Where the paths of the data-dependent branch the thread is on meet (none: UINT32_MAX). The
+  // thread merges its paths there before running that instruction, so a result written by it
+  // (min(acc, erff(x)) at the meeting point of where(x > c, erff(x), ...)) would come too late.
+  uint32_t path_join = UINT32_MAX;
 };
 
 // Where control goes at each branch of `skip` (see exec::AbsorbPlan::jumps).

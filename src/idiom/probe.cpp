@@ -24,9 +24,10 @@ void registers_in(const ptx::Operand& op, std::vector<uint32_t>& out) {
   for (const auto& e : op.elems) registers_in(e, out);
 }
 
-// add/sub/fma with exactly one operand outside the routine, in an additive position: the
-// register and whether it is subtracted; otherwise nullopt.
-std::optional<std::pair<uint32_t, bool>> additive_outsider(const ptx::Instr& I, const std::vector<State>& state) {
+// add/sub/fma with exactly one operand outside the routine (`outside`), in an additive
+// position: the register and whether it is subtracted; otherwise nullopt.
+template <class Outside>
+std::optional<std::pair<uint32_t, bool>> additive_outsider(const ptx::Instr& I, Outside outside) {
   if (!ptx::is_float(I.type()) || I.type() == ptx::Type::F16x2 || I.type() == ptx::Type::BF16x2) return std::nullopt;
   std::vector<size_t> additive;
   if (I.op == ptx::Op::Add || I.op == ptx::Op::Sub) additive = {1, 2};
@@ -35,7 +36,7 @@ std::optional<std::pair<uint32_t, bool>> additive_outsider(const ptx::Instr& I, 
   std::optional<std::pair<uint32_t, bool>> found;
   for (size_t i = 1; i < I.operands.size(); ++i) {
     const ptx::Operand& op = I.operands[i];
-    if (op.kind != ptx::Operand::Kind::Reg || state[op.index] != State::Opaque) continue;
+    if (op.kind != ptx::Operand::Kind::Reg || !outside(op.index)) continue;
     if (found || std::find(additive.begin(), additive.end(), i) == additive.end()) return std::nullopt;
     found = std::pair{op.index, I.op == ptx::Op::Sub && i == 2};
   }
@@ -50,7 +51,8 @@ class Prober {
  public:
   Prober(const ProbeSite& site, uint64_t bits)
       : site_(site), fn_(site.ctx.fn), scratch_(site.ctx.th), state_(fn_.regs.size(), State::Fixed),
-        written_(fn_.regs.size(), 0), mixed_(fn_.regs.size(), 0), sctx_(site.ctx.with(scratch_, concrete_)),
+        written_(fn_.regs.size(), 0), mixed_(fn_.regs.size(), 0), own_(fn_.regs.size(), 0),
+        sctx_(site.ctx.with(scratch_, concrete_)),
         sem_(site.ctx.semantics()) {
     const exec::Thread& th = site.ctx.th;
     auto fmt = format_of(fn_.regs[site.root].type);
@@ -58,7 +60,7 @@ class Prober {
     scratch_.plans.clear();
     const uint32_t input = th.regs[site.root].sym;
     for (size_t r = 0; r < fn_.regs.size(); ++r) {
-      if (th.regs[r].sym == input) state_[r] = State::Sample, scratch_.regs[r] = Value::of_bits(bits);
+      if (th.regs[r].sym == input) state_[r] = State::Sample, scratch_.regs[r] = Value::of_bits(bits), own_[r] = 1;
       else if (!th.regs[r].is_concrete()) state_[r] = State::Opaque;
     }
   }
@@ -105,12 +107,14 @@ class Prober {
   // is not the input's alone: what it writes is other data to the probe, and a routine that
   // reads it has no values to fit there.
   void run_prelude() {
-    for (uint32_t pc : site_.prelude)
+    for (uint32_t pc : site_.prelude) {
       if (!step(pc, false)) {
         writes_ = site_.use->writes(pc);
         for (uint32_t w : writes_) state_[w] = State::Opaque;
         failed_ = false;
       }
+      for (uint32_t w : site_.use->writes(pc)) own_[w] = state_[w] == State::Sample;
+    }
   }
 
   void record_visit(uint32_t pc) {
@@ -355,6 +359,9 @@ class Prober {
     if (memory) return site_.through ? step_memory_through(pc, I, g, record) : step_memory(pc, I, g, record);
     reads_ = site_.use->reads(pc);
     writes_ = site_.use->writes(pc);
+    const auto own_addend = record ? input_addend(I) : std::nullopt;
+    if (record)
+      for (uint32_t w : writes_) own_[w] = 0;
     State s = State::Fixed;
     for (uint32_t r : reads_)
       if (!(I.has_guard && r == I.guard)) s = std::max(s, state_[r]);
@@ -362,10 +369,15 @@ class Prober {
     bool on = guard_on(I);
     if (on && s == State::Opaque) {
       if (record && !site_.through)
-        if (auto outsider = additive_outsider(I, state_); outsider && reads_routine()) return step_with_outsider(pc, I, *outsider, ev);
+        if (auto outsider = additive_outsider(I, [&](uint32_t r) { return state_[r] == State::Opaque; });
+            outsider && reads_routine())
+          return step_with_outsider(pc, I, *outsider, ev);
       return step_opaque(pc, I, g, record, std::move(ev));
     }
     ev.absorbed = s == State::Sample || g == State::Sample || !joins_.empty();
+    if (own_addend && on) return step_with_outsider(pc, I, *own_addend, ev);
+    const bool own_step = record && on && s == State::Sample && own_arithmetic(I);
+    if (own_step) ev.absorbed = false;
     if (I.op == ptx::Op::Bra && g == State::Sample) {
       uint32_t join = site_.ipdom[pc];
       if (join == ptx::kNoPostDominator) return std::nullopt;
@@ -381,10 +393,11 @@ class Prober {
       std::span<uint64_t> values = record ? run_.value_arena.take(writes_.size()) : std::span<uint64_t>();
       for (size_t i = 0; i < writes_.size(); ++i) {
         const uint32_t w = writes_[i];
-        state_[w] = ev.absorbed ? State::Sample : State::Fixed;
+        state_[w] = ev.absorbed || own_step ? State::Sample : State::Fixed;
         written_[w] = 1;
         mixed_[w] = 0;
         if (record) values[i] = scratch_.regs[w].bits;
+        own_[w] = own_step;
       }
       ev.values = values;
     } else {
@@ -392,6 +405,38 @@ class Prober {
     }
     if (record) run_.events.push_back(std::move(ev));
     return next;
+  }
+
+  // With ProbeSite::input_addends: an add/sub/fma that adds a value the thread computed from
+  // the input before the routine (or the input itself) to what the routine computed, in an
+  // additive position only (expf(x) + x, the addition fused into expf's last multiply): that
+  // register is the outsider. Read before the instruction's own writes are noted.
+  std::optional<std::pair<uint32_t, bool>> input_addend(const ptx::Instr& I) const {
+    if (!site_.input_addends || site_.through || (I.has_guard && state_[I.guard] != State::Fixed)) return std::nullopt;
+    auto addend = additive_outsider(I, [&](uint32_t r) { return own_[r] != 0; });
+    if (!addend) return std::nullopt;
+    for (uint32_t r : reads_)
+      if (r != addend->first && ((state_[r] == State::Sample && written_[r] && !own_[r]) || mixed_[r])) return addend;
+    return std::nullopt;
+  }
+
+  // With ProbeSite::input_addends: float arithmetic on the thread's own values alone (s + s
+  // among expf(s)'s steps, fused into its last multiply as expf(s) + (s + s)), off the
+  // routine's paths. The thread runs it (it is no bit-level step) and its result is the
+  // thread's own too.
+  bool own_arithmetic(const ptx::Instr& I) const {
+    if (!site_.input_addends || site_.through || I.has_guard || !joins_.empty() || !ptx::is_float(I.type())) return false;
+    switch (I.op) {
+      case ptx::Op::Add: case ptx::Op::Sub: case ptx::Op::Mul: case ptx::Op::Fma: case ptx::Op::Neg: case ptx::Op::Abs:
+      case ptx::Op::Sqrt: case ptx::Op::Div: case ptx::Op::Min: case ptx::Op::Max: break;
+      default: return false;
+    }
+    bool any = false;
+    for (uint32_t r : reads_) {
+      if (state_[r] == State::Sample && !own_[r]) return false;
+      any |= own_[r] != 0;
+    }
+    return any;
   }
 
   // Whether the instruction reads a value the probe computed from the input (the input
@@ -406,6 +451,9 @@ class Prober {
   std::vector<State> state_;
   std::vector<uint8_t> written_;  // by the probe so far
   std::vector<uint8_t> mixed_;    // the routine's value plus an outsider (see step_with_outsider)
+  // Computed from the input before the probe began (the input, what the prelude computed) and
+  // not written since: the thread holds these values itself (see input_addend).
+  std::vector<uint8_t> own_;
   // Where the paths of branches on the input meet again, innermost last: until then,
   // whatever the probe writes depends on the input through the path taken.
   std::vector<uint32_t> joins_;

@@ -37,6 +37,11 @@ struct ProbeSite {
   // leaves the load to run (expf(c) + a with a's load among expf's steps, the addition fused
   // into expf's last multiply). Off, a probe stops at such a load.
   bool other_data_loads = false;
+  // Read an addition of a value the thread computed from the input before the routine (or the
+  // input itself) to the routine's value as an addend at the commit, as for other data
+  // (expf(x) + x: nvcc fuses the addition into expf's last multiply). Off, such a step is the
+  // routine's own (tanhf's x + x p(x) for small x is one).
+  bool input_addends = false;
 };
 
 // The probe at input bits `bits` (of the input's format): nullopt when an instruction the

@@ -6,6 +6,7 @@
 #include <set>
 
 #include "exec/symbolic_domain.hpp"
+#include "expr/sign_bounds.hpp"
 #include "idiom/probe.hpp"
 #include "idiom/split_plan.hpp"
 #include "ptx/effects.hpp"
@@ -47,6 +48,35 @@ std::set<uint32_t> symbolic_ancestors(const exec::Thread& th, const ptx::Functio
   for (uint32_t r : defining_registers(th, fn, {reg}, 256))
     if (th.regs[r].is_symbolic()) syms.insert(th.regs[r].sym);
   return syms;
+}
+
+// Whether the routine's input is never 0 over its symbols' ranges (PlanSearch::input_nonzero).
+bool never_zero(exec::ExecContext& ctx, uint32_t root) {
+  auto& sym = dynamic_cast<exec::SymbolicDomain&>(ctx.dom);
+  return expr::SignBounds(sym.store()).nonzero(ctx.th.regs[root].expr());
+}
+
+// Whether the thread holds what a plan read of its registers where it was made (a plan serves
+// another thread or visit only then).
+bool reads_as_made(const exec::Thread& th, const RoutinePlan& plan) {
+  for (auto [r, bits] : plan.fixed_inputs)
+    if (!th.regs[r].is_concrete() || th.regs[r].bits != bits) return false;
+  return true;
+}
+
+// The search over a probe's runs for this thread: a result the thread's own paths can use.
+PlanSearch search_for(exec::ExecContext& ctx, PlanSearch search) {
+  if (!ctx.th.paths.empty()) search.path_join = ctx.th.paths.back().join;
+  return search;
+}
+
+// The plan that leaves the probe at 0 out, for an input that is never 0 (tried where no plan
+// holds everywhere).
+std::optional<RoutinePlan> nonzero_plan(exec::ExecContext& ctx, uint32_t root, PlanSearch search) {
+  if (search.selection || !never_zero(ctx, root)) return std::nullopt;
+  if (search.debug) std::fprintf(stderr, "  the input is never 0: fitting without the probe at 0\n");
+  search.input_nonzero = true;
+  return plan_from_runs(search);
 }
 
 }  // namespace
@@ -123,21 +153,48 @@ bool MathRoutineRecognizer::recognize(exec::ExecContext& ctx, const ptx::Instr& 
   }
   // A second pass, where every input failed the first, probes past loads of the thread's other
   // data (ProbeSite::other_data_loads): only then, since probes that run on cost time at every
-  // candidate input of every site the first pass recognizes.
-  for (int pass = 0; pass < 2 && (pass == 0 || trigger != Trigger::Selection); ++pass) {
-    std::set<Key>& failed = pass == 0 ? failed_ : failed_past_loads_;
+  // candidate input of every site the first pass recognizes. A third reads additions of the
+  // thread's own values computed from the input as addends (ProbeSite::input_addends): only
+  // where nothing else fits, since a routine's own last step may add its input.
+  // A plan that holds only because the input is never 0 (PlanSearch::input_nonzero) is kept
+  // aside: it serves only where no input has a plan that holds everywhere, before the third
+  // pass (whose addends are the least certain reading).
+  std::optional<std::pair<Key, Plan>> nonzero_only;
+  auto install_nonzero_only = [&]() {
+    for (uint32_t root : distinct) {
+      Key key{&fn, at, root, th.def_pc[root], trigger};
+      auto it = nonzero_cache_.find(key);
+      if (it == nonzero_cache_.end() || !never_zero(ctx, root)) continue;
+      if (reads_as_made(th, it->second)) {
+        install(ctx, it->second, root, at);
+        return true;
+      }
+    }
+    if (!nonzero_only) return false;
+    const Key& key = nonzero_only->first;
+    nonzero_cache_[key] = nonzero_only->second;
+    install(ctx, nonzero_only->second, key.root_reg, at);
+    return true;
+  };
+  for (int pass = 0; pass < 3 && (pass == 0 || trigger != Trigger::Selection); ++pass) {
+    if (pass == 2 && install_nonzero_only()) return true;
+    std::set<Key>& failed = failed_[pass];
     for (uint32_t root : distinct) {
       Key key{&fn, at, root, th.def_pc[root], trigger};
       if (failed.count(key)) continue;
       if (auto it = cache_.find(key); it != cache_.end()) {
-        bool same = true;
-        for (auto [r, bits] : it->second.fixed_inputs) same &= th.regs[r].is_concrete() && th.regs[r].bits == bits;
-        if (same) {
+        if (reads_as_made(th, it->second)) {
           install(ctx, it->second, root, at);
           return true;
         }
       }
-      if (auto plan = pass == 0 ? probe(ctx, at, root, trigger) : probe_past_loads(ctx, at, root)) {
+      auto plan = pass == 0 ? probe(ctx, at, root, trigger) : probe_further(ctx, at, root, pass == 2);
+      if (plan && plan->input_nonzero) {
+        // (Not a failure: at a visit whose fixed inputs differ, this input is probed again.)
+        if (!nonzero_only) nonzero_only.emplace(key, std::move(*plan));
+        continue;
+      }
+      if (plan) {
         if (debug_) {
           std::fprintf(stderr, "  plan reads fixed:");
           for (auto [r, bits] : plan->fixed_inputs) std::fprintf(stderr, " %s=%llx", fn.regs[r].name.c_str(), static_cast<unsigned long long>(bits));
@@ -151,7 +208,7 @@ bool MathRoutineRecognizer::recognize(exec::ExecContext& ctx, const ptx::Instr& 
       failed.insert(key);
     }
   }
-  return false;
+  return install_nonzero_only();
 }
 
 // The runs of a probe at every probe point (the input in format f); nullopt where one refused.
@@ -165,17 +222,21 @@ static std::optional<std::vector<Run>> runs_at_probe_points(const ProbeSite& sit
   return runs;
 }
 
-std::optional<MathRoutineRecognizer::Plan> MathRoutineRecognizer::probe_past_loads(exec::ExecContext& ctx, uint32_t at, uint32_t root) {
+std::optional<MathRoutineRecognizer::Plan> MathRoutineRecognizer::probe_further(exec::ExecContext& ctx, uint32_t at, uint32_t root,
+                                                                               bool input_addends) {
   const ptx::Function& fn = ctx.fn;
   auto fmt = format_of(fn.regs[root].type);
   if (!fmt) return std::nullopt;
   const std::vector<uint32_t> prelude = prelude_of(ctx.th, fn, ctx.th.regs[root].sym);
   ProbeSite site{ctx, at, root, prelude, post_dominators(fn), kMaxProbeSteps, debug_, false, &register_use(fn)};
   site.other_data_loads = true;
+  site.input_addends = input_addends;
   std::optional<std::vector<Run>> runs = runs_at_probe_points(site, *fmt);
   if (!runs) return std::nullopt;
-  if (debug_) std::fprintf(stderr, "  probe root %s past loads:", fn.regs[root].name.c_str());
-  return plan_from_runs({fn, liveness(fn), *runs, at, false, Tolerance::Loose, debug_});
+  if (debug_) std::fprintf(stderr, "  probe root %s past loads%s:", fn.regs[root].name.c_str(), input_addends ? ", input addends" : "");
+  const PlanSearch search = search_for(ctx, {fn, liveness(fn), *runs, at, false, Tolerance::Loose, debug_});
+  if (auto plan = plan_from_runs(search)) return plan;
+  return nonzero_plan(ctx, root, search);
 }
 
 void MathRoutineRecognizer::install(exec::ExecContext& ctx, const Plan& p, uint32_t root, uint32_t at) {
@@ -218,16 +279,18 @@ std::optional<MathRoutineRecognizer::Plan> MathRoutineRecognizer::probe(exec::Ex
   if (!runs) return std::nullopt;
   if (debug_) std::fprintf(stderr, "  probe root %s:", fn.regs[root].name.c_str());
   const Tolerance tol = selection ? Tolerance::Strict : Tolerance::Loose;
-  if (auto plan = plan_from_runs({fn, liveness(fn), *runs, at, selection, tol, debug_})) return plan;
+  const PlanSearch search = search_for(ctx, {fn, liveness(fn), *runs, at, selection, tol, debug_});
+  if (auto plan = plan_from_runs(search)) return plan;
   if (selection) return std::nullopt;
   // No register holds the function where the routine's part here ends: it may go on inside a
   // loop (split_plan.hpp).
   ProbeSite through = site;
   through.max_steps = kMaxThroughSteps;
   through.through = true;
-  runs = runs_at_probe_points(through, *fmt);
-  if (!runs) return std::nullopt;
-  return split_plan_from_runs({fn, liveness(fn), *runs, at, false, tol, debug_});
+  std::optional<std::vector<Run>> through_runs = runs_at_probe_points(through, *fmt);
+  if (through_runs)
+    if (auto plan = split_plan_from_runs({fn, liveness(fn), *through_runs, at, false, tol, debug_})) return plan;
+  return nonzero_plan(ctx, root, search);
 }
 
 }  // namespace racer::idiom

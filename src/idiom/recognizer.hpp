@@ -51,16 +51,17 @@ class MathRoutineRecognizer final : public exec::RoutineRecognizer {
   const std::vector<uint32_t>& post_dominators(const ptx::Function& f);
   const ptx::RegisterUse& register_use(const ptx::Function& f);
   std::optional<Plan> probe(exec::ExecContext& ctx, uint32_t at, uint32_t root_reg, Trigger trigger);
-  // The plan of probes that go past loads of other data (ProbeSite::other_data_loads).
-  std::optional<Plan> probe_past_loads(exec::ExecContext& ctx, uint32_t at, uint32_t root_reg);
+  // The plan of probes that go past loads of other data (ProbeSite::other_data_loads), and
+  // with `input_addends` read the thread's own values added to the routine's as addends.
+  std::optional<Plan> probe_further(exec::ExecContext& ctx, uint32_t at, uint32_t root_reg, bool input_addends);
   void install(exec::ExecContext& ctx, const Plan& p, uint32_t root_reg, uint32_t at);
 
   std::map<const ptx::Function*, std::unique_ptr<Liveness>> liveness_;
   std::map<const ptx::Function*, std::vector<uint32_t>> ipdom_;
   std::map<const ptx::Function*, std::unique_ptr<ptx::RegisterUse>> register_use_;
   std::map<Key, Plan> cache_;
-  std::set<Key> failed_;
-  std::set<Key> failed_past_loads_;  // (probe_past_loads)
+  std::map<Key, Plan> nonzero_cache_;  // plans for an input that is never 0 (PlanSearch::input_nonzero)
+  std::set<Key> failed_[3];  // by pass of recognize (probe, past loads, input addends)
   std::map<std::pair<const ptx::Function*, uint32_t>, uint32_t> preferred_;
   std::vector<std::string> recognized_;
   bool debug_ = std::getenv("RACER_DEBUG_IDIOM") != nullptr;

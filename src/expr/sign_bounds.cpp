@@ -1,11 +1,11 @@
-#include "decide/sign_bounds.hpp"
+#include "expr/sign_bounds.hpp"
 
 #include <algorithm>
 #include <vector>
 
 #include "expr/walk.hpp"
 
-namespace racer::decide {
+namespace racer::expr {
 namespace {
 
 using expr::ExprId;
@@ -181,4 +181,10 @@ bool SignBounds::positive(ExprId x) {
   return b.lo && *b.lo > 0;
 }
 
-}  // namespace racer::decide
+bool SignBounds::nonzero(ExprId x) {
+  if (positive(x)) return true;
+  Bounds b = of(x);
+  return b.hi && *b.hi < 0;
+}
+
+}  // namespace racer::expr

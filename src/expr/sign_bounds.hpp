@@ -3,9 +3,10 @@
 // the Store holds it): a lower and an upper bound, either possibly infinite, that hold at every
 // point of the box where the expression is defined. Coarse (interval arithmetic; exp, log and
 // sqrt through rational bounds of their own), and only ever used one way: where it says a value
-// is positive, it is. The atom normalizer takes a log apart (log(y / x) = log(y) - log(x)) only
-// over factors it proves positive, so that the rewrite keeps the value wherever the original
-// has one.
+// is positive (or that its sign is fixed), it is. The atom normalizer takes a log apart
+// (log(y / x) = log(y) - log(x)) only over factors it proves positive, so that the rewrite keeps
+// the value wherever the original has one; the routine recognizer reads a compiled log whose
+// zero case the compiler moved away from it only where its input is never 0.
 #include <gmpxx.h>
 
 #include <optional>
@@ -13,7 +14,7 @@
 
 #include "expr/store.hpp"
 
-namespace racer::decide {
+namespace racer::expr {
 
 struct Bounds {
   std::optional<mpq_class> lo, hi;  // nullopt: unbounded on that side
@@ -25,6 +26,8 @@ class SignBounds {
   Bounds of(expr::ExprId x);
   // Whether x > 0 wherever it is defined on the box.
   bool positive(expr::ExprId x);
+  // Whether x != 0 wherever it is defined on the box (its sign is fixed).
+  bool nonzero(expr::ExprId x);
 
  private:
   Bounds compute(expr::ExprId x);
@@ -34,4 +37,4 @@ class SignBounds {
   std::unordered_map<uint32_t, Bounds> memo_;
 };
 
-}  // namespace racer::decide
+}  // namespace racer::expr

@@ -1,13 +1,13 @@
 // Bounds over the symbols' ranges say "positive" only where the value is: sums of squares plus
 // a constant, exps, square roots, logs and quotients of ranged values; never a value that can
 // reach 0 or below somewhere in the box.
-#include "decide/sign_bounds.hpp"
+#include "expr/sign_bounds.hpp"
 #include "fixture.hpp"
 
-namespace racer::decide::test {
+namespace racer::expr::test {
 namespace {
 
-TEST_F(DecideTest, SignBoundsProvePositiveOnlyWhatIs) {
+TEST_F(ExprTest, SignBoundsProvePositiveOnlyWhatIs) {
   SignBounds b(s);
   ExprId r = s.symbol("r_range", expr::Range{mpq_class(1, 4), mpq_class(3)});
   ExprId n = s.symbol("n_range", expr::Range{mpq_class(-2), mpq_class(-1, 2)});
@@ -37,4 +37,4 @@ TEST_F(DecideTest, SignBoundsProvePositiveOnlyWhatIs) {
 }
 
 }  // namespace
-}  // namespace racer::decide::test
+}  // namespace racer::expr::test
