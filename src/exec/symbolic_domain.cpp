@@ -48,6 +48,13 @@ Value SymbolicDomain::finish(ExprId e, const FloatMods& m) {
   return Value::of_expr(e);
 }
 
+Value SymbolicDomain::exact_as_bits(Value exact, ptx::Type t, Value ieee) {
+  if (!store_.is_rational(exact.expr())) return exact;
+  ExactFloat f = decode_float(t, ieee.bits);
+  if (f.kind != ExactFloat::Kind::Finite || f.value != store_.rational(exact.expr())) return exact;
+  return ieee;
+}
+
 // The f32 constants nearest log2(e) and ln(2), as exact rationals.
 const mpq_class& SymbolicDomain::log2e_float() {
   static const mpq_class c = decode_float(ptx::Type::F32, 0x3FB8AA3B).value;
@@ -131,6 +138,12 @@ bool SymbolicDomain::defined_everywhere(ExprId x) const {
 
 Value SymbolicDomain::fbin(FBin op, ptx::Type t, Value a, Value b, const FloatMods& m) {
   if (fault_for_testing) op = fault_for_testing(op);
+  if (a.is_concrete() && b.is_concrete() && !fault_for_testing)
+    return exact_as_bits(symbolic_fbin(op, t, a, b, m), t, ieee_.fbin(op, t, a, b, m));
+  return symbolic_fbin(op, t, a, b, m);
+}
+
+Value SymbolicDomain::symbolic_fbin(FBin op, ptx::Type t, Value a, Value b, const FloatMods& m) {
   ExprId x = real(a, t), y = real(b, t);
   if (op == FBin::Mul) {
     // log as compiled by Triton and __logf: lg2.approx(x) * 0f3F317218. The float nearest
@@ -163,6 +176,11 @@ Value SymbolicDomain::fbin(FBin op, ptx::Type t, Value a, Value b, const FloatMo
 }
 
 Value SymbolicDomain::fun(FUn op, ptx::Type t, Value a, const FloatMods& m) {
+  if (a.is_concrete()) return exact_as_bits(symbolic_fun(op, t, a, m), t, ieee_.fun(op, t, a, m));
+  return symbolic_fun(op, t, a, m);
+}
+
+Value SymbolicDomain::symbolic_fun(FUn op, ptx::Type t, Value a, const FloatMods& m) {
   ExprId x = real(a, t);
   ExprId r;
   switch (op) {
@@ -199,11 +217,13 @@ Value SymbolicDomain::fun(FUn op, ptx::Type t, Value a, const FloatMods& m) {
 }
 
 Value SymbolicDomain::fma(ptx::Type t, Value a, Value b, Value c, const FloatMods& m) {
-  return finish(store_.add(store_.mul(real(a, t), real(b, t)), real(c, t)), m);
+  Value exact = finish(store_.add(store_.mul(real(a, t), real(b, t)), real(c, t)), m);
+  if (a.is_concrete() && b.is_concrete() && c.is_concrete()) return exact_as_bits(exact, t, ieee_.fma(t, a, b, c, m));
+  return exact;
 }
 
 Value SymbolicDomain::fma_deferred(ptx::Type t, Value a, Value b, Value c, const FloatMods& m) {
-  if (m.sat) return fma(t, a, b, c, m);
+  if (m.sat || (a.is_concrete() && b.is_concrete() && c.is_concrete())) return fma(t, a, b, c, m);
   ExprId x = real(a, t), y = real(b, t);
   if (!store_.is_finite(x) || !store_.is_finite(y)) return fma(t, a, b, c, m);
   if (c.is_deferred()) return sums_.extend(c, x, y);

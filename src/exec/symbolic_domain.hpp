@@ -4,6 +4,7 @@
 #include <string>
 #include <unordered_map>
 
+#include "exec/concrete_domain.hpp"
 #include "exec/deferred_sums.hpp"
 #include "exec/domain.hpp"
 #include "exec/int_bounds.hpp"
@@ -64,6 +65,13 @@ class SymbolicDomain final : public Domain {
  private:
   static mpz_class round_integral(const mpq_class& q, uint8_t rnd);
   Value finish(expr::ExprId e, const FloatMods& m);
+  // A float operation on concrete operands whose exact result is the float the GPU computes
+  // (nothing was rounded): that float's bits, so that bit-level steps after it run (a masked
+  // lane's 0 * 2^23 inside a compiled logf). Where the operation rounded: the exact value.
+  Value exact_as_bits(Value exact, ptx::Type t, Value ieee);
+  Value symbolic_fbin(FBin op, ptx::Type t, Value a, Value b, const FloatMods& m);
+  Value symbolic_fun(FUn op, ptx::Type t, Value a, const FloatMods& m);
+  ConcreteDomain ieee_;
   expr::ExprId ln2();
 
   // Integer data e as the value of type t's bits (symbolic_wrap.cpp): e itself where its

@@ -1,7 +1,8 @@
 // Compiled routines whose ends the compiler fused with the program's next steps: logf's zero
 // case selected after a later step, expf's last multiply fused with an addition of the
-// input's own values, and erff merging where a data-dependent where() merges. Each is read as
-// the function only where that is exact, and a wrong kernel beside it is still refuted.
+// input's own values, and erff merging where a data-dependent where() merges; and a routine run
+// on the 0 a masked load leaves. Each is read as the function only where that is exact, and a
+// wrong kernel beside it is still refuted.
 #include "fixture.hpp"
 
 namespace racer::check::testing {
@@ -83,6 +84,30 @@ out = { shape = [8], dtype = "f32", init = "empty" }
   r = run(kernels, {.tensors = with_zero, .a = {{"div_first", kArgs, "[1]", "[8]"}}, .b = {{"select_first", kArgs, "[1]", "[8]"}}});
   EXPECT_EQ(r.verdict, Verdict::Refused) << show(r);
   EXPECT_NE(r.reason.find("add.s32"), std::string::npos) << r.reason;
+}
+
+TEST_F(MachineTest, ARoutineRunOnTheZeroAMaskedLoadLeavesRunsOnItsBits) {
+  // Lanes past the end load nothing and keep 0, and logf's bit arithmetic runs on it (a Triton
+  // block whose last lanes are masked): 0 * 2^23 is exactly the float the GPU computes, so it
+  // stays concrete bits and the routine runs on them; the masked lanes store nothing.
+  const std::string masked_load = R"(  setp.lt.u32 %p1, %r0, 6;
+  mov.f32 %h1, 0f00000000;
+  @%p1 ld.global.f32 %h1, [%rd11];
+)";
+  auto masked = [&](const char* name, const std::string& tail) {
+    std::string body = replace_all(replace_all(kLogfBody, "{tail}", tail), "  ld.global.f32 %h1, [%rd11];\n", masked_load);
+    return kernel(name, 2, replace_all(body, "  st.global.f32 [%rd12], %h23;", "  @%p1 st.global.f32 [%rd12], %h23;"), kDecls);
+  };
+  const std::string tensors = R"(x = { shape = [6], dtype = "f32", init = "input", range = [0.5, 4] }
+out = { shape = [6], dtype = "f32", init = "empty" }
+)";
+  const std::string kernels = masked("masked_a", replace_all(kSelectFirst, "{divisor}", "0f3FA00000")) +
+                              masked("masked_b", kDivisionFirst) +
+                              masked("masked_wrong", replace_all(kSelectFirst, "{divisor}", "0f3FC00000"));
+  auto r = run(kernels, {.tensors = tensors, .a = {{"masked_a", kArgs, "[1]", "[8]"}}, .b = {{"masked_b", kArgs, "[1]", "[8]"}}});
+  EXPECT_EQ(r.verdict, Verdict::Equivalent) << show(r);
+  r = run(kernels, {.tensors = tensors, .a = {{"masked_a", kArgs, "[1]", "[8]"}}, .b = {{"masked_wrong", kArgs, "[1]", "[8]"}}});
+  EXPECT_EQ(r.verdict, Verdict::Inequivalent) << show(r);
 }
 
 // out[i] = expf(x[i]) + {addend}, nvcc's expf with its last multiply fused into the addition.
