@@ -37,3 +37,31 @@ def unary_scalars(x_ptr, y_ptr, n, A: tl.constexpr, B: tl.constexpr, C: tl.const
     else:
         y = OP(x, A, B, C)
     tl.store(y_ptr + offs, y, mask=mask)
+
+
+@triton.jit
+def unary_scalar(x_ptr, y_ptr, n, A: tl.constexpr, OP: tl.constexpr, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(x_ptr + offs, mask=mask)
+    tl.store(y_ptr + offs, OP(x, A), mask=mask)
+
+
+@triton.jit
+def ternary(x_ptr, u_ptr, v_ptr, y_ptr, n, OP: tl.constexpr, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(x_ptr + offs, mask=mask)
+    u = tl.load(u_ptr + offs, mask=mask)
+    v = tl.load(v_ptr + offs, mask=mask)
+    tl.store(y_ptr + offs, OP(x, u, v), mask=mask)
+
+
+@triton.jit
+def ternary_scalar(x_ptr, u_ptr, v_ptr, y_ptr, n, A: tl.constexpr, OP: tl.constexpr, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(x_ptr + offs, mask=mask)
+    u = tl.load(u_ptr + offs, mask=mask)
+    v = tl.load(v_ptr + offs, mask=mask)
+    tl.store(y_ptr + offs, OP(x, u, v, A), mask=mask)
