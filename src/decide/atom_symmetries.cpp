@@ -176,6 +176,8 @@ ExprId AtomNormalizer::abs_of(ExprId u) {
   if (b.lo && *b.lo >= 0) return u;
   if (b.hi && *b.hi <= 0) return expand(s_.neg(u));
   sign_taken_out(FuncKind::Abs, u);
+  // |erf(v)| = erf(|v|): erf is odd and increasing (erff(fabsf(x)) meets fabsf(erff(x))).
+  if (s_.kind(u) == Kind::Func && s_.func_kind(u) == FuncKind::Erf) return s_.erf(abs_of(s_.operand(u, 0)));
   return s_.abs(u);
 }
 

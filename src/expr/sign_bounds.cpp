@@ -181,10 +181,4 @@ bool SignBounds::positive(ExprId x) {
   return b.lo && *b.lo > 0;
 }
 
-bool SignBounds::nonzero(ExprId x) {
-  if (positive(x)) return true;
-  Bounds b = of(x);
-  return b.hi && *b.hi < 0;
-}
-
 }  // namespace racer::expr

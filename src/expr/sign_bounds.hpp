@@ -2,11 +2,11 @@
 // Rational bounds on an expression over its symbols' ranges (the instance's input domain, as
 // the Store holds it): a lower and an upper bound, either possibly infinite, that hold at every
 // point of the box where the expression is defined. Coarse (interval arithmetic; exp, log and
-// sqrt through rational bounds of their own), and only ever used one way: where it says a value
-// is positive (or that its sign is fixed), it is. The atom normalizer takes a log apart
-// (log(y / x) = log(y) - log(x)) only over factors it proves positive, so that the rewrite keeps
-// the value wherever the original has one; the routine recognizer reads a compiled log whose
-// zero case the compiler moved away from it only where its input is never 0.
+// sqrt through rational bounds of their own), and only ever used one way: what lies outside
+// them the expression never takes. The atom normalizer takes a log apart (log(y / x) = log(y) -
+// log(x)) only over factors it proves positive, so that the rewrite keeps the value wherever the
+// original has one; the routine recognizer fits a compiled routine only on the values its input
+// can take (idiom/plan.hpp, InputRange).
 #include <gmpxx.h>
 
 #include <optional>
@@ -26,8 +26,6 @@ class SignBounds {
   Bounds of(expr::ExprId x);
   // Whether x > 0 wherever it is defined on the box.
   bool positive(expr::ExprId x);
-  // Whether x != 0 wherever it is defined on the box (its sign is fixed).
-  bool nonzero(expr::ExprId x);
 
  private:
   Bounds compute(expr::ExprId x);

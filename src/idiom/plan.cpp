@@ -13,6 +13,9 @@
 namespace racer::idiom {
 namespace {
 
+// A fit on the probes inside an input's range needs this many of them.
+constexpr size_t kMinRangeSamples = 8;
+
 using ptx::Liveness;
 using ptx::reads_of;
 using ptx::writes_of;
@@ -98,7 +101,7 @@ bool close_plan(const ptx::Function& fn, const Liveness& live, const std::vector
 // one instruction every probe value executes.
 // The function register y holds at the first visit of m, across the runs, if one fits.
 std::optional<Fit> fit_at_visit(const ptx::Function& fn, const std::vector<Run>& runs, uint32_t m, uint32_t y,
-                                Tolerance tol, bool input_nonzero) {
+                                Tolerance tol, const std::optional<InputRange>& range) {
   auto yfmt = format_of(fn.regs[y].type);
   if (!yfmt || fn.regs[y].type == ptx::Type::Pred || ptx::type_bits(fn.regs[y].type) < 32) return std::nullopt;
   std::vector<Sample> samples;
@@ -106,29 +109,34 @@ std::optional<Fit> fit_at_visit(const ptx::Function& fn, const std::vector<Run>&
     const auto& regs = r.visits.at(m).sample_regs;
     auto it = std::find_if(regs.begin(), regs.end(), [&](const auto& p) { return p.first == y; });
     if (it == regs.end()) return std::nullopt;
-    if (input_nonzero && r.t == 0) continue;
+    if (range && !range->contains(r.t)) continue;
     double v = ieee::to_double(*yfmt, it->second);
     samples.push_back({r.t, static_cast<long double>(v), std::isnan(v)});
   }
+  if (range && samples.size() < kMinRangeSamples) return std::nullopt;
   return fit_routine(samples, tol);
 }
 
 // `several`: whether a plan may leave more than one result (tried only when no plan with
 // one result exists, so that a routine is read whole rather than by its first pieces).
-std::optional<RoutinePlan> merge_commit(const PlanSearch& s, bool several) {
+// `joins_only`: m only where a branch on the input meets its other path.
+std::optional<RoutinePlan> merge_commit(const PlanSearch& s, bool several, bool joins_only = false) {
   const ptx::Function& fn = s.fn;
   const Liveness& live = s.live;
   const std::vector<Run>& runs = s.runs;
   const uint32_t at = s.at;
   const Tolerance tol = s.tol;
+  std::set<uint32_t> joins;
+  for (const Run& r : runs)
+    for (auto [branch, join] : r.branch_joins) joins.insert(join);
   for (uint32_t m : runs[0].order) {
-    if (m == at) continue;
+    if (m == at || (joins_only && !joins.count(m))) continue;
     bool everywhere = true;
     for (const Run& r : runs) everywhere &= r.visits.count(m) > 0;
     if (!everywhere) continue;
     for (auto [y, bits0] : runs[0].visits.at(m).sample_regs) {
       (void)bits0;
-      auto fit = fit_at_visit(fn, runs, m, y, tol, s.input_nonzero);
+      auto fit = fit_at_visit(fn, runs, m, y, tol, s.input_range);
       if (!fit) continue;
       RoutinePlan plan;
       plan.fit = *fit;
@@ -142,7 +150,7 @@ std::optional<RoutinePlan> merge_commit(const PlanSearch& s, bool several) {
       auto result = [&](uint32_t w) {
         if (results.count(w)) return true;
         if (!several) return false;
-        auto f = fit_at_visit(fn, runs, m, w, tol, s.input_nonzero);
+        auto f = fit_at_visit(fn, runs, m, w, tol, s.input_range);
         if (!f) return false;
         results.insert(w);
         plan.extra.emplace_back(w, *f);
@@ -174,7 +182,7 @@ std::optional<RoutinePlan> merge_commit(const PlanSearch& s, bool several) {
       tainted.insert(results.begin(), results.end());
       if (!close_plan(fn, live, runs, at, m, skip, tainted, results, plan)) continue;
       plan.clobber_local = local_stores_of(runs);
-      plan.input_nonzero = s.input_nonzero;
+      plan.input_range = s.input_range;
       if (s.debug) std::fprintf(stderr, "    merge commit %s before pc %u: %s\n", fn.regs[y].name.c_str(), m, fit->describe().c_str());
       return plan;
     }
@@ -205,7 +213,10 @@ std::optional<RoutinePlan> plan_at_write(const PlanSearch& s, const Event& e) {
     commit_index.push_back(k);
   }
   if (samples.size() != runs.size()) return std::nullopt;
-  if (s.input_nonzero) std::erase_if(samples, [](const Sample& x) { return x.t == 0; });
+  if (s.input_range) {
+    std::erase_if(samples, [&](const Sample& x) { return !s.input_range->contains(x.t); });
+    if (samples.size() < kMinRangeSamples) return std::nullopt;
+  }
   auto fit = fit_routine(samples, s.tol);
   if (s.debug) {
     std::fprintf(stderr, "    candidate %s at pc %u: %s;", fn.regs[y].name.c_str(), e.pc, fit ? fit->describe().c_str() : "no fit");
@@ -221,7 +232,7 @@ std::optional<RoutinePlan> plan_at_write(const PlanSearch& s, const Event& e) {
   plan.addend_reg = e.addend;
   plan.addend_negated = e.addend_negated;
   plan.addend_type = fn.instrs[e.pc].type();
-  plan.input_nonzero = s.input_nonzero;
+  plan.input_range = s.input_range;
   std::set<uint32_t> skip{at, e.pc}, tainted;
   bool alive = false;
   for (size_t ri = 0; ri < runs.size() && !alive; ++ri) {
@@ -316,8 +327,20 @@ std::optional<RoutinePlan> plan_from_runs(const PlanSearch& s) {
       std::fprintf(stderr, "    pc %u absorbed %d writes %zu %s\n", e.pc, e.absorbed, e.writes.size(),
                    e.writes.empty() ? "" : s.fn.regs[e.writes[0]].name.c_str());
   }
+  std::optional<RoutinePlan> written;
   for (const Event& e : s.runs[0].events)
-    if (auto plan = plan_at_write(s, e)) return plan;
+    if ((written = plan_at_write(s, e))) break;
+  // Over an input's range, the routine's checks of values the input never takes (logf's NaN
+  // below 0, on the float's bits) may come after an early register that already holds the
+  // function: a result where the paths of its branches meet, later, leaves them behind. Of
+  // the two, the one in place later covers more of the routine.
+  if (s.input_range)
+    if (auto merged = merge_commit(s, false, true)) {
+      const std::vector<uint32_t>& order = s.runs[0].order;
+      auto place = [&](uint32_t pc) { return std::find(order.begin(), order.end(), pc) - order.begin(); };
+      if (!written || place(merged->commit) > place(written->commit)) return merged;
+    }
+  if (written) return written;
   if (s.selection) return std::nullopt;
   if (auto plan = merge_commit(s, false)) return plan;
   return merge_commit(s, true);

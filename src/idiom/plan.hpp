@@ -3,6 +3,7 @@
 // function of the input (and where), what the thread steps over, and what a plan reused
 // elsewhere must find unchanged. Accepted only where nothing else the routine computed is
 // read afterwards.
+#include <cmath>
 #include <optional>
 #include <set>
 #include <utility>
@@ -21,6 +22,14 @@ struct PlacedFit {
   Fit fit;
 };
 
+// The values a routine's input can take, where its symbols' ranges bound it: probe points
+// outside do not count against a fit (see PlanSearch::input_range).
+struct InputRange {
+  long double lo = -HUGE_VALL, hi = HUGE_VALL;
+  bool contains(long double t) const { return t >= lo && t <= hi; }
+  bool within(const InputRange& o) const { return lo >= o.lo && hi <= o.hi; }
+};
+
 struct RoutinePlan {
   std::vector<uint32_t> skip;
   uint32_t commit = 0, reg = 0;
@@ -37,9 +46,9 @@ struct RoutinePlan {
   // instruction where the plan ends (see exec::AbsorbPlan::placed).
   std::vector<PlacedFit> placed;
   uint32_t end = 0;
-  // Fitted without the probe at 0 (PlanSearch::input_nonzero): serves only an input that is
-  // never 0.
-  bool input_nonzero = false;
+  // Fitted on the probes inside this range only (PlanSearch::input_range): serves only an
+  // input whose range lies within it.
+  std::optional<InputRange> input_range;
 };
 
 struct PlanSearch {
@@ -52,11 +61,12 @@ struct PlanSearch {
   bool selection;
   Tolerance tol;
   bool debug;
-  // The input is never 0 (its symbols' ranges keep it away): a probe at 0 does not count
-  // against a fit. Compilers move a routine's special case at 0 (logf's -inf) past the steps
-  // that follow it (max(logf(x), -2) selects -2 at x == 0 after the max), so the register where
-  // the routine's paths meet holds the function everywhere but there.
-  bool input_nonzero = false;
+  // The input's range, where its symbols' ranges bound it: a probe outside does not count
+  // against a fit. Compilers specialize a routine to what they know of its input (erff(fabsf(x))
+  // drops erff's own |x| and sign), and move its special cases past the steps that follow it
+  // (max(logf(x), -2) selects -2 at x == 0 after the max), so the routine computes the function
+  // only where the input can be.
+  std::optional<InputRange> input_range;
   // Where the paths of the data-dependent branch the thread is on meet (none: UINT32_MAX). The
   // thread merges its paths there before running that instruction, so a result written by it
   // (min(acc, erff(x)) at the meeting point of where(x > c, erff(x), ...)) would come too late.

@@ -50,10 +50,21 @@ std::set<uint32_t> symbolic_ancestors(const exec::Thread& th, const ptx::Functio
   return syms;
 }
 
-// Whether the routine's input is never 0 over its symbols' ranges (PlanSearch::input_nonzero).
-bool never_zero(exec::ExecContext& ctx, uint32_t root) {
+// The values the routine's input can take over its symbols' ranges, where that leaves some
+// probe point out (PlanSearch::input_range); the bounds widened a little as long doubles.
+std::optional<InputRange> input_range(exec::ExecContext& ctx, uint32_t root) {
   auto& sym = dynamic_cast<exec::SymbolicDomain&>(ctx.dom);
-  return expr::SignBounds(sym.store()).nonzero(ctx.th.regs[root].expr());
+  expr::Bounds b = expr::SignBounds(sym.store()).of(ctx.th.regs[root].expr());
+  InputRange r;
+  auto widened = [](const mpq_class& q, long double toward) {
+    long double x = static_cast<long double>(q.get_d());
+    return std::nextafter(std::nextafter(x, toward), toward);
+  };
+  if (b.lo) r.lo = widened(*b.lo, -HUGE_VALL);
+  if (b.hi) r.hi = widened(*b.hi, HUGE_VALL);
+  const auto& pts = probe_points();
+  if (std::all_of(pts.begin(), pts.end(), [&](long double t) { return r.contains(t); })) return std::nullopt;
+  return r;
 }
 
 // Whether the thread holds what a plan read of its registers where it was made (a plan serves
@@ -70,13 +81,53 @@ PlanSearch search_for(exec::ExecContext& ctx, PlanSearch search) {
   return search;
 }
 
-// The plan that leaves the probe at 0 out, for an input that is never 0 (tried where no plan
-// holds everywhere).
-std::optional<RoutinePlan> nonzero_plan(exec::ExecContext& ctx, uint32_t root, PlanSearch search) {
-  if (search.selection || !never_zero(ctx, root)) return std::nullopt;
-  if (search.debug) std::fprintf(stderr, "  the input is never 0: fitting without the probe at 0\n");
-  search.input_nonzero = true;
-  return plan_from_runs(search);
+// The runs of a probe at each of `points` (the input in format f); nullopt where one refused.
+std::optional<std::vector<Run>> runs_at(const ProbeSite& site, ieee::Format f, const std::vector<long double>& points) {
+  std::vector<Run> runs;
+  for (long double t0 : points) {
+    auto run = probe_once(site, ieee::from_double(f, static_cast<double>(t0)));
+    if (!run) return std::nullopt;
+    runs.push_back(std::move(*run));
+  }
+  return runs;
+}
+
+std::optional<std::vector<Run>> runs_at_probe_points(const ProbeSite& site, ieee::Format f) {
+  return runs_at(site, f, probe_points());
+}
+
+// Probe points for a fit over an input's range: the fixed points inside it, and kRangePoints
+// more spread over it (evenly over a bounded range, at growing distances from its end
+// otherwise, so that a narrow range is probed as densely as the whole line).
+constexpr size_t kRangePoints = 24;
+std::vector<long double> points_in(const InputRange& r) {
+  std::vector<long double> pts;
+  for (long double t : probe_points())
+    if (r.contains(t)) pts.push_back(t);
+  const bool lo = std::isfinite(r.lo), hi = std::isfinite(r.hi);
+  for (size_t k = 0; k < kRangePoints; ++k) {
+    const long double u = (static_cast<long double>(k) + 0.5L) / kRangePoints;  // in (0, 1)
+    const long double far = std::ldexp(1.0L, static_cast<int>(k) - 8);        // 2^-8 .. 2^15
+    if (lo && hi) pts.push_back(r.lo + u * (r.hi - r.lo));
+    else if (lo) pts.push_back(r.lo + far);
+    else if (hi) pts.push_back(r.hi - far);
+  }
+  return pts;
+}
+
+// The plan fitted on the probes inside the input's range only (tried where no plan holds
+// everywhere).
+std::optional<RoutinePlan> range_plan(exec::ExecContext& ctx, uint32_t root, const ProbeSite& site, ieee::Format f,
+                                      const PlanSearch& search) {
+  std::optional<InputRange> range = input_range(ctx, root);
+  if (!range) return std::nullopt;
+  if (search.debug) std::fprintf(stderr, "  the input lies in [%Lg, %Lg]: probing there\n", range->lo, range->hi);
+  std::optional<std::vector<Run>> runs = runs_at(site, f, points_in(*range));
+  if (!runs) return std::nullopt;
+  PlanSearch ranged{search.fn, search.live, *runs, search.at, search.selection, search.tol, search.debug};
+  ranged.path_join = search.path_join;
+  ranged.input_range = range;
+  return plan_from_runs(ranged);
 }
 
 }  // namespace
@@ -156,28 +207,19 @@ bool MathRoutineRecognizer::recognize(exec::ExecContext& ctx, const ptx::Instr& 
   // candidate input of every site the first pass recognizes. A third reads additions of the
   // thread's own values computed from the input as addends (ProbeSite::input_addends): only
   // where nothing else fits, since a routine's own last step may add its input.
-  // A plan that holds only because the input is never 0 (PlanSearch::input_nonzero) is kept
-  // aside: it serves only where no input has a plan that holds everywhere, before the third
-  // pass (whose addends are the least certain reading).
-  std::optional<std::pair<Key, Plan>> nonzero_only;
-  auto install_nonzero_only = [&]() {
-    for (uint32_t root : distinct) {
-      Key key{&fn, at, root, th.def_pc[root], trigger};
-      auto it = nonzero_cache_.find(key);
-      if (it == nonzero_cache_.end() || !never_zero(ctx, root)) continue;
-      if (reads_as_made(th, it->second)) {
-        install(ctx, it->second, root, at);
-        return true;
-      }
-    }
-    if (!nonzero_only) return false;
-    const Key& key = nonzero_only->first;
-    nonzero_cache_[key] = nonzero_only->second;
-    install(ctx, nonzero_only->second, key.root_reg, at);
+  // A plan that holds only over its input's range (PlanSearch::input_range) is kept aside: it
+  // serves only where no input has a plan that holds everywhere, before the third pass (whose
+  // addends are the least certain reading).
+  std::optional<std::pair<Key, Plan>> range_only;
+  auto install_range_only = [&]() {
+    if (!range_only) return false;
+    const Key& key = range_only->first;
+    range_cache_[key] = range_only->second;
+    install(ctx, range_only->second, key.root_reg, at);
     return true;
   };
   for (int pass = 0; pass < 3 && (pass == 0 || trigger != Trigger::Selection); ++pass) {
-    if (pass == 2 && install_nonzero_only()) return true;
+    if (pass == 2 && install_range_only()) return true;
     std::set<Key>& failed = failed_[pass];
     for (uint32_t root : distinct) {
       Key key{&fn, at, root, th.def_pc[root], trigger};
@@ -188,10 +230,17 @@ bool MathRoutineRecognizer::recognize(exec::ExecContext& ctx, const ptx::Instr& 
           return true;
         }
       }
+      if (auto it = range_cache_.find(key); it != range_cache_.end() && reads_as_made(th, it->second)) {
+        auto range = input_range(ctx, root);
+        if (range && range->within(*it->second.input_range)) {
+          if (!range_only) range_only.emplace(key, it->second);
+          continue;
+        }
+      }
       auto plan = pass == 0 ? probe(ctx, at, root, trigger) : probe_further(ctx, at, root, pass == 2);
-      if (plan && plan->input_nonzero) {
+      if (plan && plan->input_range) {
         // (Not a failure: at a visit whose fixed inputs differ, this input is probed again.)
-        if (!nonzero_only) nonzero_only.emplace(key, std::move(*plan));
+        if (!range_only) range_only.emplace(key, std::move(*plan));
         continue;
       }
       if (plan) {
@@ -208,18 +257,7 @@ bool MathRoutineRecognizer::recognize(exec::ExecContext& ctx, const ptx::Instr& 
       failed.insert(key);
     }
   }
-  return install_nonzero_only();
-}
-
-// The runs of a probe at every probe point (the input in format f); nullopt where one refused.
-static std::optional<std::vector<Run>> runs_at_probe_points(const ProbeSite& site, ieee::Format f) {
-  std::vector<Run> runs;
-  for (long double t0 : probe_points()) {
-    auto run = probe_once(site, ieee::from_double(f, static_cast<double>(t0)));
-    if (!run) return std::nullopt;
-    runs.push_back(std::move(*run));
-  }
-  return runs;
+  return install_range_only();
 }
 
 std::optional<MathRoutineRecognizer::Plan> MathRoutineRecognizer::probe_further(exec::ExecContext& ctx, uint32_t at, uint32_t root,
@@ -236,7 +274,7 @@ std::optional<MathRoutineRecognizer::Plan> MathRoutineRecognizer::probe_further(
   if (debug_) std::fprintf(stderr, "  probe root %s past loads%s:", fn.regs[root].name.c_str(), input_addends ? ", input addends" : "");
   const PlanSearch search = search_for(ctx, {fn, liveness(fn), *runs, at, false, Tolerance::Loose, debug_});
   if (auto plan = plan_from_runs(search)) return plan;
-  return nonzero_plan(ctx, root, search);
+  return range_plan(ctx, root, site, *fmt, search);
 }
 
 void MathRoutineRecognizer::install(exec::ExecContext& ctx, const Plan& p, uint32_t root, uint32_t at) {
@@ -281,7 +319,7 @@ std::optional<MathRoutineRecognizer::Plan> MathRoutineRecognizer::probe(exec::Ex
   const Tolerance tol = selection ? Tolerance::Strict : Tolerance::Loose;
   const PlanSearch search = search_for(ctx, {fn, liveness(fn), *runs, at, selection, tol, debug_});
   if (auto plan = plan_from_runs(search)) return plan;
-  if (selection) return std::nullopt;
+  if (selection) return range_plan(ctx, root, site, *fmt, search);
   // No register holds the function where the routine's part here ends: it may go on inside a
   // loop (split_plan.hpp).
   ProbeSite through = site;
@@ -290,7 +328,7 @@ std::optional<MathRoutineRecognizer::Plan> MathRoutineRecognizer::probe(exec::Ex
   std::optional<std::vector<Run>> through_runs = runs_at_probe_points(through, *fmt);
   if (through_runs)
     if (auto plan = split_plan_from_runs({fn, liveness(fn), *through_runs, at, false, tol, debug_})) return plan;
-  return nonzero_plan(ctx, root, search);
+  return range_plan(ctx, root, site, *fmt, search);
 }
 
 }  // namespace racer::idiom

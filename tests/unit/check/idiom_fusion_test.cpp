@@ -110,6 +110,66 @@ out = { shape = [6], dtype = "f32", init = "empty" }
   EXPECT_EQ(r.verdict, Verdict::Inequivalent) << show(r);
 }
 
+// erff as nvcc 13 inlines it for sm_90 (-O3) on %h1, which {pre} sets from x; {post} takes
+// its value from %h27 into %h28.
+const char* kErffOn = R"(
+  mul.wide.u32 %rd10, %r0, 4;
+  add.s64 %rd11, %rd0, %rd10;
+  ld.global.f32 %h5, [%rd11];
+{pre}
+  abs.f32 %h6, %h1;
+  setp.ltu.f32 %p2, %h6, 0f3F8060FE;
+  setp.ge.f32 %p3, %h6, 0f3F8060FE;
+  mul.f32 %h7, %h1, %h1;
+  selp.f32 %h8, %h6, %h7, %p3;
+  selp.f32 %h9, 0f38EB4C3A, 0f38B1E96A, %p3;
+  selp.f32 %h10, 0fBAAE005B, 0fBA574D20, %p3;
+  fma.rn.f32 %h11, %h9, %h8, %h10;
+  selp.f32 %h12, 0f3C09919F, 0f3BAAD5EA, %p3;
+  fma.rn.f32 %h13, %h11, %h8, %h12;
+  selp.f32 %h14, 0fBD24D99A, 0fBCDC1BE7, %p3;
+  fma.rn.f32 %h15, %h13, %h8, %h14;
+  selp.f32 %h16, 0f3E235519, 0f3DE718AF, %p3;
+  fma.rn.f32 %h17, %h15, %h8, %h16;
+  selp.f32 %h18, 0f3F69B4F9, 0fBEC093AC, %p3;
+  fma.rn.f32 %h19, %h17, %h8, %h18;
+  selp.f32 %h20, 0f3F210A14, 0f3E0375D3, %p3;
+  fma.rn.f32 %h21, %h19, %h8, %h20;
+  neg.f32 %h22, %h6;
+  selp.f32 %h23, %h22, %h1, %p3;
+  fma.rn.f32 %h27, %h21, %h23, %h23;
+  @%p2 bra $L_join;
+  ex2.approx.ftz.f32 %h24, %h27;
+  mov.f32 %h25, 0f3F800000;
+  sub.f32 %h26, %h25, %h24;
+  copysign.f32 %h27, %h1, %h26;
+$L_join:
+{post}
+  add.s64 %rd12, %rd1, %rd10;
+  st.global.f32 [%rd12], %h28;
+)";
+
+TEST_F(MachineTest, ARoutineFedAnAbsoluteValueIsFittedOverTheValuesItCanTake) {
+  // erff(fabsf(x)): the routine's own |t| of the input |x| is |x| again, one symbolic value, so
+  // the probes set both to t and below 0 the routine computes nothing of the family; |x| is
+  // never below 0, and over [0, 3] the routine is erf. |erf(x)| = erf(|x|) (erf is odd and
+  // increasing) against fabsf(erff(x)); erff(|x| + 1/4) is refuted.
+  const std::string tensors = R"(x = { shape = [8], dtype = "f32", init = "input", range = [-3, 3] }
+out = { shape = [8], dtype = "f32", init = "empty" }
+)";
+  auto erff_on = [&](const char* name, const std::string& pre, const std::string& post) {
+    return kernel(name, 2, replace_all(replace_all(kErffOn, "{pre}", pre), "{post}", post), kDecls);
+  };
+  const std::string kernels = erff_on("erf_abs", "  abs.f32 %h1, %h5;", "  mov.f32 %h28, %h27;") +
+                              erff_on("abs_erf", "  mov.f32 %h1, %h5;", "  abs.f32 %h28, %h27;") +
+                              erff_on("erf_abs_shifted", "  abs.f32 %h4, %h5;\n  add.f32 %h1, %h4, 0f3E800000;",
+                                      "  mov.f32 %h28, %h27;");
+  auto r = run(kernels, {.tensors = tensors, .a = {{"erf_abs", kArgs, "[1]", "[8]"}}, .b = {{"abs_erf", kArgs, "[1]", "[8]"}}});
+  EXPECT_EQ(r.verdict, Verdict::Equivalent) << show(r);
+  r = run(kernels, {.tensors = tensors, .a = {{"erf_abs_shifted", kArgs, "[1]", "[8]"}}, .b = {{"abs_erf", kArgs, "[1]", "[8]"}}});
+  EXPECT_EQ(r.verdict, Verdict::Inequivalent) << show(r);
+}
+
 // out[i] = expf(x[i]) + {addend}, nvcc's expf with its last multiply fused into the addition.
 const char* kExpfFused = R"(
   mul.wide.u32 %rd10, %r0, 4;
