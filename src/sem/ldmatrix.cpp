@@ -42,17 +42,49 @@ void step(ExecContext& c, const Instr& i) {
   if (c.th.member_mask != 0xFFFFFFFFu) throw exec::Refusal("ldmatrix/stmatrix in a warp of fewer than 32 threads");
 }
 
+// A 32-bit register that is one symbolic number (f32 data Triton moves through a .b16
+// layout conversion) cannot be split into halves; without .trans its halves are the two
+// adjacent elements of one row, so its four bytes stay together in memory: stored whole by
+// stmatrix, loaded whole by ldmatrix.
+struct TileElement {
+  Value half;
+  std::optional<Value> whole;  // at the even column of a pair: the register both came from
+};
+
 void ldmatrix(ExecContext& c0, const Instr& i, std::span<Thread* const> lanes) {
   unsigned n = tile_count(i);
   bool trans = i.has(Mod::Trans);
   exec::Space sp = space_of(i);
-  std::vector<Value> tiles(n * 64);
+  std::vector<TileElement> tiles(n * 64);
   for (unsigned t = 0; t < n; ++t)
     for (unsigned r = 0; r < 8; ++r) {
       Thread& th = *lanes[8 * t + r];
       ExecContext lc = c0.with(th);
       uint64_t row = lc.address(i.operands[1]);
-      for (unsigned col = 0; col < 8; ++col) tiles[t * 64 + r * 8 + col] = c0.memory().load(lc, i, sp, row + 2 * col, 2, Type::B16);
+      for (unsigned col = 0; col < 8; col += 2) {
+        TileElement* e = &tiles[t * 64 + r * 8 + col];
+        if (!trans) {
+          // The pair's four bytes as one value where they hold one (a symbolic f32 stored
+          // whole); bytes that do not read as four (some never written) are read by halves.
+          std::optional<Value> v;
+          try {
+            v = c0.memory().load(lc, i, sp, row + 2 * col, 4, Type::B32);
+          } catch (const exec::LocatedRefusal&) {
+            throw;
+          } catch (const exec::Refusal&) {
+          }
+          if (v && v->is_symbolic() && !v->is_packed()) {
+            e->whole = v;
+            continue;
+          }
+          if (v && !v->is_poison()) {
+            auto halves = exec::unpack_halves(*v);
+            e[0].half = halves[0], e[1].half = halves[1];
+            continue;
+          }
+        }
+        for (unsigned h = 0; h < 2; ++h) e[h].half = c0.memory().load(lc, i, sp, row + 2 * (col + h), 2, Type::B16);
+      }
     }
   for (Thread* th : lanes) {
     ExecContext lc = c0.with(*th);
@@ -61,19 +93,12 @@ void ldmatrix(ExecContext& c0, const Instr& i, std::span<Thread* const> lanes) {
     unsigned pos[2][2];
     held(th->lane, trans, pos);
     for (unsigned t = 0; t < n; ++t) {
-      Value lo = tiles[t * 64 + pos[0][0] * 8 + pos[0][1]], hi = tiles[t * 64 + pos[1][0] * 8 + pos[1][1]];
-      lc.set(d.kind == ptx::Operand::Kind::Vector ? d.elems[t] : d, exec::pack_halves(lo, hi));
+      const TileElement& lo = tiles[t * 64 + pos[0][0] * 8 + pos[0][1]];
+      const TileElement& hi = tiles[t * 64 + pos[1][0] * 8 + pos[1][1]];
+      lc.set(d.kind == ptx::Operand::Kind::Vector ? d.elems[t] : d, lo.whole ? *lo.whole : exec::pack_halves(lo.half, hi.half));
     }
   }
 }
-
-// A 32-bit register that is one symbolic number (f32 data Triton moves through a .b16
-// layout conversion) cannot be split into halves; without .trans its halves are the two
-// adjacent elements of one row, so its four bytes land in order and it is stored whole.
-struct TileElement {
-  Value half;
-  std::optional<Value> whole;  // at the even column of a pair: the register both came from
-};
 
 void stmatrix(ExecContext& c0, const Instr& i, std::span<Thread* const> lanes) {
   unsigned n = tile_count(i);
