@@ -23,11 +23,16 @@ struct PlacedFit {
 };
 
 // The values a routine's input can take, where its symbols' ranges bound it: probe points
-// outside do not count against a fit (see PlanSearch::input_range).
+// outside do not count against a fit (see PlanSearch::input_range). Or, for an input the ranges
+// keep away from 0 (a range too narrow to probe, a masked lane's constant), every value but 0.
 struct InputRange {
   long double lo = -HUGE_VALL, hi = HUGE_VALL;
-  bool contains(long double t) const { return t >= lo && t <= hi; }
-  bool within(const InputRange& o) const { return lo >= o.lo && hi <= o.hi; }
+  bool all_but_zero = false;
+  bool contains(long double t) const { return all_but_zero ? t != 0 : t >= lo && t <= hi; }
+  // Whether a fit over this range serves an input whose values lie in `input`.
+  bool admits(const InputRange& input) const {
+    return all_but_zero ? input.lo > 0 || input.hi < 0 : input.lo >= lo && input.hi <= hi;
+  }
 };
 
 struct RoutinePlan {
@@ -47,7 +52,7 @@ struct RoutinePlan {
   std::vector<PlacedFit> placed;
   uint32_t end = 0;
   // Fitted on the probes inside this range only (PlanSearch::input_range): serves only an
-  // input whose range lies within it.
+  // input the range admits.
   std::optional<InputRange> input_range;
 };
 

@@ -122,12 +122,16 @@ std::optional<RoutinePlan> range_plan(exec::ExecContext& ctx, uint32_t root, con
   std::optional<InputRange> range = input_range(ctx, root);
   if (!range) return std::nullopt;
   if (search.debug) std::fprintf(stderr, "  the input lies in [%Lg, %Lg]: probing there\n", range->lo, range->hi);
-  std::optional<std::vector<Run>> runs = runs_at(site, f, points_in(*range));
-  if (!runs) return std::nullopt;
-  PlanSearch ranged{search.fn, search.live, *runs, search.at, search.selection, search.tol, search.debug};
-  ranged.path_join = search.path_join;
-  ranged.input_range = range;
-  return plan_from_runs(ranged);
+  if (std::optional<std::vector<Run>> runs = runs_at(site, f, points_in(*range))) {
+    PlanSearch ranged{search.fn, search.live, *runs, search.at, search.selection, search.tol, search.debug};
+    ranged.path_join = search.path_join;
+    ranged.input_range = range;
+    if (auto plan = plan_from_runs(ranged)) return plan;
+  }
+  if (!(range->lo > 0 || range->hi < 0)) return std::nullopt;
+  PlanSearch nonzero = search;
+  nonzero.input_range = InputRange{.all_but_zero = true};
+  return plan_from_runs(nonzero);
 }
 
 }  // namespace
@@ -232,7 +236,7 @@ bool MathRoutineRecognizer::recognize(exec::ExecContext& ctx, const ptx::Instr& 
       }
       if (auto it = range_cache_.find(key); it != range_cache_.end() && reads_as_made(th, it->second)) {
         auto range = input_range(ctx, root);
-        if (range && range->within(*it->second.input_range)) {
+        if (range && it->second.input_range->admits(*range)) {
           if (!range_only) range_only.emplace(key, it->second);
           continue;
         }
