@@ -65,3 +65,42 @@ def ternary_scalar(x_ptr, u_ptr, v_ptr, y_ptr, n, A: tl.constexpr, OP: tl.conste
     u = tl.load(u_ptr + offs, mask=mask)
     v = tl.load(v_ptr + offs, mask=mask)
     tl.store(y_ptr + offs, OP(x, u, v, A), mask=mask)
+
+
+# Launchers whose scalars are run-time arguments, as pointwise_dynamic passes a Python scalar that is not a
+# tensor (the op may call .to() on it); constexprs only where the op's own parameter is a tl.constexpr.
+@triton.jit
+def unary_scalar_rt(x_ptr, y_ptr, n, a, OP: tl.constexpr, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(x_ptr + offs, mask=mask)
+    tl.store(y_ptr + offs, OP(x, a), mask=mask)
+
+
+@triton.jit
+def scalar_unary_rt(x_ptr, y_ptr, n, a, OP: tl.constexpr, BLOCK: tl.constexpr):
+    """OP(scalar, tensor): the tensor is the op's second operand (pow_scalar's exponent)."""
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(x_ptr + offs, mask=mask)
+    tl.store(y_ptr + offs, OP(a, x), mask=mask)
+
+
+@triton.jit
+def binary_scalar_rt(x_ptr, z_ptr, y_ptr, n, a, OP: tl.constexpr, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(x_ptr + offs, mask=mask)
+    z = tl.load(z_ptr + offs, mask=mask)
+    tl.store(y_ptr + offs, OP(x, z, a), mask=mask)
+
+
+@triton.jit
+def binary_scalars_rt(x_ptr, z_ptr, y_ptr, n, a, b, C: tl.constexpr, D: tl.constexpr, OP: tl.constexpr,
+                      BLOCK: tl.constexpr):
+    """OP(x, z, a, b, C, D): two run-time scalars and two constexpr flags (isclose's rtol, atol, equal_nan, zero_tol)."""
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(x_ptr + offs, mask=mask)
+    z = tl.load(z_ptr + offs, mask=mask)
+    tl.store(y_ptr + offs, OP(x, z, a, b, C, D), mask=mask)
