@@ -110,13 +110,9 @@ out = { shape = [6], dtype = "f32", init = "empty" }
   EXPECT_EQ(r.verdict, Verdict::Inequivalent) << show(r);
 }
 
-// erff as nvcc 13 inlines it for sm_90 (-O3) on %h1, which {pre} sets from x; {post} takes
-// its value from %h27 into %h28.
-const char* kErffOn = R"(
-  mul.wide.u32 %rd10, %r0, 4;
-  add.s64 %rd11, %rd0, %rd10;
-  ld.global.f32 %h5, [%rd11];
-{pre}
+// erff as nvcc 13 inlines it for sm_90 (-O3) on %h1, its value in %h27; the branch to its
+// second path's end jumps to $L_join, which follows.
+const std::string kErffSteps = R"(
   abs.f32 %h6, %h1;
   setp.ltu.f32 %p2, %h6, 0f3F8060FE;
   setp.ge.f32 %p3, %h6, 0f3F8060FE;
@@ -143,7 +139,15 @@ const char* kErffOn = R"(
   mov.f32 %h25, 0f3F800000;
   sub.f32 %h26, %h25, %h24;
   copysign.f32 %h27, %h1, %h26;
-$L_join:
+)";
+
+// out[i] = erff on %h1, which {pre} sets from x[i]; {post} takes its value from %h27 into %h28.
+const std::string kErffOn = R"(
+  mul.wide.u32 %rd10, %r0, 4;
+  add.s64 %rd11, %rd0, %rd10;
+  ld.global.f32 %h5, [%rd11];
+{pre}
+)" + kErffSteps + R"($L_join:
 {post}
   add.s64 %rd12, %rd1, %rd10;
   st.global.f32 [%rd12], %h28;
@@ -234,43 +238,17 @@ out = { shape = [8], dtype = "f32", init = "empty" }
 
 // where(x > {cut}, erff(x), y) folded into a running min that starts at +inf: erff's second
 // path ends where the where()'s paths meet, at the min.
-const char* kWhereErfMin = R"(
+const std::string kWhereErfMin = R"(
   mul.wide.u32 %rd10, %r0, 4;
   add.s64 %rd11, %rd0, %rd10;
   ld.global.f32 %h1, [%rd11];
   add.s64 %rd13, %rd2, %rd10;
-  ld.global.f32 %h47, [%rd13];
+  ld.global.f32 %h27, [%rd13];
   mov.f32 %h50, 0f7F800000;
   setp.leu.f32 %p5, %h1, {cut};
   @%p5 bra $L_join;
-  abs.f32 %h6, %h1;
-  mul.f32 %h16, %h1, %h1;
-  mov.f32 %h10, 0f3F800000;
-  setp.ltu.f32 %p3, %h6, 0f3F8060FE;
-  setp.ge.f32 %p4, %h6, 0f3F8060FE;
-  selp.f32 %h27, %h6, %h16, %p4;
-  selp.f32 %h28, 0f38EB4C3A, 0f38B1E96A, %p4;
-  selp.f32 %h29, 0fBAAE005B, 0fBA574D20, %p4;
-  fma.rn.f32 %h30, %h28, %h27, %h29;
-  selp.f32 %h31, 0f3C09919F, 0f3BAAD5EA, %p4;
-  fma.rn.f32 %h32, %h30, %h27, %h31;
-  selp.f32 %h33, 0fBD24D99A, 0fBCDC1BE7, %p4;
-  fma.rn.f32 %h34, %h32, %h27, %h33;
-  selp.f32 %h35, 0f3E235519, 0f3DE718AF, %p4;
-  fma.rn.f32 %h36, %h34, %h27, %h35;
-  selp.f32 %h37, 0f3F69B4F9, 0fBEC093AC, %p4;
-  fma.rn.f32 %h38, %h36, %h27, %h37;
-  selp.f32 %h39, 0f3F210A14, 0f3E0375D3, %p4;
-  fma.rn.f32 %h40, %h38, %h27, %h39;
-  neg.f32 %h41, %h6;
-  selp.f32 %h42, %h41, %h1, %p4;
-  fma.rn.f32 %h47, %h40, %h42, %h42;
-  @%p3 bra $L_join;
-  ex2.approx.ftz.f32 %h43, %h47;
-  sub.f32 %h45, %h10, %h43;
-  copysign.f32 %h47, %h1, %h45;
-$L_join:
-  min.f32 %h46, %h50, %h47;
+)" + kErffSteps + R"($L_join:
+  min.f32 %h46, %h50, %h27;
   add.s64 %rd12, %rd1, %rd10;
   st.global.f32 [%rd12], %h46;
 )";
