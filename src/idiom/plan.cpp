@@ -334,7 +334,7 @@ std::optional<RoutinePlan> plan_from_runs(const PlanSearch& s) {
   // below 0, on the float's bits) may come after an early register that already holds the
   // function: a result where the paths of its branches meet, later, leaves them behind. Of
   // the two, the one in place later covers more of the routine.
-  if (s.input_range)
+  if (s.input_range && !s.selection)
     if (auto merged = merge_commit(s, false, true)) {
       const std::vector<uint32_t>& order = s.runs[0].order;
       auto place = [&](uint32_t pc) { return std::find(order.begin(), order.end(), pc) - order.begin(); };
