@@ -161,6 +161,13 @@ ExprId AtomNormalizer::select_terms_out(ExprId cond, ExprId t, ExprId e) {
   return s_.add(common, s_.select(cond, s_.sub(t, common), s_.sub(e, common)));
 }
 
+ExprId AtomNormalizer::factorwise(ExprId product) {
+  std::vector<ExprId> factors{s_.constant(s_.coef(product))};
+  for (uint32_t i = 0; i < s_.arity(product); ++i)
+    factors.push_back(s_.pow_int(expand(s_.operand(product, i)), s_.weight(product, i).get_num()));
+  return s_.mul(factors);
+}
+
 ExprId AtomNormalizer::product_forms(ExprId product) {
   return distribute_monomial(cos_squares_as_sin(sqrt_powers(exp_log_powers(product))));
 }
@@ -176,8 +183,12 @@ ExprId AtomNormalizer::rewrite(ExprId x, std::vector<ExprId>& ops) {
       return product_forms(s_.rebuild(x, ops));
     case Kind::Add: break;  // structure only: the normal form expands sums and products itself
     case Kind::Func: {
-      for (ExprId& op : ops) op = expand(op);
       const expr::FuncKind f = s_.func_kind(x);
+      // log of a product: its factors in their normal forms, the product not multiplied out (a
+      // product of sums distributed is one sum, which log no longer takes apart).
+      if (f == expr::FuncKind::Log && s_.kind(ops[0]) == Kind::Mul)
+        if (auto r = log_of_product(factorwise(ops[0]))) return *r;
+      for (ExprId& op : ops) op = expand(op);
       if (f == expr::FuncKind::Tanh) return tanh_as_exp(ops[0]);
       if (f == expr::FuncKind::Log) return log_of(ops[0]);
       if (f == expr::FuncKind::Exp)

@@ -62,6 +62,8 @@ class AtomNormalizer {
   expr::ExprId log_of(expr::ExprId v);
   std::optional<expr::ExprId> exp_of_log(expr::ExprId arg);
   expr::ExprId exp_log_powers(expr::ExprId product);
+  // A product with each factor in its normal form, not multiplied out.
+  expr::ExprId factorwise(expr::ExprId product);
   expr::ExprId abs_of(expr::ExprId u);
   // `unexpanded`: the operands before their normal forms (for bounds), in the same order.
   // nullopt where nothing applies (the max stays as it was built).

@@ -122,7 +122,7 @@ std::optional<ExprId> AtomNormalizer::log_of_product(ExprId arg) {
   ExprId r = s_.mul(rest);
   if (r == s_.one()) return s_.add(terms);
   if (rest.size() == 1 && s_.coef(arg) < 0) return std::nullopt;  // undefined everywhere: left alone
-  terms.push_back(s_.log(r));
+  terms.push_back(s_.log(expand(r)));  // (the rest multiplied out, as any log's argument is)
   return s_.add(terms);
 }
 

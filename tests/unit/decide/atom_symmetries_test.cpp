@@ -50,6 +50,13 @@ TEST_F(DecideTest, AFunctionsSymmetriesMeetItsPlainForms) {
   EXPECT_TRUE(same_form(s.log(s.max(s.exp(s.log(r)), s.sqrt(t))), s.max(s.log(r), s.mul(q(1, 2), s.log(t)))));
   EXPECT_TRUE(same_form(s.pow_int(s.exp(s.mul(q(-1, 4), s.log(r))), 2), s.div(c(1), s.sqrt(r))));
   EXPECT_TRUE(same_form(s.exp(s.log(s.div(c(1), s.sqrt(t)))), s.pow_int(s.exp(s.mul(q(1, 2), s.log(s.div(c(1), s.sqrt(t))))), 2)));
+  // A product of sums is taken apart before it is multiplied out (a product of sums distributed
+  // is one sum, which log no longer takes apart), also as exp(log(.)) factors; |erf(v)| = erf(|v|).
+  ExprId r1 = s.add(r, c(1)), t2 = s.add(t, c(2));
+  EXPECT_TRUE(same_form(s.log(s.mul(r1, t2)), s.add(s.log(r1), s.log(t2))));
+  EXPECT_TRUE(same_form(s.log(s.mul(s.exp(s.log(r1)), s.exp(s.log(t2)))), s.add(s.log(r1), s.log(t2))));
+  EXPECT_TRUE(same_form(s.log(s.mul(s.mul(r1, t2), s.add(x, c(9)))), s.add(s.add(s.log(r1), s.log(t2)), s.log(s.add(x, c(9))))));
+  EXPECT_TRUE(same_form(s.func(expr::FuncKind::Abs, s.erf(x)), s.erf(s.func(expr::FuncKind::Abs, x))));
   // The Store flattens max(m, -m) for m = max(S) into max(S, -m); ranges settle |u| and drop a
   // max's operand kept below another.
   ExprId m = s.max(d, x);
@@ -71,6 +78,8 @@ TEST_F(DecideTest, AFunctionsSymmetriesMeetItsPlainForms) {
   EXPECT_FALSE(same_form(s.exp(s.mul(q(-1, 2), s.log(u))), s.div(c(1), s.sqrt(u))));  // u = 0 inside x's range
   EXPECT_FALSE(same_form(s.log(s.max(x, r)), s.max(s.log(x), s.log(r))));
   EXPECT_FALSE(same_form(s.log(s.mul(r, t)), s.add(s.log(r), s.log(r))));
+  EXPECT_FALSE(same_form(s.log(s.mul(s.add(x, c(1)), s.add(y, c(2)))), s.add(s.log(s.add(x, c(1))), s.log(s.add(y, c(2))))));
+  EXPECT_FALSE(same_form(s.func(expr::FuncKind::Abs, s.erf(x)), s.erf(x)));
   EXPECT_FALSE(same(s.max(d, s.add(s.neg(d), q(1, 8))), absd));
   EXPECT_FALSE(same(s.select(s.cmp(expr::CmpOp::Lt, s.zero(), d), s.neg(d), d), absd));
   EXPECT_FALSE(same(s.select(s.cmp(expr::CmpOp::Lt, x, s.zero()), s.neg(d), d), absd));
