@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "decide/atom_normalizer.hpp"
+#include "decide/quadratic_form.hpp"
 
 #include <unordered_map>
 
@@ -241,6 +242,11 @@ std::optional<ExprId> AtomNormalizer::max_of(std::vector<ExprId> ops, const std:
   std::vector<ExprId> kept;
   for (size_t i = 0; i < ops.size(); ++i)
     if (!best || i == *best || !b[i].hi || *b[i].hi > *b[*best].lo) kept.push_back(ops[i]);
+  // max(q, c) = q where q - c is a positive semidefinite quadratic form in its atoms (a one-pass
+  // variance clamped at 0: sqrt(max(E[x^2] - E[x]^2, 0))).
+  if (kept.size() == 2)
+    for (size_t i = 0; i < 2; ++i)
+      if (s_.is_rational(kept[i]) && nonnegative_quadratic(s_, expand(s_.sub(kept[1 - i], kept[i])))) return kept[1 - i];
   if (kept.size() == 1) return kept[0];
   if (auto out = increasing_out(kept, false)) return *out;
   // (Unchanged: the caller keeps the max as it was built, nested maxes included, which the case
