@@ -110,19 +110,32 @@ std::optional<ExprId> AtomNormalizer::log_of_extremum(ExprId arg) {
 // every log taken is defined too, with the same sum.
 std::optional<ExprId> AtomNormalizer::log_of_product(ExprId arg) {
   if (s_.kind(arg) != Kind::Mul || s_.coef(arg) == 0) return std::nullopt;
-  std::vector<ExprId> terms, rest{s_.constant(s_.coef(arg))};
+  std::vector<ExprId> terms, rest;
+  // A sum the ranges keep below 0 is -1 times a positive one (the Store takes a sum's sign out
+  // of it: 1/2 - x with x < 0 is stored as -(x - 1/2)). (A sum only: the negation of any other
+  // factor is a product holding it again.)
+  mpq_class coef = s_.coef(arg);
   for (uint32_t i = 0; i < s_.arity(arg); ++i) {
     ExprId f = s_.operand(arg, i);
     const mpq_class& w = s_.weight(arg, i);
-    if (is_func(s_, f, FuncKind::Exp)) terms.push_back(s_.mul(s_.constant(w), s_.operand(f, 0)));
-    else if (is_func(s_, f, FuncKind::Sqrt)) terms.push_back(s_.mul(s_.constant(w / 2), log_of(s_.operand(f, 0))));
-    else if (bounds_.positive(f)) terms.push_back(s_.mul(s_.constant(w), log_of(f)));
-    else rest.push_back(s_.pow_int(f, w.get_num()));
+    if (is_func(s_, f, FuncKind::Exp)) {
+      terms.push_back(s_.mul(s_.constant(w), s_.operand(f, 0)));
+    } else if (is_func(s_, f, FuncKind::Sqrt)) {
+      terms.push_back(s_.mul(s_.constant(w / 2), log_of(s_.operand(f, 0))));
+    } else if (bounds_.positive(f)) {
+      terms.push_back(s_.mul(s_.constant(w), log_of(f)));
+    } else if (const Bounds b = s_.kind(f) == Kind::Add ? bounds_.of(f) : Bounds{}; b.hi && *b.hi < 0) {
+      terms.push_back(s_.mul(s_.constant(w), log_of(expand(s_.neg(f)))));
+      if (mpz_odd_p(w.get_num_mpz_t())) coef = -coef;
+    } else {
+      rest.push_back(s_.pow_int(f, w.get_num()));
+    }
   }
   if (terms.empty()) return std::nullopt;
+  rest.insert(rest.begin(), s_.constant(coef));
   ExprId r = s_.mul(rest);
   if (r == s_.one()) return s_.add(terms);
-  if (rest.size() == 1 && s_.coef(arg) < 0) return std::nullopt;  // undefined everywhere: left alone
+  if (rest.size() == 1 && coef < 0) return std::nullopt;  // undefined everywhere: left alone
   terms.push_back(s_.log(expand(r)));  // (the rest multiplied out, as any log's argument is)
   return s_.add(terms);
 }

@@ -57,6 +57,16 @@ TEST_F(DecideTest, AFunctionsSymmetriesMeetItsPlainForms) {
   EXPECT_TRUE(same_form(s.log(s.mul(s.exp(s.log(r1)), s.exp(s.log(t2)))), s.add(s.log(r1), s.log(t2))));
   EXPECT_TRUE(same_form(s.log(s.mul(s.mul(r1, t2), s.add(x, c(9)))), s.add(s.add(s.log(r1), s.log(t2)), s.log(s.add(x, c(9))))));
   EXPECT_TRUE(same_form(s.func(expr::FuncKind::Abs, s.erf(x)), s.erf(s.func(expr::FuncKind::Abs, x))));
+  // Factors the ranges keep below 0 (the Store takes a sum's sign out: 1/2 - v is -(v - 1/2)).
+  ExprId v = s.symbol("v_neg", expr::Range{mpq_class(-4), mpq_class(-1, 2)});
+  ExprId h1 = s.sub(q(1, 2), v), h2 = s.sub(q(3, 2), v);
+  EXPECT_TRUE(same_form(s.log(s.mul(h1, h2)), s.add(s.log(h1), s.log(h2))));
+  EXPECT_TRUE(same_form(s.log(s.mul(s.mul(h1, h2), h1)), s.add(s.mul(c(2), s.log(h1)), s.log(h2))));
+  EXPECT_FALSE(same_form(s.log(s.mul(c(-1), s.mul(h1, h2))), s.add(s.log(h1), s.log(h2))));
+  // A negative factor that is no sum stays under the log (its negation is a product holding it
+  // again: taking it apart looped until the stack overflowed).
+  ExprId v2 = s.symbol("v2_neg", expr::Range{mpq_class(-3), mpq_class(-1)});
+  EXPECT_FALSE(same_form(s.log(s.mul(v, v2)), s.add(s.log(s.neg(v)), s.log(s.neg(v2)))));
   // The Store flattens max(m, -m) for m = max(S) into max(S, -m); ranges settle |u| and drop a
   // max's operand kept below another.
   ExprId m = s.max(d, x);
