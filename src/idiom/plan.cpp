@@ -16,6 +16,16 @@ namespace {
 // A fit on the probes inside an input's range needs this many of them.
 constexpr size_t kMinRangeSamples = 8;
 
+// The fit of the samples, over the input's range where one is given (the samples outside it
+// are dropped).
+std::optional<Fit> fit_in_range(std::vector<Sample>& samples, Tolerance tol, const std::optional<InputRange>& range) {
+  if (range) {
+    std::erase_if(samples, [&](const Sample& x) { return !range->contains(x.t); });
+    if (samples.size() < kMinRangeSamples) return std::nullopt;
+  }
+  return fit_routine(samples, tol);
+}
+
 using ptx::Liveness;
 using ptx::reads_of;
 using ptx::writes_of;
@@ -109,12 +119,10 @@ std::optional<Fit> fit_at_visit(const ptx::Function& fn, const std::vector<Run>&
     const auto& regs = r.visits.at(m).sample_regs;
     auto it = std::find_if(regs.begin(), regs.end(), [&](const auto& p) { return p.first == y; });
     if (it == regs.end()) return std::nullopt;
-    if (range && !range->contains(r.t)) continue;
     double v = ieee::to_double(*yfmt, it->second);
     samples.push_back({r.t, static_cast<long double>(v), std::isnan(v)});
   }
-  if (range && samples.size() < kMinRangeSamples) return std::nullopt;
-  return fit_routine(samples, tol);
+  return fit_in_range(samples, tol, range);
 }
 
 // `several`: whether a plan may leave more than one result (tried only when no plan with
@@ -213,11 +221,7 @@ std::optional<RoutinePlan> plan_at_write(const PlanSearch& s, const Event& e) {
     commit_index.push_back(k);
   }
   if (samples.size() != runs.size()) return std::nullopt;
-  if (s.input_range) {
-    std::erase_if(samples, [&](const Sample& x) { return !s.input_range->contains(x.t); });
-    if (samples.size() < kMinRangeSamples) return std::nullopt;
-  }
-  auto fit = fit_routine(samples, s.tol);
+  auto fit = fit_in_range(samples, s.tol, s.input_range);
   if (s.debug) {
     std::fprintf(stderr, "    candidate %s at pc %u: %s;", fn.regs[y].name.c_str(), e.pc, fit ? fit->describe().c_str() : "no fit");
     for (size_t k = 0; k < samples.size() && k < 6; ++k) std::fprintf(stderr, " (%Lg -> %Lg)", samples[k].t, samples[k].y);
