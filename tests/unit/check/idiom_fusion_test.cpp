@@ -61,6 +61,13 @@ const char* kSelectFirst = R"(
 const std::string kDecls = "  .reg .f32 %h<64>;\n";
 const std::string kArgs = R"({ read = "x" }, { write = "out" })";
 
+// f32 inputs (x, and `more`) of `shape` over `range`, and the output out.
+std::string inputs_and_out(std::string_view shape, std::string_view range, std::vector<std::string_view> more = {}) {
+  std::string t = tensor("x", shape, "f32", "input", range);
+  for (std::string_view name : more) t += tensor(name, shape, "f32", "input", range);
+  return t + tensor("out", shape, "f32", "empty");
+}
+
 std::string logf_kernel(const char* name, const std::string& tail) {
   return kernel(name, 2, replace_all(kLogfBody, "{tail}", tail), kDecls);
 }
@@ -68,9 +75,7 @@ std::string logf_kernel(const char* name, const std::string& tail) {
 TEST_F(MachineTest, LogfWhoseZeroCaseTheCompilerMovedIsReadWhereItsInputIsNeverZero) {
   // Where the paths meet, the register holds logf(x) everywhere but at x = 0 (the select of
   // -inf comes after the division): with x in [0.5, 4] that register is log(x).
-  const std::string positive = R"(x = { shape = [8], dtype = "f32", init = "input", range = [0.5, 4] }
-out = { shape = [8], dtype = "f32", init = "empty" }
-)";
+  const std::string positive = inputs_and_out("[8]", "range = [0.5, 4]");
   const std::string kernels = logf_kernel("div_first", kDivisionFirst) +
                               logf_kernel("select_first", replace_all(kSelectFirst, "{divisor}", "0f3FA00000")) +
                               logf_kernel("select_first_wrong", replace_all(kSelectFirst, "{divisor}", "0f3FC00000"));
@@ -80,7 +85,7 @@ out = { shape = [8], dtype = "f32", init = "empty" }
   EXPECT_EQ(r.verdict, Verdict::Inequivalent) << show(r);
   // Where x may be 0 the register is not log(x) there: the routine is not read (the refusal
   // stands) rather than read with a value the program never computes.
-  const std::string with_zero = replace_all(positive, "range = [0.5, 4]", "range = [-1, 4]");
+  const std::string with_zero = inputs_and_out("[8]", "range = [-1, 4]");
   r = run(kernels, {.tensors = with_zero, .a = {{"div_first", kArgs, "[1]", "[8]"}}, .b = {{"select_first", kArgs, "[1]", "[8]"}}});
   EXPECT_EQ(r.verdict, Verdict::Refused) << show(r);
   EXPECT_NE(r.reason.find("add.s32"), std::string::npos) << r.reason;
@@ -98,9 +103,7 @@ TEST_F(MachineTest, ARoutineRunOnTheZeroAMaskedLoadLeavesRunsOnItsBits) {
     std::string body = replace_all(replace_all(kLogfBody, "{tail}", tail), "  ld.global.f32 %h1, [%rd11];\n", masked_load);
     return kernel(name, 2, replace_all(body, "  st.global.f32 [%rd12], %h23;", "  @%p1 st.global.f32 [%rd12], %h23;"), kDecls);
   };
-  const std::string tensors = R"(x = { shape = [6], dtype = "f32", init = "input", range = [0.5, 4] }
-out = { shape = [6], dtype = "f32", init = "empty" }
-)";
+  const std::string tensors = inputs_and_out("[6]", "range = [0.5, 4]");
   const std::string kernels = masked("masked_a", replace_all(kSelectFirst, "{divisor}", "0f3FA00000")) +
                               masked("masked_b", kDivisionFirst) +
                               masked("masked_wrong", replace_all(kSelectFirst, "{divisor}", "0f3FC00000"));
@@ -158,9 +161,7 @@ TEST_F(MachineTest, ARoutineFedAnAbsoluteValueIsFittedOverTheValuesItCanTake) {
   // the probes set both to t and below 0 the routine computes nothing of the family; |x| is
   // never below 0, and over [0, 3] the routine is erf. |erf(x)| = erf(|x|) (erf is odd and
   // increasing) against fabsf(erff(x)); erff(|x| + 1/4) is refuted.
-  const std::string tensors = R"(x = { shape = [8], dtype = "f32", init = "input", range = [-3, 3] }
-out = { shape = [8], dtype = "f32", init = "empty" }
-)";
+  const std::string tensors = inputs_and_out("[8]", "range = [-3, 3]");
   auto erff_on = [&](const char* name, const std::string& pre, const std::string& post) {
     return kernel(name, 2, replace_all(replace_all(kErffOn, "{pre}", pre), "{post}", post), kDecls);
   };
@@ -212,9 +213,7 @@ const char* kExpSeparate = R"(
 TEST_F(MachineTest, ExpfPlusValuesOfItsOwnInputFusedIntoItsLastStepAreAddends) {
   // expf(x) + x and expf(x) + sqrt(x*x + 0.5): what is added is computed from the routine's
   // input, but not by the routine; the thread runs it and adds it where the routine ends.
-  const std::string tensors = R"(x = { shape = [8], dtype = "f32", init = "input", range = [-4, 4] }
-out = { shape = [8], dtype = "f32", init = "empty" }
-)";
+  const std::string tensors = inputs_and_out("[8]", "range = [-4, 4]");
   const std::string plain = "  mov.f32 %f21, %f1;\n";
   const std::string root = "  fma.rn.f32 %f20, %f1, %f1, 0f3F000000;\n  sqrt.rn.f32 %f21, %f20;\n";
   const std::string kernels =
@@ -258,10 +257,7 @@ TEST_F(MachineTest, ARoutineEndingWhereADataDependentBranchMergesEndsOnItsPath) 
   // the thread merges the where()'s paths before it runs that instruction, so the routine
   // straddled the meeting point and the kernel was refused. Its value where its own paths
   // meet is on the path.
-  const std::string tensors = R"(x = { shape = [8], dtype = "f32", init = "input", range = [-3, 3] }
-y = { shape = [8], dtype = "f32", init = "input", range = [-3, 3] }
-out = { shape = [8], dtype = "f32", init = "empty" }
-)";
+  const std::string tensors = inputs_and_out("[8]", "range = [-3, 3]", {"y"});
   const std::string args = R"({ read = "x" }, { write = "out" }, { read = "y" })";
   const std::string kernels = kernel("cut_half", 3, replace_all(kWhereErfMin, "{cut}", "0f3F000000"), kDecls) +
                               kernel("cut_half_again", 3,
