@@ -10,11 +10,15 @@
 namespace racer::check {
 namespace {
 
-// The transcendental functions an expression applies (abs and wraps aside: exact), as a bit set.
+// The transcendental functions an expression applies to data (abs and wraps aside: exact), as a
+// bit set. Of a constant (log(2) where exp2 is exp(x log 2), sqrt(2) from rsqrt(2.0) at run time)
+// a function is a constant: one read two ways differs by its rounding at every point alike, which
+// the replay classifies, where an unrecognized approximation of a function of data would not.
 unsigned functions_in(const expr::Store& st, expr::ExprId root) {
   unsigned mask = 0;
   expr::any_node(st, root, [&](expr::ExprId e) {
-    if (st.kind(e) == expr::Kind::Func && st.func_kind(e) != expr::FuncKind::Abs && !expr::is_wrap(st.func_kind(e)))
+    if (st.kind(e) == expr::Kind::Func && st.func_kind(e) != expr::FuncKind::Abs && !expr::is_wrap(st.func_kind(e)) &&
+        !st.is_rational(st.operand(e, 0)))
       mask |= 1u << static_cast<unsigned>(st.func_kind(e));
     return false;
   });

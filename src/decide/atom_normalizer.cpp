@@ -110,6 +110,23 @@ ExprId AtomNormalizer::distribute_monomial(ExprId product) {
   return s_.add(terms);
 }
 
+// A comparison whose sides' difference has a sign the bounds prove (exp(x) / exp(m) != 0, a
+// sum of exps above 0): its truth, so that a guard such as where(s != 0, s, eps) before a log
+// leaves only the branch every point takes; nullopt where the sign is not proved.
+std::optional<bool> AtomNormalizer::sign_decided(expr::CmpOp op, ExprId a, ExprId b) {
+  if (!s_.is_finite(a) || !s_.is_finite(b)) return std::nullopt;
+  const ExprId d = s_.sub(a, b);
+  const int sign = bounds_.positive(d) ? 1 : bounds_.positive(s_.neg(d)) ? -1 : 0;
+  if (sign == 0) return std::nullopt;
+  switch (op) {
+    case expr::CmpOp::Lt: return sign < 0;
+    case expr::CmpOp::Le: return sign < 0;
+    case expr::CmpOp::Eq: return false;
+    case expr::CmpOp::Ne: return true;
+    default: return std::nullopt;  // (Gt and Ge are stored swapped)
+  }
+}
+
 // select(a <= b, t, e) = select(b < a, e, t) and select(a != b, t, e) = select(a == b, e, t):
 // one orientation of each comparison (the order is total, so the negation is exact), so that a
 // branch taken on x <= 0 meets a select on 0 < x. Then the terms both branches share leave the
@@ -188,6 +205,8 @@ ExprId AtomNormalizer::rewrite(ExprId x, std::vector<ExprId>& ops) {
       // product of sums distributed is one sum, which log no longer takes apart).
       if (f == expr::FuncKind::Log && s_.kind(ops[0]) == Kind::Mul)
         if (auto r = log_of_product(factorwise(ops[0]))) return *r;
+      if (f == expr::FuncKind::Log)
+        if (auto r = log_of_fractions(ops[0])) return *r;
       for (ExprId& op : ops) op = expand(op);
       if (f == expr::FuncKind::Tanh) return tanh_as_exp(ops[0]);
       if (f == expr::FuncKind::Log) return log_of(ops[0]);
@@ -220,6 +239,7 @@ ExprId AtomNormalizer::rewrite(ExprId x, std::vector<ExprId>& ops) {
       break;
     case Kind::Cmp:
       for (ExprId& op : ops) op = expand(op);
+      if (auto decided = sign_decided(s_.cmp_op(x), ops[0], ops[1])) return *decided ? s_.true_value() : s_.false_value();
       break;
     case Kind::Select:
       for (ExprId& op : ops) op = expand(op);

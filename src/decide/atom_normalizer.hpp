@@ -53,12 +53,15 @@ class AtomNormalizer {
   expr::ExprId distribute_monomial(expr::ExprId product);
   expr::ExprId product_forms(expr::ExprId product);  // what rewrite makes of a product
   std::optional<expr::ExprId> halved(expr::ExprId x);
+  void dominated_out(std::vector<expr::ExprId>& ops);
+  std::optional<bool> sign_decided(expr::CmpOp op, expr::ExprId a, expr::ExprId b);
   expr::ExprId select_terms_out(expr::ExprId cond, expr::ExprId t, expr::ExprId e);
   // atom_symmetries.cpp
   expr::ExprId sqrt_powers(expr::ExprId product);
   bool sign_taken_out(expr::FuncKind f, expr::ExprId& arg);
   std::optional<expr::ExprId> log_of_extremum(expr::ExprId arg);
   std::optional<expr::ExprId> log_of_product(expr::ExprId arg);
+  std::optional<expr::ExprId> log_of_fractions(expr::ExprId sum);
   expr::ExprId log_of(expr::ExprId v);
   std::optional<expr::ExprId> exp_of_log(expr::ExprId arg);
   expr::ExprId exp_log_powers(expr::ExprId product);

@@ -149,6 +149,35 @@ ExprId AtomNormalizer::log_of(ExprId v) {
   return s_.log(v);
 }
 
+// log of a sum of fractions over their common denominator, kept a product: log(1 + e^x / (e^z S))
+// = log(e^z S + e^x) - z - log(S), where the normal form would multiply e^z S out into one sum that
+// log no longer takes apart (a softplus of lse - x against log(sum exp) - x). Only where the sum and
+// every denominator factor are positive, so that both sides are defined at the same points.
+std::optional<ExprId> AtomNormalizer::log_of_fractions(ExprId sum) {
+  if (s_.kind(sum) != Kind::Add || s_.arity(sum) > limits_.max_terms) return std::nullopt;
+  std::map<uint32_t, long> power;  // denominator factor -> its highest power among the terms
+  for (uint32_t i = 0; i < s_.arity(sum); ++i) {
+    const ExprId t = s_.operand(sum, i);
+    if (s_.kind(t) != Kind::Mul) continue;
+    for (uint32_t j = 0; j < s_.arity(t); ++j) {
+      const mpq_class& w = s_.weight(t, j);
+      if (w >= 0 || !w.get_num().fits_slong_p()) continue;
+      long& k = power[s_.operand(t, j).index];
+      k = std::max(k, -w.get_num().get_si());
+    }
+  }
+  if (power.empty() || !bounds_.positive(sum)) return std::nullopt;
+  std::vector<ExprId> denominator{s_.one()}, logs;
+  for (auto [f, k] : power) {
+    const ExprId factor{f};
+    if (!bounds_.positive(factor)) return std::nullopt;
+    denominator.push_back(s_.pow_int(factor, k));
+    logs.push_back(s_.mul(s_.constant(-k), log_of(expand(factor))));
+  }
+  logs.push_back(log_of(expand(s_.mul(sum, s_.mul(denominator)))));
+  return s_.add(logs);
+}
+
 // A factor exp(q log(u))^k of a product is exp(k q log(u)): taken to u^(k q) where exp_of_log
 // takes that (exp(-log(x)/4)^2 = 1/sqrt(x) once log(1/sqrt(x)) is -log(x)/2).
 ExprId AtomNormalizer::exp_log_powers(ExprId product) {
@@ -260,12 +289,30 @@ std::optional<ExprId> AtomNormalizer::max_of(std::vector<ExprId> ops, const std:
   if (kept.size() == 2)
     for (size_t i = 0; i < 2; ++i)
       if (s_.is_rational(kept[i]) && nonnegative_quadratic(s_, expand(s_.sub(kept[1 - i], kept[i])))) return kept[1 - i];
+  dominated_out(kept);
   if (kept.size() == 1) return kept[0];
   if (auto out = increasing_out(kept, false)) return *out;
   // (Unchanged: the caller keeps the max as it was built, nested maxes included, which the case
   // split takes apart far more cheaply than one flat max.)
   if (!changed && kept.size() == ops.size()) return std::nullopt;
   return s_.max(kept);
+}
+
+// Drops an operand of a max that another exceeds by a difference the bounds prove positive
+// (the prefixes of a sum of exps: the max of a running sum's values is its last). Pairwise, so
+// only for few operands; a max of many (a row's values) has none to drop this way.
+void AtomNormalizer::dominated_out(std::vector<ExprId>& ops) {
+  constexpr size_t kMaxPairwise = 32;
+  if (ops.size() < 2 || ops.size() > kMaxPairwise) return;
+  // (Inputs apart have no proved order: ranges that do not overlap dropped them already.)
+  if (std::all_of(ops.begin(), ops.end(), [&](ExprId x) { return s_.kind(x) == Kind::Symbol || s_.kind(x) == Kind::Const; })) return;
+  for (size_t i = 0; i < ops.size();) {
+    bool below = false;
+    for (size_t j = 0; j < ops.size() && !below; ++j)
+      below = j != i && s_.is_finite(ops[i]) && s_.is_finite(ops[j]) && bounds_.positive(expand(s_.sub(ops[j], ops[i])));
+    if (below) ops.erase(ops.begin() + static_cast<long>(i));
+    else ++i;
+  }
 }
 
 // The max and the min of operands in their normal forms, through max_of's rules (a min as the

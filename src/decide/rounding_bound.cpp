@@ -84,6 +84,10 @@ std::optional<BoundedValue> RoundingBound::at(expr::ExprId root) {
     }
     stack.pop_back();
     std::optional<BoundedValue> r = combine(x);
+    // x also stands for log(exp(x)) where a program computed that: exp's relative error becomes
+    // an absolute one through log, which adds its own.
+    if (r && st_.stands_for_routines(x))
+      r->error += model_.function_error * (std::fabs(r->value) + 2) + model_.absolute_floor;
     Page& pg = page(x);
     pg.state[x.index % kPageNodes] = r ? State::Bounded : State::Unbounded;
     if (r) pg.set(x.index % kPageNodes, *r);

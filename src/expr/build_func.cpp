@@ -16,6 +16,7 @@ bool is_odd_function(FuncKind f) {
   return f == FuncKind::Sin || f == FuncKind::Tanh || f == FuncKind::Erf;
 }
 
+
 }  // namespace
 
 ExprId Store::func(FuncKind f, ExprId a) {
@@ -143,6 +144,7 @@ ExprId Store::func(FuncKind f, ExprId a) {
     // log(exp(x)) = x for every real x (not for x = -inf: exp gives 0, log gives -inf; fine
     // too, but finiteness keeps the rule obviously right).
     if (f == FuncKind::Log && k == Kind::Func && func_kind(a) == FuncKind::Exp && is_finite(operand(a, 0))) {
+      stands_for_routines_.insert(operand(a, 0).index);
       return operand(a, 0);
     }
     if (f == FuncKind::Abs && k == Kind::Func) {
@@ -159,8 +161,9 @@ ExprId Store::func(FuncKind f, ExprId a) {
     }
   }
 
-  // log may reach -inf at 0, and every function of something that may be infinite or NaN may be so too.
-  bool finite = is_finite(a) && f != FuncKind::Log;
+  // log may reach -inf at 0 (not where its argument is surely positive: log of a sum of exps),
+  // and every function of something that may be infinite or NaN may be so too.
+  bool finite = is_finite(a) && (f != FuncKind::Log || surely_positive(a));
   uint32_t op = a.index;
   return intern(Kind::Func, uint8_t(f), 0, std::span<const uint32_t>(&op, 1), finite ? kFinite : 0);
 }

@@ -149,7 +149,9 @@ ExprId Store::finish_mul(MulAcc& acc) {
     // A nonzero finite coefficient only contributes its sign next to an infinity.
     bool negative = acc.inf_negative != (acc.c < 0);
     ExprId inf = negative ? neg_inf_ : pos_inf_;
-    if (fs.empty()) {
+    // (So do finite factors that are surely positive: -inf / t is -inf for a temperature t > 0.)
+    const bool positive_rest = std::all_of(fs.begin(), fs.end(), [&](const Term& f) { return surely_positive(f.id); });
+    if (fs.empty() || positive_rest) {
       r = inf;
     } else {
       fs.push_back({inf, RationalTable::kOne});

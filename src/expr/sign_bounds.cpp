@@ -177,6 +177,13 @@ bool SignBounds::positive(ExprId x) {
     for (uint32_t i = 0; i < s_.arity(x) && all; ++i) all = positive(s_.operand(x, i));
     if (all) return true;
   }
+  // A sum of positive terms with positive weights (a running sum of exps; the difference of two
+  // prefixes of one): positive whatever the ranges, which its interval may not show.
+  if (s_.kind(x) == Kind::Add && s_.coef(x) >= 0 && s_.arity(x) > 0) {
+    bool all = true;
+    for (uint32_t i = 0; i < s_.arity(x) && all; ++i) all = s_.weight(x, i) > 0 && positive(s_.operand(x, i));
+    if (all) return true;
+  }
   Bounds b = of(x);
   return b.lo && *b.lo > 0;
 }

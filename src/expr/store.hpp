@@ -32,6 +32,7 @@
 #include <string>
 #include <type_traits>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "expr/expr_id.hpp"
@@ -74,6 +75,14 @@ class Store {
   // Whether any node is piecewise in its operands (a select, min, max or abs): where none is,
   // every expression is analytic.
   bool has_piecewise() const { return has_piecewise_; }
+  // Whether x is what log(exp(x)) became (Store::func folds it): a float program that computed
+  // it ran two math routines whose error the node itself no longer shows (the rounding bound
+  // adds it back wherever x appears, a coarser bound than the program's own).
+  bool stands_for_routines(ExprId x) const { return stands_for_routines_.contains(x.index); }
+  // Whether x > 0 at every point by its shape alone: exp, a positive constant or ranged input,
+  // and products, positively weighted sums and square roots of those (looks at a few hundred
+  // nodes at most).
+  bool surely_positive(ExprId x) const;
   size_t operand_slots() const { return pool_.size(); }  // the operand pool, reserved room included
   // Called before one of the store's large arrays grows, with the bytes the growth makes
   // resident beside what is there (the copy of the old array, or a rehashed table); it may
@@ -292,6 +301,7 @@ class Store {
   std::vector<uint64_t> table_;
   size_t table_entries_ = 0;
   bool has_piecewise_ = false;
+  std::unordered_set<uint32_t> stands_for_routines_;
   detail::RationalTable rats_;
   // The interned range equal to r (canonical), made on first use: its place in ranges_ + 1.
   uint32_t intern_range(const Range& r);

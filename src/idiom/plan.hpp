@@ -44,6 +44,11 @@ struct RoutinePlan {
   ptx::Type addend_type = ptx::Type::F32;
   Fit fit;
   std::vector<std::pair<uint32_t, uint64_t>> fixed_inputs;  // concrete registers the routine read
+  // The registers that held the input where the plan was made (the probes set every one of
+  // them to the sample): another visit may use the plan only where the same registers, and no
+  // others, hold its input. Two values equal in one thread (a cumulative sum's first row and
+  // the term it adds) are different values in the next.
+  std::vector<uint32_t> input_registers;
   std::vector<std::pair<uint64_t, unsigned>> clobber_local;  // local scratch its stores wrote
   std::vector<std::pair<uint32_t, Fit>> extra;  // further results of one routine (sin and cos)
   std::vector<std::pair<uint32_t, uint32_t>> jumps;  // see exec::AbsorbPlan::jumps

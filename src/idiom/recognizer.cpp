@@ -1,3 +1,4 @@
+#include "expr/print.hpp"
 #include "idiom/recognizer.hpp"
 
 #include <algorithm>
@@ -69,10 +70,18 @@ std::optional<InputRange> input_range(exec::ExecContext& ctx, uint32_t root) {
 
 // Whether the thread holds what a plan read of its registers where it was made (a plan serves
 // another thread or visit only then).
-bool reads_as_made(const exec::Thread& th, const RoutinePlan& plan) {
+// The registers of th holding the value of `root`, in register order.
+std::vector<uint32_t> holding_input(const exec::Thread& th, uint32_t root) {
+  std::vector<uint32_t> holding;
+  for (uint32_t r = 0; r < th.regs.size(); ++r)
+    if (th.regs[r].sym == th.regs[root].sym) holding.push_back(r);
+  return holding;
+}
+
+bool reads_as_made(const exec::Thread& th, const RoutinePlan& plan, uint32_t root) {
   for (auto [r, bits] : plan.fixed_inputs)
     if (!th.regs[r].is_concrete() || th.regs[r].bits != bits) return false;
-  return true;
+  return holding_input(th, root) == plan.input_registers;
 }
 
 // The search over a probe's runs for this thread: a result the thread's own paths can use.
@@ -229,12 +238,12 @@ bool MathRoutineRecognizer::recognize(exec::ExecContext& ctx, const ptx::Instr& 
       Key key{&fn, at, root, th.def_pc[root], trigger};
       if (failed.count(key)) continue;
       if (auto it = cache_.find(key); it != cache_.end()) {
-        if (reads_as_made(th, it->second)) {
+        if (reads_as_made(th, it->second, root)) {
           install(ctx, it->second, root, at);
           return true;
         }
       }
-      if (auto it = range_cache_.find(key); it != range_cache_.end() && reads_as_made(th, it->second)) {
+      if (auto it = range_cache_.find(key); it != range_cache_.end() && reads_as_made(th, it->second, root)) {
         auto range = input_range(ctx, root);
         if (range && it->second.input_range->admits(*range)) {
           if (!range_only) range_only.emplace(key, it->second);
@@ -242,6 +251,7 @@ bool MathRoutineRecognizer::recognize(exec::ExecContext& ctx, const ptx::Instr& 
         }
       }
       auto plan = pass == 0 ? probe(ctx, at, root, trigger) : probe_further(ctx, at, root, pass == 2);
+      if (plan) plan->input_registers = holding_input(th, root);
       if (plan && plan->input_range) {
         // (Not a failure: at a visit whose fixed inputs differ, this input is probed again.)
         if (!range_only) range_only.emplace(key, std::move(*plan));
@@ -295,6 +305,7 @@ void MathRoutineRecognizer::install(exec::ExecContext& ctx, const Plan& p, uint3
   a.clobber_local = p.clobber_local;
   a.jumps = p.jumps;
   a.entry = at;
+  if (debug_) std::fprintf(stderr, "INSTALL at %u tid %u root %s sym %u -> reg %s commit %u addend %d value %s\n", at, ctx.th.tid[0], ctx.fn.regs[root].name.c_str(), ctx.th.regs[root].sym, ctx.fn.regs[p.reg].name.c_str(), p.commit, p.addend_reg == UINT32_MAX ? -1 : (int)p.addend_reg, expr::to_string(sym.store(), a.value.expr(), 200).c_str());
   for (const auto& [reg, fit] : p.extra) a.extra.emplace_back(reg, Value::of_expr(build(sym.store(), fit, ctx.th.regs[root].expr())));
   for (const PlacedFit& r : p.placed)
     a.placed.push_back({r.instr, r.reg, Value::of_expr(build(sym.store(), r.fit, ctx.th.regs[root].expr()))});

@@ -21,7 +21,7 @@ import linecache
 import os
 import types
 
-LIBRARIES = ("liger_kernel", "flag_gems", "fla")
+LIBRARIES = ("liger_kernel", "flag_gems", "fla", "unsloth", "sglang")
 _BLOCKED = ("torch",)  # importing it is what this loader exists to avoid
 
 
@@ -62,6 +62,11 @@ def _libdevice():
     return libdevice
 
 
+def _tl(name):
+    import triton.language as tl
+    return getattr(tl, name)
+
+
 # (module, name) -> a function giving the value: host queries answered for an sm_90 CUDA target.
 HOST_FACTS = {
     ("liger_kernel.ops.utils", "compare_version"): lambda: _compare_version,
@@ -80,6 +85,10 @@ HOST_FACTS = {
     ("fla.utils", "IS_TF32_SUPPORTED"): lambda: True,
     ("fla.utils", "IS_TMA_SUPPORTED"): lambda: False,
     ("fla.utils", "check_shared_mem"): lambda: (lambda *a, **k: True),
+    # unsloth: libdevice's tanh and tl.cast for Triton >= 3 on CUDA; CUDA's tl.sum order, not ROCm's
+    ("unsloth.kernels.utils", "triton_tanh"): lambda: _libdevice().tanh,
+    ("unsloth.kernels.utils", "triton_cast"): lambda: _tl("cast"),
+    ("unsloth.kernels.rms_layernorm", "_HIP_ROW_ORDER"): lambda: _tl("constexpr")(False),
 }
 for (_m, _n), _f in list(HOST_FACTS.items()):  # fla.utils re-exports fla.utils.hardware
     if _m == "fla.utils":
@@ -319,32 +328,34 @@ class _Loader:
 _SHARED = _Loader()
 
 
-def kernel(module, name, mutate=None):
+def kernel(module, name, mutate=None, inside=None):
     """The @triton.jit function `name` of library module `module` (e.g. "liger_kernel.ops.rms_norm").
 
-    mutate: [(old, new), ...] text replacements made inside that function's definition only, each
-    of which must match exactly once there: a deliberate bug, compiled from an in-memory copy of
-    the file (registered with linecache, so Triton reads the mutated text)."""
+    mutate: [(old, new), ...] text replacements made inside that function's definition only (or
+    inside the module's function `inside`, a helper the kernel calls), each of which must match
+    exactly once there: a deliberate bug, compiled from an in-memory copy of the file (registered
+    with linecache, so Triton reads the mutated text)."""
     if not mutate:
         return _get(_SHARED, module, name)
+    target = inside or name
     # The tag names the mutated copy (module name, file name in the PTX's line info): no newlines or quotes.
-    tag = "+mutant-" + hashlib.sha1(repr(list(mutate)).encode()).hexdigest()[:10]
+    tag = "+mutant-" + hashlib.sha1(repr((inside, list(mutate))).encode()).hexdigest()[:10]
 
     def apply(text, path):
         mod = ast.parse(text)
-        fn = next((s for s in mod.body if isinstance(s, ast.FunctionDef) and s.name == name), None)
+        fn = next((s for s in mod.body if isinstance(s, ast.FunctionDef) and s.name == target), None)
         if fn is None:
-            raise LoaderError(f"{module}: no top-level function '{name}' to mutate ({path})")
+            raise LoaderError(f"{module}: no top-level function '{target}' to mutate ({path})")
         lines = text.splitlines(keepends=True)
         start = min([fn.lineno] + [d.lineno for d in fn.decorator_list]) - 1
         span = "".join(lines[start:fn.end_lineno])
         for old, new in mutate:
             count = span.count(old)
             if count != 1:
-                raise LoaderError(f"{module}.{name}: mutation text {old!r} occurs {count} times in the function "
+                raise LoaderError(f"{module}.{target}: mutation text {old!r} occurs {count} times in the function "
                                   f"({path}:{start + 1}-{fn.end_lineno}); it must occur once")
             if old.count("\n") != new.count("\n"):
-                raise LoaderError(f"{module}.{name}: mutation {old!r} -> {new!r} must keep the line count")
+                raise LoaderError(f"{module}.{target}: mutation {old!r} -> {new!r} must keep the line count")
             span = span.replace(old, new)
         text = "".join(lines[:start]) + span + "".join(lines[fn.end_lineno:])
         fake = f"{path}{tag}"
@@ -362,6 +373,13 @@ def _get(loader, module, name):
                         and any(_is_jit(d) for d in s.decorator_list))
         raise LoaderError(f"{module} ({mod.path}) has no top-level definition of '{name}'; "
                           f"its @triton.jit functions: {', '.join(jitted) or 'none'}")
+    if type(value).__name__ != "JITFunction":
+        # A plain def made a kernel by a later `name = triton.jit(name)` (unsloth's style); a wrapper
+        # around that (triton.heuristics) is a launch-time decorator, dropped like the others.
+        jit = next((s for s in mod.definitions(name) if isinstance(s, ast.Assign) and _is_jit(s.value)), None)
+        if jit is not None:
+            mod._execute(jit, name)
+            value = mod.namespace[name]
     if type(value).__name__ != "JITFunction":
         raise LoaderError(f"{module}.{name} ({mod.path}) is a {type(value).__name__}, not a @triton.jit function")
     return value

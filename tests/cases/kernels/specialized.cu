@@ -54,3 +54,39 @@ extern "C" __global__ void erf_of_abs_shifted(const float* x, float* out, int n)
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) out[i] = erff(fabsf(x[i]) + 0.25f);
 }
+
+// 2^(x/2) against exp of x times the f32 rounding of ln(2)/2 (t_spec_07): exp2 is exp(t ln 2),
+// so the sides differ by that constant's rounding, the same at every x.
+extern "C" __global__ void exp2_half(const float* x, float* out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = exp2f(0.5f * x[i]);
+}
+
+extern "C" __global__ void exp_half_ln2(const float* x, float* out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = expf(x[i] * 0.34657359f);
+}
+
+// logf of a prefix sum made of selects on the thread index (t_spec_08/09): in thread 0 the sum is
+// x[0] itself, the value of an earlier register, which thread 1's sum is not. A routine plan made
+// in thread 0 from that earlier register must not serve thread 1.
+extern "C" __global__ void log_masked_prefix(const float* x, float* out, int n) {
+  int t = threadIdx.x;
+  if (t >= n) return;
+  float z = x[0] + (t >= 1 ? x[1] : 0.f) + (t >= 2 ? x[2] : 0.f) + (t >= 3 ? x[3] : 0.f);
+  out[t] = logf(z);
+}
+
+extern "C" __global__ void log_prefix_loop(const float* x, float* out, int n) {
+  int t = threadIdx.x;
+  if (t >= n) return;
+  float s = 0.f;
+  for (int j = 0; j <= t; ++j) s += x[j];
+  out[t] = logf(s);
+}
+
+// Mutation: the first element's log in every thread.
+extern "C" __global__ void log_first(const float* x, float* out, int n) {
+  int t = threadIdx.x;
+  if (t < n) out[t] = logf(x[0]);
+}

@@ -1,0 +1,46 @@
+// Store::surely_positive: a sign read off an expression's shape, for the folds that need one
+// (log of a sum of exps is finite; -inf times a positive product is -inf).
+#include "expr/store.hpp"
+
+namespace racer::expr {
+namespace {
+
+// Whether x > 0 at every point by its shape alone: exp, a positive constant or ranged input, a
+// product with a positive coefficient of such factors, a sum of them with positive weights, the
+// square root of one. At most `budget` nodes are looked at (a glance, at every log built).
+bool positive_by_shape(const Store& s, ExprId x, int& budget) {
+  if (--budget < 0 || !s.is_finite(x)) return false;
+  switch (s.kind(x)) {
+    case Kind::Const: return s.is_rational(x) && s.rational(x) > 0;
+    case Kind::Symbol: {
+      const auto& r = s.symbol_info(x).range;
+      return r && r->lo > 0;
+    }
+    case Kind::Func:
+      return s.func_kind(x) == FuncKind::Exp ||
+             (s.func_kind(x) == FuncKind::Sqrt && positive_by_shape(s, s.operand(x, 0), budget));
+    case Kind::Mul:
+      if (s.coef(x) <= 0) return false;
+      for (uint32_t i = 0; i < s.arity(x); ++i)
+        if (!positive_by_shape(s, s.operand(x, i), budget)) return false;
+      return true;
+    case Kind::Add:
+      if (s.coef(x) < 0 || s.arity(x) == 0) return false;
+      for (uint32_t i = 0; i < s.arity(x); ++i)
+        if (s.weight(x, i) <= 0 || !positive_by_shape(s, s.operand(x, i), budget)) return false;
+      return true;
+    default:
+      return false;
+  }
+}
+
+constexpr int kPositiveBudget = 256;
+
+}  // namespace
+
+bool Store::surely_positive(ExprId x) const {
+  int budget = kPositiveBudget;
+  return positive_by_shape(*this, x, budget);
+}
+
+}  // namespace racer::expr
