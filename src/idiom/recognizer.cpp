@@ -1,4 +1,3 @@
-#include "expr/print.hpp"
 #include "idiom/recognizer.hpp"
 
 #include <algorithm>
@@ -7,6 +6,7 @@
 #include <set>
 
 #include "exec/symbolic_domain.hpp"
+#include "expr/print.hpp"
 #include "expr/sign_bounds.hpp"
 #include "idiom/probe.hpp"
 #include "idiom/split_plan.hpp"
@@ -305,7 +305,9 @@ void MathRoutineRecognizer::install(exec::ExecContext& ctx, const Plan& p, uint3
   a.clobber_local = p.clobber_local;
   a.jumps = p.jumps;
   a.entry = at;
-  if (debug_) std::fprintf(stderr, "INSTALL at %u tid %u root %s sym %u -> reg %s commit %u addend %d value %s\n", at, ctx.th.tid[0], ctx.fn.regs[root].name.c_str(), ctx.th.regs[root].sym, ctx.fn.regs[p.reg].name.c_str(), p.commit, p.addend_reg == UINT32_MAX ? -1 : (int)p.addend_reg, expr::to_string(sym.store(), a.value.expr(), 200).c_str());
+  if (debug_)
+    std::fprintf(stderr, "  installed at %u (thread %u): input %s, result %s at %u, %s\n", at, ctx.th.linear, ctx.fn.regs[root].name.c_str(),
+                 ctx.fn.regs[p.reg].name.c_str(), p.commit, expr::to_string(sym.store(), a.value.expr(), 200).c_str());
   for (const auto& [reg, fit] : p.extra) a.extra.emplace_back(reg, Value::of_expr(build(sym.store(), fit, ctx.th.regs[root].expr())));
   for (const PlacedFit& r : p.placed)
     a.placed.push_back({r.instr, r.reg, Value::of_expr(build(sym.store(), r.fit, ctx.th.regs[root].expr()))});
