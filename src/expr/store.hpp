@@ -78,7 +78,9 @@ class Store {
   // Whether x is what log(exp(x)) became (Store::func folds it): a float program that computed
   // it ran two math routines whose error the node itself no longer shows (the rounding bound
   // adds it back wherever x appears, a coarser bound than the program's own).
-  bool stands_for_routines(ExprId x) const { return stands_for_routines_.contains(x.index); }
+  bool stands_for_routines(ExprId x) const {
+    return !stands_for_routines_.empty() && stands_for_routines_.contains(x.index);  // (most stores have none)
+  }
   // Whether x > 0 at every point by its shape alone: exp, a positive constant or ranged input,
   // and products, positively weighted sums and square roots of those (looks at a few hundred
   // nodes at most).
