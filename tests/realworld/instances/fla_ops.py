@@ -11,10 +11,6 @@ from common import Mutation, Row, kernel, ref  # noqa: E402
 R, D = 3, 40
 
 
-def _lib(module, name, mutate):
-    return kernel(module, name, **({"mutate": mutate} if mutate else {}))
-
-
 class FlaSoftmaxBwd(Row):
     """fla softmax_bwd_kernel (fla.ops.utils.softmax): ds = p dp - p <p, dp>, 40 columns in a block of 64, 4 warps"""
 
@@ -48,7 +44,7 @@ class _Logcumsumexp:
         self.z = racer.empty((1, LT, LS), "f32")
 
     def program_a(self):
-        k = racer.triton(_lib("fla.ops.utils.logcumsumexp", "logcumsumexp_fwd_kernel", self.mutate), S=LS, BT=16,
+        k = racer.triton(kernel("fla.ops.utils.logcumsumexp", "logcumsumexp_fwd_kernel", self.mutate), S=LS, BT=16,
                          num_warps=2)
         racer.launch(k, grid=1, args=[racer.read(self.s), racer.write(self.z), LT])
         return {"z": self.z}
@@ -81,7 +77,7 @@ class _GlobalVectorCumsum:
         self.o = racer.empty((1, GT, 1, GS), "f32")
 
     def program_a(self):
-        k = racer.triton(_lib("fla.ops.utils.cumsum", "chunk_global_cumsum_vector_kernel", self.mutate), scale=None,
+        k = racer.triton(kernel("fla.ops.utils.cumsum", "chunk_global_cumsum_vector_kernel", self.mutate), scale=None,
                          cu_seqlens=None, B=1, H=1, S=GS, BT=GBT, BS=GS, REVERSE=self.reverse, HAS_SCALE=False,
                          IS_VARLEN=False, num_warps=2)
         racer.launch(k, grid=1, args=[racer.read(self.s), racer.write(self.o), GT])
@@ -122,7 +118,7 @@ class _MeanPool:
         self.o = racer.empty((1, PNT, PH, PD), "f32")
 
     def program_a(self):
-        k = racer.triton(_lib("fla.ops.utils.pooling", "mean_pooling_fwd_kernel", self.mutate), cu_seqlens=None,
+        k = racer.triton(kernel("fla.ops.utils.pooling", "mean_pooling_fwd_kernel", self.mutate), cu_seqlens=None,
                          chunk_indices=None, H=PH, D=PD, BT=PBT, BD=16, IS_VARLEN=False, num_warps=1)
         racer.launch(k, grid=(PNT, PH), args=[racer.read(self.x), racer.write(self.o), PT])
         return {"o": self.o}
@@ -175,7 +171,7 @@ class _L2Fwd:
         self.rstd = racer.empty((NR,), "f32")
 
     def program_a(self):
-        k = racer.triton(_lib(L2, "l2norm_fwd_kernel", self.mutate), D=D, BD=64, NB=1, BT=NBT, num_warps=2)
+        k = racer.triton(kernel(L2, "l2norm_fwd_kernel", self.mutate), D=D, BD=64, NB=1, BT=NBT, num_warps=2)
         racer.launch(k, grid=2, args=[racer.read(self.x), racer.write(self.y), racer.write(self.rstd), 1e-6, NR])
         return {"y": self.y, "rstd": self.rstd}
 
@@ -200,7 +196,7 @@ class _L2Bwd:
         self.dx = racer.empty((NR, D), "f32")
 
     def program_a(self):
-        k = racer.triton(_lib(L2, "l2norm_bwd_kernel", self.mutate), D=D, BD=64, NB=1, BT=NBT, num_warps=2)
+        k = racer.triton(kernel(L2, "l2norm_bwd_kernel", self.mutate), D=D, BD=64, NB=1, BT=NBT, num_warps=2)
         racer.launch(k, grid=2, args=[racer.read(self.y), racer.read(self.rstd), racer.read(self.dy),
                                       racer.write(self.dx), 1e-6, NR])
         return {"dx": self.dx}
@@ -235,7 +231,7 @@ class _TokenShift:
         self.cache_out = racer.empty((TB, D), "f32")
 
     def program_a(self):
-        k = racer.triton(_lib("fla.modules.token_shift", "token_shift_fwd_kernel_short", self.mutate), cu_seqlens=None,
+        k = racer.triton(kernel("fla.modules.token_shift", "token_shift_fwd_kernel_short", self.mutate), cu_seqlens=None,
                          D=D, BD=64, IS_VARLEN=False, USE_INITIAL_STATE=True, STORE_FINAL_STATE=True, IS_DECODE=False,
                          num_warps=2)
         racer.launch(k, grid=(TB, TT), args=[racer.read(self.x), racer.write(self.y), racer.read(self.cache),

@@ -25,10 +25,6 @@ NO_SCORE_MOD = dict(SCORE_MOD=None, Aux0=None, aux0_stride_t=0, aux0_stride_h=0,
                     ROTATE_BATCH=False, logit_cap=0.0, xai_temperature_len=-1, PAGE_SIZE=1)
 
 
-def _lib(module, name, mutate):
-    return kernel(module, name, **({"mutate": mutate} if mutate else {}))
-
-
 class _Decode:
     """shared by the decode rows: q [2][heads][24], k and v [50][kv_heads][24], kv_indptr/kv_indices/num_kv_splits
     concrete; stage 1 grid (2, head tiles, 2), stage 2 grid (2, heads), 4 warps, 2 stages (MIN_BLOCK_KV 32:
@@ -53,7 +49,7 @@ class _Decode:
         return [h * D, D, kvh * D, D, kvh * D, D, kvh * D, kvh * D, kvh * D, kvh * D, h * MAXS * D, MAXS * D, D]
 
     def stage2(self):
-        k2 = racer.triton(_lib(DEC, "_fwd_kernel_stage2", self.mutate2), sink_ptr=None, MAX_KV_SPLITS=MAXS,
+        k2 = racer.triton(kernel(DEC, "_fwd_kernel_stage2", self.mutate2), sink_ptr=None, MAX_KV_SPLITS=MAXS,
                           MIN_BLOCK_KV=32, BLOCK_DV=32, Lv=D, HAS_SINK=False, USE_PDL=False, FORCED_KV_SPLITS=0,
                           num_warps=4, num_stages=2)
         racer.launch(k2, grid=(len(SEQ), self.heads),
@@ -76,7 +72,7 @@ class _DecodeMha(_Decode):
     elementwise product and a row sum, f32) then _fwd_kernel_stage2"""
 
     def program_a(self):
-        k1 = racer.triton(_lib(DEC, "_fwd_kernel_stage1", self.mutate1), kv_group_num=1, BLOCK_DMODEL=32,
+        k1 = racer.triton(kernel(DEC, "_fwd_kernel_stage1", self.mutate1), kv_group_num=1, BLOCK_DMODEL=32,
                           BLOCK_DV=32, BLOCK_N=64, MIN_BLOCK_KV=32, Lk=D, Lv=D, num_warps=4, num_stages=2,
                           **NO_SCORE_MOD)
         racer.launch(k1, grid=(len(SEQ), self.heads, MAXS),
@@ -113,7 +109,7 @@ class _DecodeGqa(_Decode):
     dtype, heads, kv_heads = "bf16", 4, 1
 
     def program_a(self):
-        k1 = racer.triton(_lib(DEC, "_fwd_grouped_kernel_stage1", self.mutate1), kv_group_num=4, q_head_num=4,
+        k1 = racer.triton(kernel(DEC, "_fwd_grouped_kernel_stage1", self.mutate1), kv_group_num=4, q_head_num=4,
                           BLOCK_DMODEL=32, BLOCK_DPE=0, BLOCK_DV=32, BLOCK_N=32, BLOCK_H=16, MIN_BLOCK_KV=32, Lk=D,
                           Lv=D, HAS_MLA=False, USE_PDL=False, IS_GFX1250=False, forced_kv_splits=0, USE_FORCED=False,
                           num_warps=4, num_stages=2, **NO_SCORE_MOD)
@@ -155,7 +151,7 @@ class _Prefill:
         self.o = racer.empty((PTOK, PH, PD), "bf16")
 
     def program_a(self):
-        k = racer.triton(_lib("sglang.kernels.ops.attention.prefill_attention", "_fwd_kernel", self.mutate),
+        k = racer.triton(kernel("sglang.kernels.ops.attention.prefill_attention", "_fwd_kernel", self.mutate),
                          kv_group_num=PH // PKVH, BLOCK_M=128, BLOCK_DMODEL=PD, BLOCK_N=128, IS_CAUSAL=True, Lk=PD,
                          num_warps=4, num_stages=1)
         racer.launch(k, grid=(len(PSEQ), PH, 1),

@@ -14,10 +14,6 @@ R, C = 3, 40
 OPS = "sglang.kernels.ops"
 
 
-def _lib(module, name, mutate):
-    return kernel(module, name, **({"mutate": mutate} if mutate else {}))
-
-
 T, H, HD = 3, 2, 40  # merge_state: tokens, heads, head size
 
 
@@ -36,7 +32,7 @@ class _MergeState:
         self.lse = racer.empty((T, H), "f32")
 
     def program_a(self):
-        k = racer.triton(_lib(f"{OPS}.attention.merge_state", "merge_state_kernel", self.mutate), HEAD_SIZE=HD,
+        k = racer.triton(kernel(f"{OPS}.attention.merge_state", "merge_state_kernel", self.mutate), HEAD_SIZE=HD,
                          PADDED_HEAD_SIZE=64, OUTPUT_LSE=True)
         racer.launch(k, grid=(T, H), args=[racer.write(self.o), racer.write(self.lse), racer.read(self.va),
                                            racer.read(self.a), racer.read(self.vb), racer.read(self.b)])
@@ -74,7 +70,7 @@ class _RowLogsumexp:
         self.ls = racer.empty((R,), "f32")
 
     def program_a(self):
-        k = racer.triton(_lib("sglang.srt.layers.logsumexp", "_row_logsumexp_kernel", self.mutate), BLOCK_N=64,
+        k = racer.triton(kernel("sglang.srt.layers.logsumexp", "_row_logsumexp_kernel", self.mutate), BLOCK_N=64,
                          num_warps=8)
         racer.launch(k, grid=R, args=[racer.read(self.x), racer.write(self.mx), racer.write(self.ls), C, 1, C])
         return {"mx": self.mx, "ls": self.ls}
@@ -126,7 +122,7 @@ class _Softcap:
         self.x = racer.input((R, C), "f32", range=(-60, 60))
 
     def program_a(self):
-        k = racer.triton(_lib(f"{OPS}.activation.softcap", "softcap_inplace_logits_kernel", self.mutate),
+        k = racer.triton(kernel(f"{OPS}.activation.softcap", "softcap_inplace_logits_kernel", self.mutate),
                          BLOCK_SIZE=1024, output_ptr=None, output_row_stride=0, CAST_TO_FP32=False,
                          APPLY_SOFTCAP=True)
         racer.launch(k, grid=(1, 1), args=[racer.readwrite(self.x), CAP, R * C, R * C])
@@ -233,7 +229,7 @@ class _GemmaAddRms:
         self.s = racer.empty((R, C), "f32")
 
     def program_a(self):
-        k = racer.triton(_lib(f"{OPS}.layernorm.minimax_m3_rmsnorm", "_gemma_fused_add_rmsnorm_kernel", self.mutate),
+        k = racer.triton(kernel(f"{OPS}.layernorm.minimax_m3_rmsnorm", "_gemma_fused_add_rmsnorm_kernel", self.mutate),
                          BLOCK_N=64, num_warps=4)
         racer.launch(k, grid=R, args=[racer.read(self.x), racer.read(self.r), racer.read(self.w), racer.write(self.y),
                                       racer.write(self.s), C, C, 1, C, 1, EPS])
@@ -269,7 +265,7 @@ class _DualRms:
         self.mid = racer.empty((R, C), "f32")
 
     def program_a(self):
-        k = racer.triton(_lib(f"{OPS}.layernorm.fused_rmsnorm", "fused_dual_residual_rmsnorm_kernel", self.mutate),
+        k = racer.triton(kernel(f"{OPS}.layernorm.fused_rmsnorm", "fused_dual_residual_rmsnorm_kernel", self.mutate),
                          eps=EPS, hidden_dim=C, BLOCK_SIZE=64, num_warps=4)
         racer.launch(k, grid=R, args=[racer.write(self.out), racer.write(self.mid), racer.read(self.x),
                                       racer.read(self.r), racer.read(self.w1), racer.read(self.w2)])
@@ -335,7 +331,7 @@ class _Mrope:
         self.axis_map = racer.values([0] * (MRD // 2), dtype="i32")  # read only by the GLM layout
 
     def program_a(self):
-        k = racer.triton(_lib(f"{OPS}.attention.rotary_triton", "_triton_mrope_forward_fused", self.mutate),
+        k = racer.triton(kernel(f"{OPS}.attention.rotary_triton", "_triton_mrope_forward_fused", self.mutate),
                          n_qh=MQH, n_kh=MKH, hd=MHD, rd=MRD, pad_n_qh=2, pad_n_kh=1, pad_hd=32,
                          mrope_section_t=MSEC[0], mrope_section_h=MSEC[1], mrope_section_w=MSEC[2],
                          is_interleaved=self.interleaved, is_interleaved_glm=False, is_neox_style=True)
@@ -388,7 +384,7 @@ class _Renorm:
         self.partial = racer.empty((R, 1), "f32")
 
     def program_a(self):
-        k1 = racer.triton(_lib(f"{OPS}.sampling.renorm_triton", "_mask_and_partial_sum_kernel", self.mutate),
+        k1 = racer.triton(kernel(f"{OPS}.sampling.renorm_triton", "_mask_and_partial_sum_kernel", self.mutate),
                           vocab_size=C, num_chunks=1, BLOCK_SIZE=1024, num_warps=8)
         racer.launch(k1, grid=(R, 1), args=[racer.read(self.p), racer.read(self.pivot), racer.write(self.out),
                                             racer.write(self.partial)])
@@ -436,7 +432,7 @@ class _TempSoftmax:
         k1 = racer.triton(kernel(mod, "_partial_max_sumexp_kernel"), BLOCK=TB, num_warps=8)
         racer.launch(k1, grid=(R, TSPLIT), args=[racer.read(self.x), racer.read(self.t), racer.write(self.pm),
                                                  racer.write(self.ps), C, C, TSPLIT])
-        k2 = racer.triton(_lib(mod, "_combine_kernel", self.mutate), BLOCK=4, num_warps=1)
+        k2 = racer.triton(kernel(mod, "_combine_kernel", self.mutate), BLOCK=4, num_warps=1)
         racer.launch(k2, grid=R, args=[racer.read(self.pm), racer.read(self.ps), racer.write(self.m),
                                        racer.write(self.s), TSPLIT])
         k3 = racer.triton(kernel(mod, "_normalize_kernel"), BLOCK=TB, num_warps=8)
@@ -473,7 +469,7 @@ class _CopyPages:
         self.dst = racer.values([4, 1], dtype="i64")
 
     def program_a(self):
-        k = racer.triton(_lib(f"{OPS}.kvcache.copy_pages", "_copy_pages_kernel", self.mutate), SRC_STRIDE=1,
+        k = racer.triton(kernel(f"{OPS}.kvcache.copy_pages", "_copy_pages_kernel", self.mutate), SRC_STRIDE=1,
                          DST_STRIDE=1, BLOCK=2048)
         racer.launch(k, grid=(2, 1), args=[racer.readwrite(self.buf), racer.read(self.src), racer.read(self.dst), PW])
         return {"buf": self.buf}
@@ -508,7 +504,7 @@ class _SigmoidGate:
         self.y = racer.empty((GT, GH * GD), "f32")
 
     def program_a(self):
-        k = racer.triton(_lib(f"{OPS}.elementwise.elementwise", "_fused_sigmoid_mul_kernel", self.mutate),
+        k = racer.triton(kernel(f"{OPS}.elementwise.elementwise", "_fused_sigmoid_mul_kernel", self.mutate),
                          hidden_dim=GH * GD, HEAD_DIM=GD, BLOCK_H=1024, q_ptr=None, s_ptr=None, QUANT=False,
                          num_warps=4)
         racer.launch(k, grid=(GT, 1), args=[racer.write(self.y), racer.read(self.attn), racer.read(self.qg, offset=GD),
@@ -550,7 +546,7 @@ class _MaskedSetKv:
         self.mask = racer.values([True, False, True, True], dtype="bool")
 
     def program_a(self):
-        k = racer.triton(_lib("sglang.srt.mem_cache.memory_pool", "masked_set_kv_buffer_kernel", self.mutate), N=KN,
+        k = racer.triton(kernel("sglang.srt.mem_cache.memory_pool", "masked_set_kv_buffer_kernel", self.mutate), N=KN,
                          H=KH, D=KD, CHUNK=128, k_stride_B=KH * KD, k_stride_H=KD, v_stride_B=KH * KD, v_stride_H=KD,
                          k_buffer_stride=KH * KD, v_buffer_stride=KH * KD)
         racer.launch(k, grid=KN, args=[racer.read(self.k), racer.read(self.v), racer.readwrite(self.kbuf),
@@ -590,7 +586,7 @@ class _VocabEmbedding:
         self.y = racer.empty((len(VTOK), C), "f32")
 
     def program_a(self):
-        k = racer.triton(_lib(f"{OPS}.embeddings.vocab_parallel_embedding", "_vocab_parallel_embedding_kernel",
+        k = racer.triton(kernel(f"{OPS}.embeddings.vocab_parallel_embedding", "_vocab_parallel_embedding_kernel",
                               self.mutate), hidden_dim=C, weight_stride0=C, org_vocab_start_index=VSTART,
                          org_vocab_end_index=VEND, num_org_vocab_padding=VPAD, added_vocab_start_index=VASTART,
                          added_vocab_end_index=VAEND, BLOCK_H=64, num_warps=8)

@@ -14,12 +14,6 @@ import racer  # noqa: E402
 from common import Mutation, Row, kernel, ref  # noqa: E402
 
 
-def _lib(module, name, mutate=None, inside=None):
-    """unsloth's kernel `name` of `module`, mutated inside the function `inside` (the kernel, or a @triton.jit
-    helper of the same module) when `mutate` is given."""
-    return kernel(module, name, **({"mutate": mutate, "inside": inside} if mutate else {}))
-
-
 R, C = 3, 48  # rows x columns of the norms: calculate_settings(48) = (BLOCK_SIZE 64, 4 warps)
 EPS, LN_EPS = 1e-6, 1e-5
 RMS = "unsloth.kernels.rms_layernorm"
@@ -45,7 +39,7 @@ class _RmsFwd:
         """_rms_layernorm_forward_rows as _rms_forward launches it for 48 columns: _multirow_settings gives
         BLOCK_SIZE 64, ROWS 4096 // 64 = 64, WARPS 64 // 32 = 2, 4 warps; one program for the 3 rows
         (rows 3..63 masked); LONG_INDEXING is `long or gemma`."""
-        k = racer.triton(_lib(RMS, "_rms_layernorm_forward_rows", mutate), Y_row_stride=C, X_row_stride=C,
+        k = racer.triton(kernel(RMS, "_rms_layernorm_forward_rows", mutate), Y_row_stride=C, X_row_stride=C,
                          n_cols=C, eps=EPS, GEMMA=gemma, BLOCK_SIZE=64, ROWS=64, WARPS=2, LONG_INDEXING=gemma,
                          num_warps=4)
         racer.launch(k, grid=1, args=[racer.write(self.y), racer.read(self.x), racer.read(self.w),
@@ -55,7 +49,7 @@ class _RmsFwd:
     def one_row(self, name, mutate=None):
         """the one-row forward kernels, as _rms_forward launches them when the multi-row ones are off
         (UNSLOTH_RMSNORM_MULTIROW=0, Triton < 3.6, or a failed self-check): a program per row, 4 warps"""
-        k = racer.triton(_lib(RMS, name, mutate), Y_row_stride=C, X_row_stride=C, W_row_stride=1, r_row_stride=1,
+        k = racer.triton(kernel(RMS, name, mutate), Y_row_stride=C, X_row_stride=C, W_row_stride=1, r_row_stride=1,
                          n_cols=C, eps=EPS, LONG_INDEXING=False, BLOCK_SIZE=64, num_warps=4)
         racer.launch(k, grid=R, args=[racer.write(self.y), racer.read(self.x), racer.read(self.w),
                                       racer.write(self.r)])
@@ -121,14 +115,14 @@ class _RmsBwd:
 
     def sum_partials(self, partials, programs):
         """_rms_sum_partials: dW = the column sums of the programs' f32 partials, one program of 64 columns"""
-        k = racer.triton(_lib(RMS, "_rms_sum_dw_partials"), BLOCK_ROWS=64, BLOCK_COLS=64)
+        k = racer.triton(kernel(RMS, "_rms_sum_dw_partials"), BLOCK_ROWS=64, BLOCK_COLS=64)
         racer.launch(k, grid=1, args=[racer.read(partials), racer.write(self.dw), programs, C])
 
     def rows(self, train_w=True, mutate=None, inside=None):
         """_rms_layernorm_backward_rows as _rms_backward launches it for 48 columns (BLOCK_SIZE 64, ROWS 64,
         WARPS 2, 4 warps): with a trained W, _dw_launch(1 block) gives one program of one block, its partial
         dW row summed by _rms_sum_dw_partials; a frozen W passes r as the unused dW."""
-        k = racer.triton(_lib(RMS, "_rms_layernorm_backward_rows", mutate, inside), dY_row_stride=C,
+        k = racer.triton(kernel(RMS, "_rms_layernorm_backward_rows", mutate, inside), dY_row_stride=C,
                          dX_row_stride=C, X_row_stride=C, n_cols=C, eps=EPS, GEMMA=self.gemma, BLOCK_SIZE=64,
                          ROWS=64, WARPS=2, LONG_INDEXING=False, TRAIN_W=train_w, FROM_Y=False, num_warps=4)
         racer.launch(k, grid=1, args=[racer.read(self.dy), racer.write(self.dx), racer.read(self.x),
@@ -143,7 +137,7 @@ class _RmsBwd:
         """_rms_layernorm_backward (one row a program) with a trained W, as _rms_backward launches it when the
         multi-row kernels are off: _dw_row_config(48) gives BLOCK_SIZE 64, 4 warps, and _dw_split(3 rows)
         a program per row, each storing its partial dW row"""
-        k = racer.triton(_lib(RMS, "_rms_layernorm_backward", mutate, inside), dY_row_stride=C, dX_row_stride=C,
+        k = racer.triton(kernel(RMS, "_rms_layernorm_backward", mutate, inside), dY_row_stride=C, dX_row_stride=C,
                          X_row_stride=C, W_row_stride=1, r_row_stride=1, n_cols=C, eps=EPS, GEMMA=self.gemma,
                          LONG_INDEXING=False, BLOCK_SIZE=64, TRAIN_W=True, FROM_Y=False, num_warps=4)
         racer.launch(k, grid=R, args=[racer.read(self.dy), racer.write(self.dx), racer.read(self.x),
@@ -210,7 +204,7 @@ class _LnFwd:
     def program_a(self, mutate=None):
         """layernorm_forward as Fast_Layernorm.forward launches it: a program per row, BLOCK_SIZE 64, 4 warps;
         without a bias it passes W as b (never read)"""
-        k = racer.triton(_lib(LN, "layernorm_forward", mutate), Y_row_stride=C, X_row_stride=C, n_cols=C,
+        k = racer.triton(kernel(LN, "layernorm_forward", mutate), Y_row_stride=C, X_row_stride=C, n_cols=C,
                          eps=LN_EPS, LONG_INDEXING=False, BLOCK_SIZE=64, HAS_BIAS=self.has_bias, num_warps=4)
         racer.launch(k, grid=R, args=[racer.write(self.y), racer.read(self.x), racer.read(self.w),
                                       racer.read(self.b if self.has_bias else self.w), racer.write(self.r),
@@ -265,7 +259,7 @@ class UnslothLayerNormBwdFrozen(_LnBwd, Row):
     """unsloth layernorm_backward (W and b frozen): dX only, a program per row, BLOCK_SIZE 64, 4 warps"""
 
     def program_a(self):
-        k = racer.triton(_lib(LN, "layernorm_backward"), dY_row_stride=C, dX_row_stride=C, X_row_stride=C, n_cols=C,
+        k = racer.triton(kernel(LN, "layernorm_backward"), dY_row_stride=C, dX_row_stride=C, X_row_stride=C, n_cols=C,
                          eps=LN_EPS, LONG_INDEXING=False, BLOCK_SIZE=64, num_warps=4)
         racer.launch(k, grid=R, args=[racer.read(self.dy), racer.write(self.dx), racer.read(self.x),
                                       racer.read(self.w), racer.read(self.b), racer.read(self.r),
@@ -282,13 +276,13 @@ class UnslothLayerNormBwd(_LnBwd, Row):
     partials[2][3][48]; the sum kernel's grid is (1 column block, 2 outputs)"""
 
     def program_a(self):
-        k = racer.triton(_lib(LN, "layernorm_backward_dw"), dY_row_stride=C, dX_row_stride=C, X_row_stride=C,
+        k = racer.triton(kernel(LN, "layernorm_backward_dw"), dY_row_stride=C, dX_row_stride=C, X_row_stride=C,
                          n_cols=C, LONG_INDEXING=False, BLOCK_SIZE=64, TRAIN_W=True, TRAIN_B=True, num_warps=4)
         partials = self.partials
         racer.launch(k, grid=R, args=[racer.read(self.dy), racer.write(self.dx), racer.read(self.x),
                                       racer.read(self.w), racer.read(self.r), racer.read(self.mu),
                                       racer.write(partials), racer.write(partials, offset=R * C), R, 1])
-        s = racer.triton(_lib(LN, "_layernorm_sum_partials"), BLOCK_ROWS=64, BLOCK_COLS=64)
+        s = racer.triton(kernel(LN, "_layernorm_sum_partials"), BLOCK_ROWS=64, BLOCK_COLS=64)
         racer.launch(s, grid=(1, 2), args=[racer.read(partials), racer.write(self.dw), racer.write(self.db), R, C])
         return {"dx": self.dx, "dw": self.dw, "db": self.db}
 
@@ -305,7 +299,7 @@ class _AddRms:
         self.w = racer.input((C,), "f32", range=(-2, 2))
 
     def program_a(self, mutate=None):
-        k = racer.triton(_lib("unsloth.kernels.fused_add_rms_layernorm", "_add_rms_layernorm_inference", mutate),
+        k = racer.triton(kernel("unsloth.kernels.fused_add_rms_layernorm", "_add_rms_layernorm_inference", mutate),
                          n_cols=C, eps=EPS, HAS_RESIDUAL=self.add, BLOCK_SIZE=64, num_warps=4)
         racer.launch(k, grid=R, args=[racer.readwrite(self.x), racer.readwrite(self.res), racer.read(self.w), C, C])
         return {"x": self.x, "res": self.res}
@@ -359,7 +353,7 @@ class _RopeQK:
             self.ko = racer.empty((B, HK, S, D), "f32")
 
     def program_a(self):
-        k = racer.triton(_lib(ROPE, "_rope_embedding_QK", self.mutate, self.inside), q_seq_stride=D, q_dim_stride=1,
+        k = racer.triton(kernel(ROPE, "_rope_embedding_QK", self.mutate, self.inside), q_seq_stride=D, q_dim_stride=1,
                          qo_seq_stride=D, qo_dim_stride=1, k_seq_stride=D, k_dim_stride=1, ko_seq_stride=D,
                          ko_dim_stride=1, n_heads_Q=HQ, n_heads_K=HK, n_groups_Q=1, half_head_dim=D // 2,
                          BACKWARD_PASS=self.backward, HAS_ROPE_INDICES=self.indices is not None,
@@ -422,7 +416,7 @@ class UnslothRopeRowsFwd(Row):
         self.pos = racer.values(np.array([s for _ in range(B) for s in range(S)], dtype=np.int32))
 
     def program_a(self):
-        k = racer.triton(_lib(ROPE, "_rope_embedding_QK"), q_seq_stride=HQ * D, q_dim_stride=1,
+        k = racer.triton(kernel(ROPE, "_rope_embedding_QK"), q_seq_stride=HQ * D, q_dim_stride=1,
                          qo_seq_stride=HQ * D, qo_dim_stride=1, k_seq_stride=1, k_dim_stride=1, ko_seq_stride=1,
                          ko_dim_stride=1, n_heads_Q=HQ, n_heads_K=0, n_groups_Q=1, half_head_dim=D // 2,
                          BACKWARD_PASS=False, HAS_ROPE_INDICES=False, LONG_INDEXING=False, CAST_TO_SIN=True,
@@ -477,7 +471,7 @@ class UnslothQkNormRopeFwd(_QkNormRope, Row):
         return {"qo": self.qo, "ko": self.ko, "rq": self.rq, "rk": self.rk}
 
     def program_a(self):
-        k = racer.triton(_lib(QKN, "_qk_norm_rope_forward"), HEAD_DIM=QD, BLOCK_H=2, HAS_ROPE_INDICES=False,
+        k = racer.triton(kernel(QKN, "_qk_norm_rope_forward"), HEAD_DIM=QD, BLOCK_H=2, HAS_ROPE_INDICES=False,
                          num_warps=4)
         racer.launch(k, grid=(QB * QS, 3), args=[
             racer.write(self.qo), racer.read(self.q), NQ * QD, QD, racer.read(self.wq), racer.write(self.rq), NQ, EPS,
@@ -507,7 +501,7 @@ class UnslothQkNormRopeBwd(_QkNormRope, Row):
         self.dk = racer.empty((rows, NK, QD), "f32")
 
     def program_a(self):
-        k = racer.triton(_lib(QKN, "_qk_norm_rope_backward"), HEAD_DIM=QD,
+        k = racer.triton(kernel(QKN, "_qk_norm_rope_backward"), HEAD_DIM=QD,
                          BLOCK_H=2, HAS_ROPE_INDICES=False, num_warps=4)
         racer.launch(k, grid=(QB * QS, 3), args=[
             racer.write(self.dq), racer.read(self.dqo), QS * NQ * QD, NQ * QD, QD, racer.read(self.q), NQ * QD, QD,
@@ -545,12 +539,12 @@ class _Gated:
             self.h = racer.empty((R, 40), "f32")
 
     def fwd_a(self, name):
-        k = racer.triton(_lib(self.module, name, self.mutate), BLOCK_SIZE=1024, LONG_INDEXING=0)
+        k = racer.triton(kernel(self.module, name, self.mutate), BLOCK_SIZE=1024, LONG_INDEXING=0)
         racer.launch(k, grid=1, args=[racer.read(self.e), racer.read(self.g), racer.write(self.h), N])
         return {"h": self.h}
 
     def bwd_a(self, name):
-        k = racer.triton(_lib(self.module, name, self.mutate), BLOCK_SIZE=1024, LONG_INDEXING=0)
+        k = racer.triton(kernel(self.module, name, self.mutate), BLOCK_SIZE=1024, LONG_INDEXING=0)
         racer.launch(k, grid=1, args=[racer.readwrite(self.dw), racer.readwrite(self.e), racer.readwrite(self.g), N])
         return {"dw": self.dw, "e": self.e, "g": self.g}
 
@@ -680,14 +674,14 @@ class _CrossEntropy:
 
     def program_a(self):
         fwd_mutate = self.mutate if self.inside == "_cross_entropy_forward" else None
-        k = racer.triton(_lib(CE, "_cross_entropy_forward", fwd_mutate), logits_row_stride=V, BLOCK_SIZE=64,
+        k = racer.triton(kernel(CE, "_cross_entropy_forward", fwd_mutate), logits_row_stride=V, BLOCK_SIZE=64,
                          num_warps=4, **self.constexprs())
         racer.launch(k, grid=R, args=[racer.read(self.x), racer.write(self.loss), racer.write(self.lse),
                                       racer.read(self.t)])
         if not self.backward:
             return {"loss": self.loss, "lse": self.lse}
         bwd_mutate = self.mutate if self.inside == "_cross_entropy_backward" else None
-        k = racer.triton(_lib(CE, "_cross_entropy_backward", bwd_mutate), logits_row_stride=V, dloss_row_stride=1,
+        k = racer.triton(kernel(CE, "_cross_entropy_backward", bwd_mutate), logits_row_stride=V, dloss_row_stride=1,
                          BLOCK_SIZE=4096, num_warps=8, **self.constexprs())
         racer.launch(k, grid=(R, 1), args=[racer.read(self.x), racer.write(self.dx), racer.read(self.dloss),
                                            racer.read(self.lse), racer.read(self.loss), racer.read(self.t)])
