@@ -80,7 +80,7 @@ uint64_t origin_tag(const std::optional<exec::SymbolOrigin>& o) {
 
 decide::DeciderOptions decider_options(const exec::Session& session) {
   decide::DeciderOptions o;
-  if (session.deadline() != std::chrono::steady_clock::time_point::max()) o.z3.deadline = session.deadline();
+  if (session.deadline() != std::chrono::steady_clock::time_point::max()) o.z3.deadline = o.case_split.deadline = session.deadline();
   return o;
 }
 

@@ -198,6 +198,19 @@ ExprId AtomNormalizer::exp_log_powers(ExprId product) {
 // exp(q log(u)) for q = +-1, +-2, ... or a half of one: u^q, through sqrt(u) for the half. Equal
 // wherever log(u) is defined (u >= 0; at u = 0 both are 0 for a positive q).
 std::optional<ExprId> AtomNormalizer::exp_of_log(ExprId arg) {
+  // exp(c + sum q_i log(u_i) + r) = prod exp(q_i log(u_i)) exp(c + r): the log of a quotient
+  // taken apart (log(a / b) = log(a) - log(b)) comes back whole.
+  if (s_.kind(arg) == Kind::Add && s_.is_finite(arg)) {
+    std::vector<ExprId> factors, rest{s_.constant(s_.coef(arg))};
+    for (uint32_t i = 0; i < s_.arity(arg); ++i) {
+      ExprId term = s_.mul(s_.constant(s_.weight(arg, i)), s_.operand(arg, i));
+      if (auto power = exp_of_log(term)) factors.push_back(*power);
+      else rest.push_back(term);
+    }
+    if (factors.empty()) return std::nullopt;
+    if (rest.size() > 1 || s_.coef(arg) != 0) factors.push_back(s_.exp(s_.add(rest)));
+    return s_.mul(factors);
+  }
   auto [q, lg] = scaled_factor(s_, arg);
   if (!is_func(s_, lg, FuncKind::Log) || q == 0) return std::nullopt;
   ExprId u = s_.operand(lg, 0);

@@ -3,9 +3,11 @@
 #include <algorithm>
 #include <array>
 #include <numeric>
+#include <set>
 #include <unordered_map>
 
 #include "decide/ball_eval.hpp"
+#include "decide/continuity.hpp"
 #include "decide/grid.hpp"
 #include "decide/linear.hpp"
 #include "decide/piecewise.hpp"
@@ -63,6 +65,11 @@ class Splitter {
                 std::to_string(opt_.max_conditions);
       return out;
     }
+    auto real_symbol = [&](ExprId y) {
+      auto it = sym_index_.find(y.index);
+      return it != sym_index_.end() && src_.domain(it->second).grid != Grid::Integer;
+    };
+    continuous_ = continuous_everywhere(s_, a_, real_symbol) && continuous_everywhere(s_, b_, real_symbol);
     std::vector<ExprId> roots;
     bool numeric = !s_.is_condition(a_) && !s_.is_condition(b_);
     if (numeric && s_.is_finite(a_) && s_.is_finite(b_)) {
@@ -81,6 +88,7 @@ class Splitter {
     Out o = node(roots, 0);
     out.pieces = total_pieces_ + pieces_;
     out.pruned = pruned_;
+    out.negligible = negligible_;
     switch (o) {
       case Out::Closed: out.status = SplitStatus::Proved; break;
       case Out::Refuted:
@@ -105,6 +113,10 @@ class Splitter {
     if (closed_at_once(roots)) return count_piece() ? Out::Closed : Out::Stop;
     ExprId point = pw_.pick(roots);
     if (!point.valid()) return leaf(roots);
+    if (opt_.deadline != std::chrono::steady_clock::time_point::max() && std::chrono::steady_clock::now() > opt_.deadline) {
+      why_ = "the time limit was reached";
+      return Out::Stop;
+    }
     if (depth >= opt_.max_depth) {
       why_ = "more than " + std::to_string(opt_.max_depth) + " nested conditions";
       return Out::Stop;
@@ -112,7 +124,8 @@ class Splitter {
     for (Branch& br : branches(point)) {
       size_t mark = rows_.size();
       rows_.insert(rows_.end(), br.rows.begin(), br.rows.end());
-      if (!br.rows.empty() && check_feasible(system(), opt_.max_rows) == Feasibility::Infeasible) {
+      bool on_symbols = std::any_of(br.rows.begin(), br.rows.end(), [&](const LinConstraint& k) { return over_symbols(k); });
+      if (on_symbols && check_feasible(system(false), opt_.max_rows) == Feasibility::Infeasible) {
         rows_.resize(mark);
         ++pruned_;
         continue;
@@ -153,7 +166,7 @@ class Splitter {
         ExprId u = s_.operand(p, 0);
         out.push_back({u, {}});
         out.push_back({s_.neg(u), {}});
-        if (std::optional<LinForm> l = linearize(s_, u)) {
+        if (std::optional<LinForm> l = linearize(s_, u, true)) {
           out[0].rows.push_back({*l, Rel::Ge});
           out[1].rows.push_back({negated(*l), Rel::Gt});
         }
@@ -163,7 +176,7 @@ class Splitter {
         bool is_max = s_.kind(p) == Kind::Max;
         uint32_t n = s_.arity(p);
         std::vector<std::optional<LinForm>> lin;
-        for (uint32_t j = 0; j < n; ++j) lin.push_back(linearize(s_, s_.operand(p, j)));
+        for (uint32_t j = 0; j < n; ++j) lin.push_back(linearize(s_, s_.operand(p, j), true));
         for (uint32_t k = 0; k < n; ++k) {
           out.push_back({s_.operand(p, k), {}});
           for (uint32_t j = 0; j < n && lin[k]; ++j) {
@@ -224,13 +237,13 @@ class Splitter {
           uniform_ = x;
           return Out::Closed;
         }
-        if (equal_on_piece(x, uniform_)) return Out::Closed;
+        if (equal_on_piece(x, uniform_) || ruled_out_with_atoms()) return Out::Closed;
         why_ = "a group takes different values on its pieces";
         return Out::Stop;
       case Mode::Zero:
         if (s_.is_undefined(x)) return both_undefined();
         if (equal_on_piece(x, s_.zero())) return Out::Closed;
-        return differs();
+        return differs_unless_ruled_out();
       case Mode::Pair: {
         ExprId y = roots[1];
         if (s_.is_undefined(x) || s_.is_undefined(y)) {
@@ -244,7 +257,7 @@ class Splitter {
           return Out::Stop;
         }
         if (equal_on_piece(x, y)) return Out::Closed;
-        return differs();
+        return differs_unless_ruled_out();
       }
     }
     return Out::Stop;
@@ -262,12 +275,48 @@ class Splitter {
   // the piece implies.
   bool equal_on_piece(ExprId x, ExprId y) {
     if (prove_(x, y)) return true;
-    std::vector<LinForm> eqs = implied_equalities(system(), opt_.max_rows);
+    std::vector<LinForm> eqs = implied_equalities(system(false), opt_.max_rows);
     if (eqs.empty()) return false;
     expr::Substitution map;
     for (const auto& [v, f] : solve_equalities(eqs)) map.emplace(ExprId{v}, build(f));
     ExprId x2 = pw_.rewrite(x, map, false), y2 = pw_.rewrite(y, map, false);
     return x2 == y2 || prove_(x2, y2);
+  }
+
+  // Whether the piece lies in the zero set of a function that is not zero everywhere: an
+  // equality it implies, a linear form in symbols and atoms, nonzero at a point of the box.
+  // With atoms branch-free pieces of continuous sides, that function is analytic, so its
+  // zero set has measure zero; the pieces of positive measure are then dense in the box, and
+  // sides continuous everywhere that agree on them agree here too (the split stops on any
+  // piece of positive measure it does not prove). Integer symbols keep every piece.
+  bool negligible_piece(const std::vector<LinConstraint>& with_atoms) {
+    if (!continuous_) return false;
+    for (const LinForm& e : implied_equalities(with_atoms, opt_.max_rows)) {
+      if (nonzero_somewhere(build(e))) {
+        ++negligible_;
+        return true;
+      }
+    }
+    return false;
+  }
+
+  bool nonzero_somewhere(ExprId f) {
+    for (size_t t = 0; t < 3; ++t) {
+      Point p = src_.point(t);
+      bool inside = true;
+      for (size_t k = 0; k < p.size() && inside; ++k) {
+        auto [lo, hi] = range_of(src_.symbols()[k].index);
+        inside = (!lo || p[k] >= *lo) && (!hi || p[k] <= *hi);
+      }
+      if (!inside) continue;
+      expr::Assignment at = src_.assignment(p);
+      if (std::optional<mpq_class> v = expr::eval_exact(s_, f, at)) {
+        if (*v != 0) return true;
+        continue;
+      }
+      if (balls_separate(s_, f, s_.zero(), at, 2)) return true;
+    }
+    return false;
   }
 
   ExprId build(const LinForm& f) {
@@ -279,7 +328,7 @@ class Splitter {
   // ---- the region of the current piece
 
   std::optional<LinConstraint> constraint_of(ExprId atom, bool truth) {
-    std::optional<LinForm> l = linearize(s_, s_.operand(atom, 0)), r = linearize(s_, s_.operand(atom, 1));
+    std::optional<LinForm> l = linearize(s_, s_.operand(atom, 0), true), r = linearize(s_, s_.operand(atom, 1), true);
     if (!l || !r) return std::nullopt;
     LinForm d = minus(*r, *l), neg = negated(d);
     switch (s_.cmp_op(atom)) {
@@ -291,12 +340,58 @@ class Splitter {
     }
   }
 
-  // The piece's linear conditions and the ranges of the symbols they mention.
-  std::vector<LinConstraint> system() {
-    std::vector<LinConstraint> out = rows_;
-    std::vector<uint32_t> vars;
+  // A piece where the sides differ but no point showed it: closed if, with each atom an
+  // unknown of the linear arithmetic, its conditions cannot hold together (log(s) > x and
+  // log(s) < x - 1), or imply an equality that makes it a set of measure zero
+  // (negligible_piece). Only here, and only for a few atoms, since elimination over atoms
+  // costs more rows than over the symbols alone.
+  Out differs_unless_ruled_out() {
+    Out o = differs();
+    if (o == Out::Stop && ruled_out_with_atoms()) return Out::Closed;
+    return o;
+  }
+
+  bool ruled_out_with_atoms() {
+    std::optional<std::vector<LinConstraint>> sys = system_with_atoms();
+    if (!sys) return false;
+    if (check_feasible(*sys, opt_.max_rows) == Feasibility::Infeasible) {
+      ++pruned_;
+      return true;
+    }
+    return negligible_piece(*sys);
+  }
+
+  static constexpr size_t kMaxAtomRows = 16, kMaxAtoms = 4;
+
+  std::optional<std::vector<LinConstraint>> system_with_atoms() {
+    std::set<uint32_t> atoms;
+    size_t atom_rows = 0;
     for (const LinConstraint& k : rows_) {
-      for (const auto& [v, c] : k.e.coef) vars.push_back(v);
+      bool any = false;
+      for (const auto& [v, c] : k.e.coef)
+        if (s_.kind(ExprId{v}) != Kind::Symbol) any = true, atoms.insert(v);
+      atom_rows += any;
+    }
+    if (atoms.empty() || atoms.size() > kMaxAtoms || atom_rows > kMaxAtomRows) return std::nullopt;
+    return system(true);
+  }
+
+  bool over_symbols(const LinConstraint& k) const {
+    return std::all_of(k.e.coef.begin(), k.e.coef.end(), [&](const auto& vc) { return s_.kind(ExprId{vc.first}) == Kind::Symbol; });
+  }
+
+  // The piece's linear conditions and the ranges of the symbols they mention. A condition on
+  // atoms (log(s) < x) leaves its row out unless `with_atoms` (system_with_atoms): the
+  // pruning, the equalities substituted and the points built see the symbols' rows only.
+  std::vector<LinConstraint> system(bool with_atoms) {
+    std::vector<LinConstraint> out;
+    for (const LinConstraint& k : rows_)
+      if (with_atoms || over_symbols(k)) out.push_back(k);
+    std::vector<uint32_t> vars;
+    for (const LinConstraint& k : out) {
+      for (const auto& [v, c] : k.e.coef) {
+        if (s_.kind(ExprId{v}) == Kind::Symbol) vars.push_back(v);
+      }
     }
     std::sort(vars.begin(), vars.end());
     vars.erase(std::unique(vars.begin(), vars.end()), vars.end());
@@ -342,7 +437,7 @@ class Splitter {
 
   std::optional<Point> make_point(size_t t) {
     Point p = src_.point(t % std::max<size_t>(1, src_.simple_count()));
-    std::vector<LinConstraint> sys = system();
+    std::vector<LinConstraint> sys = system(false);
     if (!sys.empty()) {
       auto choose = [&](uint32_t var, const Bound& lo, const Bound& hi) -> std::optional<mpq_class> {
         auto it = sym_index_.find(var);
@@ -495,7 +590,8 @@ class Splitter {
   ExprId uniform_;
   std::vector<LinConstraint> rows_;  // the linear conditions decided on the current path
   expr::Substitution decided_;       // comparison -> true/false on the current path
-  size_t pieces_ = 0, total_pieces_ = 0, pruned_ = 0;
+  size_t pieces_ = 0, total_pieces_ = 0, pruned_ = 0, negligible_ = 0;
+  bool continuous_ = false;  // both sides continuous and defined on the whole box
   std::string why_;
   Refutation refutation_;
 };

@@ -7,7 +7,10 @@
 // sides are compared with the normal form (the caller's prover), after substituting the
 // equalities the piece implies (x <= 0 and not x < 0 give x = 0; max(x, y) = x with
 // ranges x <= 1 <= y gives x = y = 1), found exactly by Fourier-Motzkin on the piece's
-// linear conditions and the symbols' ranges (linear.hpp).
+// linear conditions and the symbols' ranges (linear.hpp). A condition on other numbers
+// (log(s) > x) is kept aside: only a piece that nothing proved or refuted is looked at again
+// with each such atom an unknown of the linear arithmetic (a few atoms at most), and closed
+// if its conditions cannot hold together or it has measure zero (below).
 //
 // What is proved: the tree covers every point. The choices at a branch point together
 // cover all points (min/max by the first extreme argument, abs by the sign). At a point
@@ -18,7 +21,10 @@
 // disequalities), which the elimination proves exactly; nonlinear conditions are split but
 // never used to prune. A piece on which one side is undefined and the other is not is not
 // accepted (the sides would disagree about NaN there), so Proved keeps the decider's
-// meaning: equal wherever both are defined.
+// meaning: equal wherever both are defined. Where both sides are continuous and defined on
+// the whole box (continuity.hpp), a piece that implies an equality not true everywhere
+// (max(d, 0) = 0 together with |d| = d: d = 0) has measure zero and needs no proof, since
+// the sides agree on the dense rest.
 //
 // Numeric sides that are finite wherever defined are split on their difference, where
 // what they share has cancelled. When the difference is a sum whose terms fall into groups
@@ -34,6 +40,7 @@
 // that need many conditions true at once (32 lanes all >= 0 and one of them = 0), which
 // random points never meet. Anything else (a budget exceeded, a piece neither proved nor
 // refuted) stops the split and leaves the cell to the later steps, with the reason.
+#include <chrono>
 #include <functional>
 #include <optional>
 #include <string>
@@ -53,6 +60,8 @@ struct CaseSplitOptions {
   size_t witness_tries = 8;   // points tried on a piece where the sides differ
   uint64_t max_work = 4000000;  // nodes rewritten, over all pieces (large DAGs stop early)
   bool balls = true;          // confirm witnesses in ball arithmetic where values are irrational
+  // The check's time limit: past it the split stops (Undecided), whatever else it has left.
+  std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();
 };
 
 enum class SplitStatus { Proved, Refuted, Undecided, NotApplicable };
@@ -63,6 +72,7 @@ struct SplitResult {
   std::optional<Refutation> refutation;  // Refuted: in the PointSource's symbol order
   size_t pieces = 0;                     // leaves checked, over all trees
   size_t pruned = 0;                     // branches shown infeasible
+  size_t negligible = 0;                 // pieces of measure zero set aside (continuous sides)
 };
 
 // Whether two condition-free numbers are proved equal (wherever both are defined).

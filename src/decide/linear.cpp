@@ -189,23 +189,26 @@ class Engine {
 
 }  // namespace
 
-std::optional<LinForm> linearize(const expr::Store& s, ExprId x) {
+std::optional<LinForm> linearize(const expr::Store& s, ExprId x, bool atoms) {
+  auto atom = [&](ExprId v, const mpq_class& k) -> std::optional<LinForm> {
+    if (!atoms || !s.is_finite(v) || s.is_condition(v)) return std::nullopt;
+    return LinForm{{{v.index, k}}, mpq_class(0)};
+  };
   switch (s.kind(x)) {
     case Kind::Const:
       if (!s.is_rational(x)) return std::nullopt;
       return LinForm{{}, s.rational(x)};
     case Kind::Symbol: return LinForm{{{x.index, mpq_class(1)}}, mpq_class(0)};
     case Kind::Mul: {
-      if (s.arity(x) != 1 || s.weight(x, 0) != 1 || s.kind(s.operand(x, 0)) != Kind::Symbol || s.coef(x) == 0) {
-        return std::nullopt;
-      }
+      if (s.arity(x) != 1 || s.weight(x, 0) != 1 || s.coef(x) == 0) return atom(x, mpq_class(1));
+      if (s.kind(s.operand(x, 0)) != Kind::Symbol) return atom(s.operand(x, 0), s.coef(x));
       return LinForm{{{s.operand(x, 0).index, s.coef(x)}}, mpq_class(0)};
     }
     case Kind::Add: {
       if (!s.is_finite(x)) return std::nullopt;
       LinForm out{{}, s.coef(x)};
       for (uint32_t i = 0; i < s.arity(x); ++i) {
-        std::optional<LinForm> t = linearize(s, s.operand(x, i));
+        std::optional<LinForm> t = linearize(s, s.operand(x, i), atoms);
         if (!t) return std::nullopt;
         const mpq_class& w = s.weight(x, i);
         for (const auto& [v, k] : t->coef) {
@@ -217,7 +220,7 @@ std::optional<LinForm> linearize(const expr::Store& s, ExprId x) {
       }
       return out;
     }
-    default: return std::nullopt;
+    default: return atom(x, mpq_class(1));
   }
 }
 

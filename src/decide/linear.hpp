@@ -37,7 +37,10 @@ struct LinConstraint {
 
 // The affine form of x when it is a rational constant, a symbol, or a sum of rational
 // multiples of symbols; nullopt for anything else (products of symbols, atoms, infinities).
-std::optional<LinForm> linearize(const expr::Store& s, expr::ExprId x);
+// With `atoms`, any other finite number (log(s), x * y) is a variable of its own, keyed by
+// its node, c * v by v: a system over such variables is infeasible only if it is with the
+// atoms' values tied to the symbols, but its points are not points of the symbols.
+std::optional<LinForm> linearize(const expr::Store& s, expr::ExprId x, bool atoms = false);
 
 enum class Feasibility { Infeasible, Feasible, Unknown };
 

@@ -33,6 +33,9 @@ class DeferredSums {
   // Called every 2^16 steps of a settling sum (the session's limits: a long sum settles in one
   // instruction, which the step loop's own checks do not see the inside of).
   void set_limits_check(std::function<void()> check) { check_limits_ = std::move(check); }
+  void check_limits() const {
+    if (check_limits_) check_limits_();
+  }
   // Forgets every step: no register may hold a deferred sum of this arena any more.
   void clear();
   size_t steps() const { return size_; }

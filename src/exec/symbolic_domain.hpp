@@ -29,6 +29,8 @@ class SymbolicDomain final : public Domain {
   void forget_deferred() override { sums_.clear(); }
   // The session's limits, checked while a long deferred sum settles.
   void set_limits_check(std::function<void()> check) { sums_.set_limits_check(std::move(check)); }
+  // The same limits, for work inside one instruction that may take long (a routine's probes).
+  void check_limits() const { sums_.check_limits(); }
   Value fcmp(uint8_t cmp, ptx::Type t, Value a, Value b, bool ftz) override;
   Value pred(PredOp op, Value a, Value b) override;
   Value select(Value pred, Value if_true, Value if_false) override;

@@ -186,7 +186,7 @@ std::optional<RoutinePlan> merge_commit(const PlanSearch& s, bool several, bool 
       std::vector<size_t> ends;
       for (const Run& r : runs) ends.push_back(r.visits.at(m).events_before);
       if (leaks(live, runs, ends, m, results)) continue;
-      plan.fixed_inputs = fixed_inputs_of(runs, ends);
+      plan.fixed_inputs = fixed_inputs_of(fn, runs, ends);
       tainted.insert(results.begin(), results.end());
       if (!close_plan(fn, live, runs, at, m, skip, tainted, results, plan)) continue;
       plan.clobber_local = local_stores_of(runs);
@@ -259,7 +259,7 @@ std::optional<RoutinePlan> plan_at_write(const PlanSearch& s, const Event& e) {
   }
   std::vector<size_t> ends;
   for (size_t k : commit_index) ends.push_back(k + 1);
-  plan.fixed_inputs = fixed_inputs_of(runs, ends);
+  plan.fixed_inputs = fixed_inputs_of(fn, runs, ends);
   if (leaks(live, runs, ends, e.pc + 1, {y})) {
     if (s.debug) std::fprintf(stderr, "    result %s: a register left live differs between probes\n", fn.regs[y].name.c_str());
     return std::nullopt;
@@ -277,12 +277,32 @@ std::optional<RoutinePlan> plan_at_write(const PlanSearch& s, const Event& e) {
 
 // What the routine read from the thread's state as it was when the probes began: a plan
 // serves another thread (or another visit) only where these are the same. Registers the
-// routine computed itself are not inputs; what they were computed from is.
-std::vector<std::pair<uint32_t, uint64_t>> fixed_inputs_of(const std::vector<Run>& runs, const std::vector<size_t>& ends) {
+// routine computed itself are not inputs; what they were computed from is. Only what can
+// change the plan counts: what the routine's own steps read, what a branch or a memory
+// access read (they choose the path and what the probe sees), and, going back, whatever
+// computed a register one of those read (its guard too). The thread's other steps between
+// them (another element's column compared with a label) run in the thread itself, whatever
+// their values.
+std::vector<std::pair<uint32_t, uint64_t>> fixed_inputs_of(const ptx::Function& fn, const std::vector<Run>& runs,
+                                                           const std::vector<size_t>& ends) {
   std::map<uint32_t, uint64_t> in;
-  for (size_t ri = 0; ri < runs.size(); ++ri)
-    for (size_t k = 0; k < ends[ri] && k < runs[ri].events.size(); ++k)
-      for (auto [r, bits] : runs[ri].events[k].fixed_reads) in.emplace(r, bits);
+  std::vector<uint32_t> reads, writes;
+  for (size_t ri = 0; ri < runs.size(); ++ri) {
+    std::set<uint32_t> needed;
+    const size_t end = std::min(ends[ri], runs[ri].events.size());
+    for (size_t k = end; k-- > 0;) {
+      const Event& ev = runs[ri].events[k];
+      const ptx::Instr& I = fn.instrs[ev.pc];
+      bool relevant = ev.absorbed || I.op == ptx::Op::Bra || !ptx::register_only_op(I.op);
+      // (What the instruction may write, not what it wrote here: its guard may differ there.)
+      writes_of(I, writes);
+      for (uint32_t w : writes) relevant |= needed.count(w) > 0;
+      if (!relevant) continue;
+      for (auto [r, bits] : ev.fixed_reads) in.emplace(r, bits);
+      reads_of(I, reads);
+      needed.insert(reads.begin(), reads.end());
+    }
+  }
   return {in.begin(), in.end()};
 }
 

@@ -93,7 +93,8 @@ std::set<uint32_t> jumped_over(const ptx::Function& fn, const std::vector<std::p
                                const std::set<uint32_t>& skip);
 // What the runs read of the thread's registers before writing them (a plan serves another
 // visit only where these are the same), in each run's first ends[i] events.
-std::vector<std::pair<uint32_t, uint64_t>> fixed_inputs_of(const std::vector<Run>& runs, const std::vector<size_t>& ends);
+std::vector<std::pair<uint32_t, uint64_t>> fixed_inputs_of(const ptx::Function& fn, const std::vector<Run>& runs,
+                                                           const std::vector<size_t>& ends);
 
 // The first result that fits: a register one instruction writes on every run, else (not for
 // a selection) a register holding the function where the routine's paths merge.

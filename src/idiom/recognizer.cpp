@@ -250,10 +250,23 @@ bool MathRoutineRecognizer::recognize(exec::ExecContext& ctx, const ptx::Instr& 
           continue;
         }
       }
+      // A visit that reads what an earlier one did, where this pass found only a plan over the
+      // input's range, would probe to the same end (the probes run on the fixed values the plan
+      // read and see nothing else of the thread): the plan is taken again if the range admits.
+      if (auto it = range_seen_[pass].find(key); it != range_seen_[pass].end() && reads_as_made(th, it->second, root)) {
+        auto range = input_range(ctx, root);
+        if (range && it->second.input_range->admits(*range)) {
+          if (!range_only) range_only.emplace(key, it->second);
+          continue;
+        }
+      }
+      // (Probes at many sites of a wide block add up: the session's limits hold inside one step.)
+      if (auto* sym = dynamic_cast<exec::SymbolicDomain*>(&ctx.dom)) sym->check_limits();
       auto plan = pass == 0 ? probe(ctx, at, root, trigger) : probe_further(ctx, at, root, pass == 2);
       if (plan) plan->input_registers = holding_input(th, root);
       if (plan && plan->input_range) {
         // (Not a failure: at a visit whose fixed inputs differ, this input is probed again.)
+        range_seen_[pass][key] = *plan;
         if (!range_only) range_only.emplace(key, std::move(*plan));
         continue;
       }

@@ -61,6 +61,7 @@ class MathRoutineRecognizer final : public exec::RoutineRecognizer {
   std::map<const ptx::Function*, std::unique_ptr<ptx::RegisterUse>> register_use_;
   std::map<Key, Plan> cache_;
   std::map<Key, Plan> range_cache_;  // plans fitted over their input's range (PlanSearch::input_range)
+  std::map<Key, Plan> range_seen_[3];  // by pass: every such plan a probe found, installed or not
   std::set<Key> failed_[3];  // by pass of recognize (probe, past loads, input addends)
   std::map<std::pair<const ptx::Function*, uint32_t>, uint32_t> preferred_;
   std::vector<std::string> recognized_;

@@ -21,7 +21,7 @@ import linecache
 import os
 import types
 
-LIBRARIES = ("liger_kernel", "flag_gems", "fla", "unsloth", "sglang")
+LIBRARIES = ("liger_kernel", "flag_gems", "fla", "unsloth", "sglang", "torchao", "flashinfer")
 _BLOCKED = ("torch",)  # importing it is what this loader exists to avoid
 
 
@@ -89,6 +89,10 @@ HOST_FACTS = {
     ("unsloth.kernels.utils", "triton_tanh"): lambda: _libdevice().tanh,
     ("unsloth.kernels.utils", "triton_cast"): lambda: _tl("cast"),
     ("unsloth.kernels.rms_layernorm", "_HIP_ROW_ORDER"): lambda: _tl("constexpr")(False),
+    # torch's own host queries (keyed by torch's module): CUDA, not ROCm; Triton is there. Only these
+    # attributes are answered: `import torch` binds a stand-in (_host_module), never torch itself.
+    ("torch.version", "hip"): lambda: None,
+    ("torch.utils._triton", "has_triton"): lambda: (lambda: True),
 }
 for (_m, _n), _f in list(HOST_FACTS.items()):  # fla.utils re-exports fla.utils.hardware
     if _m == "fla.utils":
@@ -140,11 +144,36 @@ def _defined_names(stmt):
 
 
 def _binds(compound, name):
-    """Whether a module-level if/try binds `name` somewhere (only then is its condition evaluated)."""
-    for node in ast.walk(compound):
+    """Whether a module-level if/try binds `name` somewhere (only then is its condition evaluated); the
+    bodies of functions and classes in it bind their own locals, not module names, and are not looked into."""
+    stack = [compound]
+    while stack:
+        node = stack.pop()
         if isinstance(node, ast.stmt) and not isinstance(node, (ast.If, ast.Try)) and name in _defined_names(node):
             return True
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            stack.extend(ast.iter_child_nodes(node))
     return False
+
+
+def _host_module(name):
+    """A stand-in for a blocked module (torch) that answers only the HOST_FACTS keyed by it or its
+    submodules (`torch.version.hip`); any other attribute is an AttributeError naming the fact missing."""
+    proxy = types.ModuleType(f"{name} (host facts only)")
+
+    def attribute(attr):
+        fact = HOST_FACTS.get((name, attr))
+        if fact is not None:
+            return fact()
+        if any(m == f"{name}.{attr}" or m.startswith(f"{name}.{attr}.") for m, _ in HOST_FACTS):
+            return _host_module(f"{name}.{attr}")
+        raise AttributeError(f"{name}.{attr} needs torch, which is not imported here (no HOST_FACTS entry)")
+    proxy.__getattr__ = attribute
+    return proxy
+
+
+def _has_host_facts(module):
+    return any(m == module or m.startswith(module + ".") for m, _ in HOST_FACTS)
 
 
 class _Module:
@@ -244,6 +273,9 @@ class _Module:
                 if (a.asname or a.name).split(".")[0] != name:
                     continue
                 if a.name.split(".")[0] in _BLOCKED:
+                    if not a.asname and _has_host_facts(a.name.split(".")[0]):
+                        self.namespace[name] = _host_module(name)
+                        continue
                     raise LoaderError(f"{self.path}:{stmt.lineno}: '{name}' is torch, which is not imported here")
                 if a.name.split(".")[0] in LIBRARIES:
                     if not a.asname:
@@ -269,6 +301,9 @@ class _Module:
                 continue
             top = source.split(".")[0]
             if top in _BLOCKED:
+                if (source, a.name) in HOST_FACTS:
+                    self.namespace[name] = HOST_FACTS[(source, a.name)]()
+                    return
                 raise LoaderError(f"{self.path}:{stmt.lineno}: '{name}' comes from {source}, which needs torch")
             if top in LIBRARIES:
                 if (source, a.name) not in HOST_FACTS and _is_submodule(source, a.name):
@@ -285,6 +320,50 @@ class _Module:
                         importlib.import_module(f"{source}.{a.name}")
                 except ImportError as e:
                     raise LoaderError(f"{self.path}:{stmt.lineno}: from {source} import {a.name} failed: {e}") from None
+
+
+class _Scope(_Module):
+    """The body of a module-level function that defines kernels inside it (`def _build(): import triton;
+    @triton.jit def k(...)`), read like a module: its own imports and definitions first, then the module's."""
+
+    def __init__(self, parent, fn):
+        self.loader, self.name, self.path, self.parent = parent.loader, parent.name, parent.path, parent
+        self.tree = ast.Module(body=fn.body, type_ignores=[])
+        self.namespace = {"__name__": parent.namespace["__name__"], "__file__": parent.path,
+                          "__builtins__": builtins}
+        self.done, self.active = set(), set()
+
+    def resolve(self, name, where=None):
+        if name in self.namespace:
+            return self.namespace[name]
+        if any(name in _defined_names(s) or (isinstance(s, (ast.If, ast.Try)) and _binds(s, name))
+               for s in self.tree.body):
+            return super().resolve(name, where)
+        value = self.parent.resolve(name, where)
+        if value is not None:
+            self.namespace[name] = value
+        return value
+
+
+def _statements(body):
+    """Statements of a body and of the module-level `if`/`try` blocks in it (`if has_triton(): @triton.jit ...`)."""
+    for stmt in body:
+        yield stmt
+        if isinstance(stmt, (ast.If, ast.Try)):
+            for block in (stmt.body, stmt.orelse, getattr(stmt, "finalbody", []),
+                          *(h.body for h in getattr(stmt, "handlers", []))):
+                yield from _statements(block)
+
+
+def _function(body, dotted):
+    """The FunctionDef at `dotted` ("outer.inner": `inner` defined in `outer`'s body) among statements."""
+    fn = None
+    for part in dotted.split("."):
+        fn = next((s for s in _statements(body) if isinstance(s, ast.FunctionDef) and s.name == part), None)
+        if fn is None:
+            return None
+        body = fn.body
+    return fn
 
 
 def _is_submodule(package, name):
@@ -329,7 +408,8 @@ _SHARED = _Loader()
 
 
 def kernel(module, name, mutate=None, inside=None):
-    """The @triton.jit function `name` of library module `module` (e.g. "liger_kernel.ops.rms_norm").
+    """The @triton.jit function `name` of library module `module` (e.g. "liger_kernel.ops.rms_norm");
+    "outer.name" is a kernel defined inside the module's function `outer` (read without calling it).
 
     mutate: [(old, new), ...] text replacements made inside that function's definition only (or
     inside the module's function `inside`, a helper the kernel calls), each of which must match
@@ -343,9 +423,9 @@ def kernel(module, name, mutate=None, inside=None):
 
     def apply(text, path):
         mod = ast.parse(text)
-        fn = next((s for s in mod.body if isinstance(s, ast.FunctionDef) and s.name == target), None)
+        fn = _function(mod.body, target)
         if fn is None:
-            raise LoaderError(f"{module}: no top-level function '{target}' to mutate ({path})")
+            raise LoaderError(f"{module}: no function '{target}' to mutate ({path})")
         lines = text.splitlines(keepends=True)
         start = min([fn.lineno] + [d.lineno for d in fn.decorator_list]) - 1
         span = "".join(lines[start:fn.end_lineno])
@@ -367,6 +447,12 @@ def kernel(module, name, mutate=None, inside=None):
 
 def _get(loader, module, name):
     mod = loader.module(module)
+    *outer, name = name.split(".")  # "outer.inner": a kernel defined inside function `outer`
+    for part in outer:
+        fn = _function(mod.tree.body, part)
+        if fn is None:
+            raise LoaderError(f"{module} ({mod.path}) has no function '{part}' around '{name}'")
+        mod = _Scope(mod, fn)
     value = mod.resolve(name)
     if value is None:
         jitted = sorted(s.name for s in mod.tree.body if isinstance(s, ast.FunctionDef)

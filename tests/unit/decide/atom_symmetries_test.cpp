@@ -25,6 +25,10 @@ TEST_F(DecideTest, AFunctionsSymmetriesMeetItsPlainForms) {
   EXPECT_TRUE(same(s.log(s.max(s.exp(x), s.exp(y))), s.max(x, y)));
   EXPECT_TRUE(same(s.log(s.min(s.exp(x), s.exp(y))), s.min(x, y)));
   EXPECT_TRUE(same(s.exp(s.mul(q(3, 2), s.log(u))), s.mul(u, s.sqrt(u))));
+  // exp of a sum of logs and other terms: log(a / b) taken apart comes back whole.
+  const ExprId ex = s.exp(x), se = s.add(s.exp(y), s.exp(z));
+  EXPECT_TRUE(same(s.exp(s.sub(s.log(s.add(ex, se)), s.log(se))), s.div(s.add(ex, se), se)));
+  EXPECT_TRUE(same(s.exp(s.add(s.log(se), y)), s.mul(se, s.exp(y))));
   EXPECT_TRUE(same(s.select(s.cmp(expr::CmpOp::Le, x, s.zero()), s.zero(), x), s.max(x, s.zero())));  // relu
   EXPECT_TRUE(same(s.select(s.cmp(expr::CmpOp::Lt, x, y), x, y), s.min(x, y)));
   EXPECT_TRUE(same(s.log(s.max(s.exp(s.add(x, c(2))), s.exp(s.add(y, c(2))))), s.max(s.add(x, c(2)), s.add(y, c(2)))));

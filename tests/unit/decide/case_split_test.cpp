@@ -218,3 +218,57 @@ TEST_F(CaseSplitTest, BudgetIsReported) {
 
 }  // namespace
 }  // namespace racer::decide::test
+
+
+namespace racer::decide::test {
+namespace {
+
+using expr::CmpOp;
+
+// Conditions on atoms (log of a sum of exps against an input) and pieces of measure zero.
+class CaseSplitOnAtomsTest : public DecideTest {
+ protected:
+  ExprId lse = s.log(s.add(s.exp(y), s.exp(z)));
+  ExprId d = s.sub(lse, x);  // a logsumexp minus a logit: the margin cross-entropy takes softplus of
+  // softplus(d) = max(d, 0) + log1p(exp(-|d|)), the form that never overflows.
+  ExprId stable = s.add(s.max(d, s.zero()), s.log(s.add(s.one(), s.exp(s.neg(s.abs(d))))));
+  ExprId plain = s.log(s.add(s.one(), s.exp(d)));
+};
+
+TEST_F(CaseSplitOnAtomsTest, StableSoftplusOfAMarginMeetsThePlainForm) {
+  // Pieces: max picks 0 where d <= 0, abs picks d where d >= 0. Their crossings are ruled out
+  // (d > 0 with -d > 0) only with the log an unknown of the linear arithmetic, and the one
+  // left, d = 0, is a set of measure zero: the sides are continuous, so it needs no proof
+  // (substituting d = 0 would leave log 2 against log(1 + exp(d)), equal only through d = 0).
+  CellDecision r = decide(stable, plain);
+  EXPECT_EQ(r.status, CellStatus::Proved) << r.reason;
+  EXPECT_EQ(r.step, "case split");
+  // The unsloth cross-entropy loss against log(sum of every exp) - x.
+  ExprId loss = s.sub(s.log(s.add(std::vector<ExprId>{s.exp(x), s.exp(y), s.exp(z)})), x);
+  r = decide(stable, loss);
+  EXPECT_EQ(r.status, CellStatus::Proved) << r.reason;
+}
+
+TEST_F(CaseSplitOnAtomsTest, APieceOfMeasureZeroCountsWhereASideJumps) {
+  // The same sides plus 1 exactly where d = 0: a select, not continuous, so the piece d = 0
+  // must be decided, and there the sides differ. No witness lies on it (d = 0 needs
+  // log(e^y + e^z) = x exactly), so the answer is Unknown, never Proved.
+  ExprId jump = s.add(stable, s.select(s.cmp(CmpOp::Eq, d, s.zero()), s.one(), s.zero()));
+  CellDecision r = decide(jump, plain);
+  EXPECT_NE(r.status, CellStatus::Proved) << r.step;
+  // Where the jump is on a linear condition, the witness is found on the piece x = 0.
+  ExprId relu_jump = s.add(s.max(x, s.zero()), s.select(s.cmp(CmpOp::Eq, x, s.zero()), s.one(), s.zero()));
+  r = decide(relu_jump, s.div(s.add(x, s.abs(x)), c(2)));
+  ASSERT_EQ(r.status, CellStatus::Refuted) << r.reason;
+  EXPECT_EQ(r.witness.at(x.index), 0);
+}
+
+TEST_F(CaseSplitOnAtomsTest, ContradictoryConditionsOnAnAtomArePruned) {
+  // log(s) > x and then log(s) < x - 1 cannot both hold: the piece with 5 does not exist.
+  ExprId a = s.select(s.cmp(CmpOp::Gt, lse, x), s.select(s.cmp(CmpOp::Lt, lse, s.sub(x, c(1))), c(5), y), y);
+  CellDecision r = decide(a, y);
+  EXPECT_EQ(r.status, CellStatus::Proved) << r.reason;
+}
+
+}  // namespace
+}  // namespace racer::decide::test
