@@ -109,18 +109,29 @@ bool close_plan(const ptx::Function& fn, const Liveness& live, const std::vector
 // Where a routine's paths merge (erff: the polynomial on one path, 1 - 2^(...) on the other,
 // both into one register), the result is in a register on arrival rather than written by
 // one instruction every probe value executes.
-// The function register y holds at the first visit of m, across the runs, if one fits.
-std::optional<Fit> fit_at_visit(const ptx::Function& fn, const std::vector<Run>& runs, uint32_t m, uint32_t y,
-                                Tolerance tol, const std::optional<InputRange>& range) {
+// Each run's first visit of m (every run visits it).
+std::vector<const Run::Visit*> visits_of(const std::vector<Run>& runs, uint32_t m) {
+  std::vector<const Run::Visit*> at;
+  at.reserve(runs.size());
+  for (const Run& r : runs) at.push_back(&r.visits.at(m));
+  return at;
+}
+
+// The function register y holds at the first visit of m (`at`: visits_of), across the runs,
+// if one fits. (A visit lists its registers in order: a plan search asks about each of them.)
+std::optional<Fit> fit_at_visit(const ptx::Function& fn, const std::vector<Run>& runs,
+                                const std::vector<const Run::Visit*>& at, uint32_t y, Tolerance tol,
+                                const std::optional<InputRange>& range) {
   auto yfmt = format_of(fn.regs[y].type);
   if (!yfmt || fn.regs[y].type == ptx::Type::Pred || ptx::type_bits(fn.regs[y].type) < 32) return std::nullopt;
   std::vector<Sample> samples;
-  for (const Run& r : runs) {
-    const auto& regs = r.visits.at(m).sample_regs;
-    auto it = std::find_if(regs.begin(), regs.end(), [&](const auto& p) { return p.first == y; });
-    if (it == regs.end()) return std::nullopt;
+  samples.reserve(runs.size());
+  for (size_t ri = 0; ri < runs.size(); ++ri) {
+    const auto& regs = at[ri]->sample_regs;
+    auto it = std::lower_bound(regs.begin(), regs.end(), y, [](const auto& p, uint32_t r) { return p.first < r; });
+    if (it == regs.end() || it->first != y) return std::nullopt;
     double v = ieee::to_double(*yfmt, it->second);
-    samples.push_back({r.t, static_cast<long double>(v), std::isnan(v)});
+    samples.push_back({runs[ri].t, static_cast<long double>(v), std::isnan(v)});
   }
   return fit_in_range(samples, tol, range);
 }
@@ -142,9 +153,11 @@ std::optional<RoutinePlan> merge_commit(const PlanSearch& s, bool several, bool 
     bool everywhere = true;
     for (const Run& r : runs) everywhere &= r.visits.count(m) > 0;
     if (!everywhere) continue;
-    for (auto [y, bits0] : runs[0].visits.at(m).sample_regs) {
+    if (s.check_limits) s.check_limits();
+    const std::vector<const Run::Visit*> at_m = visits_of(runs, m);
+    for (auto [y, bits0] : at_m[0]->sample_regs) {
       (void)bits0;
-      auto fit = fit_at_visit(fn, runs, m, y, tol, s.input_range);
+      auto fit = fit_at_visit(fn, runs, at_m, y, tol, s.input_range);
       if (!fit) continue;
       RoutinePlan plan;
       plan.fit = *fit;
@@ -158,7 +171,7 @@ std::optional<RoutinePlan> merge_commit(const PlanSearch& s, bool several, bool 
       auto result = [&](uint32_t w) {
         if (results.count(w)) return true;
         if (!several) return false;
-        auto f = fit_at_visit(fn, runs, m, w, tol, s.input_range);
+        auto f = fit_at_visit(fn, runs, at_m, w, tol, s.input_range);
         if (!f) return false;
         results.insert(w);
         plan.extra.emplace_back(w, *f);

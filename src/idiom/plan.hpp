@@ -4,6 +4,7 @@
 // elsewhere must find unchanged. Accepted only where nothing else the routine computed is
 // read afterwards.
 #include <cmath>
+#include <functional>
 #include <optional>
 #include <set>
 #include <utility>
@@ -81,6 +82,8 @@ struct PlanSearch {
   // thread merges its paths there before running that instruction, so a result written by it
   // (min(acc, erff(x)) at the meeting point of where(x > c, erff(x), ...)) would come too late.
   uint32_t path_join = UINT32_MAX;
+  // The session's limits, checked as the search goes (a search over a long probe takes long).
+  std::function<void()> check_limits;
 };
 
 // Where control goes at each branch of `skip` (see exec::AbsorbPlan::jumps).

@@ -87,6 +87,7 @@ bool reads_as_made(const exec::Thread& th, const RoutinePlan& plan, uint32_t roo
 // The search over a probe's runs for this thread: a result the thread's own paths can use.
 PlanSearch search_for(exec::ExecContext& ctx, PlanSearch search) {
   if (!ctx.th.paths.empty()) search.path_join = ctx.th.paths.back().join;
+  if (auto* sym = dynamic_cast<exec::SymbolicDomain*>(&ctx.dom)) search.check_limits = [sym] { sym->check_limits(); };
   return search;
 }
 
@@ -134,6 +135,7 @@ std::optional<RoutinePlan> range_plan(exec::ExecContext& ctx, uint32_t root, con
   if (std::optional<std::vector<Run>> runs = runs_at(site, f, points_in(*range))) {
     PlanSearch ranged{search.fn, search.live, *runs, search.at, search.selection, search.tol, search.debug};
     ranged.path_join = search.path_join;
+    ranged.check_limits = search.check_limits;
     ranged.input_range = range;
     if (auto plan = plan_from_runs(ranged)) return plan;
   }
