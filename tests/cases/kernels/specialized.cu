@@ -90,3 +90,26 @@ extern "C" __global__ void log_first(const float* x, float* out, int n) {
   int t = threadIdx.x;
   if (t < n) out[t] = logf(x[0]);
 }
+
+// expf scaled by a factor chosen by the thread's parity (t_spec_10/11): the compiler selects the
+// factor right after expf's last steps, where a plan that reached on would read it; the plan made
+// in thread 0 serves every thread only as far as it is the same there.
+extern "C" __global__ void exp_parity_scaled(const float* x, float* out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = expf(x[i]) * ((i & 1) ? 3.0f : 0.5f);
+}
+
+extern "C" __global__ void exp_parity_branches(const float* x, float* out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  float e = expf(x[i]);
+  out[i] = (i & 1) ? 3.0f * e : 0.5f * e;
+}
+
+// Mutation: the factors swapped.
+extern "C" __global__ void exp_parity_swapped(const float* x, float* out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  float e = expf(x[i]);
+  out[i] = (i & 1) ? 0.5f * e : 3.0f * e;
+}
