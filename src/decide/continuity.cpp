@@ -1,7 +1,6 @@
 #include "decide/continuity.hpp"
 
-#include <unordered_set>
-#include <vector>
+#include "expr/walk.hpp"
 
 namespace racer::decide {
 
@@ -46,18 +45,7 @@ bool node_continuous(const expr::Store& s, ExprId x, const std::function<bool(Ex
 }  // namespace
 
 bool continuous_everywhere(const expr::Store& s, ExprId root, const std::function<bool(ExprId)>& real_symbol) {
-  std::unordered_set<uint32_t> seen{root.index};
-  std::vector<ExprId> stack{root};
-  while (!stack.empty()) {
-    ExprId x = stack.back();
-    stack.pop_back();
-    if (!node_continuous(s, x, real_symbol)) return false;
-    for (uint32_t i = 0; i < s.arity(x); ++i) {
-      ExprId c = s.operand(x, i);
-      if (seen.insert(c.index).second) stack.push_back(c);
-    }
-  }
-  return true;
+  return !expr::any_node(s, root, [&](ExprId x) { return !node_continuous(s, x, real_symbol); });
 }
 
 }  // namespace racer::decide

@@ -16,7 +16,6 @@ bool is_odd_function(FuncKind f) {
   return f == FuncKind::Sin || f == FuncKind::Tanh || f == FuncKind::Erf;
 }
 
-
 }  // namespace
 
 ExprId Store::func(FuncKind f, ExprId a) {

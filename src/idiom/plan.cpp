@@ -179,7 +179,7 @@ std::optional<RoutinePlan> merge_commit(const PlanSearch& s, bool several, bool 
       };
       for (size_t ri = 0; ri < runs.size() && !alive; ++ri) {
         const Run& r = runs[ri];
-        for (size_t k = 0; k < r.visits.at(m).events_before; ++k) {
+        for (size_t k = 0; k < at_m[ri]->events_before; ++k) {
           const Event& ev = r.events[k];
           if (ev.escapes || ev.addend != UINT32_MAX) {  // a plan committing at a merge adds no outsider
             alive = true;
@@ -197,7 +197,7 @@ std::optional<RoutinePlan> merge_commit(const PlanSearch& s, bool several, bool 
       }
       if (alive) continue;
       std::vector<size_t> ends;
-      for (const Run& r : runs) ends.push_back(r.visits.at(m).events_before);
+      for (const Run::Visit* v : at_m) ends.push_back(v->events_before);
       if (leaks(live, runs, ends, m, results)) continue;
       plan.fixed_inputs = fixed_inputs_of(fn, runs, ends);
       tainted.insert(results.begin(), results.end());

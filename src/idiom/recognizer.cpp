@@ -233,6 +233,13 @@ bool MathRoutineRecognizer::recognize(exec::ExecContext& ctx, const ptx::Instr& 
     install(ctx, range_only->second, key.root_reg, at);
     return true;
   };
+  // A plan over its input's range serves this visit where the thread reads what it was made from
+  // and the range holds this input's.
+  auto serves_here = [&](const Plan& p, uint32_t root) {
+    if (!reads_as_made(th, p, root)) return false;
+    auto range = input_range(ctx, root);
+    return range && p.input_range->admits(*range);
+  };
   for (int pass = 0; pass < 3 && (pass == 0 || trigger != Trigger::Selection); ++pass) {
     if (pass == 2 && install_range_only()) return true;
     std::set<Key>& failed = failed_[pass];
@@ -245,22 +252,16 @@ bool MathRoutineRecognizer::recognize(exec::ExecContext& ctx, const ptx::Instr& 
           return true;
         }
       }
-      if (auto it = range_cache_.find(key); it != range_cache_.end() && reads_as_made(th, it->second, root)) {
-        auto range = input_range(ctx, root);
-        if (range && it->second.input_range->admits(*range)) {
-          if (!range_only) range_only.emplace(key, it->second);
-          continue;
-        }
+      if (auto it = range_cache_.find(key); it != range_cache_.end() && serves_here(it->second, root)) {
+        if (!range_only) range_only.emplace(key, it->second);
+        continue;
       }
       // A visit that reads what an earlier one did, where this pass found only a plan over the
       // input's range, would probe to the same end (the probes run on the fixed values the plan
       // read and see nothing else of the thread): the plan is taken again if the range admits.
-      if (auto it = range_seen_[pass].find(key); it != range_seen_[pass].end() && reads_as_made(th, it->second, root)) {
-        auto range = input_range(ctx, root);
-        if (range && it->second.input_range->admits(*range)) {
-          if (!range_only) range_only.emplace(key, it->second);
-          continue;
-        }
+      if (auto it = range_seen_[pass].find(key); it != range_seen_[pass].end() && serves_here(it->second, root)) {
+        if (!range_only) range_only.emplace(key, it->second);
+        continue;
       }
       // (Probes at many sites of a wide block add up: the session's limits hold inside one step.)
       if (auto* sym = dynamic_cast<exec::SymbolicDomain*>(&ctx.dom)) sym->check_limits();
