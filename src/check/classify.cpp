@@ -17,7 +17,12 @@ namespace {
 
 constexpr int kPointsPerStyle = 3;
 constexpr size_t kReplays = 6;   // concrete runs beyond the witness's own
-constexpr double kRoundingUlps = 4;  // "a few units of the output format's rounding"
+
+// "A few units of the output format's rounding": 4 for f16 and wider, where the roundings
+// before the output add up to some; 1 for fp8, whose one rounding into the output is far
+// coarser than all before it, so that the outputs of one exact value lie at most an ulp apart
+// (4 ulp of e4m3 would pass a clamp at 240 for one at 448).
+double rounding_ulps(ptx::Type t) { return unit_roundoff(t) >= 0x1p-4L ? 1 : 4; }
 
 struct CellAt {
   size_t output;  // index into prep.output_tensors()
@@ -25,7 +30,7 @@ struct CellAt {
 };
 
 // Where the two programs' float outputs at this run differ because their exact outputs do,
-// by more than rounding level: the float outputs are more than kRoundingUlps apart, and the
+// by more than rounding level: the float outputs are more than rounding_ulps apart, and the
 // exact difference is more than twice the rounding each program actually made there (its
 // float output against its own exact value). A difference that the rounding alone could
 // produce, or one of a few ulps, is not evidence of a bug that shows in the format.
@@ -43,7 +48,7 @@ std::optional<CellAt> manifest_cell(Execution& ex, const ConcreteRun& run, decid
     auto a = exact.at(ex.cell('a', outs[at.output], at.cell)), b = exact.at(ex.cell('b', outs[at.output], at.cell));
     if (!a || !b) return false;  // no exact value there: not evidence either way
     long double noise = std::fabs(fa - a->value) + std::fabs(fb - b->value);
-    long double ulps = kRoundingUlps * 2 * unit_roundoff(t.elem) * std::max(std::fabs(fa), std::fabs(fb));
+    long double ulps = rounding_ulps(t.elem) * 2 * unit_roundoff(t.elem) * std::max(std::fabs(fa), std::fabs(fb));
     return std::fabs(a->value - b->value) > 2 * noise && std::fabs(static_cast<long double>(fa) - fb) > ulps;
   };
   if (differs(first)) return first;
@@ -78,7 +83,7 @@ struct ExactScan {
   std::vector<Ranked> ranked;  // most different first
   long double largest = 0, ratio_lo = INFINITY, ratio_hi = -INFINITY;
   // Whether at every point the exact outputs differ by no more than rounding could make them:
-  // kRoundingUlps of the output, or the rounding bound of the two computations where that is
+  // rounding_ulps of the output, or the rounding bound of the two computations where that is
   // larger (outputs that cancel to near 0 from large terms).
   bool within_rounding = true;
 };
@@ -107,7 +112,7 @@ ExactScan scan_exact(Execution& ex, const Counterexample& cx, uint64_t seed) {
     if (scale > 0) scan.largest = std::max(scan.largest, diff / scale);
     decide::RoundingBound rounding(ex.store(), model, points[i].at);
     auto ra = rounding.at(ea), rb = rounding.at(eb);
-    long double allowed = std::max(kRoundingUlps * ulp * scale, ra && rb ? ra->error + rb->error : 0.0L);
+    long double allowed = std::max(rounding_ulps(out.elem) * ulp * scale, ra && rb ? ra->error + rb->error : 0.0L);
     scan.within_rounding &= diff <= allowed;
     if (b->value != 0) {
       scan.ratio_lo = std::min(scan.ratio_lo, a->value / b->value);
@@ -159,7 +164,7 @@ Classification classify_refutation(Execution& ex, const Counterexample& cx, uint
     double fb = cell_value(t.elem, run.outputs[1][where->output][static_cast<size_t>(where->cell)]);
     res.summary = "manifest: replayed on the emulator " + std::string(r.point == 0 ? "at the witness" : "at a further point") +
                   ", " + cell + " is " + number_text(fa) + " in program a and " + number_text(fb) +
-                  " in program b: more than " + number_text(kRoundingUlps) + " ulp apart, and more than twice the rounding either program made there";
+                  " in program b: more than " + number_text(rounding_ulps(t.elem)) + " ulp apart, and more than twice the rounding either program made there";
     if (r.point != 0) {
       expr::ExprId ma = ex.cell('a', outs[where->output], where->cell), mb = ex.cell('b', outs[where->output], where->cell);
       auto va = expr::eval_exact(ex.store(), ma, p.at), vb = expr::eval_exact(ex.store(), mb, p.at);

@@ -18,8 +18,8 @@ std::optional<ieee::Format> float_format(ptx::Type t) {
     case ptx::Type::TF32: return ieee::Format::TF32;
     case ptx::Type::F32: return ieee::Format::F32;
     case ptx::Type::F64: return ieee::Format::F64;
-    case ptx::Type::E4M3: return ieee::Format::E4M3;
-    case ptx::Type::E5M2: return ieee::Format::E5M2;
+    case ptx::Type::E4M3: case ptx::Type::E4M3x2: return ieee::Format::E4M3;
+    case ptx::Type::E5M2: case ptx::Type::E5M2x2: return ieee::Format::E5M2;
     default: return std::nullopt;
   }
 }

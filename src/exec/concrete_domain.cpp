@@ -38,6 +38,7 @@ ieee::Mode mode(const FloatMods& m) {
   o.rnd = rounding(m.rounding);
   o.ftz = m.ftz;
   o.sat = m.sat;
+  o.satfinite = m.satfinite;
   return o;
 }
 

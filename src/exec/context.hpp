@@ -51,7 +51,7 @@ struct ExecContext {
     if (op.kind == ptx::Operand::Kind::Reg && !op.negated && !th.pending_regs && th.unread_loads.empty()) [[likely]] {
       const Value& r = th.regs[op.index];
       if (r.sym == 0) return Value{r.bits & reg_mask_[op.index], 0, r.integer};
-      if (r.sym < Value::kDeferred) return r;  // (not poison, packed lanes or a deferred sum)
+      if (r.sym < Value::kFirstMarker) return r;  // (not poison, packed lanes or a deferred sum)
     }
     return read_operand(op, t);
   }

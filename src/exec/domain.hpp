@@ -21,6 +21,7 @@ struct FloatMods {
   uint8_t rounding = 0xFF;  // ptx::rnd index, 0xFF: none given
   bool ftz = false;
   bool sat = false;         // .sat: clamp to [0, 1]
+  bool satfinite = false;   // .satfinite: beyond the format's largest finite value, that value
   bool nan = false;         // min/max .NaN
 };
 

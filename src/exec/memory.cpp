@@ -103,9 +103,23 @@ static bool holds_two_halves(const Region& r, uint64_t off, const std::vector<Te
   return half_at(off) || half_at(off + 2);
 }
 
+// Two bytes of which one holds an fp8 value (one-byte float data) rather than one 16-bit value.
+static bool holds_fp8(const Region& r, uint64_t off, const std::vector<TensorSpec>& tensors) {
+  auto fp8_at = [&](uint64_t o) {
+    switch (r.state[o]) {
+      case ByteState::Symbolic: return r.sym_size[o] == 1;  // (without kIntegerData: float data)
+      case ByteState::Input: return r.tensor >= 0 && tensors[r.tensor].elem_bytes() == 1 && ptx::is_float(tensors[r.tensor].elem);
+      default: return false;
+    }
+  };
+  return fp8_at(off) || fp8_at(off + 1);
+}
+
 Value Machine::read_bytes(Region& r, uint64_t off, unsigned size, const Cta* cta, const SiteRef& site, bool as_integer) {
   if (size == 4 && off % 2 == 0 && holds_two_halves(r, off, storage_.tensors()))
     return pack_halves(read_bytes(r, off, 2, cta, site, as_integer), read_bytes(r, off + 2, 2, cta, site, as_integer));
+  if (size == 2 && holds_fp8(r, off, storage_.tensors()))
+    return pack_bytes(read_bytes(r, off, 1, cta, site, as_integer), read_bytes(r, off + 1, 1, cta, site, as_integer));
   ByteState s0 = r.state[off];
   bool same = true;
   for (unsigned k = 1; k < size; ++k) same &= r.state[off + k] == s0;
@@ -191,6 +205,12 @@ void Machine::write_bytes(Region& r, uint64_t off, unsigned size, Value v) {
     auto lanes = unpack_halves(v);
     write_bytes(r, off, 2, lanes[0]);
     write_bytes(r, off + 2, 2, lanes[1]);
+    return;
+  }
+  if (v.is_bytes()) {
+    // st.b8 keeps lane 0 (the register's low byte); st.b16 both.
+    if (size > 2) throw Refusal("stores a register holding two 8-bit lanes with a " + std::to_string(size) + "-byte access");
+    for (unsigned k = 0; k < size; ++k) write_bytes(r, off + k, 1, byte_lane(v, k));
     return;
   }
   if (v.is_concrete()) {

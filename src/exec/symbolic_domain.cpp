@@ -325,6 +325,12 @@ Value SymbolicDomain::cvt(ptx::Type dst, ptx::Type src, Value a, const FloatMods
     uint8_t rnd = m.rounding;
     bool to_integer = rnd == ptx::rnd::RNI || rnd == ptx::rnd::RZI || rnd == ptx::rnd::RMI || rnd == ptx::rnd::RPI;
     // Rounding between formats is the identity on reals; rounding to an integral value is not.
+    // Into fp8 with .satfinite (which PTX requires there), values beyond the largest finite
+    // one become it: a clamp, which matters at 448 (e4m3) where an f32 computation often is.
+    if (!to_integer && m.satfinite && (dst == ptx::Type::E4M3 || dst == ptx::Type::E5M2)) {
+      const ExprId top = exact_constant(store_, dst, dst == ptx::Type::E4M3 ? 0x7E : 0x7B);
+      return finish(store_.min(store_.max(real(a, src), store_.neg(top)), top), m);
+    }
     if (!to_integer) return finish(real(a, src), m);
     ExprId e = real(a, src);
     if (!store_.is_rational(e)) throw Refusal("rounds symbolic float data to an integral value");

@@ -25,6 +25,12 @@ struct Value {
   // A running sum not yet in the store (exec/deferred_sums.hpp): `bits` names its last step.
   // Only a register holds one, and only until an instruction reads it other than to add to it.
   static constexpr uint32_t kDeferred = UINT32_MAX - 2;
+  // Two 8-bit lanes in the low 16 bits of a register (e4m3x2 / e5m2x2 data, or an fp8 byte
+  // loaded into a wider register) of which at least one is symbolic: encoded as kPacked's
+  // lanes are (exec/packed.hpp); the register's bits above 16 are zero.
+  static constexpr uint32_t kBytes = UINT32_MAX - 3;
+  // The least of the markers above: a `sym` below it names an expression.
+  static constexpr uint32_t kFirstMarker = kBytes;
 
   static Value of_bits(uint64_t b) { return {b, 0, false}; }
   static Value of_expr(expr::ExprId e) { return {0, e.index + 1, false}; }
@@ -36,11 +42,12 @@ struct Value {
   bool is_symbolic() const { return sym != 0 && sym != kPoison; }
   bool is_packed() const { return sym == kPacked; }
   bool is_deferred() const { return sym == kDeferred; }
-  // The number this value is; a packed pair of lanes is not one number (fail closed), and a
+  bool is_bytes() const { return sym == kBytes; }
+  // The number this value is; packed lanes are not one number (fail closed), and a
   // deferred sum must be settled by its domain first.
   expr::ExprId expr() const {
-    if (sym >= kDeferred) [[unlikely]] {
-      if (sym == kPacked) throw_packed_as_number();
+    if (sym >= kFirstMarker) [[unlikely]] {
+      if (sym == kPacked || sym == kBytes) throw_packed_as_number();
       if (sym == kDeferred) throw_deferred_as_number();
     }
     return expr::ExprId{sym - 1};

@@ -26,6 +26,24 @@ bool const_less(const Store& s, ExprId a, ExprId b) {
   return ra == 0 && s.rational(a) < s.rational(b);
 }
 
+// A clamp has one form, min(H, max(L, z)): max(L, min(H, z)) is the same function for L <= H
+// (below L both give L, above H both H, between them z), and written the other way a clamp
+// taken twice (tl.clamp, then cvt's .satfinite) would not fold into one. `args` are max's.
+std::optional<ExprId> as_clamp(Store& s, std::span<const ExprId> args) {
+  if (args.size() != 2) return std::nullopt;
+  const bool lo_first = s.kind(args[0]) == Kind::Const;
+  const ExprId lo = args[lo_first ? 0 : 1], inner = args[lo_first ? 1 : 0];
+  if (s.kind(lo) != Kind::Const || s.kind(inner) != Kind::Min) return std::nullopt;
+  std::vector<ExprId> rest;
+  std::optional<ExprId> hi;
+  for (uint32_t i = 0; i < s.arity(inner); ++i) {
+    if (s.kind(s.operand(inner, i)) == Kind::Const) hi = s.operand(inner, i);
+    else rest.push_back(s.operand(inner, i));
+  }
+  if (!hi || const_less(s, *hi, lo)) return std::nullopt;
+  return s.min(*hi, s.max(lo, s.min(rest)));
+}
+
 }  // namespace
 
 ExprId Store::minmax(Kind k, std::span<const ExprId> xs) {
@@ -60,6 +78,8 @@ ExprId Store::minmax(Kind k, std::span<const ExprId> xs) {
   std::sort(args.begin(), args.end());
   args.erase(std::unique(args.begin(), args.end()), args.end());
   if (args.size() == 1) return args[0];
+  if (is_max)
+    if (auto c = as_clamp(*this, args)) return *c;
   std::vector<uint32_t> ops(args.size());
   for (size_t i = 0; i < args.size(); ++i) ops[i] = args[i].index;
   return intern(k, 0, 0, ops, finite_all(args) ? kFinite : 0);

@@ -34,6 +34,7 @@ inline exec::FloatMods float_mods(const Instr& ins) {
   if (ins.has(Mod::Rnd)) m.rounding = ins.mod(Mod::Rnd);
   m.ftz = ins.has(Mod::Ftz);
   m.sat = ins.has(Mod::Sat) && ins.mod(Mod::Sat) == 0;
+  m.satfinite = ins.has(Mod::Sat) && ins.mod(Mod::Sat) == 1;
   m.nan = ins.has(Mod::NaN);
   return m;
 }
@@ -44,7 +45,7 @@ inline exec::FloatMods float_mods(const Instr& ins) {
 // subnormal and anything else come back unchanged.
 Value symbolic_bits_view(ExecContext& ctx, Value v, Type t);
 inline Value bits_view(ExecContext& ctx, Value v, Type t) {
-  if (!v.is_symbolic() || v.is_packed() || v.integer) return v;  // (most operands: concrete bits)
+  if (!v.is_symbolic() || v.is_packed() || v.is_bytes() || v.integer) return v;  // (most operands: concrete bits)
   return symbolic_bits_view(ctx, v, t);
 }
 
@@ -56,6 +57,8 @@ inline uint64_t int_operand(ExecContext& ctx, const ptx::Operand& op, Type t) {
 }
 
 inline bool is_packed_half(Type t) { return t == Type::F16x2 || t == Type::BF16x2; }
+inline bool is_packed_byte(Type t) { return t == Type::E4M3x2 || t == Type::E5M2x2; }
+inline Type byte_lane_type(Type t) { return t == Type::E4M3x2 ? Type::E4M3 : Type::E5M2; }
 
 void refuse_packed(const Instr& ins);
 

@@ -3,8 +3,10 @@
 // a constant mask; the sign alone (and with the sign mask) as integer data, which or'ed or
 // xor'ed into a float sets or flips its sign (copysign); and the identities (or/xor 0, and
 // all-ones). A symbolic float that is a known constant is read as its bits (bits_view).
+// Registers of fp8 lanes move by whole bytes (masks of 0x00/0xFF bytes, shifts by 8, or).
 #include <bit>
 
+#include "exec/packed.hpp"
 #include "sem/common.hpp"
 #include "sem/semantics.hpp"
 
@@ -78,6 +80,21 @@ bool int_mask(ExecContext& c, const Instr& i, Value a, Value b) {
   return true;
 }
 
+// and/or/xor that move whole bytes of a register holding fp8 lanes (exec/packed.hpp): a mask
+// of 0x00 and 0xFF bytes, or lanes joined where one side of each lane is zero.
+bool byte_lane_op(ExecContext& c, const Instr& i, Value a, Value b) {
+  if (!a.is_bytes() && !b.is_bytes()) return false;
+  if (ptx::type_bits(i.type()) != 16) throw exec::Refusal("a bit-level operation wider than 16 bits on a register holding fp8 lanes");
+  std::optional<Value> r;
+  if (i.op == ptx::Op::And && (a.is_concrete() || b.is_concrete()))
+    r = exec::bytes_masked(a.is_concrete() ? b : a, (a.is_concrete() ? a : b).bits);
+  else if (i.op != ptx::Op::And)
+    r = exec::bytes_merged(a, b, i.op == ptx::Op::Xor);
+  if (!r) throw exec::Refusal("a bit-level operation inside a symbolic fp8 lane");
+  c.set(i.operands[0], *r);
+  return true;
+}
+
 void bitwise(ExecContext& c, const Instr& i) {
   Type t = i.type();
   Value a = c.get(i.operands[1], t), b = c.get(i.operands[2], t);
@@ -86,6 +103,7 @@ void bitwise(ExecContext& c, const Instr& i) {
     c.set(i.operands[0], c.dom.pred(op, a, b));
     return;
   }
+  if (byte_lane_op(c, i, a, b)) return;
   a = bits_view(c, a, t);
   b = bits_view(c, b, t);
   if (!a.is_concrete() || !b.is_concrete()) {
@@ -130,6 +148,12 @@ void shift(ExecContext& c, const Instr& i) {
   Type t = i.type();
   IntT it(t);
   uint64_t n = int_operand(c, i.operands[2], Type::U32) & 0xFFFFFFFF;
+  if (Value v = c.get(i.operands[1], t); v.is_bytes()) {
+    // A register of fp8 lanes shifted by a whole byte (Triton's shr.s16 by 8 before st.b8).
+    if (it.bits != 16 || (n != 8 && n != 0)) throw exec::Refusal("a shift by other than a whole byte of a register holding fp8 lanes");
+    c.set(i.operands[0], n == 0 ? v : i.op == ptx::Op::Shl ? exec::bytes_shifted_up(v) : exec::bytes_shifted_down(v, it.sgn));
+    return;
+  }
   if (Value v = bits_view(c, c.get(i.operands[1], t), t); i.op == ptx::Op::Shl && v.is_symbolic() && v.integer && n < it.bits) {
     // Symbolic integer data shifted left: a product by 2^n, exact while it fits the type
     // (the domain refuses otherwise), as an exponent field built for a power of two is.

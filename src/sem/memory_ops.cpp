@@ -2,6 +2,7 @@
 #include <span>
 
 #include "exec/indexed_address.hpp"
+#include "exec/packed.hpp"
 #include "exec/params.hpp"
 #include "sem/common.hpp"
 #include "sem/semantics.hpp"
@@ -47,6 +48,18 @@ Type load_view(const ExecContext& c, const ptx::Operand& dest, Type t) {
   }
 }
 
+// A symbolic fp8 value (float data one byte wide) loaded into a wider register is lane 0 of a
+// byte pair (exec/packed.hpp), so that the bit-level moves Triton and cuda_fp8.h make of it
+// (masks, shifts by 8, or) and cvt.f16x2.e4m3x2 see its place; above it, zeros for .b8 and .u8,
+// for .s8 its sign repeated (bits that must not be read).
+Value as_byte_lane(const ExecContext& c, const ptx::Operand& dest, Type t, Value v) {
+  if (ptx::type_bits(t) != 8 || !v.is_symbolic() || v.integer || dest.kind != ptx::Operand::Kind::Reg ||
+      ptx::type_bits(c.fn.regs[dest.index].type) <= 8)
+    return v;
+  if (ptx::type_class(t) != ptx::TypeClass::Signed) return exec::pack_bytes(v, Value::of_bits(0));
+  return exec::bytes_shifted_down(exec::pack_bytes(Value::of_bits(0), v), true);
+}
+
 std::span<const ptx::Operand> elements(const ptx::Operand& op) {
   if (op.kind == ptx::Operand::Kind::Vector) return op.elems;
   return {&op, 1};
@@ -75,7 +88,7 @@ void ld(ExecContext& c, const Instr& i) {
       for (size_t k = 0; k < dests.size(); ++k) {
         Value v = c.memory().load_indexed(c, i, sp, a, k * size, size, t);
         if (v.is_concrete() && it.sgn) v.bits = it.ext(v.bits);
-        c.set(dests[k], v);
+        c.set(dests[k], as_byte_lane(c, dests[k], t, v));
       }
       return;
     }
@@ -84,7 +97,7 @@ void ld(ExecContext& c, const Instr& i) {
                                  : c.memory().load(c, i, sp, c.address(i.operands[1]) + k * size, size, t);
     if (v.is_concrete() && it.sgn) v.bits = it.ext(v.bits);  // ld.s8 into a wider register sign-extends
     if (v.is_symbolic() && v.integer && ptx::is_integer(t)) v = c.dom.as_stored_integer(v, load_view(c, dests[k], t));
-    c.set(dests[k], v);
+    c.set(dests[k], as_byte_lane(c, dests[k], t, v));
   }
 }
 
@@ -94,12 +107,17 @@ void st(ExecContext& c, const Instr& i) {
   Space sp = space_of(i);
   if (sp == Space::Param || sp == Space::Const) throw exec::Refusal("stores to the parameter or constant space");
   auto srcs = elements(i.operands[1]);
+  // st.b8 of a register holding two byte lanes stores lane 0, as the hardware keeps the low byte.
+  auto value = [&](size_t k) {
+    Value v = c.get(srcs[k], t);
+    return size == 1 && v.is_bytes() ? exec::byte_lane(v, 0) : v;
+  };
   if (auto a = indexed(c, i, i.operands[0])) {
-    for (size_t k = 0; k < srcs.size(); ++k) c.memory().store_indexed(c, i, sp, a, k * size, size, c.get(srcs[k], t), t);
+    for (size_t k = 0; k < srcs.size(); ++k) c.memory().store_indexed(c, i, sp, a, k * size, size, value(k), t);
     return;
   }
   uint64_t addr = c.address(i.operands[0]);
-  for (size_t k = 0; k < srcs.size(); ++k) c.memory().store(c, i, sp, addr + k * size, size, c.get(srcs[k], t), t);
+  for (size_t k = 0; k < srcs.size(); ++k) c.memory().store(c, i, sp, addr + k * size, size, value(k), t);
 }
 
 void atom(ExecContext& c, const Instr& i) {

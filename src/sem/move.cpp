@@ -52,8 +52,29 @@ void cvt(ExecContext& c, const Instr& i) {
     c.set(i.operands[0], exec::pack_halves(lo, hi));
     return;
   }
-  if (i.operands.size() > 2 || is_packed_half(dt) || is_packed_half(st)) refuse_packed(i);
+  if (is_packed_byte(dt) && st == Type::F32 && i.operands.size() == 3) {
+    // cvt.rn.satfinite.e4m3x2.f32 d, a, b: a into the upper byte, b into the lower.
+    Value hi = c.dom.cvt(byte_lane_type(dt), st, c.get(i.operands[1], st), float_mods(i));
+    Value lo = c.dom.cvt(byte_lane_type(dt), st, c.get(i.operands[2], st), float_mods(i));
+    c.set(i.operands[0], exec::pack_bytes(lo, hi));
+    return;
+  }
+  if (is_packed_half(dt) && is_packed_byte(st) && i.operands.size() == 2) {
+    // cvt.rn.f16x2.e4m3x2 d, a: each byte widened (exactly) into the half at its place.
+    Type half = dt == Type::F16x2 ? Type::F16 : Type::BF16;
+    Value a = c.get(i.operands[1], Type::B16);
+    Value lo = c.dom.cvt(half, byte_lane_type(st), exec::byte_lane(a, 0), float_mods(i));
+    Value hi = c.dom.cvt(half, byte_lane_type(st), exec::byte_lane(a, 1), float_mods(i));
+    c.set(i.operands[0], exec::pack_halves(lo, hi));
+    return;
+  }
+  if (i.operands.size() > 2 || is_packed_half(dt) || is_packed_half(st) || is_packed_byte(dt) || is_packed_byte(st)) refuse_packed(i);
   Value a = c.get(i.operands[1], st);
+  if (a.is_packed() && !i.has(Mod::Sat) && ptx::type_bits(dt) == 16 && ptx::type_bits(st) == 32 && !ptx::is_float(dt) && !ptx::is_float(st)) {
+    // cvt.u16.u32 of two halves keeps the low one (cuda_fp8.h's fp8 -> half path).
+    c.set(i.operands[0], exec::unpack_halves(a)[0]);
+    return;
+  }
   if (ptx::is_float(dt) || ptx::is_float(st)) {
     c.set(i.operands[0], c.dom.cvt(dt, st, a, float_mods(i)));
     return;

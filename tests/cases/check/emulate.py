@@ -117,6 +117,7 @@ class Tensor:
         self.name = name; self.dtype = decl["dtype"]; self.shape = decl["shape"]
         self.n = 1
         for s in self.shape: self.n *= s
+        if self.dtype not in DTYPE_SIZE: raise EmuError(f"{self.dtype} tensors are not emulated")
         self.esize = DTYPE_SIZE[self.dtype]; self.base = base
         self.isfloat = self.dtype.startswith("f") or self.dtype == "bf16"
 

@@ -47,6 +47,21 @@ TEST_F(ExprTest, MinMaxCanonical) {
   expect_all_canonical();
 }
 
+TEST_F(ExprTest, ClampsHaveOneForm) {
+  const ExprId clamp = s.min(c(448), s.max(c(-448), x));
+  EXPECT_EQ(s.max(c(-448), s.min(c(448), x)), clamp) << "max(L, min(H, x)) is min(H, max(L, x)) for L <= H";
+  EXPECT_EQ(s.min(c(448), s.max(c(-448), clamp)), clamp) << "a clamp taken twice is one clamp";
+  EXPECT_EQ(s.max(c(-448), s.min(c(448), clamp)), clamp);
+  EXPECT_EQ(s.min(c(240), s.max(c(-448), s.min(c(448), s.max(c(-240), x)))), s.min(c(240), s.max(c(-240), x)))
+      << "nested clamps: the narrower interval";
+  EXPECT_EQ(s.max(c(-448), s.min(std::vector<ExprId>{c(448), x, y})), s.min(c(448), s.max(c(-448), s.min(x, y))));
+  // L > H: max(L, min(H, x)) is L everywhere, while min(H, max(L, x)) would be H: no rewrite.
+  EXPECT_EQ(s.kind(s.max(c(5), s.min(c(3), x))), Kind::Max);
+  EXPECT_EQ(s.kind(s.max(c(1), s.min(x, y))), Kind::Max) << "no constant inside: not a clamp";
+  EXPECT_EQ(s.kind(s.max(std::vector<ExprId>{c(1), y, s.min(c(3), x)})), Kind::Max) << "three arguments: not a clamp";
+  expect_all_canonical();
+}
+
 TEST_F(ExprTest, ComparisonsFold) {
   EXPECT_EQ(s.cmp(CmpOp::Lt, c(1), c(2)), s.true_value());
   EXPECT_EQ(s.cmp(CmpOp::Ge, c(1), c(2)), s.false_value());
