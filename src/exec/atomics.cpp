@@ -2,6 +2,8 @@
 // addition, min, max and the bitwise operations. They are recorded per cell and applied at
 // the point where order stops mattering: the next barrier for shared memory, the end of
 // the launch for global memory.
+#include <optional>
+
 #include "exec/async_state.hpp"
 #include "exec/machine.hpp"
 #include "exec/refusal.hpp"
@@ -28,6 +30,37 @@ void Machine::atomic(ExecContext& ctx, const ptx::Instr& ins, Space space, uint6
   pend_atomic(ctx, ins, l, off, size, op, t, operand);
 }
 
+namespace {
+
+// The float maximum or minimum that a concrete integer atomic of a float's bits is over a cell
+// holding floats (sem's float view of atom.max/min.s32 of floats >= 0, atom.min/max.u32 of
+// floats < 0, which gives a pending float extreme; its concrete lanes, masked ones, join it):
+// the sign bit as the type's order needs, and not a NaN's bits.
+std::optional<uint8_t> float_extreme_of_bits(uint8_t op, ptx::Type t, const Value& v) {
+  using namespace ptx::atomop;
+  if (!v.is_concrete() || (op != MAX && op != MIN)) return std::nullopt;
+  const bool wide = ptx::type_bits(t) == 64;
+  const uint64_t sign = wide ? uint64_t{1} << 63 : uint64_t{1} << 31, inf = wide ? 0x7FF0000000000000ull : 0x7F800000ull;
+  if ((t == ptx::Type::S32 || t == ptx::Type::S64) && v.bits <= inf) return op;
+  if ((t == ptx::Type::U32 || t == ptx::Type::U64) && (v.bits & sign) && (v.bits & ~sign) <= inf) return op == MAX ? uint8_t{MIN} : uint8_t{MAX};
+  return std::nullopt;
+}
+
+// Whether `op` on t joins the pending p as one float maximum or minimum (p becomes one if need be).
+bool joins_float_extreme(PendingAtomic& p, uint8_t op, ptx::Type t, const Value& operand) {
+  using namespace ptx::atomop;
+  if (p.size != ptx::type_bits(t) / 8) return false;
+  if (ptx::is_float(p.type) && float_extreme_of_bits(op, t, operand) == p.op) return true;
+  if ((op != MAX && op != MIN) || !ptx::is_float(t)) return false;
+  for (const Value& v : p.operands)
+    if (float_extreme_of_bits(p.op, p.type, v) != op) return false;
+  p.op = op;
+  p.type = t;
+  return true;
+}
+
+}  // namespace
+
 void Machine::pend_atomic(ExecContext& ctx, const ptx::Instr& ins, const Located& l, uint64_t off, unsigned size, uint8_t op,
                           ptx::Type t, Value operand) {
   Cta& owner = clusters_.region_cta(ctx, l.region);  // another CTA's, for distributed shared memory
@@ -51,7 +84,7 @@ void Machine::pend_atomic(ExecContext& ctx, const ptx::Instr& ins, const Located
     pending.emplace(key, PendingAtomic{op, t, size, {operand}, ctx.site(ins)});
     return;
   }
-  if (it->second.op != op || it->second.type != t || it->second.size != size)
+  if ((it->second.op != op || it->second.type != t || it->second.size != size) && !joins_float_extreme(it->second, op, t, operand))
     refuse(ctx, ins, "different atomic operations meet on " + storage_.describe(l.region, l.offset, size) +
                          ": the result would depend on their order");
   it->second.operands.push_back(operand);

@@ -117,19 +117,33 @@ std::optional<ExprId> SymbolicDomain::unfold_scaled_log2e(ExprId x) {
 // Whether x is a real number at every point where the inputs are finite reals (Racer's
 // assumption about inputs): built from them and rational constants by operations defined
 // everywhere (sums, products with non-negative integer exponents, exp, tanh, erf, sin, cos,
-// abs, min, max, selects), so that a NaN test on it is false. Division, log, sqrt and the
-// infinities may make a NaN; those stay refused.
-bool SymbolicDomain::defined_everywhere(ExprId x) const {
+// abs, min, max, selects), so that a NaN test on it is false; and division, log, sqrt where
+// the bounds of what they take (expr/sign_bounds.hpp) keep them defined. Anything else, and
+// the infinities, may make a NaN.
+bool SymbolicDomain::defined_everywhere(ExprId x) {
+  auto lower_above = [&](ExprId e, bool strictly) {
+    const expr::Bounds b = signs_.of(e);
+    return b.lo && (strictly ? *b.lo > 0 : *b.lo >= 0);
+  };
+  auto away_from_zero = [&](ExprId e) {
+    const expr::Bounds b = signs_.of(e);
+    return (b.lo && *b.lo > 0) || (b.hi && *b.hi < 0);
+  };
   return !expr::any_node(store_, x, [&](ExprId e) {
     switch (store_.kind(e)) {
       case expr::Kind::Const: return !store_.is_rational(e);
       case expr::Kind::Mul:
-        for (uint32_t i = 0; i < store_.arity(e); ++i)
-          if (store_.weight(e, i) < 0 || store_.weight(e, i).get_den() != 1) return true;
+        for (uint32_t i = 0; i < store_.arity(e); ++i) {
+          const mpq_class& w = store_.weight(e, i);
+          const ExprId base = store_.operand(e, i);
+          if (w.get_den() == 1 ? w < 0 && !away_from_zero(base) : !lower_above(base, w < 0)) return true;
+        }
         return false;
       case expr::Kind::Func: {
         expr::FuncKind f = store_.func_kind(e);
-        return f == expr::FuncKind::Log || f == expr::FuncKind::Sqrt;
+        if (f == expr::FuncKind::Log) return !lower_above(store_.operand(e, 0), true);
+        if (f == expr::FuncKind::Sqrt) return !lower_above(store_.operand(e, 0), false);
+        return false;
       }
       default: return false;
     }
@@ -232,9 +246,33 @@ Value SymbolicDomain::fma_deferred(ptx::Type t, Value a, Value b, Value c, const
   return sums_.start(z, x, y);
 }
 
+// x's comparison with 0 where x's bounds (expr/sign_bounds.hpp) settle it everywhere x is
+// defined, and x is defined everywhere: the sign of a maximum of absolute values (an amax),
+// which picks the float atomic that Triton and CUDA's atomicMax of a float's bits take.
+std::optional<bool> SymbolicDomain::compare_with_zero(uint8_t cmp, ExprId x) {
+  if (store_.is_rational(x)) return std::nullopt;
+  const expr::Bounds b = signs_.of(x);
+  const bool nonneg = b.lo && *b.lo >= 0, pos = b.lo && *b.lo > 0, nonpos = b.hi && *b.hi <= 0, neg = b.hi && *b.hi < 0;
+  // (true when `yes` holds everywhere, false when `no` does)
+  auto settle = [&](bool yes, bool no) -> std::optional<bool> {
+    if (!yes && !no) return std::nullopt;
+    if (!defined_everywhere(x)) return std::nullopt;  // where x is NaN the comparison is neither
+    return yes;
+  };
+  switch (cmp) {
+    case ptx::cmp::LT: case ptx::cmp::LTU: return settle(neg, nonneg);
+    case ptx::cmp::LE: case ptx::cmp::LEU: return settle(nonpos, pos);
+    case ptx::cmp::GT: case ptx::cmp::GTU: return settle(pos, nonpos);
+    case ptx::cmp::GE: case ptx::cmp::GEU: return settle(nonneg, neg);
+    default: return std::nullopt;
+  }
+}
+
 Value SymbolicDomain::fcmp(uint8_t cmp, ptx::Type t, Value a, Value b, bool) {
   using expr::CmpOp;
   ExprId x = real(a, t), y = real(b, t);
+  if (store_.is_rational(y) && store_.rational(y) == 0)
+    if (auto known = compare_with_zero(cmp, x)) return Value::of_bits(*known ? 1 : 0);
   // Real operands are never NaN, so the unordered forms agree with the ordered ones; an
   // Undefined operand (a NaN) makes the comparison Undefined, which the decider sees.
   ExprId r;

@@ -8,6 +8,7 @@
 #include "exec/deferred_sums.hpp"
 #include "exec/domain.hpp"
 #include "exec/int_bounds.hpp"
+#include "expr/sign_bounds.hpp"
 #include "expr/store.hpp"
 
 namespace racer::exec {
@@ -94,13 +95,15 @@ class SymbolicDomain final : public Domain {
   static const mpq_class& ln2_float();
   std::optional<expr::ExprId> divide_if_multiple(expr::ExprId x, const mpq_class& c);
   std::optional<expr::ExprId> unfold_scaled_log2e(expr::ExprId x);
-  bool defined_everywhere(expr::ExprId x) const;
+  bool defined_everywhere(expr::ExprId x);
+  std::optional<bool> compare_with_zero(uint8_t cmp, expr::ExprId x);
   std::map<std::string, size_t> recognized_;
 
   expr::Store& store_;
   DeferredSums sums_{store_};
   expr::ExprId ln2_{};
   IntBounds bounds_{store_};
+  expr::SignBounds signs_{store_};  // a comparison with 0 the store cannot fold (max of |x|s >= 0)
 };
 
 }  // namespace racer::exec

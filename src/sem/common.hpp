@@ -30,6 +30,10 @@ struct IntT {
 };
 
 inline exec::FloatMods float_mods(const Instr& ins) {
+  // .relu, .xorsign and .abs (min, max, fma, cvt) change the result and are not modelled:
+  // refused rather than read as the plain instruction.
+  for (auto [mod, name] : {std::pair{Mod::Relu, ".relu"}, std::pair{Mod::XorSign, ".xorsign"}, std::pair{Mod::Abs, ".abs"}})
+    if (ins.has(mod)) throw exec::Refusal(std::string(name) + " is not modelled");
   exec::FloatMods m;
   if (ins.has(Mod::Rnd)) m.rounding = ins.mod(Mod::Rnd);
   m.ftz = ins.has(Mod::Ftz);

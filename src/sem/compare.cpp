@@ -1,5 +1,8 @@
 // Comparisons and selects. Integer comparisons are computed on bits; float comparisons go
 // through the domain and may yield a symbolic predicate, which selp turns into a select.
+#include <optional>
+#include <utility>
+
 #include "sem/common.hpp"
 #include "sem/semantics.hpp"
 
@@ -25,6 +28,33 @@ bool int_compare(uint8_t cmp, const IntT& it, uint64_t a, uint64_t b) {
   }
 }
 
+// A float's bits compared as a signed integer with 0 or -1 test its sign bit (Triton's and
+// CUDA's float atomic maximum pick atom.max.s32 or atom.min.u32 by it): over the reals x < 0
+// or x >= 0, read as the sign bits of sign_bit() are (a zero's sign is +, a constant zero's
+// refused). Any other constant compares the bits themselves: none.
+std::optional<Value> float_sign_test(ExecContext& c, uint8_t cmp, Type t, Value a, Value b) {
+  using namespace ptx::cmp;
+  if (ptx::type_class(t) != ptx::TypeClass::Signed || ptx::type_bits(t) < 32) return std::nullopt;
+  if (b.is_symbolic() && a.is_concrete()) {  // k op x: x mirrored op k
+    std::swap(a, b);
+    if (cmp == LT) cmp = GT;
+    else if (cmp == GT) cmp = LT;
+    else if (cmp == LE) cmp = GE;
+    else if (cmp == GE) cmp = LE;
+  }
+  if (!a.is_symbolic() || a.integer || a.is_packed() || a.is_bytes() || !b.is_concrete()) return std::nullopt;
+  const int64_t k = IntT(t).sx(b.bits);
+  bool negative;
+  if ((cmp == LT && k == 0) || (cmp == LE && k == -1)) negative = true;
+  else if ((cmp == GE && k == 0) || (cmp == GT && k == -1)) negative = false;
+  else return std::nullopt;
+  const Type ft = ptx::type_bits(t) == 64 ? Type::F64 : Type::F32;
+  const Value zero = Value::of_bits(0);
+  if (Value z = c.dom.fcmp(EQ, ft, a, zero, false); z.is_concrete() && (z.bits & 1))
+    throw exec::Refusal("the sign bit of a zero computed from symbolic data (+0 or -0)");
+  return c.dom.fcmp(negative ? LT : GE, ft, a, zero, false);
+}
+
 Value compare(ExecContext& c, const Instr& i, Type t) {
   Value a = c.get(i.operands[1], t), b = c.get(i.operands[2], t);
   uint8_t cmp = i.mod(Mod::Cmp);
@@ -34,6 +64,7 @@ Value compare(ExecContext& c, const Instr& i, Type t) {
   }
   a = bits_view(c, a, t);
   b = bits_view(c, b, t);
+  if (auto sign = float_sign_test(c, cmp, t, a, b)) return *sign;
   if (!a.is_concrete() || !b.is_concrete()) return c.dom.int_cmp(cmp, t, a, b);
   return Value::of_bits(int_compare(cmp, IntT(t), a.bits, b.bits) ? 1 : 0);
 }

@@ -1,5 +1,7 @@
 // Loads, stores, atomics and fences.
 #include <span>
+#include <tuple>
+#include <utility>
 
 #include "exec/indexed_address.hpp"
 #include "exec/packed.hpp"
@@ -120,6 +122,27 @@ void st(ExecContext& c, const Instr& i) {
   for (size_t k = 0; k < srcs.size(); ++k) c.memory().store(c, i, sp, addr + k * size, size, value(k), t);
 }
 
+// Float data through an integer atomic (Triton's tl.atomic_max and tl.atomic_min of floats,
+// CUDA's atomicMax on __float_as_int): atom.max.s32 and atom.min.s32 of a float that is surely
+// >= 0 are the float maximum and minimum over a cell that holds floats (the bits order as the
+// floats there), atom.min.u32 and atom.max.u32 of one surely < 0 the float maximum and minimum
+// (the order reversed); sem's float_sign_test makes the guards that pick one. The float
+// operation and type such an atomic is; none for any other atomic.
+std::optional<std::pair<uint8_t, Type>> float_extreme_by_bits(ExecContext& c, uint8_t op, Type t, Value v) {
+  using namespace ptx::atomop;
+  if (!v.is_symbolic() || v.integer || v.is_packed() || v.is_bytes() || (op != MAX && op != MIN)) return std::nullopt;
+  const bool as_signed = t == Type::S32 || t == Type::S64, as_unsigned = t == Type::U32 || t == Type::U64;
+  if (!as_signed && !as_unsigned) return std::nullopt;
+  const Type ft = ptx::type_bits(t) == 64 ? Type::F64 : Type::F32;
+  Value sign = c.dom.fcmp(as_signed ? ptx::cmp::GE : ptx::cmp::LT, ft, v, Value::of_bits(0), false);
+  if (!sign.is_concrete() || !(sign.bits & 1))
+    throw exec::Refusal(std::string("atom.") + (op == MAX ? "max" : "min") + (as_signed ? ".s" : ".u") +
+                        " of a float's bits whose sign is not known to be " + (as_signed ? "clear" : "set") +
+                        " (the order of the bits is then not the floats' order)");
+  const uint8_t float_op = as_signed ? op : op == MAX ? uint8_t{MIN} : uint8_t{MAX};
+  return std::pair{float_op, ft};
+}
+
 void atom(ExecContext& c, const Instr& i) {
   Type t = i.type();
   if (i.has(Mod::Vec)) throw exec::Refusal("vector atomics are not modelled");
@@ -127,8 +150,10 @@ void atom(ExecContext& c, const Instr& i) {
   const ptx::Operand& addr = i.operands[red ? 0 : 1];
   if (!red && i.operands.size() > 3) throw exec::Refusal("atomic compare-and-swap depends on the order of threads");
   Value v = c.get(i.operands[red ? 1 : 2], t);
-  if (auto a = indexed(c, i, addr)) c.memory().atomic_indexed(c, i, space_of(i), a, access_size(t), i.mod(Mod::AtomOp), t, v);
-  else c.memory().atomic(c, i, space_of(i), c.address(addr), access_size(t), i.mod(Mod::AtomOp), t, v);
+  uint8_t op = i.mod(Mod::AtomOp);
+  if (auto view = float_extreme_by_bits(c, op, t, v)) std::tie(op, t) = *view;
+  if (auto a = indexed(c, i, addr)) c.memory().atomic_indexed(c, i, space_of(i), a, access_size(t), op, t, v);
+  else c.memory().atomic(c, i, space_of(i), c.address(addr), access_size(t), op, t, v);
   // The old value depends on the order in which threads reach the cell: it must not be used.
   if (!red) c.set(i.operands[0], Value::poison());
 }

@@ -140,6 +140,8 @@ bool symbolic_redux(ExecContext& c0, const Instr& i, std::span<Thread* const> la
 }
 
 void redux(ExecContext& c0, const Instr& i, std::span<Thread* const> lanes) {
+  // (The integer reductions below would order a float's bits as an integer's.)
+  if (ptx::is_float(i.type())) throw exec::Refusal("redux.sync on float data is not modelled");
   if (symbolic_redux(c0, i, lanes)) return;
   Type t = i.type();
   IntT it(t);

@@ -64,6 +64,20 @@ TEST_F(MachineTest, RoundingToAnIntegralValueIsNotTheIdentity) {
   EXPECT_EQ(r.verdict, Verdict::Equivalent) << show(r);
 }
 
+TEST_F(MachineTest, ModifiersThatChangeTheResultAreNeverIgnored) {
+  // cvt.relu and max.xorsign.abs compute something else than the plain instruction:
+  // refused, naming the modifier, rather than read as cvt or max.
+  std::string args = R"({ read = "x" }, { write = "out" })";
+  std::string t = tensor("x", "[4]", "f32", "input", "range = [-4, 4]") + tensor("out", "[4]", "f32", "empty");
+  for (auto [body, modifier] : {std::pair{".reg .b16 %h<2>;\n  cvt.rn.relu.f16.f32 %h1, %f1;\n  cvt.f32.f16 %f2, %h1;", ".relu"},
+                                std::pair{"mov.f32 %f3, 0f3F800000;\n  max.xorsign.abs.f32 %f2, %f1, %f3;", ".xorsign"}}) {
+    auto r = run(unary_kernel("modified", body) + unary_kernel("copy_it", "mov.f32 %f2, %f1;"),
+                 {.tensors = t, .a = {{"modified", args, "[1]", "[4]"}}, .b = {{"copy_it", args, "[1]", "[4]"}}});
+    EXPECT_EQ(r.verdict, Verdict::Refused) << show(r);
+    EXPECT_NE(r.reason.find(modifier), std::string::npos) << r.reason;
+  }
+}
+
 TEST_F(MachineTest, PowersOfTwoOfInfinitiesFold) {
   // Masked lanes of a Triton softmax load -inf: ex2(-inf) must be 0, not an unevaluable
   // exp(-inf * log 2); lg2 of 0 is -inf.

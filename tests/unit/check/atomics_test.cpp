@@ -234,5 +234,62 @@ TEST_F(MachineTest, PlainStoreAndAtomicFromTwoCtasRace) {
   EXPECT_EQ(d->site.ctaid, (std::array<uint32_t, 3>{1, 0, 0}));
 }
 
+// out[0] = max(out[0], |x[g]| as float) by atom.max.s32 on the bits of |x[g]| (sign clear),
+// Triton's way: setp.lt.s32 / setp.gt.s32 on the bits pick atom.max.s32 or atom.min.u32.
+std::string bits_max(std::string_view name, std::string_view magnitude) {
+  return kernel(name, 2, R"(
+  mul.wide.u32 %rd10, %r3, 4;
+  add.s64 %rd11, %rd0, %rd10;
+  ld.global.f32 %f1, [%rd11];
+  )" + std::string(magnitude) + R"(
+  mov.b32 %r10, %f2;
+  setp.lt.s32 %p1, %r10, 0;
+  setp.gt.s32 %p2, %r10, -1;
+  @%p2 atom.global.max.s32 %r11, [%rd1], %r10;
+  @%p1 atom.global.min.u32 %r12, [%rd1], %r10;
+)");
+}
+
+// One thread: out[0] = max(0, |x[0]|, ..., |x[n-1]|).
+std::string seq_amax(std::string_view name, int n) {
+  return kernel(name, 2, R"(
+  mov.f32 %f1, 0f00000000;
+  mov.u32 %r10, 0;
+LOOP:
+  mul.wide.u32 %rd10, %r10, 4;
+  add.s64 %rd11, %rd0, %rd10;
+  ld.global.f32 %f2, [%rd11];
+  abs.f32 %f2, %f2;
+  max.f32 %f1, %f1, %f2;
+  add.s32 %r10, %r10, 1;
+  setp.lt.u32 %p1, %r10, )" + std::to_string(n) + R"(;
+  @%p1 bra LOOP;
+  st.global.f32 [%rd1], %f1;
+)");
+}
+
+TEST_F(MachineTest, FloatMaximumThroughTheBitsWhereTheSignIsKnown) {
+  std::string t = tensor("x", "[64]", "f32", "input", "range = [-4, 4]") + tensor("out", "[1]", "f32", "zeros");
+  std::string mod = bits_max("bits_amax", "abs.f32 %f2, %f1;") + bits_max("bits_max", "mov.f32 %f2, %f1;") + seq_amax("seq_amax", 64);
+  auto r = run(mod, {.tensors = t, .a = {{"bits_amax", kXOut, "[2]", "[32]"}}, .b = {{"seq_amax", kXOut, "[1]", "[1]"}}});
+  EXPECT_EQ(r.verdict, Verdict::Equivalent) << show(r);
+  // Without abs the sign is unknown: the guards are symbolic, and the bits' order is the
+  // floats' only under them.
+  r = run(mod, {.tensors = t, .a = {{"bits_max", kXOut, "[2]", "[32]"}}, .b = {{"seq_amax", kXOut, "[1]", "[1]"}}});
+  EXPECT_EQ(r.verdict, Verdict::Refused) << show(r);
+}
+
+TEST_F(MachineTest, TheSignBitOfAComputedZeroIsNotGuessed) {
+  // x * 0 is +0 or -0 by x's sign: its bits compared with 0 as an s32 are not a real's sign.
+  std::string t = tensor("x", "[32]", "f32", "input", "range = [-4, 4]") + tensor("out", "[32]", "f32", "empty");
+  std::string args = R"({ read = "x" }, { write = "out" })";
+  auto r = run(unary_kernel("zero_sign", "mov.f32 %f3, 0f00000000;\n  mul.f32 %f4, %f1, %f3;\n  mov.b32 %r10, %f4;\n"
+                                         "  setp.lt.s32 %p1, %r10, 0;\n  selp.f32 %f2, 0f3F800000, 0f40000000, %p1;") +
+                   unary_kernel("two", "mov.f32 %f2, 0f40000000;"),
+               {.tensors = t, .a = {{"zero_sign", args, "[1]", "[32]"}}, .b = {{"two", args, "[1]", "[32]"}}});
+  EXPECT_EQ(r.verdict, Verdict::Refused) << show(r);
+  EXPECT_NE(r.reason.find("sign bit of a zero"), std::string::npos) << r.reason;
+}
+
 }  // namespace
 }  // namespace racer::check::testing
