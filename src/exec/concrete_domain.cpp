@@ -125,8 +125,8 @@ Value ConcreteDomain::fbin_bits(FBin op, ptx::Type t, Value a, Value b, const Fl
       if (t == ptx::Type::F32 && m.rounding == ptx::rnd::FULL)
         return Value::of_bits(ieee::div_full_f32(static_cast<uint32_t>(a.bits), static_cast<uint32_t>(b.bits), m.ftz));
       return Value::of_bits(ieee::div(f, a.bits, b.bits, mode(m)));
-    case FBin::Min: return Value::of_bits(ieee::min(f, a.bits, b.bits, {m.ftz, m.nan, false}));
-    case FBin::Max: return Value::of_bits(ieee::max(f, a.bits, b.bits, {m.ftz, m.nan, false}));
+    case FBin::Min: return Value::of_bits(ieee::min(f, a.bits, b.bits, {m.ftz, m.nan, m.xorsign_abs}));
+    case FBin::Max: return Value::of_bits(ieee::max(f, a.bits, b.bits, {m.ftz, m.nan, m.xorsign_abs}));
     case FBin::Copysign: return Value::of_bits(ieee::copysign(f, a.bits, b.bits));
   }
   return a;

@@ -23,6 +23,7 @@ struct FloatMods {
   bool sat = false;         // .sat: clamp to [0, 1]
   bool satfinite = false;   // .satfinite: beyond the format's largest finite value, that value
   bool nan = false;         // min/max .NaN
+  bool xorsign_abs = false;  // min/max .xorsign.abs: of |a| and |b|, with the sign of a's xor b's
 };
 
 class Domain {

@@ -157,6 +157,18 @@ Value SymbolicDomain::fbin(FBin op, ptx::Type t, Value a, Value b, const FloatMo
   return symbolic_fbin(op, t, a, b, m);
 }
 
+// min.xorsign.abs(x, y): min(|x|, |y|), negative where exactly one of x, y is. A zero operand
+// makes the magnitude 0, so its sign bit, which the reals do not keep, never shows. Against a
+// positive constant c it is the clamp of x to [-c, c] (Triton's tl.clamp with bounds -c, c).
+ExprId SymbolicDomain::min_xorsign_abs(ExprId x, ExprId y) {
+  for (auto [v, c] : {std::pair{x, y}, std::pair{y, x}})
+    if (store_.is_rational(c) && store_.rational(c) > 0) return store_.min(c, store_.max(store_.neg(c), v));
+  const ExprId magnitude = store_.min(store_.abs(x), store_.abs(y));
+  const ExprId x_neg = store_.cmp(expr::CmpOp::Lt, x, store_.zero()), y_neg = store_.cmp(expr::CmpOp::Lt, y, store_.zero());
+  const ExprId one_negative = store_.select(x_neg, store_.select(y_neg, store_.false_value(), store_.true_value()), y_neg);
+  return store_.select(one_negative, store_.neg(magnitude), magnitude);
+}
+
 Value SymbolicDomain::symbolic_fbin(FBin op, ptx::Type t, Value a, Value b, const FloatMods& m) {
   ExprId x = real(a, t), y = real(b, t);
   if (op == FBin::Mul) {
@@ -177,8 +189,12 @@ Value SymbolicDomain::symbolic_fbin(FBin op, ptx::Type t, Value a, Value b, cons
     case FBin::Sub: r = store_.sub(x, y); break;
     case FBin::Mul: r = store_.mul(x, y); break;
     case FBin::Div: r = store_.div(x, y); break;
-    case FBin::Min: r = store_.min(x, y); break;
-    case FBin::Max: r = store_.max(x, y); break;
+    case FBin::Min: r = m.xorsign_abs ? min_xorsign_abs(x, y) : store_.min(x, y); break;
+    case FBin::Max:
+      // max(|a|, |b|) of a zero and a nonzero takes the zero's sign bit, which the reals lack.
+      if (m.xorsign_abs) throw Refusal("max.xorsign.abs is not modelled (the sign of a zero operand decides it)");
+      r = store_.max(x, y);
+      break;
     case FBin::Copysign: {
       // copysign(a, b) in PTX takes the sign of the first operand: d = |b| with a's sign.
       ExprId mag = store_.abs(y);

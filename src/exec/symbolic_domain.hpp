@@ -97,6 +97,7 @@ class SymbolicDomain final : public Domain {
   std::optional<expr::ExprId> unfold_scaled_log2e(expr::ExprId x);
   bool defined_everywhere(expr::ExprId x);
   std::optional<bool> compare_with_zero(uint8_t cmp, expr::ExprId x);
+  expr::ExprId min_xorsign_abs(expr::ExprId x, expr::ExprId y);
   std::map<std::string, size_t> recognized_;
 
   expr::Store& store_;

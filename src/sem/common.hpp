@@ -30,11 +30,12 @@ struct IntT {
 };
 
 inline exec::FloatMods float_mods(const Instr& ins) {
-  // .relu, .xorsign and .abs (min, max, fma, cvt) change the result and are not modelled:
-  // refused rather than read as the plain instruction.
-  for (auto [mod, name] : {std::pair{Mod::Relu, ".relu"}, std::pair{Mod::XorSign, ".xorsign"}, std::pair{Mod::Abs, ".abs"}})
-    if (ins.has(mod)) throw exec::Refusal(std::string(name) + " is not modelled");
+  // .relu (min, max, fma, cvt) changes the result and is not modelled: refused rather than read
+  // as the plain instruction; so is .abs without .xorsign (which PTX does not have).
+  if (ins.has(Mod::Relu)) throw exec::Refusal(".relu is not modelled");
+  if (ins.has(Mod::Abs) != ins.has(Mod::XorSign)) throw exec::Refusal(".abs and .xorsign only together are modelled");
   exec::FloatMods m;
+  m.xorsign_abs = ins.has(Mod::XorSign);
   if (ins.has(Mod::Rnd)) m.rounding = ins.mod(Mod::Rnd);
   m.ftz = ins.has(Mod::Ftz);
   m.sat = ins.has(Mod::Sat) && ins.mod(Mod::Sat) == 0;

@@ -111,6 +111,7 @@ void mad(ExecContext& c, const Instr& i) {
 }
 
 void mul24(ExecContext& c, const Instr& i) {
+  if (i.has(Mod::Sat)) throw exec::Refusal("mad24.sat is not modelled");
   Type t = i.type();
   IntT it(t);
   IntT i24(it.sgn ? Type::S32 : Type::U32);

@@ -65,8 +65,8 @@ TEST_F(MachineTest, RoundingToAnIntegralValueIsNotTheIdentity) {
 }
 
 TEST_F(MachineTest, ModifiersThatChangeTheResultAreNeverIgnored) {
-  // cvt.relu and max.xorsign.abs compute something else than the plain instruction:
-  // refused, naming the modifier, rather than read as cvt or max.
+  // cvt.relu and max.xorsign.abs compute something else than the plain instruction and are
+  // not modelled: refused, naming the modifier, rather than read as cvt or max.
   std::string args = R"({ read = "x" }, { write = "out" })";
   std::string t = tensor("x", "[4]", "f32", "input", "range = [-4, 4]") + tensor("out", "[4]", "f32", "empty");
   for (auto [body, modifier] : {std::pair{".reg .b16 %h<2>;\n  cvt.rn.relu.f16.f32 %h1, %f1;\n  cvt.f32.f16 %f2, %h1;", ".relu"},
@@ -76,6 +76,33 @@ TEST_F(MachineTest, ModifiersThatChangeTheResultAreNeverIgnored) {
     EXPECT_EQ(r.verdict, Verdict::Refused) << show(r);
     EXPECT_NE(r.reason.find(modifier), std::string::npos) << r.reason;
   }
+}
+
+TEST_F(MachineTest, MinXorsignAbsIsAClampAgainstAPositiveBound) {
+  // Triton's tl.clamp(x, -2, 2) is min.xorsign.abs(x, 2): sign(x) min(|x|, 2).
+  std::string args = R"({ read = "x" }, { write = "out" })";
+  std::string t = tensor("x", "[32]", "f32", "input", "range = [-4, 4]") + tensor("out", "[32]", "f32", "empty");
+  std::string xorsign = unary_kernel("xorsign", "mov.f32 %f3, 0f40000000;\n  min.xorsign.abs.f32 %f2, %f1, %f3;");
+  std::string clamp = unary_kernel("clamp", "max.f32 %f4, %f1, 0fC0000000;\n  min.f32 %f2, %f4, 0f40000000;");
+  std::string upper = unary_kernel("upper", "min.f32 %f2, %f1, 0f40000000;");
+  auto r = run(xorsign + clamp, {.tensors = t, .a = {{"xorsign", args, "[1]", "[32]"}}, .b = {{"clamp", args, "[1]", "[32]"}}});
+  EXPECT_EQ(r.verdict, Verdict::Equivalent) << show(r);
+  r = run(xorsign + upper, {.tensors = t, .a = {{"xorsign", args, "[1]", "[32]"}}, .b = {{"upper", args, "[1]", "[32]"}}});
+  EXPECT_EQ(r.verdict, Verdict::Inequivalent) << "plain min(x, 2) is not the clamp below -2: " << show(r);
+}
+
+TEST_F(MachineTest, MinXorsignAbsOfTwoInputs) {
+  // min(|x|, |y|) with the sign of x's xor y's: symmetric, and not min(x, y).
+  std::string args = R"({ read = "x" }, { read = "y" }, { write = "out" })";
+  std::string t = tensor("x", "[32]", "f32", "input", "range = [-4, 4]") + tensor("y", "[32]", "f32", "input", "range = [-4, 4]") +
+                  tensor("out", "[32]", "f32", "empty");
+  std::string xy = binary_kernel("xy", "min.xorsign.abs.f32 %f3, %f1, %f2;");
+  std::string yx = binary_kernel("yx", "min.xorsign.abs.f32 %f3, %f2, %f1;");
+  std::string plain = binary_kernel("plain", "min.f32 %f3, %f1, %f2;");
+  auto r = run(xy + yx, {.tensors = t, .a = {{"xy", args, "[1]", "[32]"}}, .b = {{"yx", args, "[1]", "[32]"}}});
+  EXPECT_EQ(r.verdict, Verdict::Equivalent) << show(r);
+  r = run(xy + plain, {.tensors = t, .a = {{"xy", args, "[1]", "[32]"}}, .b = {{"plain", args, "[1]", "[32]"}}});
+  EXPECT_EQ(r.verdict, Verdict::Inequivalent) << show(r);
 }
 
 TEST_F(MachineTest, PowersOfTwoOfInfinitiesFold) {
