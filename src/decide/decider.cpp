@@ -2,6 +2,7 @@
 #include "decide/pairwise.hpp"
 
 #include <algorithm>
+#include <unordered_set>
 
 #include "decide/atom_normalizer.hpp"
 #include "decide/exp_multiples.hpp"
@@ -24,6 +25,8 @@ constexpr size_t kExtraPointsWhenDifferent = 18;
 constexpr size_t kQuickPoints = 3;
 // Points at the ranges' ends (extreme_points.hpp): the corners, then each symbol at the other end.
 constexpr size_t kExtremePoints = 160;
+constexpr size_t kCornerPoints = 32;         // (extreme_points.cpp: corners over at most 5 domains)
+constexpr size_t kOneSidedOfLargeCell = 8;  // of a large cell's one-sided symbols, the first few
 constexpr size_t kLargeCellNodes = 1000;  // a and b counted apart; shared nodes twice
 constexpr size_t kManySymbols = 16;       // a cell over more inputs than this is a reduction's
 
@@ -32,6 +35,26 @@ CellDecision proved(const char* step) {
   d.status = CellStatus::Proved;
   d.step = step;
   return d;
+}
+
+// The indices in src of the symbols that only one of a, b reads (a cell one side dropped from
+// a max or a sum): the extreme points try them first.
+std::vector<size_t> one_sided_symbols(const expr::Store& st, ExprId a, ExprId b, const PointSource& src) {
+  auto symbols_of = [&](ExprId root) {
+    std::unordered_set<uint32_t> seen;
+    expr::any_node(st, root, [&](ExprId e) {
+      if (st.kind(e) == expr::Kind::Symbol) seen.insert(e.index);
+      return false;
+    });
+    return seen;
+  };
+  const std::unordered_set<uint32_t> in_a = symbols_of(a), in_b = symbols_of(b);
+  std::vector<size_t> out;
+  for (size_t k = 0; k < src.size(); ++k) {
+    const uint32_t s = src.symbols()[k].index;
+    if (in_a.count(s) != in_b.count(s)) out.push_back(k);
+  }
+  return out;
 }
 
 PolyLimits limits_of(const DeciderOptions& o) { return PolyLimits{o.max_terms, o.max_degree, o.max_vars, o.max_work}; }
@@ -255,9 +278,13 @@ struct Decider::Impl {
     if (r.refutation) {
       if (std::optional<CellDecision> rd = refuted(a, b, src, *r.refutation, "")) return *rd;
     }
-    if (differ && !large_cell(a, b)) {
-      // The ends of the ranges: a max that dropped a cell, a sign every cell must share.
-      for (const Point& p : extreme_points(src, kExtremePoints))
+    if (differ) {
+      // The ends of the ranges: a max that dropped a cell, a sign every cell must share. A
+      // large cell (a reduction's) gets the corners and the cells one side alone reads.
+      const std::vector<size_t> one_sided = one_sided_symbols(store, a, b, src);
+      const bool large = large_cell(a, b);
+      const size_t budget = !large ? kExtremePoints : one_sided.empty() ? 0 : kCornerPoints + 2 * std::min(one_sided.size(), kOneSidedOfLargeCell);
+      for (const Point& p : extreme_points(src, budget, one_sided))
         if (std::optional<Refutation> x = refutation_at(store, a, b, src, p, options.balls))
           if (std::optional<CellDecision> rd = refuted(a, b, src, *x, "at the ends of the ranges, ")) return *rd;
     }

@@ -24,7 +24,7 @@ Ends ends_of(const SymbolDomain& d) {
 
 }  // namespace
 
-std::vector<Point> extreme_points(const PointSource& src, size_t max_points) {
+std::vector<Point> extreme_points(const PointSource& src, size_t max_points, const std::vector<size_t>& first) {
   const size_t n = src.size();
   std::vector<Ends> ends;
   std::vector<size_t> group;
@@ -47,8 +47,28 @@ std::vector<Point> extreme_points(const PointSource& src, size_t max_points) {
     for (size_t k = 0; k < n; ++k) p[k] = group[k] < groups && (mask >> group[k] & 1) ? ends[k].hi : ends[k].lo;
     add(std::move(p));
   }
+  // A symbol only one side reads, at either end while the others rest at 0 (or the end of
+  // their range nearest it): the cell a max of |x| dropped is the largest magnitude there.
+  std::vector<mpq_class> rest(n);
+  for (size_t i = 0; i < n; ++i) {
+    const SymbolDomain& d = src.domain(i);
+    const mpq_class zero = 0, mid = ends[i].lo > zero ? ends[i].lo : ends[i].hi < zero ? ends[i].hi : zero;
+    rest[i] = snap(mid, d).value_or(mid);
+  }
+  for (size_t k : first)
+    for (const mpq_class* end : {&ends[k].hi, &ends[k].lo}) {
+      Point p(rest.begin(), rest.end());
+      p[k] = *end;
+      add(std::move(p));
+    }
+  std::vector<size_t> order = first;
+  std::vector<bool> listed(n, false);
+  for (size_t k : first) listed[k] = true;
+  for (size_t k = 0; k < n; ++k)
+    if (!listed[k]) order.push_back(k);
   for (int base = 0; base < 2; ++base)
-    for (size_t k = 0; k < n && out.size() < max_points; ++k) {
+    for (size_t k : order) {
+      if (out.size() >= max_points) break;
       Point p(n);
       for (size_t i = 0; i < n; ++i) p[i] = (base == 1) != (i == k) ? ends[i].hi : ends[i].lo;
       add(std::move(p));

@@ -28,31 +28,53 @@ bool int_compare(uint8_t cmp, const IntT& it, uint64_t a, uint64_t b) {
   }
 }
 
-// A float's bits compared as a signed integer with 0 or -1 test its sign bit (Triton's and
-// CUDA's float atomic maximum pick atom.max.s32 or atom.min.u32 by it): over the reals x < 0
-// or x >= 0, read as the sign bits of sign_bit() are (a zero's sign is +, a constant zero's
-// refused). Any other constant compares the bits themselves: none.
-std::optional<Value> float_sign_test(ExecContext& c, uint8_t cmp, Type t, Value a, Value b) {
+// A float's bits compared with a constant as an integer, where that says something of the
+// float's value over the reals (a zero's sign taken as +, as sign_bit() does; a constant
+// zero's refused):
+// - as a signed integer with 0 or -1: the sign bit (Triton's and CUDA's float atomic maximum
+//   pick atom.max.s32 or atom.min.u32 by it): x < 0 or x >= 0;
+// - equal to the bits of a float k that is not a zero or a NaN: x == k (one pattern, one value);
+// - ordered against the bits of a float k >= 0 (+inf included) where x >= 0 is known: the bits
+//   order as the floats there, signed or unsigned (powf's |x| < inf test: x < k).
+// Anything else compares the bits themselves: none.
+std::optional<Value> float_bits_compare(ExecContext& c, uint8_t cmp, Type t, Value a, Value b) {
   using namespace ptx::cmp;
-  if (ptx::type_class(t) != ptx::TypeClass::Signed || ptx::type_bits(t) < 32) return std::nullopt;
+  const unsigned width = ptx::type_bits(t);
+  if (width < 32) return std::nullopt;
   if (b.is_symbolic() && a.is_concrete()) {  // k op x: x mirrored op k
     std::swap(a, b);
-    if (cmp == LT) cmp = GT;
-    else if (cmp == GT) cmp = LT;
-    else if (cmp == LE) cmp = GE;
-    else if (cmp == GE) cmp = LE;
+    for (auto [p, q] : {std::pair{LT, GT}, std::pair{LE, GE}, std::pair{LO, HI}, std::pair{LS, HS}})
+      if (cmp == p || cmp == q) {
+        cmp = cmp == p ? q : p;
+        break;
+      }
   }
   if (!a.is_symbolic() || a.integer || a.is_packed() || a.is_bytes() || !b.is_concrete()) return std::nullopt;
-  const int64_t k = IntT(t).sx(b.bits);
-  bool negative;
-  if ((cmp == LT && k == 0) || (cmp == LE && k == -1)) negative = true;
-  else if ((cmp == GE && k == 0) || (cmp == GT && k == -1)) negative = false;
-  else return std::nullopt;
-  const Type ft = ptx::type_bits(t) == 64 ? Type::F64 : Type::F32;
+  const Type ft = width == 64 ? Type::F64 : Type::F32;
+  const uint64_t k = b.bits & IntT(t).mask(), sign = uint64_t{1} << (width - 1);
+  const uint64_t inf = width == 64 ? 0x7FF0000000000000ull : 0x7F800000ull;
   const Value zero = Value::of_bits(0);
-  if (Value z = c.dom.fcmp(EQ, ft, a, zero, false); z.is_concrete() && (z.bits & 1))
-    throw exec::Refusal("the sign bit of a zero computed from symbolic data (+0 or -0)");
-  return c.dom.fcmp(negative ? LT : GE, ft, a, zero, false);
+  auto truth = [&](uint8_t op, Value against) { return c.dom.fcmp(op, ft, a, against, false); };
+  auto refuse_computed_zero = [&] {
+    if (Value z = truth(EQ, zero); z.is_concrete() && (z.bits & 1))
+      throw exec::Refusal("the sign bit of a zero computed from symbolic data (+0 or -0)");
+  };
+  if (cmp == EQ || cmp == NE) {
+    if ((k & ~sign) == 0 || (k & ~sign) > inf) return std::nullopt;  // a zero (two patterns) or a NaN
+    return truth(cmp, Value::of_bits(k));
+  }
+  const bool as_signed = ptx::type_class(t) == ptx::TypeClass::Signed && cmp >= LT && cmp <= GE;
+  if (as_signed && (k == 0 || k == IntT(t).mask())) {
+    const bool below = k == 0 ? cmp == LT : cmp == LE, at_or_above = k == 0 ? cmp == GE : cmp == GT;
+    if (!below && !at_or_above) return std::nullopt;
+    refuse_computed_zero();
+    return truth(below ? LT : GE, zero);
+  }
+  if (k > inf || cmp < LT || cmp > HS) return std::nullopt;
+  if (Value nonneg = truth(GE, zero); !nonneg.is_concrete() || !(nonneg.bits & 1)) return std::nullopt;
+  refuse_computed_zero();
+  const uint8_t order = cmp == LT || cmp == LO ? LT : cmp == LE || cmp == LS ? LE : cmp == GT || cmp == HI ? GT : GE;
+  return truth(order, Value::of_bits(k));
 }
 
 Value compare(ExecContext& c, const Instr& i, Type t) {
@@ -64,7 +86,7 @@ Value compare(ExecContext& c, const Instr& i, Type t) {
   }
   a = bits_view(c, a, t);
   b = bits_view(c, b, t);
-  if (auto sign = float_sign_test(c, cmp, t, a, b)) return *sign;
+  if (auto r = float_bits_compare(c, cmp, t, a, b)) return *r;
   if (!a.is_concrete() || !b.is_concrete()) return c.dom.int_cmp(cmp, t, a, b);
   return Value::of_bits(int_compare(cmp, IntT(t), a.bits, b.bits) ? 1 : 0);
 }

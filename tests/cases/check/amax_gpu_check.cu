@@ -35,7 +35,8 @@ int main() {
                   {"t_amax_02 (inequivalent)", amax_atomic, amax_serial_no_abs, 256, 0.0f},
                   {"t_amax_03 (equivalent)", scale_min_atomic, scale_min_serial, 256, 3.0e38f},
                   {"t_amax_04 (equivalent)", amax_atomic, amax_serial, 160, 0.0f},
-                  {"t_amax_05 (equivalent)", amax_atomic_mirrored, amax_serial, 160, 0.0f}};
+                  {"t_amax_05 (equivalent)", amax_atomic_mirrored, amax_serial, 160, 0.0f},
+                  {"t_amax_06 (inequivalent)", amax_atomic, amax_serial_skips_last, 256, 0.0f}};
   float *x, *out;
   cudaMalloc(&x, 256 * sizeof(float));
   cudaMalloc(&out, sizeof(float));

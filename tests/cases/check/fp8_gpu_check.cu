@@ -49,8 +49,8 @@ int main() {
   struct Case {
     const char* name;
     int diffs = 0, trials_differing = 0;
-  } cases[7] = {{"t_fp8_01 (equivalent)"}, {"t_fp8_02 (inequivalent)"}, {"t_fp8_03 (equivalent)"}, {"t_fp8_04 (inequivalent)"},
-                {"t_fp8_05 (equivalent)"}, {"t_fp8_06 (inequivalent)"}, {"t_fp8_07 (equivalent)"}};
+  } cases[8] = {{"t_fp8_01 (equivalent)"}, {"t_fp8_02 (inequivalent)"}, {"t_fp8_03 (equivalent)"}, {"t_fp8_04 (inequivalent)"},
+                {"t_fp8_05 (equivalent)"}, {"t_fp8_06 (inequivalent)"}, {"t_fp8_07 (equivalent)"}, {"t_fp8_08 (equivalent)"}};
   for (int trial = 0; trial < kTrials; ++trial) {
     float hx[kN], hs = us(rng);
     unsigned char hxb[kN];
@@ -83,6 +83,7 @@ int main() {
     compare(cases[4], dp(fp8_dequant_pairs), d(fp8_dequant), kN * sizeof(float));
     compare(cases[5], dp(fp8_dequant_pairs_low_twice), d(fp8_dequant), kN * sizeof(float));
     compare(cases[6], rt(fp8_roundtrip_shared), rt(fp8_roundtrip), kN * sizeof(float));
+    compare(cases[7], q(fp8_quant_vec4, 16), q(fp8_quant, 64), kN);
   }
   for (const Case& c : cases)
     std::printf("%-26s %3d of %d trials differ, %6d bytes in all\n", c.name, c.trials_differing, kTrials, c.diffs);

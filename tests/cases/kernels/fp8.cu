@@ -79,3 +79,18 @@ extern "C" __global__ void fp8_roundtrip(const float* x, const float* s, float* 
   INDEX;
   if (i < n) y[i] = float(__nv_fp8_e4m3(x[i] * s[0])) / s[0];
 }
+
+// Four cells per thread as vLLM's scaled_fp8_quant writes them: a vector of four e4m3 stored
+// with st.v4.u8 (each element the low lane of its conversion's register).
+template <typename T>
+struct __align__(4) Vec4 {
+  T x, y, z, w;
+};
+extern "C" __global__ void fp8_quant_vec4(const float* x, const float* s, __nv_fp8_e4m3* y, int n) {
+  INDEX;
+  if (4 * i + 3 < n) {
+    Vec4<float> v = reinterpret_cast<const Vec4<float>*>(x)[i];
+    auto q = [&](float a) { return __nv_fp8_e4m3(fminf(fmaxf(a * s[0], -448.0f), 448.0f)); };
+    reinterpret_cast<Vec4<__nv_fp8_e4m3>*>(y)[i] = Vec4<__nv_fp8_e4m3>{q(v.x), q(v.y), q(v.z), q(v.w)};
+  }
+}

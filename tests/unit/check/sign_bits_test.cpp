@@ -150,5 +150,27 @@ TEST_F(MachineTest, ConstantsWithoutOneEncodingStayRefused) {
   EXPECT_NE(zero.reason.find("+0 or -0"), std::string::npos) << zero.reason;
 }
 
+// A float's bits compared with a constant as integers (sem/compare.cpp float_bits_compare):
+// equality with a nonzero float's pattern is equality of values; |x|'s bits below the bits of
+// +inf (powf's finiteness test) hold for every real; an order against other bits of a float of
+// unknown sign stays refused.
+TEST_F(MachineTest, FloatBitsComparedWithAFloatsBits) {
+  auto pick = [](std::string_view test) {
+    return "mov.b32 %r10, %f1;\n  abs.f32 %f5, %f1;\n  mov.b32 %r11, %f5;\n  " + std::string(test) +
+           "\n  selp.f32 %f3, %f1, %f2, %p1;";
+  };
+  const std::string equal_bits = binary_kernel("equal_bits", pick("setp.eq.b32 %p1, %r10, 1069547520;"));  // 1.5f
+  const std::string equal_value = binary_kernel("equal_value", "setp.eq.f32 %p1, %f1, 0f3FC00000;\n  selp.f32 %f3, %f1, %f2, %p1;");
+  auto r = run(equal_bits + equal_value, spec("equal_bits", "equal_value"));
+  EXPECT_EQ(r.verdict, Verdict::Equivalent) << show(r);
+  const std::string finite = binary_kernel("finite", pick("setp.lt.s32 %p1, %r11, 2139095040;"));  // |x| < +inf
+  const std::string first = binary_kernel("first", "mov.f32 %f3, %f1;");
+  r = run(finite + first, spec("finite", "first"));
+  EXPECT_EQ(r.verdict, Verdict::Equivalent) << show(r);
+  const std::string below_one = binary_kernel("below_one", pick("setp.lt.s32 %p1, %r10, 1065353216;"));  // x's bits < 1.0f's
+  r = run(below_one + first, spec("below_one", "first"));
+  EXPECT_EQ(r.verdict, Verdict::Refused) << "x's sign is unknown: its bits do not order as the floats " << show(r);
+}
+
 }  // namespace
 }  // namespace racer::check::testing

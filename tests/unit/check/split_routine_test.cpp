@@ -2,7 +2,9 @@
 // polynomial out of the loop and repeats its special cases in each unrolled iteration
 // (tests/cases/kernels/loops.cu, cu_minus_log_in_loop). The whole split routine is read as
 // log; a routine one of whose copies is not log, or whose hoisted part is used without its
-// special cases, is not, even where the inputs never reach the special cases.
+// special cases, is not where the inputs can reach the special cases (a zero sum). Where the
+// input range keeps the sum positive, the special case's comparison is settled by the bounds,
+// and what runs is log on every input: read as log.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -54,15 +56,15 @@ class SplitRoutine : public ::testing::Test {
   }
 
   // Program a runs `a_ptx`'s in-loop logf, program b logf before the loop; two rows of 10
-  // (two unrolled iterations of four and two of the remainder loop).
-  instance::Instance instance_for(const fs::path& a_ptx) {
+  // (two unrolled iterations of four and two of the remainder loop), x and y in [lo, 4].
+  instance::Instance instance_for(const fs::path& a_ptx, const std::string& lo = "0.5") {
     auto launch = [](const char* p, const fs::path& ptx, const char* entry) {
       return std::string("[[") + p + ".launch]]\nptx = \"" + ptx.string() + "\"\nentry = \"" + entry +
              "\"\ngrid = [1]\nblock = [2]\nargs = [{ read = \"x\" }, { read = \"y\" }, { write = \"out\" }, 10]\n";
     };
     std::ofstream(dir_ / "case.toml") << "name = \"split\"\nabout = \"split logf\"\noutputs = [\"out\"]\n\n[tensors]\n"
-                                      << "x = { shape = [2, 10], dtype = \"f32\", init = \"input\", range = [0.5, 4.0] }\n"
-                                      << "y = { shape = [2, 10], dtype = \"f32\", init = \"input\", range = [0.5, 4.0] }\n"
+                                      << "x = { shape = [2, 10], dtype = \"f32\", init = \"input\", range = [" << lo << ", 4.0] }\n"
+                                      << "y = { shape = [2, 10], dtype = \"f32\", init = \"input\", range = [" << lo << ", 4.0] }\n"
                                       << "out = { shape = [2, 10], dtype = \"f32\", init = \"empty\" }\n\n"
                                       << launch("a", a_ptx, "cu_minus_log_in_loop") << "\n"
                                       << launch("b", cases_dir() / "ptx" / "loops.sm90.ptx", "cu_minus_log_before_loop");
@@ -78,20 +80,24 @@ TEST_F(SplitRoutine, WholeSplitRoutineIsLog) {
   EXPECT_TRUE(recognized);
 }
 
-// The second unrolled copy returns 0 instead of -inf at a zero sum: that copy is not log, so
-// the routine is not read (the sums here are positive, but the recognizer reads routines,
-// not ranges), and the refusal of the bit-level step stands.
+// The second unrolled copy returns 0 instead of -inf at a zero sum: with inputs in [0, 4] the
+// sum can be 0, that copy is not log there, so the routine is not read and the refusal of the
+// bit-level step stands. With inputs in [0.5, 4] no sum reaches 0: read as log.
 TEST_F(SplitRoutine, OneCopyNotLogStaysRefused) {
-  CheckResult res = check_instance(instance_for(edited({{"selp.f32 \t%f68, 0fFF800000", "selp.f32 \t%f68, 0f00000000"}})));
+  const fs::path ptx = edited({{"selp.f32 \t%f68, 0fFF800000", "selp.f32 \t%f68, 0f00000000"}});
+  CheckResult res = check_instance(instance_for(ptx, "0.0"));
   EXPECT_EQ(res.verdict, Verdict::Refused) << res.reason;
   EXPECT_NE(res.reason.find("bit-level"), std::string::npos) << res.reason;
+  EXPECT_EQ(check_instance(instance_for(ptx)).verdict, Verdict::Equivalent);
 }
 
-// A copy subtracts the hoisted polynomial itself, skipping the special cases: the routine's
-// intermediate value reaches a store, so no part of it is read as log.
+// A copy subtracts the hoisted polynomial itself, skipping the special cases: where a sum can
+// be 0 the routine's intermediate value reaches a store, so no part of it is read as log; where
+// none can, that value is log on every input the kernel gets.
 TEST_F(SplitRoutine, HoistedPartUsedAloneStaysRefused) {
-  CheckResult res = check_instance(instance_for(edited({{"sub.f32 \t%f69, %f13, %f68", "sub.f32 \t%f69, %f13, %f9"}})));
-  EXPECT_EQ(res.verdict, Verdict::Refused) << res.reason;
+  const fs::path ptx = edited({{"sub.f32 \t%f69, %f13, %f68", "sub.f32 \t%f69, %f13, %f9"}});
+  EXPECT_EQ(check_instance(instance_for(ptx, "0.0")).verdict, Verdict::Refused);
+  EXPECT_EQ(check_instance(instance_for(ptx)).verdict, Verdict::Equivalent) << "no special case is reachable";
 }
 
 // A hoisted coefficient scaled by 1.25 moves every copy's value away from log: never

@@ -33,6 +33,19 @@ TEST_F(ExtremePointsTest, AMaxThatDroppedACellIsRefuted) {
   EXPECT_NE(decide(s.max(all), s.max(reversed)).status, CellStatus::Refuted);
 }
 
+TEST_F(ExtremePointsTest, AMaxOfMagnitudesThatDroppedItsLastCellIsRefuted) {
+  // max |v_j| over 300 cells against the first 299: at every corner all |v_j| tie, and a random
+  // point makes the last one the largest once in 300. The cell only one side reads, at an end
+  // with the others at 0, shows it; in a cell this large only such points are tried.
+  std::vector<ExprId> vs = row("m", 300, -8, 1, 8), all, dropped;
+  for (ExprId v : vs) all.push_back(s.abs(v));
+  dropped.assign(all.begin(), all.end() - 1);
+  CellDecision r = decide(s.max(all), s.max(dropped));
+  ASSERT_EQ(r.status, CellStatus::Refuted) << r.reason;
+  EXPECT_EQ(r.step.rfind("at the ends of the ranges", 0), 0u) << r.step;
+  EXPECT_EQ(mpq_class(abs(witness(r, vs.back()))), mpq_class(8));
+}
+
 TEST_F(ExtremePointsTest, ASignShownOnlyWhereEveryProductIsNegativeIsRefuted) {
   // s = max_j a_j c_j with a_j in [1/2, 4], c_j in [-4, 4]: s + s^2 against |s| + s^2 differ
   // only where every c_j is negative.
@@ -56,6 +69,12 @@ TEST_F(ExtremePointsTest, EveryPointIsAdmissible) {
   for (const Point& p : pts)
     for (size_t k = 0; k < p.size(); ++k) EXPECT_TRUE(admissible(p[k], src.domain(k))) << p[k];
   EXPECT_EQ(extreme_points(src, 5).size(), 5u);
+  // A symbol listed first also rests the others at 0 (or the end nearest 0) while it takes
+  // either end: two points more.
+  std::vector<Point> first = extreme_points(src, 100, {0});
+  EXPECT_EQ(first.size(), 6u + 2 * syms.size());
+  for (const Point& p : first)
+    for (size_t k = 0; k < p.size(); ++k) EXPECT_TRUE(admissible(p[k], src.domain(k))) << p[k];
 }
 
 }  // namespace
