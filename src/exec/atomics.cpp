@@ -2,9 +2,11 @@
 // addition, min, max and the bitwise operations. They are recorded per cell and applied at
 // the point where order stops mattering: the next barrier for shared memory, the end of
 // the launch for global memory.
+#include <cmath>
 #include <optional>
 
 #include "exec/async_state.hpp"
+#include "exec/ieee.hpp"
 #include "exec/machine.hpp"
 #include "exec/refusal.hpp"
 #include "ptx/modifiers.hpp"
@@ -113,6 +115,11 @@ Value Machine::combine_atomic(const PendingAtomic& p, Value old) {
   if (ptx::is_float(p.type)) {
     FBin f = p.op == ADD ? FBin::Add : p.op == MIN ? FBin::Min : p.op == MAX ? FBin::Max : FBin::Add;
     if (p.op != ADD && p.op != MIN && p.op != MAX) throw Refusal("bitwise atomic on a float type");
+    // A maximum through the bits (sem's float view) on a cell whose bits are a NaN's, an
+    // integer's such as INT_MAX: the integer atomic keeps them, a float maximum would not.
+    const bool wide_float = p.type == ptx::Type::F32 || p.type == ptx::Type::F64;
+    if (p.op != ADD && wide_float && old.is_concrete() && std::isnan(ieee::to_double(p.type == ptx::Type::F64 ? ieee::Format::F64 : ieee::Format::F32, old.bits)))
+      throw Refusal("a float atomic minimum or maximum on a cell holding a NaN's bits");
     Value acc = old;
     for (const Value& v : p.operands) acc = dom_.fbin(f, p.type, acc, v, {});
     if (acc.is_symbolic()) {

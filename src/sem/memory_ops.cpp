@@ -126,7 +126,7 @@ void st(ExecContext& c, const Instr& i) {
 // CUDA's atomicMax on __float_as_int): atom.max.s32 and atom.min.s32 of a float that is surely
 // >= 0 are the float maximum and minimum over a cell that holds floats (the bits order as the
 // floats there), atom.min.u32 and atom.max.u32 of one surely < 0 the float maximum and minimum
-// (the order reversed); sem's float_sign_test makes the guards that pick one. The float
+// (the order reversed); float_bits_compare (sem/compare.cpp) makes the guards that pick one. The float
 // operation and type such an atomic is; none for any other atomic.
 std::optional<std::pair<uint8_t, Type>> float_extreme_by_bits(ExecContext& c, uint8_t op, Type t, Value v) {
   using namespace ptx::atomop;

@@ -15,8 +15,8 @@ const std::string kAtomSum = kernel("atom_sum", 2, R"(
   atom.global.add.f32 %f2, [%rd1], %f1;    // ATOM_SUM
 )");
 
-// One thread: out[0] = x[0] + ... + x[n-1].
-std::string seq_sum(std::string_view name, int n) {
+// One thread: out[0] = 0 combined with x[0], ..., x[n-1] in turn, `step` folding %f2 into %f1.
+std::string seq_reduce(std::string_view name, int n, std::string_view step) {
   return kernel(name, 2, R"(
   mov.f32 %f1, 0f00000000;
   mov.u32 %r10, 0;
@@ -24,13 +24,16 @@ LOOP:
   mul.wide.u32 %rd10, %r10, 4;
   add.s64 %rd11, %rd0, %rd10;
   ld.global.f32 %f2, [%rd11];
-  add.f32 %f1, %f1, %f2;
+  )" + std::string(step) + R"(
   add.s32 %r10, %r10, 1;
   setp.lt.u32 %p1, %r10, )" + std::to_string(n) + R"(;
   @%p1 bra LOOP;
   st.global.f32 [%rd1], %f1;
 )");
 }
+
+// One thread: out[0] = x[0] + ... + x[n-1].
+std::string seq_sum(std::string_view name, int n) { return seq_reduce(name, n, "add.f32 %f1, %f1, %f2;"); }
 
 TEST_F(MachineTest, FloatAtomicAddIntoZeroedCellIsTheSum) {
   std::string t = tensor("x", "[64]", "f32", "input") + tensor("out", "[1]", "f32", "zeros");
@@ -251,22 +254,7 @@ std::string bits_max(std::string_view name, std::string_view magnitude) {
 }
 
 // One thread: out[0] = max(0, |x[0]|, ..., |x[n-1]|).
-std::string seq_amax(std::string_view name, int n) {
-  return kernel(name, 2, R"(
-  mov.f32 %f1, 0f00000000;
-  mov.u32 %r10, 0;
-LOOP:
-  mul.wide.u32 %rd10, %r10, 4;
-  add.s64 %rd11, %rd0, %rd10;
-  ld.global.f32 %f2, [%rd11];
-  abs.f32 %f2, %f2;
-  max.f32 %f1, %f1, %f2;
-  add.s32 %r10, %r10, 1;
-  setp.lt.u32 %p1, %r10, )" + std::to_string(n) + R"(;
-  @%p1 bra LOOP;
-  st.global.f32 [%rd1], %f1;
-)");
-}
+std::string seq_amax(std::string_view name, int n) { return seq_reduce(name, n, "abs.f32 %f2, %f2;\n  max.f32 %f1, %f1, %f2;"); }
 
 TEST_F(MachineTest, FloatMaximumThroughTheBitsWhereTheSignIsKnown) {
   std::string t = tensor("x", "[64]", "f32", "input", "range = [-4, 4]") + tensor("out", "[1]", "f32", "zeros");
