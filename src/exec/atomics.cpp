@@ -48,16 +48,19 @@ std::optional<uint8_t> float_extreme_of_bits(uint8_t op, ptx::Type t, const Valu
   return std::nullopt;
 }
 
-// Whether `op` on t joins the pending p as one float maximum or minimum (p becomes one if need be).
+// Whether `op` on t joins the pending p as one float maximum or minimum (p becomes one if need
+// be). Two integer forms of one float extreme meet too (atom.max.s32 of a float >= 0 and
+// atom.min.u32 of one < 0 in a concrete run): on a cell holding floats both are its maximum.
 bool joins_float_extreme(PendingAtomic& p, uint8_t op, ptx::Type t, const Value& operand) {
   using namespace ptx::atomop;
   if (p.size != ptx::type_bits(t) / 8) return false;
-  if (ptx::is_float(p.type) && float_extreme_of_bits(op, t, operand) == p.op) return true;
-  if ((op != MAX && op != MIN) || !ptx::is_float(t)) return false;
+  const std::optional<uint8_t> target = ptx::is_float(t) ? std::optional<uint8_t>(op) : float_extreme_of_bits(op, t, operand);
+  if (!target || (*target != MAX && *target != MIN)) return false;
+  if (ptx::is_float(p.type)) return p.op == *target;
   for (const Value& v : p.operands)
-    if (float_extreme_of_bits(p.op, p.type, v) != op) return false;
-  p.op = op;
-  p.type = t;
+    if (float_extreme_of_bits(p.op, p.type, v) != target) return false;
+  p.op = *target;
+  p.type = ptx::is_float(t) ? t : ptx::type_bits(t) == 64 ? ptx::Type::F64 : ptx::Type::F32;
   return true;
 }
 

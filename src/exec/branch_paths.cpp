@@ -120,13 +120,27 @@ std::string Machine::guarded_path(ExecContext& ctx, const ptx::Instr& ins, Value
   if (guard.is_poison()) return "the guard is the old value returned by an atomic";
   if (depends_on_racing_read(guard)) return "the guard depends on a value a racing load read";
   bool leaves = (ins.op == ptx::Op::Ret || ins.op == ptx::Op::Exit) && ins.operands.empty();
-  if (!allowed_on_path(ins) && !leaves)
-    return "only register computations, loads, stores and exits are modelled under a guard on symbolic data";
+  const bool guarded_atomic = (ins.op == ptx::Op::Atom || ins.op == ptx::Op::Red) && th.paths.empty();
+  if (!allowed_on_path(ins) && !leaves && !guarded_atomic)
+    return "only register computations, loads, stores, atomics and exits are modelled under a guard on symbolic data";
   if (th.paths.size() >= kMaxNesting) return "guarded instructions nested in " + std::to_string(kMaxNesting) + " data-dependent branches";
   Handler h = sem_.step[static_cast<size_t>(ins.op)];
   if (!h) return "instruction '" + std::string(ptx::op_name(ins.op)) + "' is not modelled";
   uint32_t at = th.pc - 1;
   Value taken = ins.guard_negated ? dom_.pred(PredOp::Not, guard, guard) : guard;
+  if (guarded_atomic) {
+    // No path: the atomic runs unguarded, its operand the operation's identity where the guard
+    // fails (sem's atom reads ctx.guard), so its effect is the same in either case.
+    ctx.guard = taken;
+    try {
+      h(ctx, ins);
+    } catch (...) {
+      ctx.guard = Value::of_bits(1);
+      throw;
+    }
+    ctx.guard = Value::of_bits(1);
+    return {};
+  }
   if (ins.op == ptx::Op::Ret || ins.op == ptx::Op::Exit) {
     // The guarded path leaves the kernel: the paths meet where it ends.
     enter_path(th, at, static_cast<uint32_t>(ctx.fn.instrs.size()), taken);

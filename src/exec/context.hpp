@@ -31,6 +31,9 @@ struct ExecContext {
   const ptx::Module& mod;
   const ptx::Function& fn;
   Domain& dom;
+  // The guard of the instruction being run where it is a symbolic predicate (a guarded atomic,
+  // which then runs as the unguarded one of its identity where the guard fails); else true.
+  Value guard = Value::of_bits(1);
 
   MemoryPort& memory() const;
   AsyncPort& async() const;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <optional>
+#include <unordered_map>
 
 #include "expr/store.hpp"
 #include "support/error.hpp"
@@ -44,6 +45,37 @@ std::optional<ExprId> as_clamp(Store& s, std::span<const ExprId> args) {
   return s.min(*hi, s.max(lo, s.min(rest)));
 }
 
+// select(c, x, I) and select(!c, x, I) among max's (min's) arguments, I its identity -inf
+// (+inf): together they are x (whichever of c, !c holds gives x, the other nothing). Guarded
+// atomics make them (exec/atomics.cpp: x >= 0 for atom.max.s32, x < 0 for atom.min.u32).
+// Complements are the comparisons a < b and b <= a.
+bool join_complementary_selects(const Store& s, bool is_max, std::vector<ExprId>& args) {
+  const ExprId identity = is_max ? s.neg_inf() : s.pos_inf();
+  auto complementary = [&](ExprId c, ExprId d) {
+    if (s.kind(c) != Kind::Cmp || s.kind(d) != Kind::Cmp) return false;
+    return ((s.cmp_op(c) == CmpOp::Lt && s.cmp_op(d) == CmpOp::Le) || (s.cmp_op(c) == CmpOp::Le && s.cmp_op(d) == CmpOp::Lt)) &&
+           s.operand(c, 0) == s.operand(d, 1) && s.operand(c, 1) == s.operand(d, 0);
+  };
+  std::unordered_map<uint32_t, size_t> waiting;  // a select's value -> where it stands in args
+  std::vector<bool> gone(args.size(), false);
+  for (size_t i = 0; i < args.size(); ++i) {
+    const ExprId a = args[i];
+    if (s.kind(a) != Kind::Select || s.operand(a, 2) != identity) continue;
+    auto [it, fresh] = waiting.emplace(s.operand(a, 1).index, i);
+    if (fresh) continue;
+    if (!complementary(s.operand(args[it->second], 0), s.operand(a, 0))) continue;
+    args[it->second] = s.operand(a, 1);
+    gone[i] = true;
+    waiting.erase(it);
+  }
+  size_t kept = 0;
+  for (size_t i = 0; i < args.size(); ++i)
+    if (!gone[i]) args[kept++] = args[i];
+  const bool joined = kept < args.size();
+  args.resize(kept);
+  return joined;
+}
+
 }  // namespace
 
 ExprId Store::minmax(Kind k, std::span<const ExprId> xs) {
@@ -67,6 +99,11 @@ ExprId Store::minmax(Kind k, std::span<const ExprId> xs) {
     } else {
       take(x);
     }
+  }
+  // (What a pair joins into is built again with the rest: it may itself be a max to flatten.)
+  if (join_complementary_selects(*this, is_max, args)) {
+    if (best) args.push_back(*best);
+    return minmax(k, args);
   }
   if (best) {
     ExprId identity = is_max ? neg_inf_ : pos_inf_;

@@ -135,12 +135,36 @@ std::optional<std::pair<uint8_t, Type>> float_extreme_by_bits(ExecContext& c, ui
   if (!as_signed && !as_unsigned) return std::nullopt;
   const Type ft = ptx::type_bits(t) == 64 ? Type::F64 : Type::F32;
   Value sign = c.dom.fcmp(as_signed ? ptx::cmp::GE : ptx::cmp::LT, ft, v, Value::of_bits(0), false);
-  if (!sign.is_concrete() || !(sign.bits & 1))
+  // Known everywhere, or where the atomic runs: its guard is that very sign test (Triton's).
+  const bool known = sign.is_concrete() ? (sign.bits & 1) != 0 : c.guard.is_symbolic() && c.guard.sym == sign.sym;
+  if (!known)
     throw exec::Refusal(std::string("atom.") + (op == MAX ? "max" : "min") + (as_signed ? ".s" : ".u") +
                         " of a float's bits whose sign is not known to be " + (as_signed ? "clear" : "set") +
                         " (the order of the bits is then not the floats' order)");
   const uint8_t float_op = as_signed ? op : op == MAX ? uint8_t{MIN} : uint8_t{MAX};
   return std::pair{float_op, ft};
+}
+
+// The operand of a guarded atomic whose guard is symbolic: select(guard, v, the operation's
+// identity), so that running it unguarded has its effect where the guard holds and none where
+// it fails (add 0, max -inf or the type's least, min +inf or its greatest). Bitwise
+// operations and an old value the program reads are refused.
+Value where_guarded(ExecContext& c, uint8_t op, Type t, Value v) {
+  using namespace ptx::atomop;
+  if (op != ADD && op != MIN && op != MAX) throw exec::Refusal("a bitwise atomic under a guard on symbolic data");
+  const unsigned w = ptx::type_bits(t);
+  uint64_t identity = 0;
+  if (ptx::is_float(t)) {
+    if (w != 32 && w != 64) throw exec::Refusal("a guarded atomic on ." + std::string(ptx::type_name(t)) + " data under a guard on symbolic data");
+    const uint64_t inf = w == 64 ? 0x7FF0000000000000ull : 0x7F800000ull, sign = uint64_t{1} << (w - 1);
+    identity = op == ADD ? 0 : op == MAX ? inf | sign : inf;
+    return c.dom.select(c.guard, c.dom.as_number(v, t), c.dom.as_number(Value::of_bits(identity), t));
+  }
+  const bool sgn = ptx::type_class(t) == ptx::TypeClass::Signed;
+  const uint64_t all = w == 64 ? ~uint64_t{0} : (uint64_t{1} << w) - 1, top = uint64_t{1} << (w - 1);
+  if (op == MAX) identity = sgn ? top : 0;
+  if (op == MIN) identity = sgn ? top - 1 : all;
+  return c.dom.select(c.guard, c.dom.as_integer(v, t), c.dom.as_integer(Value::of_bits(identity), t));
 }
 
 void atom(ExecContext& c, const Instr& i) {
@@ -152,6 +176,7 @@ void atom(ExecContext& c, const Instr& i) {
   Value v = c.get(i.operands[red ? 1 : 2], t);
   uint8_t op = i.mod(Mod::AtomOp);
   if (auto view = float_extreme_by_bits(c, op, t, v)) std::tie(op, t) = *view;
+  if (!c.guard.is_concrete()) v = where_guarded(c, op, t, v);
   if (auto a = indexed(c, i, addr)) c.memory().atomic_indexed(c, i, space_of(i), a, access_size(t), op, t, v);
   else c.memory().atomic(c, i, space_of(i), c.address(addr), access_size(t), op, t, v);
   // The old value depends on the order in which threads reach the cell: it must not be used.

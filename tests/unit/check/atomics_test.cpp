@@ -258,13 +258,39 @@ std::string seq_amax(std::string_view name, int n) { return seq_reduce(name, n, 
 
 TEST_F(MachineTest, FloatMaximumThroughTheBitsWhereTheSignIsKnown) {
   std::string t = tensor("x", "[64]", "f32", "input", "range = [-4, 4]") + tensor("out", "[1]", "f32", "zeros");
-  std::string mod = bits_max("bits_amax", "abs.f32 %f2, %f1;") + bits_max("bits_max", "mov.f32 %f2, %f1;") + seq_amax("seq_amax", 64);
+  std::string mod = bits_max("bits_amax", "abs.f32 %f2, %f1;") + seq_amax("seq_amax", 64);
   auto r = run(mod, {.tensors = t, .a = {{"bits_amax", kXOut, "[2]", "[32]"}}, .b = {{"seq_amax", kXOut, "[1]", "[1]"}}});
   EXPECT_EQ(r.verdict, Verdict::Equivalent) << show(r);
-  // Without abs the sign is unknown: the guards are symbolic, and the bits' order is the
-  // floats' only under them.
+}
+
+TEST_F(MachineTest, FloatMaximumThroughTheBitsUnderItsSignGuards) {
+  // Without abs the sign is unknown: each atomic runs under the symbolic guard that is its sign
+  // test (x >= 0 for atom.max.s32, x < 0 for atom.min.u32), as the unguarded float maximum of
+  // select(guard, x, -inf): together the float maximum of every x and the cell's 0.
+  std::string t = tensor("x", "[64]", "f32", "input", "range = [-4, 4]") + tensor("out", "[1]", "f32", "zeros");
+  std::string mod = bits_max("bits_max", "mov.f32 %f2, %f1;") + seq_reduce("seq_max", 64, "max.f32 %f1, %f1, %f2;") +
+                    seq_amax("seq_amax", 64);
+  auto r = run(mod, {.tensors = t, .a = {{"bits_max", kXOut, "[2]", "[32]"}}, .b = {{"seq_max", kXOut, "[1]", "[1]"}}});
+  EXPECT_EQ(r.verdict, Verdict::Equivalent) << show(r);
   r = run(mod, {.tensors = t, .a = {{"bits_max", kXOut, "[2]", "[32]"}}, .b = {{"seq_amax", kXOut, "[1]", "[1]"}}});
-  EXPECT_EQ(r.verdict, Verdict::Refused) << show(r);
+  EXPECT_EQ(r.verdict, Verdict::Inequivalent) << show(r);
+}
+
+// A float atomic add under a data-dependent guard: the sum of the x that pass it.
+TEST_F(MachineTest, GuardedAtomicAddIsTheSumWhereTheGuardHolds) {
+  std::string t = tensor("x", "[64]", "f32", "input", "range = [-4, 4]") + tensor("out", "[1]", "f32", "zeros");
+  std::string guarded = kernel("guarded_sum", 2, R"(
+  mul.wide.u32 %rd10, %r3, 4;
+  add.s64 %rd11, %rd0, %rd10;
+  ld.global.f32 %f1, [%rd11];
+  setp.gt.f32 %p1, %f1, 0f00000000;
+  @%p1 atom.global.add.f32 %f2, [%rd1], %f1;
+)");
+  std::string mod = guarded + seq_reduce("seq_relu_sum", 64, "max.f32 %f2, %f2, 0f00000000;\n  add.f32 %f1, %f1, %f2;") + seq_sum("seq_sum", 64);
+  auto r = run(mod, {.tensors = t, .a = {{"guarded_sum", kXOut, "[2]", "[32]"}}, .b = {{"seq_relu_sum", kXOut, "[1]", "[1]"}}});
+  EXPECT_EQ(r.verdict, Verdict::Equivalent) << show(r);
+  r = run(mod, {.tensors = t, .a = {{"guarded_sum", kXOut, "[2]", "[32]"}}, .b = {{"seq_sum", kXOut, "[1]", "[1]"}}});
+  EXPECT_EQ(r.verdict, Verdict::Inequivalent) << show(r);
 }
 
 TEST_F(MachineTest, TheSignBitOfAComputedZeroIsNotGuessed) {

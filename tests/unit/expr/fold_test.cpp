@@ -62,6 +62,21 @@ TEST_F(ExprTest, ClampsHaveOneForm) {
   expect_all_canonical();
 }
 
+TEST_F(ExprTest, ComplementarySelectsOfOneValueJoinInAMax) {
+  // A guarded atomic maximum run as max(select(x >= 0, x, -inf)) and max(select(x < 0, x, -inf)):
+  // together x.
+  const ExprId neg = s.cmp(CmpOp::Lt, x, c(0)), nonneg = s.cmp(CmpOp::Ge, x, c(0));
+  const ExprId a = s.select(nonneg, x, s.neg_inf()), b = s.select(neg, x, s.neg_inf());
+  EXPECT_EQ(s.max(std::vector<ExprId>{a, y, b}), s.max(x, y));
+  EXPECT_EQ(s.max(std::vector<ExprId>{a, s.max(y, z), b}), s.max(std::vector<ExprId>{x, y, z})) << "flattened";
+  EXPECT_EQ(s.min(s.select(nonneg, x, s.pos_inf()), s.select(neg, x, s.pos_inf())), x);
+  // Not complements, another value, or not the identity: kept.
+  EXPECT_EQ(s.kind(s.max(a, s.select(s.cmp(CmpOp::Lt, x, c(1)), x, s.neg_inf()))), Kind::Max);
+  EXPECT_EQ(s.kind(s.max(a, s.select(neg, y, s.neg_inf()))), Kind::Max);
+  EXPECT_EQ(s.kind(s.max(a, s.select(neg, x, c(0)))), Kind::Max);
+  expect_all_canonical();
+}
+
 TEST_F(ExprTest, ComparisonsFold) {
   EXPECT_EQ(s.cmp(CmpOp::Lt, c(1), c(2)), s.true_value());
   EXPECT_EQ(s.cmp(CmpOp::Ge, c(1), c(2)), s.false_value());
