@@ -2,11 +2,10 @@
 // addition, min, max and the bitwise operations. They are recorded per cell and applied at
 // the point where order stops mattering: the next barrier for shared memory, the end of
 // the launch for global memory.
-#include <cmath>
 #include <optional>
 
 #include "exec/async_state.hpp"
-#include "exec/ieee.hpp"
+#include "exec/float_bits_atomics.hpp"
 #include "exec/machine.hpp"
 #include "exec/refusal.hpp"
 #include "ptx/modifiers.hpp"
@@ -34,18 +33,15 @@ void Machine::atomic(ExecContext& ctx, const ptx::Instr& ins, Space space, uint6
 
 namespace {
 
-// The float maximum or minimum that a concrete integer atomic of a float's bits is over a cell
-// holding floats (sem's float view of atom.max/min.s32 of floats >= 0, atom.min/max.u32 of
-// floats < 0, which gives a pending float extreme; its concrete lanes, masked ones, join it):
-// the sign bit as the type's order needs, and not a NaN's bits.
+// The float maximum or minimum a concrete integer atomic of a float's bits is over a cell
+// holding floats (exec/float_bits_atomics.hpp; its concrete lanes, masked ones, join sem's
+// symbolic ones): the sign bit as the type's order needs, and not a NaN's bits.
 std::optional<uint8_t> float_extreme_of_bits(uint8_t op, ptx::Type t, const Value& v) {
-  using namespace ptx::atomop;
-  if (!v.is_concrete() || (op != MAX && op != MIN)) return std::nullopt;
-  const bool wide = ptx::type_bits(t) == 64;
-  const uint64_t sign = wide ? uint64_t{1} << 63 : uint64_t{1} << 31, inf = wide ? 0x7FF0000000000000ull : 0x7F800000ull;
-  if ((t == ptx::Type::S32 || t == ptx::Type::S64) && v.bits <= inf) return op;
-  if ((t == ptx::Type::U32 || t == ptx::Type::U64) && (v.bits & sign) && (v.bits & ~sign) <= inf) return op == MAX ? uint8_t{MIN} : uint8_t{MAX};
-  return std::nullopt;
+  const std::optional<uint8_t> f = float_extreme_op(op, t);
+  if (!f || !v.is_concrete()) return std::nullopt;
+  const ieee::Format fmt = format_of_width(t);
+  if (ieee::is_neg(fmt, v.bits) == is_signed_view(t) || ieee::is_nan(fmt, v.bits)) return std::nullopt;
+  return f;
 }
 
 // Whether `op` on t joins the pending p as one float maximum or minimum (p becomes one if need
@@ -60,7 +56,7 @@ bool joins_float_extreme(PendingAtomic& p, uint8_t op, ptx::Type t, const Value&
   for (const Value& v : p.operands)
     if (float_extreme_of_bits(p.op, p.type, v) != target) return false;
   p.op = *target;
-  p.type = ptx::is_float(t) ? t : ptx::type_bits(t) == 64 ? ptx::Type::F64 : ptx::Type::F32;
+  p.type = ptx::is_float(t) ? t : float_of_width(t);
   return true;
 }
 
@@ -121,7 +117,7 @@ Value Machine::combine_atomic(const PendingAtomic& p, Value old) {
     // A maximum through the bits (sem's float view) on a cell whose bits are a NaN's, an
     // integer's such as INT_MAX: the integer atomic keeps them, a float maximum would not.
     const bool wide_float = p.type == ptx::Type::F32 || p.type == ptx::Type::F64;
-    if (p.op != ADD && wide_float && old.is_concrete() && std::isnan(ieee::to_double(p.type == ptx::Type::F64 ? ieee::Format::F64 : ieee::Format::F32, old.bits)))
+    if (p.op != ADD && wide_float && old.is_concrete() && ieee::is_nan(format_of_width(p.type), old.bits))
       throw Refusal("a float atomic minimum or maximum on a cell holding a NaN's bits");
     Value acc = old;
     for (const Value& v : p.operands) acc = dom_.fbin(f, p.type, acc, v, {});

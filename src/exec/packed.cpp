@@ -56,10 +56,9 @@ void Value::throw_packed_as_number() {
 
 Value pack_bytes(Value lo, Value hi) { return from_codes({encode_lane(lo, 0xFF), encode_lane(hi, 0xFF)}); }
 
-Value byte_lane(Value v, unsigned k) {
-  uint32_t code = codes_or_refuse(v)[k];
-  return code & kConcreteLane ? Value::of_bits(decode_lane(code).bits & 0xFF) : decode_lane(code);
-}
+// (A byte lane's concrete code holds 8 bits only: every code is made through byte_codes,
+// encode_lane with an 8-bit mask, or a mask or join of such codes.)
+Value byte_lane(Value v, unsigned k) { return decode_lane(codes_or_refuse(v)[k]); }
 
 Value bytes_shifted_down(Value v, bool sign_fill) {
   ByteCodes c = codes_or_refuse(v);

@@ -1,6 +1,7 @@
 #include "exec/symbolic_domain.hpp"
 
 #include "exec/exact_float.hpp"
+#include "exec/ieee.hpp"
 #include "expr/walk.hpp"
 #include "exec/refusal.hpp"
 #include "ptx/modifiers.hpp"
@@ -382,7 +383,7 @@ Value SymbolicDomain::cvt(ptx::Type dst, ptx::Type src, Value a, const FloatMods
     // Into fp8 with .satfinite (which PTX requires there), values beyond the largest finite
     // one become it: a clamp, which matters at 448 (e4m3) where an f32 computation often is.
     if (!to_integer && m.satfinite && (dst == ptx::Type::E4M3 || dst == ptx::Type::E5M2)) {
-      const ExprId top = exact_constant(store_, dst, dst == ptx::Type::E4M3 ? 0x7E : 0x7B);
+      const ExprId top = exact_constant(store_, dst, ieee::max_finite(dst == ptx::Type::E4M3 ? ieee::Format::E4M3 : ieee::Format::E5M2, false));
       return finish(store_.min(store_.max(real(a, src), store_.neg(top)), top), m);
     }
     if (!to_integer) return finish(real(a, src), m);

@@ -63,7 +63,10 @@ inline uint64_t int_operand(ExecContext& ctx, const ptx::Operand& op, Type t) {
 
 inline bool is_packed_half(Type t) { return t == Type::F16x2 || t == Type::BF16x2; }
 inline bool is_packed_byte(Type t) { return t == Type::E4M3x2 || t == Type::E5M2x2; }
-inline Type byte_lane_type(Type t) { return t == Type::E4M3x2 ? Type::E4M3 : Type::E5M2; }
+// The type of one lane of a packed pair (f16x2 -> f16, e4m3x2 -> e4m3, ...).
+inline Type lane_type(Type t) {
+  return t == Type::F16x2 ? Type::F16 : t == Type::BF16x2 ? Type::BF16 : t == Type::E4M3x2 ? Type::E4M3 : Type::E5M2;
+}
 
 void refuse_packed(const Instr& ins);
 

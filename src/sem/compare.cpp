@@ -3,6 +3,7 @@
 #include <optional>
 #include <utility>
 
+#include "exec/float_bits_atomics.hpp"
 #include "sem/common.hpp"
 #include "sem/semantics.hpp"
 
@@ -50,9 +51,9 @@ std::optional<Value> float_bits_compare(ExecContext& c, uint8_t cmp, Type t, Val
       }
   }
   if (!a.is_symbolic() || a.integer || a.is_packed() || a.is_bytes() || !b.is_concrete()) return std::nullopt;
-  const Type ft = width == 64 ? Type::F64 : Type::F32;
-  const uint64_t k = b.bits & IntT(t).mask(), sign = uint64_t{1} << (width - 1);
-  const uint64_t inf = width == 64 ? 0x7FF0000000000000ull : 0x7F800000ull;
+  const Type ft = exec::float_of_width(t);
+  const ieee::Format fmt = exec::format_of_width(t);
+  const uint64_t k = b.bits & IntT(t).mask(), inf = ieee::infinity(fmt, false);
   const Value zero = Value::of_bits(0);
   auto truth = [&](uint8_t op, Value against) { return c.dom.fcmp(op, ft, a, against, false); };
   auto refuse_computed_zero = [&] {
@@ -60,7 +61,7 @@ std::optional<Value> float_bits_compare(ExecContext& c, uint8_t cmp, Type t, Val
       throw exec::Refusal("the sign bit of a zero computed from symbolic data (+0 or -0)");
   };
   if (cmp == EQ || cmp == NE) {
-    if ((k & ~sign) == 0 || (k & ~sign) > inf) return std::nullopt;  // a zero (two patterns) or a NaN
+    if (ieee::is_zero(fmt, k) || ieee::is_nan(fmt, k)) return std::nullopt;  // two patterns, or none
     return truth(cmp, Value::of_bits(k));
   }
   const bool as_signed = ptx::type_class(t) == ptx::TypeClass::Signed && cmp >= LT && cmp <= GE;

@@ -3,6 +3,7 @@
 #include <tuple>
 #include <utility>
 
+#include "exec/float_bits_atomics.hpp"
 #include "exec/indexed_address.hpp"
 #include "exec/packed.hpp"
 #include "exec/params.hpp"
@@ -122,27 +123,22 @@ void st(ExecContext& c, const Instr& i) {
   for (size_t k = 0; k < srcs.size(); ++k) c.memory().store(c, i, sp, addr + k * size, size, value(k), t);
 }
 
-// Float data through an integer atomic (Triton's tl.atomic_max and tl.atomic_min of floats,
-// CUDA's atomicMax on __float_as_int): atom.max.s32 and atom.min.s32 of a float that is surely
-// >= 0 are the float maximum and minimum over a cell that holds floats (the bits order as the
-// floats there), atom.min.u32 and atom.max.u32 of one surely < 0 the float maximum and minimum
-// (the order reversed); float_bits_compare (sem/compare.cpp) makes the guards that pick one. The float
-// operation and type such an atomic is; none for any other atomic.
+// Float data through an integer atomic (exec/float_bits_atomics.hpp): the float operation and
+// type a symbolic float's atomic is where its sign is the one the integer type's order needs,
+// known everywhere or where the atomic runs (its guard is that very sign test, as Triton's is;
+// float_bits_compare in sem/compare.cpp makes such guards); none for any other atomic.
 std::optional<std::pair<uint8_t, Type>> float_extreme_by_bits(ExecContext& c, uint8_t op, Type t, Value v) {
-  using namespace ptx::atomop;
-  if (!v.is_symbolic() || v.integer || v.is_packed() || v.is_bytes() || (op != MAX && op != MIN)) return std::nullopt;
-  const bool as_signed = t == Type::S32 || t == Type::S64, as_unsigned = t == Type::U32 || t == Type::U64;
-  if (!as_signed && !as_unsigned) return std::nullopt;
-  const Type ft = ptx::type_bits(t) == 64 ? Type::F64 : Type::F32;
+  const std::optional<uint8_t> f = exec::float_extreme_op(op, t);
+  if (!f || !v.is_symbolic() || v.integer || v.is_packed() || v.is_bytes()) return std::nullopt;
+  const bool as_signed = exec::is_signed_view(t);
+  const Type ft = exec::float_of_width(t);
   Value sign = c.dom.fcmp(as_signed ? ptx::cmp::GE : ptx::cmp::LT, ft, v, Value::of_bits(0), false);
-  // Known everywhere, or where the atomic runs: its guard is that very sign test (Triton's).
   const bool known = sign.is_concrete() ? (sign.bits & 1) != 0 : c.guard.is_symbolic() && c.guard.sym == sign.sym;
   if (!known)
-    throw exec::Refusal(std::string("atom.") + (op == MAX ? "max" : "min") + (as_signed ? ".s" : ".u") +
+    throw exec::Refusal(std::string("atom.") + (op == ptx::atomop::MAX ? "max" : "min") + (as_signed ? ".s" : ".u") +
                         " of a float's bits whose sign is not known to be " + (as_signed ? "clear" : "set") +
                         " (the order of the bits is then not the floats' order)");
-  const uint8_t float_op = as_signed ? op : op == MAX ? uint8_t{MIN} : uint8_t{MAX};
-  return std::pair{float_op, ft};
+  return std::pair{*f, ft};
 }
 
 // The operand of a guarded atomic whose guard is symbolic: select(guard, v, the operation's
@@ -156,8 +152,7 @@ Value where_guarded(ExecContext& c, uint8_t op, Type t, Value v) {
   uint64_t identity = 0;
   if (ptx::is_float(t)) {
     if (w != 32 && w != 64) throw exec::Refusal("a guarded atomic on ." + std::string(ptx::type_name(t)) + " data under a guard on symbolic data");
-    const uint64_t inf = w == 64 ? 0x7FF0000000000000ull : 0x7F800000ull, sign = uint64_t{1} << (w - 1);
-    identity = op == ADD ? 0 : op == MAX ? inf | sign : inf;
+    if (op != ADD) identity = ieee::infinity(exec::format_of_width(t), op == MAX);
     return c.dom.select(c.guard, c.dom.as_number(v, t), c.dom.as_number(Value::of_bits(identity), t));
   }
   const bool sgn = ptx::type_class(t) == ptx::TypeClass::Signed;

@@ -44,27 +44,18 @@ void mov(ExecContext& c, const Instr& i) {
 
 void cvt(ExecContext& c, const Instr& i) {
   Type dt = i.type(0), st = i.type(1);
-  if (is_packed_half(dt) && st == Type::F32 && i.operands.size() == 3) {
-    // cvt.rn.f16x2.f32 d, a, b: a converted into the upper half, b into the lower.
-    Type half = dt == Type::F16x2 ? Type::F16 : Type::BF16;
-    Value hi = c.dom.cvt(half, st, c.get(i.operands[1], st), float_mods(i));
-    Value lo = c.dom.cvt(half, st, c.get(i.operands[2], st), float_mods(i));
-    c.set(i.operands[0], exec::pack_halves(lo, hi));
-    return;
-  }
-  if (is_packed_byte(dt) && st == Type::F32 && i.operands.size() == 3) {
-    // cvt.rn.satfinite.e4m3x2.f32 d, a, b: a into the upper byte, b into the lower.
-    Value hi = c.dom.cvt(byte_lane_type(dt), st, c.get(i.operands[1], st), float_mods(i));
-    Value lo = c.dom.cvt(byte_lane_type(dt), st, c.get(i.operands[2], st), float_mods(i));
-    c.set(i.operands[0], exec::pack_bytes(lo, hi));
+  if ((is_packed_half(dt) || is_packed_byte(dt)) && st == Type::F32 && i.operands.size() == 3) {
+    // cvt.rn.f16x2.f32 d, a, b (and bf16x2, e4m3x2, e5m2x2): a into the upper lane, b into the lower.
+    Value hi = c.dom.cvt(lane_type(dt), st, c.get(i.operands[1], st), float_mods(i));
+    Value lo = c.dom.cvt(lane_type(dt), st, c.get(i.operands[2], st), float_mods(i));
+    c.set(i.operands[0], is_packed_half(dt) ? exec::pack_halves(lo, hi) : exec::pack_bytes(lo, hi));
     return;
   }
   if (is_packed_half(dt) && is_packed_byte(st) && i.operands.size() == 2) {
     // cvt.rn.f16x2.e4m3x2 d, a: each byte widened (exactly) into the half at its place.
-    Type half = dt == Type::F16x2 ? Type::F16 : Type::BF16;
     Value a = c.get(i.operands[1], Type::B16);
-    Value lo = c.dom.cvt(half, byte_lane_type(st), exec::byte_lane(a, 0), float_mods(i));
-    Value hi = c.dom.cvt(half, byte_lane_type(st), exec::byte_lane(a, 1), float_mods(i));
+    Value lo = c.dom.cvt(lane_type(dt), lane_type(st), exec::byte_lane(a, 0), float_mods(i));
+    Value hi = c.dom.cvt(lane_type(dt), lane_type(st), exec::byte_lane(a, 1), float_mods(i));
     c.set(i.operands[0], exec::pack_halves(lo, hi));
     return;
   }
