@@ -145,10 +145,14 @@ ConcreteRun run_both(const Prepared& prep, const ConcreteInputs& inputs, Defects
         if (flag->load(std::memory_order_relaxed)) throw exec::LimitReached("cancelled: the check it served ended");
       });
   std::array<uint64_t, 2> placed{};
-  auto unknown = [&](const std::string& name, unsigned size) -> uint64_t {
+  auto unknown = [&](const std::string& name, unsigned size, bool integer) -> uint64_t {
     std::optional<mpq_class> v = inputs.unknown(name);
     if (!v) return 0;
-    ptx::Type t = size == 2 ? ptx::Type::F16 : size == 8 ? ptx::Type::F64 : ptx::Type::F32;
+    // Integer data: the value's two's complement at the read's width (an unknown value is a
+    // small integer of either sign; a witness's may not be, and is then given as floats
+    // are); float data: the format of that width.
+    ptx::Type t = integer && v->get_den() == 1 ? (size == 1 ? ptx::Type::S8 : size == 2 ? ptx::Type::S16 : size == 8 ? ptx::Type::S64 : ptx::Type::S32)
+                          : (size == 2 ? ptx::Type::F16 : size == 8 ? ptx::Type::F64 : ptx::Type::F32);
     for (const auto& spec : tensors)  // an uninitialized tensor cell takes its tensor's type
       if (name.rfind(spec.name + "[", 0) == 0) t = spec.elem;
     return cell_bits(t, *v);

@@ -58,7 +58,12 @@ double spread_value(ptx::Type elem, std::pair<double, double> range, double u, d
 // Unknown memory: a small integer, which every format holds exactly.
 double unknown_value(double u) { return static_cast<double>(static_cast<long>(std::floor(u * 9)) - 4); }
 
-std::pair<double, double> default_range(ptx::Type elem) { return float_format(elem) ? std::pair{-2.0, 2.0} : std::pair{-4.0, 4.0}; }
+// Small values of either sign; an unsigned type's own (its cells hold no negative value: -3
+// would load as 253).
+std::pair<double, double> default_range(ptx::Type elem) {
+  if (float_format(elem)) return {-2.0, 2.0};
+  return ptx::type_class(elem) == ptx::TypeClass::Unsigned ? std::pair{0.0, 8.0} : std::pair{-4.0, 4.0};
+}
 
 }  // namespace
 

@@ -197,7 +197,7 @@ RunOutput CpuRun::run(const TensorBits& inputs, uint64_t order_seed) const {
   exec::Machine m(session, 'a', tensors, dom, sem::semantics());
   // Memory a kernel reads outside what it was given holds a recognizable pattern, not zeros:
   // a zero would pass for the ZERO out-of-bounds policy.
-  m.set_concrete_unknowns([](const std::string&, unsigned size) -> uint64_t { return size >= 8 ? 0x7FF4DEADBEEF0000ull : size == 4 ? 0x7FA0BAD0u : 0x7D0Bu; });
+  m.set_concrete_unknowns([](const std::string&, unsigned size, bool) -> uint64_t { return size >= 8 ? 0x7FF4DEADBEEF0000ull : size == 4 ? 0x7FA0BAD0u : 0x7D0Bu; });
   if (order_seed) {
     auto rng = std::make_shared<std::mt19937_64>(order_seed);
     m.set_atomic_order([rng](std::vector<exec::Value>& ops) { std::shuffle(ops.begin(), ops.end(), *rng); });

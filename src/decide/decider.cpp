@@ -199,8 +199,11 @@ struct Decider::Impl {
                                       " bits); values are ball midpoints"
                                 : std::string("refuted by exact evaluation"));
     for (size_t k = 0; k < src.size(); ++k) out.witness.emplace(src.symbols()[k].index, r.point[k]);
-    out.value_a = r.value_a;
-    out.value_b = r.value_b;
+    // An infinity is no rational value: the step names it instead.
+    for (auto [side, inf] : {std::pair{'a', r.infinite_a}, std::pair{'b', r.infinite_b}})
+      if (inf) out.step += std::string("; program ") + side + "'s value is " + (inf > 0 ? "+inf" : "-inf") + " there";
+    if (!r.infinite_a) out.value_a = r.value_a;
+    if (!r.infinite_b) out.value_b = r.value_b;
     return out;
   }
 

@@ -10,6 +10,7 @@
 #include "decide/grid.hpp"
 #include "expr/eval.hpp"
 #include "expr/substitute.hpp"
+#include "expr/walk.hpp"
 
 namespace racer::decide {
 
@@ -32,6 +33,23 @@ constexpr size_t kBallPointsBeforeRandom = kBallPoints / 2;
 static_assert(kBallPointsBeforeRandom + SearchOptions{}.random_ball_points == kBallPoints);
 
 // Whether exact evaluation can meet irrational values: any function but abs and wraps.
+// Whether a side may be an infinity: a -inf constant (a masked logit) somewhere in either.
+bool has_infinity(const expr::Store& s, ExprId a, ExprId b) {
+  const ExprId roots[] = {a, b};
+  return expr::any_node(s, roots, [&](ExprId x) {
+    return s.kind(x) == Kind::Const && (s.const_kind(x) == expr::ConstKind::PosInf || s.const_kind(x) == expr::ConstKind::NegInf);
+  });
+}
+
+// Sides that are an infinity and another value at p (-inf where the other is finite): the
+// outputs differ as floats do, exactly.
+std::optional<Refutation> infinite_refutation(const expr::Store& s, ExprId a, ExprId b, const Point& p, const expr::Assignment& at) {
+  std::optional<expr::ExtendedValue> xa = expr::eval_extended(s, a, at);
+  std::optional<expr::ExtendedValue> xb = xa ? expr::eval_extended(s, b, at) : std::nullopt;
+  if (!xa || !xb || (xa->infinity == 0 && xb->infinity == 0) || *xa == *xb) return std::nullopt;
+  return Refutation{p, xa->value, xb->value, false, 0, xa->infinity, xb->infinity};
+}
+
 bool has_transcendental(const expr::Store& s, ExprId a, ExprId b) {
   std::unordered_set<uint32_t> seen{a.index, b.index};
   std::vector<ExprId> stack{a, b};
@@ -67,6 +85,7 @@ class Search {
   Search(const expr::Store& s, ExprId a, ExprId b, ExprId diff, PointSource& src, const SearchOptions& o)
       : s_(s), a_(a), b_(b), diff_(diff), src_(src), opt_(o) {
     result_.stats.transcendental = has_transcendental(s, a, b);
+    infinities_ = has_infinity(s, a, b);
     // The difference screens points only where it is much smaller than the sides (what
     // they share cancelled); otherwise evaluating it would nearly double the cost.
     if (diff_.valid()) {
@@ -118,6 +137,11 @@ class Search {
       result_.refutation = Refutation{p, *va, *vb, false, 0};
       return true;
     }
+    if (infinities_)
+      if (auto r = infinite_refutation(s_, a_, b_, p, at)) {
+        result_.refutation = std::move(*r);
+        return true;
+      }
     ++result_.stats.not_exact;
     if (!opt_.balls || !result_.stats.transcendental || ball_points_ >= ball_cap_) return false;
     ++ball_points_;
@@ -175,6 +199,7 @@ class Search {
   size_t ball_points_ = 0, ball_escalations_ = 0;
   size_t ball_cap_ = kBallPointsBeforeRandom;
   bool screen_ = false;
+  bool infinities_ = false;
 };
 
 }  // namespace
@@ -208,6 +233,11 @@ bool confirm_refutation(const expr::Store& s, ExprId a, ExprId b, const PointSou
   }
   expr::Assignment at = src.assignment(r.point);
   if (r.by_balls) return balls_separate(s, a, b, at).has_value();
+  if (r.infinite_a || r.infinite_b) {
+    std::optional<Refutation> again = infinite_refutation(s, a, b, r.point, at);
+    return again && again->infinite_a == r.infinite_a && again->infinite_b == r.infinite_b && again->value_a == r.value_a &&
+           again->value_b == r.value_b;
+  }
   std::optional<mpq_class> va = expr::eval_exact(s, a, at), vb = expr::eval_exact(s, b, at);
   return va && vb && *va != *vb && *va == r.value_a && *vb == r.value_b;
 }

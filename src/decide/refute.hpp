@@ -29,6 +29,8 @@ struct Refutation {
   mpq_class value_a, value_b;
   bool by_balls = false;  // values are ball midpoints, not exact values
   long precision = 0;     // by_balls: the bits that separated them
+  // +1/-1 where that side is an infinity there (its value is then 0 here); 0 for a rational.
+  int infinite_a = 0, infinite_b = 0;
 };
 
 struct SearchStats {

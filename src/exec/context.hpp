@@ -18,6 +18,7 @@
 
 namespace racer::exec {
 
+class LaneTable;
 class Machine;
 struct Semantics;
 
@@ -40,6 +41,7 @@ struct ExecContext {
   ClusterPort& cluster() const;
   SyncPort& sync() const;
   const Semantics& semantics() const;
+  LaneTable& lanes() const;  // the session's byte lanes (exec/packed.hpp)
   // The same instruction's context for another thread of the CTA (a collective's lanes), or
   // over another copy of the thread in another domain (a probe of a compiled routine).
   ExecContext with(Thread& other) const { return ExecContext(m, cta, other, mod, fn, dom, reg_mask_); }

@@ -94,6 +94,13 @@ std::optional<Interval> IntBounds::of(expr::ExprId e) {
 }
 
 std::optional<Interval> IntBounds::enumerate(expr::ExprId e) {
+  if (auto known = enumerated_.find(e.index); known != enumerated_.end()) return known->second;
+  std::optional<Interval> r = enumerate_anew(e);
+  enumerated_.emplace(e.index, r);
+  return r;
+}
+
+std::optional<Interval> IntBounds::enumerate_anew(expr::ExprId e) {
   std::vector<expr::ExprId> syms = expr::free_symbols(store_, e);
   if (syms.size() != 1 || !symbol_range_) return std::nullopt;
   std::optional<Interval> range = symbol_range_(syms.front());

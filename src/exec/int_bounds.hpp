@@ -27,14 +27,18 @@ class IntBounds {
   void note(expr::ExprId e, const Interval& known);
   // The exact bounds of e where it depends on one integer symbol with at most kMaxPoints
   // values: e evaluated at each (the interval rules lose the correlation between the steps
-  // of a shift and the value shifted). Kept as a note; nullopt otherwise.
+  // of a shift and the value shifted). Kept as a note, and asked again answered from memory;
+  // nullopt otherwise.
   static constexpr long kMaxPoints = 4096;
   std::optional<Interval> enumerate(expr::ExprId e);
 
  private:
+  std::optional<Interval> enumerate_anew(expr::ExprId e);
   const expr::Store& store_;
   SymbolRange symbol_range_;
   std::unordered_map<uint32_t, std::optional<Interval>> memo_;
+  // What enumerate found for each expression it evaluated (an int8 lane is read many times).
+  std::unordered_map<uint32_t, std::optional<Interval>> enumerated_;
 };
 
 }  // namespace racer::exec

@@ -49,7 +49,7 @@ Value Machine::cell(size_t tensor, int64_t flat) {
 }
 
 Value Machine::unknown_value(const std::string& name, const std::string& /*where: in the name*/, uint64_t off, unsigned size, bool integer) {
-  if (concrete_unknown_) return Value::of_bits(concrete_unknown_(name, size));
+  if (concrete_unknown_) return Value::of_bits(concrete_unknown_(name, size, integer));
   SymbolOrigin o{SymbolOrigin::Kind::UninitShared, -1, static_cast<int64_t>(off), program_};
   Value v = Value::of_expr(session_.symbol(o, name));
   v.integer = integer;
@@ -60,7 +60,7 @@ Value Machine::unknown_value(const std::string& name, const std::string& /*where
 Value Machine::final_uninitialized(size_t tensor, int64_t flat) {
   // Never written by this program: the unknown initial contents both programs share.
   const TensorSpec& t = storage_.tensors()[tensor];
-  if (concrete_unknown_) return Value::of_bits(concrete_unknown_(t.cell_name(flat) + " (uninitialized)", t.elem_bytes()));
+  if (concrete_unknown_) return Value::of_bits(concrete_unknown_(t.cell_name(flat) + " (uninitialized)", t.elem_bytes(), !ptx::is_float(t.elem)));
   SymbolOrigin o{SymbolOrigin::Kind::UninitTensor, static_cast<int>(tensor), flat, 0};
   Value v = Value::of_expr(session_.symbol(o, t.cell_name(flat) + " (uninitialized)"));
   v.integer = !ptx::is_float(t.elem);

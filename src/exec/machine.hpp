@@ -80,8 +80,9 @@ class Machine final : public AccessPath, public ThreadStepper {
   void launch(const LaunchSpec& spec);
   // For concrete runs (replay, measurement): where a read meets uninitialized or
   // out-of-bounds memory, take these bits (by the name the symbolic run would give the
-  // unknown value) instead of making a symbol. The defect is recorded all the same.
-  using ConcreteUnknown = std::function<uint64_t(const std::string& name, unsigned size)>;
+  // unknown value) instead of making a symbol. The defect is recorded all the same. `integer`:
+  // the read takes integer data (the bits are then the value's two's complement).
+  using ConcreteUnknown = std::function<uint64_t(const std::string& name, unsigned size, bool integer)>;
   void set_concrete_unknowns(ConcreteUnknown f) { concrete_unknown_ = std::move(f); }
   void set_recognizer(RoutineRecognizer* r) { recognizer_ = r; }
   // For concrete runs whose defects nobody reads (a self-check, a hazard search): tensors and
@@ -314,5 +315,6 @@ inline AsyncPort& ExecContext::async() const { return m.async_; }
 inline ClusterPort& ExecContext::cluster() const { return m.clusters_; }
 inline SyncPort& ExecContext::sync() const { return m.scheduler_; }
 inline const Semantics& ExecContext::semantics() const { return m.semantics(); }
+inline LaneTable& ExecContext::lanes() const { return m.session_.lanes(); }
 
 }  // namespace racer::exec

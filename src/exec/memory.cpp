@@ -103,23 +103,32 @@ static bool holds_two_halves(const Region& r, uint64_t off, const std::vector<Te
   return half_at(off) || half_at(off + 2);
 }
 
-// Two bytes of which one holds an fp8 value (one-byte float data) rather than one 16-bit value.
-static bool holds_fp8(const Region& r, uint64_t off, const std::vector<TensorSpec>& tensors) {
-  auto fp8_at = [&](uint64_t o) {
-    switch (r.state[o]) {
-      case ByteState::Symbolic: return r.sym_size[o] == 1;  // (without kIntegerData: float data)
-      case ByteState::Input: return r.tensor >= 0 && tensors[r.tensor].elem_bytes() == 1 && ptx::is_float(tensors[r.tensor].elem);
-      default: return false;
+// Bytes of which one holds a one-byte value (fp8, s8 or u8 data) rather than all one value.
+// Uninitialized bytes among them are read as the access reads them (as one unknown value,
+// as a concrete run names it, or refused beside other data), not byte by byte.
+static bool holds_bytes(const Region& r, uint64_t off, unsigned size, const std::vector<TensorSpec>& tensors) {
+  for (unsigned k = 0; k < size; ++k)
+    if (r.state[off + k] == ByteState::Uninit) return false;
+  for (unsigned k = 0; k < size; ++k) switch (r.state[off + k]) {
+      case ByteState::Symbolic:
+        if ((r.sym_size[off + k] & ~Region::kIntegerData) == 1) return true;
+        break;
+      case ByteState::Input:
+        if (r.tensor >= 0 && tensors[r.tensor].elem_bytes() == 1) return true;
+        break;
+      default: break;
     }
-  };
-  return fp8_at(off) || fp8_at(off + 1);
+  return false;
 }
 
 Value Machine::read_bytes(Region& r, uint64_t off, unsigned size, const Cta* cta, const SiteRef& site, bool as_integer) {
   if (size == 4 && off % 2 == 0 && holds_two_halves(r, off, storage_.tensors()))
-    return pack_halves(read_bytes(r, off, 2, cta, site, as_integer), read_bytes(r, off + 2, 2, cta, site, as_integer));
-  if (size == 2 && holds_fp8(r, off, storage_.tensors()))
-    return pack_bytes(read_bytes(r, off, 1, cta, site, as_integer), read_bytes(r, off + 1, 1, cta, site, as_integer));
+    return join_halves(session_.lanes(), read_bytes(r, off, 2, cta, site, as_integer), read_bytes(r, off + 2, 2, cta, site, as_integer));
+  if ((size == 2 || size == 4) && holds_bytes(r, off, size, storage_.tensors())) {
+    std::array<Value, 4> lanes;
+    for (unsigned k = 0; k < size; ++k) lanes[k] = read_bytes(r, off + k, 1, cta, site, as_integer);
+    return pack_bytes(session_.lanes(), std::span<const Value>(lanes.data(), size));
+  }
   ByteState s0 = r.state[off];
   bool same = true;
   for (unsigned k = 1; k < size; ++k) same &= r.state[off + k] == s0;
@@ -167,13 +176,14 @@ Value Machine::read_bytes(Region& r, uint64_t off, unsigned size, const Cta* cta
         name = std::string(1, program_) + ": " + where + " (" + std::to_string(size) + " bytes, uninitialized)";
       }
       last_uninit_defect_ = log_.pend_uninit_read(site.get(), site.ctx ? where + only_where(site.ctx->th) : where);
+      const bool integer = r.tensor >= 0 ? !ptx::is_float(storage_.tensors()[r.tensor].elem) : as_integer;
       if (concrete_unknown_) {
-        Value c = Value::of_bits(concrete_unknown_(name, size));
+        Value c = Value::of_bits(concrete_unknown_(name, size, integer));
         write_bytes(r, off, size, c);
         return c;
       }
       Value v = Value::of_expr(session_.symbol(o, name));
-      v.integer = r.tensor >= 0 ? !ptx::is_float(storage_.tensors()[r.tensor].elem) : as_integer;
+      v.integer = integer;
       write_bytes(r, off, size, v);  // later reads see the same unknown value
       return v;
     }
@@ -192,7 +202,7 @@ Value Machine::unmapped_read(const Region& r, uint64_t off, unsigned size, const
          [&] { return "no cell of " + t.name + "'s shape and strides maps to this storage"; });
   const int64_t element = static_cast<int64_t>(off / size);
   std::string name = t.unmapped_name(element);
-  if (concrete_unknown_) return Value::of_bits(concrete_unknown_(name, size));
+  if (concrete_unknown_) return Value::of_bits(concrete_unknown_(name, size, !ptx::is_float(t.elem)));
   SymbolOrigin o{SymbolOrigin::Kind::Unmapped, r.tensor, element, 0};
   Value v = Value::of_expr(session_.symbol(o, name));
   v.integer = !ptx::is_float(t.elem);
@@ -207,10 +217,12 @@ void Machine::write_bytes(Region& r, uint64_t off, unsigned size, Value v) {
     write_bytes(r, off + 2, 2, lanes[1]);
     return;
   }
-  if (v.is_bytes()) {
-    // st.b8 keeps lane 0 (the register's low byte); st.b16 both.
-    if (size > 2) throw Refusal("stores a register holding two 8-bit lanes with a " + std::to_string(size) + "-byte access");
-    for (unsigned k = 0; k < size; ++k) write_bytes(r, off + k, 1, byte_lane(v, k));
+  if (v.is_bytes() || v.is_quad()) {
+    // st.b8 keeps lane 0 (the register's low byte), st.b16 two lanes, st.b32 four (a pair's
+    // upper two are zero).
+    if (size > 4)
+      throw Refusal("stores a register holding byte lanes with a " + std::to_string(size) + "-byte access");
+    for (unsigned k = 0; k < size; ++k) write_bytes(r, off + k, 1, byte_lane(session_.lanes(), v, k));
     return;
   }
   if (v.is_concrete()) {
@@ -347,7 +359,7 @@ Value Machine::out_of_bounds_value(const Located& l, uint64_t addr, unsigned siz
   std::string where = storage_.describe(l.region, l.offset, size);
   SymbolOrigin o{SymbolOrigin::Kind::OutOfBounds, -1, static_cast<int64_t>(addr), program_};
   std::string name = std::string(1, program_) + ": out-of-bounds read at " + where;
-  if (concrete_unknown_) return Value::of_bits(concrete_unknown_(name, size));
+  if (concrete_unknown_) return Value::of_bits(concrete_unknown_(name, size, !ptx::is_float(t)));
   Value v = Value::of_expr(session_.symbol(o, name));
   v.integer = !ptx::is_float(t);
   return v;

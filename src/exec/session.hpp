@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "exec/launch.hpp"
+#include "exec/packed.hpp"
 #include "expr/store.hpp"
 
 namespace racer::exec {
@@ -31,6 +32,8 @@ class Session {
 
   expr::Store& store() { return store_; }
   const expr::Store& store() const { return store_; }
+  // Registers' byte lanes that a Value cannot hold (exec/packed.hpp), for the session's runs.
+  LaneTable& lanes() { return lanes_; }
   const Limits& limits() const { return limits_; }
   double elapsed_seconds() const;
   // When the time limit is reached (steady clock); time_point::max() for a limit beyond reach.
@@ -60,6 +63,7 @@ class Session {
 
  private:
   expr::Store store_;
+  LaneTable lanes_;
   Limits limits_;
   std::chrono::steady_clock::time_point start_;
   // Symbols made by symbol(), with their origins: the few that are not input cells.

@@ -25,7 +25,7 @@ void check_float_format(ptx::Type ft) {
 
 Value SymbolicDomain::sign_bit(ptx::Type ft, Value s) {
   check_float_format(ft);
-  if (s.is_packed()) throw Refusal("sign-bit operation on a register holding two 16-bit halves");
+  if (s.holds_lanes()) throw Refusal("sign-bit operation on a register holding lanes (packed halves or bytes)");
   ExprId x = real(s, ft);
   // A constant zero (0 * x in a masked lane) has a sign bit the reals do not keep: IEEE makes
   // it from the signs of the operands, which the exact value has forgotten.
@@ -39,7 +39,7 @@ Value SymbolicDomain::sign_bit(ptx::Type ft, Value s) {
 
 Value SymbolicDomain::with_sign_bit(ptx::Type ft, Value sign, Value v, bool flip) {
   check_float_format(ft);
-  if (!sign.is_symbolic() || !sign.integer || v.integer || v.is_packed())
+  if (!sign.is_symbolic() || !sign.integer || v.integer || v.holds_lanes())
     throw Refusal("bit-level operation mixing a float with integer data that is not a sign bit");
   // The sign must be exactly select(c, signmask, 0) (or its mirror): one bit, nothing else.
   ExprId e = sign.expr();

@@ -29,8 +29,12 @@ struct Value {
   // loaded into a wider register) of which at least one is symbolic: encoded as kPacked's
   // lanes are (exec/packed.hpp); the register's bits above 16 are zero.
   static constexpr uint32_t kBytes = UINT32_MAX - 3;
+  // Four 8-bit lanes of a 32-bit register of which one above the second is not zero and one
+  // is symbolic (s8/u8 or fp8 data moved a word at a time): `bits` names the session's entry
+  // of their lanes (exec/packed.hpp: LaneTable).
+  static constexpr uint32_t kQuad = UINT32_MAX - 4;
   // The least of the markers above: a `sym` below it names an expression.
-  static constexpr uint32_t kFirstMarker = kBytes;
+  static constexpr uint32_t kFirstMarker = kQuad;
 
   static Value of_bits(uint64_t b) { return {b, 0, false}; }
   static Value of_expr(expr::ExprId e) { return {0, e.index + 1, false}; }
@@ -43,11 +47,14 @@ struct Value {
   bool is_packed() const { return sym == kPacked; }
   bool is_deferred() const { return sym == kDeferred; }
   bool is_bytes() const { return sym == kBytes; }
+  bool is_quad() const { return sym == kQuad; }
+  // Lanes of any kind (two halves, two or four bytes): never one number.
+  bool holds_lanes() const { return sym == kPacked || sym == kBytes || sym == kQuad; }
   // The number this value is; packed lanes are not one number (fail closed), and a
   // deferred sum must be settled by its domain first.
   expr::ExprId expr() const {
     if (sym >= kFirstMarker) [[unlikely]] {
-      if (sym == kPacked || sym == kBytes) throw_packed_as_number();
+      if (holds_lanes()) throw_packed_as_number();
       if (sym == kDeferred) throw_deferred_as_number();
     }
     return expr::ExprId{sym - 1};

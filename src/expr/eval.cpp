@@ -305,4 +305,11 @@ std::optional<mpq_class> eval_exact(const Store& s, ExprId x, const Assignment& 
   return std::move(v.q);
 }
 
+std::optional<ExtendedValue> eval_extended(const Store& s, ExprId x, const Assignment& at) {
+  Val v = Evaluator(s, at).run(x);
+  if (v.tag == Val::Q) return ExtendedValue{std::move(v.q), 0};
+  if (v.inf()) return ExtendedValue{mpq_class(0), v.tag == Val::PosInf ? 1 : -1};
+  return std::nullopt;
+}
+
 }  // namespace racer::expr

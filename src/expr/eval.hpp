@@ -19,4 +19,13 @@ namespace racer::expr {
 // safe at any depth.
 std::optional<mpq_class> eval_exact(const Store& s, ExprId x, const Assignment& at);
 
+// As eval_exact, where the value may also be an infinity (a -inf constant for a masked
+// logit): `infinity` is +1 or -1 then (and `value` 0), 0 for a rational value.
+struct ExtendedValue {
+  mpq_class value;
+  int infinity = 0;
+  bool operator==(const ExtendedValue&) const = default;
+};
+std::optional<ExtendedValue> eval_extended(const Store& s, ExprId x, const Assignment& at);
+
 }  // namespace racer::expr

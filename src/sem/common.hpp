@@ -50,7 +50,7 @@ inline exec::FloatMods float_mods(const Instr& ins) {
 // subnormal and anything else come back unchanged.
 Value symbolic_bits_view(ExecContext& ctx, Value v, Type t);
 inline Value bits_view(ExecContext& ctx, Value v, Type t) {
-  if (!v.is_symbolic() || v.is_packed() || v.is_bytes() || v.integer) return v;  // (most operands: concrete bits)
+  if (!v.is_symbolic() || v.holds_lanes() || v.integer) return v;  // (most operands: concrete bits)
   return symbolic_bits_view(ctx, v, t);
 }
 

@@ -50,7 +50,7 @@ std::optional<Value> float_bits_compare(ExecContext& c, uint8_t cmp, Type t, Val
         break;
       }
   }
-  if (!a.is_symbolic() || a.integer || a.is_packed() || a.is_bytes() || !b.is_concrete()) return std::nullopt;
+  if (!a.is_symbolic() || a.integer || a.holds_lanes() || !b.is_concrete()) return std::nullopt;
   const Type ft = exec::float_of_width(t);
   const ieee::Format fmt = exec::format_of_width(t);
   const uint64_t k = b.bits & IntT(t).mask(), inf = ieee::infinity(fmt, false);

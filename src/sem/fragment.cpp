@@ -17,6 +17,20 @@ size_t fragment_registers(const ptx::Operand& vec) { return vec.kind == ptx::Ope
 
 static const ptx::Operand& reg_at(const ptx::Operand& vec, size_t k) { return vec.kind == ptx::Operand::Kind::Vector ? vec.elems[k] : vec; }
 
+std::array<Value, 4> byte_elements(ExecContext& c, Value v, Type elem) {
+  if (v.is_symbolic() && v.integer) {
+    Value high = c.dom.int_bit_field(Type::U32, v, 8, 32);
+    v = exec::low_byte(c.lanes(), v, high.is_concrete() && high.bits == 0);
+  }
+  std::array<Value, 4> out;
+  for (unsigned e = 0; e < 4; ++e) {
+    Value lane = exec::byte_lane(c.lanes(), v, e);
+    if (lane.is_symbolic() && !lane.integer) throw exec::Refusal("8-bit integer elements that hold float data (a bit-level reinterpretation)");
+    out[e] = lane.is_concrete() ? lane : c.dom.as_stored_integer(lane, elem);
+  }
+  return out;
+}
+
 std::vector<Value> read_fragment(ExecContext& c, const ptx::Operand& vec, Type elem) {
   std::vector<Value> out;
   unsigned p = per_register(elem);
@@ -29,8 +43,7 @@ std::vector<Value> read_fragment(ExecContext& c, const ptx::Operand& vec, Type e
       out.push_back(lanes[0]);
       out.push_back(lanes[1]);
     } else {
-      if (!v.is_concrete()) throw exec::Refusal("8-bit matrix elements that depend on symbolic inputs are not modelled");
-      for (unsigned e = 0; e < 4; ++e) out.push_back(Value::of_bits(v.bits >> (8 * e) & 0xFF));
+      for (Value e : byte_elements(c, v, elem)) out.push_back(e);
     }
   }
   return out;
@@ -82,11 +95,18 @@ Value integer_dot(exec::Domain& dom, Type ab, std::span<const Value> a, std::spa
     if (sat) acc = std::clamp<int64_t>(acc, INT32_MIN, INT32_MAX);
     return Value::of_bits(static_cast<uint32_t>(acc));
   }
-  if (sat) throw exec::Refusal("saturating integer matrix product of symbolic data");
-  Value acc = use_c ? c : Value::of_bits(0);
+  // With satfinite the sum is exact (in 64 bits: K products of 8-bit integers and an s32
+  // accumulator cannot leave them) and then clamped to the s32 range.
+  const Type sum_type = sat ? Type::S64 : Type::S32;
+  Value acc = use_c ? dom.as_integer(c, Type::S32) : Value::of_bits(0);
   for (size_t k = 0; k < a.size(); ++k) {
-    Value prod = dom.int_op(exec::IntOp::Mul, Type::S32, dom.as_integer(a[k], ab), dom.as_integer(b[k], ab));
-    acc = dom.int_op(exec::IntOp::Add, Type::S32, dom.as_integer(acc, Type::S32), prod);
+    Value prod = dom.int_op(exec::IntOp::Mul, sum_type, dom.as_integer(a[k], ab), dom.as_integer(b[k], ab));
+    acc = dom.int_op(exec::IntOp::Add, sum_type, dom.as_integer(acc, sum_type), prod);
+  }
+  if (sat) {
+    acc = dom.int_op(exec::IntOp::Min, Type::S64, acc, Value::of_bits(static_cast<uint64_t>(int64_t{INT32_MAX})));
+    acc = dom.int_op(exec::IntOp::Max, Type::S64, acc, Value::of_bits(static_cast<uint64_t>(int64_t{INT32_MIN})));
+    acc = dom.as_integer(acc, Type::S32);
   }
   return acc;
 }

@@ -3,6 +3,7 @@
 #include <bit>
 
 #include "sem/common.hpp"
+#include "sem/fragment.hpp"
 #include "sem/semantics.hpp"
 
 namespace racer::sem {
@@ -248,6 +249,32 @@ void sad(ExecContext& c, const Instr& i) {
   c.set(i.operands[0], Value::of_bits((d + diff) & it.mask()));
 }
 
+// dp4a.atype.btype d, a, b, c: c plus the dot product of a's and b's four bytes (each .s32
+// operand's read as s8, each .u32 one's as u8), wrapped to 32 bits.
+void dp4a(ExecContext& c, const Instr& i) {
+  const Type ta = i.type(0), tb = i.type(1);
+  const Type dt = ta == Type::U32 && tb == Type::U32 ? Type::U32 : Type::S32;
+  const auto elem = [](Type t) { return t == Type::S32 ? Type::S8 : Type::U8; };
+  const auto a = byte_elements(c, c.get(i.operands[1], Type::B32), elem(ta));
+  const auto b = byte_elements(c, c.get(i.operands[2], Type::B32), elem(tb));
+  Value acc = c.get(i.operands[3], dt);
+  bool all_concrete = acc.is_concrete();
+  for (unsigned k = 0; k < 4; ++k) all_concrete &= a[k].is_concrete() && b[k].is_concrete();
+  if (all_concrete) {
+    const IntT ia(elem(ta)), ib(elem(tb));
+    uint64_t sum = acc.bits;
+    for (unsigned k = 0; k < 4; ++k) sum += static_cast<uint64_t>(ia.ext(a[k].bits) * ib.ext(b[k].bits));
+    c.set(i.operands[0], Value::of_bits(sum & 0xFFFFFFFF));
+    return;
+  }
+  acc = c.dom.as_integer(acc, dt);
+  for (unsigned k = 0; k < 4; ++k) {
+    Value prod = c.dom.int_op(exec::IntOp::Mul, Type::S32, c.dom.as_integer(a[k], elem(ta)), c.dom.as_integer(b[k], elem(tb)));
+    acc = c.dom.int_op(exec::IntOp::Add, dt, acc, prod);
+  }
+  c.set(i.operands[0], acc);
+}
+
 }  // namespace
 
 void register_integer(exec::Semantics& s) {
@@ -271,6 +298,7 @@ void register_integer(exec::Semantics& s) {
   st[size_t(ptx::Op::Brev)] = count_op;
   st[size_t(ptx::Op::Bfind)] = count_op;
   st[size_t(ptx::Op::Sad)] = sad;
+  st[size_t(ptx::Op::Dp4a)] = dp4a;
 }
 
 }  // namespace racer::sem

@@ -78,7 +78,7 @@ void ldmatrix(ExecContext& c0, const Instr& i, std::span<Thread* const> lanes) {
             continue;
           }
           if (v && !v->is_poison()) {
-            auto halves = exec::unpack_halves(*v);
+            auto halves = exec::split_halves(c0.lanes(), *v);
             e[0].half = halves[0], e[1].half = halves[1];
             continue;
           }
@@ -95,7 +95,7 @@ void ldmatrix(ExecContext& c0, const Instr& i, std::span<Thread* const> lanes) {
     for (unsigned t = 0; t < n; ++t) {
       const TileElement& lo = tiles[t * 64 + pos[0][0] * 8 + pos[0][1]];
       const TileElement& hi = tiles[t * 64 + pos[1][0] * 8 + pos[1][1]];
-      lc.set(d.kind == ptx::Operand::Kind::Vector ? d.elems[t] : d, lo.whole ? *lo.whole : exec::pack_halves(lo.half, hi.half));
+      lc.set(d.kind == ptx::Operand::Kind::Vector ? d.elems[t] : d, lo.whole ? *lo.whole : exec::join_halves(c0.lanes(), lo.half, hi.half));
     }
   }
 }
@@ -119,7 +119,7 @@ void stmatrix(ExecContext& c0, const Instr& i, std::span<Thread* const> lanes) {
         at[0]->whole = v;
         continue;
       }
-      auto halves = exec::unpack_halves(v);
+      auto halves = exec::split_halves(c0.lanes(), v);
       at[0]->half = halves[0], at[1]->half = halves[1];
     }
   }

@@ -3,7 +3,8 @@
 // a constant mask; the sign alone (and with the sign mask) as integer data, which or'ed or
 // xor'ed into a float sets or flips its sign (copysign); and the identities (or/xor 0, and
 // all-ones). A symbolic float that is a known constant is read as its bits (bits_view).
-// Registers of fp8 lanes move by whole bytes (masks of 0x00/0xFF bytes, shifts by 8, or).
+// Registers of byte lanes move by whole bytes (masks of 0x00/0xFF bytes, shifts by whole
+// bytes, or, prmt).
 #include <bit>
 
 #include "exec/packed.hpp"
@@ -80,17 +81,18 @@ bool int_mask(ExecContext& c, const Instr& i, Value a, Value b) {
   return true;
 }
 
-// and/or/xor that move whole bytes of a register holding fp8 lanes (exec/packed.hpp): a mask
+// and/or/xor that move whole bytes of a register holding byte lanes (exec/packed.hpp): a mask
 // of 0x00 and 0xFF bytes, or lanes joined where one side of each lane is zero.
 bool byte_lane_op(ExecContext& c, const Instr& i, Value a, Value b) {
-  if (!a.is_bytes() && !b.is_bytes()) return false;
-  if (ptx::type_bits(i.type()) != 16) throw exec::Refusal("a bit-level operation wider than 16 bits on a register holding fp8 lanes");
+  if (!a.is_bytes() && !a.is_quad() && !b.is_bytes() && !b.is_quad()) return false;
+  const unsigned width = ptx::type_bits(i.type()) / 8;
+  if (width != 2 && width != 4) throw exec::Refusal("a bit-level operation wider than 32 bits on a register holding byte lanes");
   std::optional<Value> r;
   if (i.op == ptx::Op::And && (a.is_concrete() || b.is_concrete()))
-    r = exec::bytes_masked(a.is_concrete() ? b : a, (a.is_concrete() ? a : b).bits);
+    r = exec::bytes_masked(c.lanes(), a.is_concrete() ? b : a, (a.is_concrete() ? a : b).bits, width);
   else if (i.op != ptx::Op::And)
-    r = exec::bytes_merged(a, b, i.op == ptx::Op::Xor);
-  if (!r) throw exec::Refusal("a bit-level operation inside a symbolic fp8 lane");
+    r = exec::bytes_merged(c.lanes(), a, b, i.op == ptx::Op::Xor);
+  if (!r) throw exec::Refusal("a bit-level operation inside a symbolic byte lane");
   c.set(i.operands[0], *r);
   return true;
 }
@@ -148,10 +150,11 @@ void shift(ExecContext& c, const Instr& i) {
   Type t = i.type();
   IntT it(t);
   uint64_t n = int_operand(c, i.operands[2], Type::U32) & 0xFFFFFFFF;
-  if (Value v = c.get(i.operands[1], t); v.is_bytes()) {
-    // A register of fp8 lanes shifted by a whole byte (Triton's shr.s16 by 8 before st.b8).
-    if (it.bits != 16 || (n != 8 && n != 0)) throw exec::Refusal("a shift by other than a whole byte of a register holding fp8 lanes");
-    c.set(i.operands[0], n == 0 ? v : i.op == ptx::Op::Shl ? exec::bytes_shifted_up(v) : exec::bytes_shifted_down(v, it.sgn));
+  if (Value v = c.get(i.operands[1], t); v.is_bytes() || v.is_quad()) {
+    // A register of byte lanes shifted by whole bytes (Triton's shr.s16 by 8 before st.b8).
+    if ((it.bits != 16 && it.bits != 32) || n % 8 != 0 || n >= it.bits)
+      throw exec::Refusal("a shift by other than whole bytes of a register holding byte lanes");
+    c.set(i.operands[0], exec::bytes_shifted(c.lanes(), v, it.bits / 8, static_cast<unsigned>(n / 8), i.op == ptx::Op::Shl, it.sgn));
     return;
   }
   if (Value v = bits_view(c, c.get(i.operands[1], t), t); i.op == ptx::Op::Shl && v.is_symbolic() && v.integer && n < it.bits) {
@@ -183,8 +186,21 @@ void shf(ExecContext& c, const Instr& i) {
   c.set(i.operands[0], Value::of_bits(r & 0xFFFFFFFF));
 }
 
+// prmt's operand as byte lanes: lanes as they are, or one symbolic integer as its low byte
+// with zeros above where it lies in [0, 255] (an s8/u8 value loaded into a 32-bit register).
+Value as_byte_lanes(ExecContext& c, Value v) {
+  if (!v.is_symbolic() || !v.integer) return v;  // (byte lanes, concrete bits; a float is refused by byte_codes)
+  Value high = c.dom.int_bit_field(Type::U32, v, 8, 32);
+  return exec::low_byte(c.lanes(), v, high.is_concrete() && high.bits == 0);
+}
+
 void prmt(ExecContext& c, const Instr& i) {
   if (i.has(Mod::PrmtMode)) throw exec::Refusal("prmt with a special mode is not modelled");
+  if (Value va = c.get(i.operands[1], Type::B32), vb = c.get(i.operands[2], Type::B32); !va.is_concrete() || !vb.is_concrete()) {
+    const uint64_t sel = int_operand(c, i.operands[3], Type::B32);
+    c.set(i.operands[0], exec::bytes_permuted(c.lanes(), as_byte_lanes(c, va), as_byte_lanes(c, vb), static_cast<uint32_t>(sel & 0xFFFF)));
+    return;
+  }
   uint64_t a = int_operand(c, i.operands[1], Type::B32) & 0xFFFFFFFF, b = int_operand(c, i.operands[2], Type::B32) & 0xFFFFFFFF;
   uint64_t sel = int_operand(c, i.operands[3], Type::B32);
   uint64_t bytes = (b << 32) | a;

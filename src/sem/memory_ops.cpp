@@ -55,12 +55,12 @@ Type load_view(const ExecContext& c, const ptx::Operand& dest, Type t) {
 // byte pair (exec/packed.hpp), so that the bit-level moves Triton and cuda_fp8.h make of it
 // (masks, shifts by 8, or) and cvt.f16x2.e4m3x2 see its place; above it, zeros for .b8 and .u8,
 // for .s8 its sign repeated (bits that must not be read).
-Value as_byte_lane(const ExecContext& c, const ptx::Operand& dest, Type t, Value v) {
+Value as_byte_lane(ExecContext& c, const ptx::Operand& dest, Type t, Value v) {
   if (ptx::type_bits(t) != 8 || !v.is_symbolic() || v.integer || dest.kind != ptx::Operand::Kind::Reg ||
       ptx::type_bits(c.fn.regs[dest.index].type) <= 8)
     return v;
-  if (ptx::type_class(t) != ptx::TypeClass::Signed) return exec::pack_bytes(v, Value::of_bits(0));
-  return exec::bytes_shifted_down(exec::pack_bytes(Value::of_bits(0), v), true);
+  const Value lanes = exec::low_byte(c.lanes(), v, ptx::type_class(t) != ptx::TypeClass::Signed);
+  return ptx::type_bits(c.fn.regs[dest.index].type) == 16 ? exec::bytes_truncated(c.lanes(), lanes, 2) : lanes;
 }
 
 std::span<const ptx::Operand> elements(const ptx::Operand& op) {
@@ -110,10 +110,10 @@ void st(ExecContext& c, const Instr& i) {
   Space sp = space_of(i);
   if (sp == Space::Param || sp == Space::Const) throw exec::Refusal("stores to the parameter or constant space");
   auto srcs = elements(i.operands[1]);
-  // st.b8 of a register holding two byte lanes stores lane 0, as the hardware keeps the low byte.
+  // st.b8 of a register holding byte lanes stores lane 0, as the hardware keeps the low byte.
   auto value = [&](size_t k) {
     Value v = c.get(srcs[k], t);
-    return size == 1 && v.is_bytes() ? exec::byte_lane(v, 0) : v;
+    return size == 1 && (v.is_bytes() || v.is_quad()) ? exec::byte_lane(c.lanes(), v, 0) : v;
   };
   if (auto a = indexed(c, i, i.operands[0])) {
     for (size_t k = 0; k < srcs.size(); ++k) c.memory().store_indexed(c, i, sp, a, k * size, size, value(k), t);
@@ -129,7 +129,7 @@ void st(ExecContext& c, const Instr& i) {
 // float_bits_compare in sem/compare.cpp makes such guards); none for any other atomic.
 std::optional<std::pair<uint8_t, Type>> float_extreme_by_bits(ExecContext& c, uint8_t op, Type t, Value v) {
   const std::optional<uint8_t> f = exec::float_extreme_op(op, t);
-  if (!f || !v.is_symbolic() || v.integer || v.is_packed() || v.is_bytes()) return std::nullopt;
+  if (!f || !v.is_symbolic() || v.integer || v.holds_lanes()) return std::nullopt;
   const bool as_signed = exec::is_signed_view(t);
   const Type ft = exec::float_of_width(t);
   Value sign = c.dom.fcmp(as_signed ? ptx::cmp::GE : ptx::cmp::LT, ft, v, Value::of_bits(0), false);

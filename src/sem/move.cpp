@@ -1,4 +1,6 @@
 // mov (including packing and unpacking register halves), cvt and cvta.
+#include <algorithm>
+
 #include "exec/packed.hpp"
 #include "sem/common.hpp"
 #include "sem/semantics.hpp"
@@ -12,7 +14,7 @@ void mov(ExecContext& c, const Instr& i) {
   const ptx::Operand& s = i.operands[1];
   unsigned bits = ptx::type_bits(t);
   if (d.kind == ptx::Operand::Kind::Vector && bits == 32 && d.elems.size() == 2 && !c.get(s, t).is_concrete()) {
-    auto lanes = exec::unpack_halves(c.get(s, t));
+    auto lanes = exec::split_halves(c.lanes(), c.get(s, t));
     c.set(d.elems[0], lanes[0]);
     c.set(d.elems[1], lanes[1]);
     return;
@@ -20,7 +22,7 @@ void mov(ExecContext& c, const Instr& i) {
   if (s.kind == ptx::Operand::Kind::Vector && bits == 32 && s.elems.size() == 2) {
     Value lo = c.get(s.elems[0], Type::B16), hi = c.get(s.elems[1], Type::B16);
     if (!lo.is_concrete() || !hi.is_concrete()) {
-      c.set(d, exec::pack_halves(lo, hi));
+      c.set(d, exec::join_halves(c.lanes(), lo, hi));
       return;
     }
   }
@@ -48,14 +50,15 @@ void cvt(ExecContext& c, const Instr& i) {
     // cvt.rn.f16x2.f32 d, a, b (and bf16x2, e4m3x2, e5m2x2): a into the upper lane, b into the lower.
     Value hi = c.dom.cvt(lane_type(dt), st, c.get(i.operands[1], st), float_mods(i));
     Value lo = c.dom.cvt(lane_type(dt), st, c.get(i.operands[2], st), float_mods(i));
-    c.set(i.operands[0], is_packed_half(dt) ? exec::pack_halves(lo, hi) : exec::pack_bytes(lo, hi));
+    const Value pair[2] = {lo, hi};
+    c.set(i.operands[0], is_packed_half(dt) ? exec::pack_halves(lo, hi) : exec::pack_bytes(c.lanes(), pair));
     return;
   }
   if (is_packed_half(dt) && is_packed_byte(st) && i.operands.size() == 2) {
     // cvt.rn.f16x2.e4m3x2 d, a: each byte widened (exactly) into the half at its place.
     Value a = c.get(i.operands[1], Type::B16);
-    Value lo = c.dom.cvt(lane_type(dt), lane_type(st), exec::byte_lane(a, 0), float_mods(i));
-    Value hi = c.dom.cvt(lane_type(dt), lane_type(st), exec::byte_lane(a, 1), float_mods(i));
+    Value lo = c.dom.cvt(lane_type(dt), lane_type(st), exec::byte_lane(c.lanes(), a, 0), float_mods(i));
+    Value hi = c.dom.cvt(lane_type(dt), lane_type(st), exec::byte_lane(c.lanes(), a, 1), float_mods(i));
     c.set(i.operands[0], exec::pack_halves(lo, hi));
     return;
   }
@@ -64,6 +67,12 @@ void cvt(ExecContext& c, const Instr& i) {
   if (a.is_packed() && !i.has(Mod::Sat) && ptx::type_bits(dt) == 16 && ptx::type_bits(st) == 32 && !ptx::is_float(dt) && !ptx::is_float(st)) {
     // cvt.u16.u32 of two halves keeps the low one (cuda_fp8.h's fp8 -> half path).
     c.set(i.operands[0], exec::unpack_halves(a)[0]);
+    return;
+  }
+  if ((a.is_bytes() || a.is_quad()) && !i.has(Mod::Sat) && ptx::is_integer(dt) && ptx::is_integer(st) &&
+      (ptx::type_bits(dt) <= ptx::type_bits(st) || ptx::type_class(st) != ptx::TypeClass::Signed)) {
+    // Byte lanes narrowed keep their low lanes; widened from an unsigned type, zeros above.
+    c.set(i.operands[0], exec::bytes_truncated(c.lanes(), a, std::min(ptx::type_bits(dt), ptx::type_bits(st)) / 8));
     return;
   }
   if (ptx::is_float(dt) || ptx::is_float(st)) {

@@ -21,7 +21,7 @@ import linecache
 import os
 import types
 
-LIBRARIES = ("liger_kernel", "flag_gems", "fla", "unsloth", "sglang", "torchao", "flashinfer")
+LIBRARIES = ("liger_kernel", "flag_gems", "fla", "unsloth", "sglang", "torchao", "flashinfer", "vllm")
 _BLOCKED = ("torch",)  # importing it is what this loader exists to avoid
 
 
@@ -62,6 +62,11 @@ def _libdevice():
     return libdevice
 
 
+def _fp8_e4m3fn_info():
+    """torch.finfo(torch.float8_e4m3fn)'s range, the fp8 type vllm's current_platform picks on CUDA."""
+    return types.SimpleNamespace(min=-448.0, max=448.0)
+
+
 def _tl(name):
     import triton.language as tl
     return getattr(tl, name)
@@ -93,6 +98,14 @@ HOST_FACTS = {
     # attributes are answered: `import torch` binds a stand-in (_host_module), never torch itself.
     ("torch.version", "hip"): lambda: None,
     ("torch.utils._triton", "has_triton"): lambda: (lambda: True),
+    # vllm: torch.finfo(current_platform.fp8_dtype()) on CUDA is float8_e4m3fn's (kernel default constexprs)
+    ("vllm.v1.attention.ops.triton_merge_attn_states", "float8_info"): lambda: _fp8_e4m3fn_info(),
+    ("vllm.v1.attention.ops.triton_unified_attention", "float8_info"): lambda: _fp8_e4m3fn_info(),
+    ("vllm.v1.attention.ops.prefix_prefill", "float8_info"): lambda: _fp8_e4m3fn_info(),
+    # vllm.platforms.current_platform on an NVIDIA GPU (int8_utils picks its libdevice round by it)
+    ("vllm.platforms", "current_platform"): lambda: types.SimpleNamespace(
+        is_rocm=lambda: False, is_xpu=lambda: False, is_cuda=lambda: True, is_cuda_alike=lambda: True,
+        is_fp8_fnuz=lambda: False),
 }
 for (_m, _n), _f in list(HOST_FACTS.items()):  # fla.utils re-exports fla.utils.hardware
     if _m == "fla.utils":
@@ -248,7 +261,11 @@ class _Module:
             raise LoaderError(f"{self.path}:{stmt.lineno}: '{name}' is a class; only functions and constants are read")
         if isinstance(stmt, ast.FunctionDef):
             stmt = self._strip_decorators(stmt)
-            self.require(_loaded_names(stmt) - {a.arg for a in ast.walk(stmt.args) if isinstance(a, ast.arg)}, stmt)
+            # Its parameters and the names it assigns are its locals, never the module's (a kernel's local
+            # `use_penalty` does not need vllm's host function of that name, nor what that one's annotations name).
+            local = {a.arg for a in ast.walk(stmt.args) if isinstance(a, ast.arg)} | \
+                {n.id for n in ast.walk(stmt) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+            self.require(_loaded_names(stmt) - local, stmt)
         else:
             self.require(_loaded_names(stmt), stmt)
         code = compile(ast.Module(body=[stmt], type_ignores=[]), self.path, "exec")

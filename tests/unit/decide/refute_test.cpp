@@ -33,6 +33,25 @@ TEST_F(DecideTest, RefutesEpsilonSignSlip) {
   EXPECT_EQ(*r.value_a - *r.value_b, mpq_class("2748779/137438953472"));
 }
 
+TEST_F(DecideTest, RefutesAnInfinityAgainstAFiniteValue) {
+  // A masked logit: -inf on one side where the other keeps the input (an off-by-one mask).
+  domains[x] = SymbolDomain{mpq_class(-8), mpq_class(8), Grid::F32};
+  CellDecision r = decide(s.neg_inf(), x);
+  ASSERT_EQ(r.status, CellStatus::Refuted) << r.reason;
+  EXPECT_NE(r.step.find("program a's value is -inf there"), std::string::npos) << r.step;
+  EXPECT_FALSE(r.value_a) << "an infinity is no rational value";
+  EXPECT_TRUE(r.value_b);
+  // Only where the mask differs: select(x < 1, -inf, x) against select(x < 0, -inf, x).
+  ExprId a = s.select(s.cmp(expr::CmpOp::Lt, x, c(1)), s.neg_inf(), x);
+  ExprId b = s.select(s.cmp(expr::CmpOp::Lt, x, c(0)), s.neg_inf(), x);
+  r = decide(a, b);
+  ASSERT_EQ(r.status, CellStatus::Refuted) << r.reason;
+  mpq_class w = witness(r, x);
+  EXPECT_TRUE(w >= 0 && w < 1) << w;
+  EXPECT_EQ(decide(s.neg_inf(), s.neg_inf()).status, CellStatus::Proved);
+  EXPECT_NE(decide(s.select(s.cmp(expr::CmpOp::Lt, x, c(0)), s.neg_inf(), x), x).status, CellStatus::Proved);
+}
+
 TEST_F(DecideTest, FindsTheBoundaryOfAComparison) {
   // x >= c against x > c with c = 77/64: they differ at x = c only. 77/64 is no simple
   // value, so only the boundary search can find it.
