@@ -24,6 +24,14 @@ constexpr size_t kReplays = 6;   // concrete runs beyond the witness's own
 // (4 ulp of e4m3 would pass a clamp at 240 for one at 448).
 double rounding_ulps(ptx::Type t) { return unit_roundoff(t) >= 0x1p-4L ? 1 : 4; }
 
+// The exact value of e at `at` as a long double: from the rounding bound's evaluation, or
+// where that gives none (a step function at its step) from exact rational evaluation.
+std::optional<long double> exact_value(const expr::Store& st, decide::RoundingBound& exact, expr::ExprId e, const expr::Assignment& at) {
+  if (auto v = exact.at(e)) return v->value;
+  if (auto q = expr::eval_exact(st, e, at)) return static_cast<long double>(q->get_d());
+  return std::nullopt;
+}
+
 struct CellAt {
   size_t output;  // index into prep.output_tensors()
   int64_t cell;
@@ -34,22 +42,24 @@ struct CellAt {
 // exact difference is more than twice the rounding each program actually made there (its
 // float output against its own exact value). A difference that the rounding alone could
 // produce, or one of a few ulps, is not evidence of a bug that shows in the format.
-std::optional<CellAt> manifest_cell(Execution& ex, const ConcreteRun& run, decide::RoundingBound& exact, CellAt first) {
+std::optional<CellAt> manifest_cell(Execution& ex, const ConcreteRun& run, decide::RoundingBound& exact, const expr::Assignment& at,
+                                    CellAt first) {
   const Prepared& prep = ex.prep();
   std::vector<size_t> outs = prep.output_tensors();
-  auto differs = [&](CellAt at) {
-    const exec::TensorSpec& t = prep.tensors()[outs[at.output]];
-    uint64_t ba = run.outputs[0][at.output][static_cast<size_t>(at.cell)], bb = run.outputs[1][at.output][static_cast<size_t>(at.cell)];
+  auto differs = [&](CellAt c) {
+    const exec::TensorSpec& t = prep.tensors()[outs[c.output]];
+    uint64_t ba = run.outputs[0][c.output][static_cast<size_t>(c.cell)], bb = run.outputs[1][c.output][static_cast<size_t>(c.cell)];
     if (ba == bb) return false;
     double fa = cell_value(t.elem, ba), fb = cell_value(t.elem, bb);
     if (!float_format(t.elem)) return true;  // integers: any difference is a difference
     if (std::isnan(fa) != std::isnan(fb) || std::isinf(fa) != std::isinf(fb)) return true;
     if (std::isnan(fa) || std::isinf(fa)) return false;  // both non-finite (+inf and -inf aside)
-    auto a = exact.at(ex.cell('a', outs[at.output], at.cell)), b = exact.at(ex.cell('b', outs[at.output], at.cell));
+    auto a = exact_value(ex.store(), exact, ex.cell('a', outs[c.output], c.cell), at);
+    auto b = exact_value(ex.store(), exact, ex.cell('b', outs[c.output], c.cell), at);
     if (!a || !b) return false;  // no exact value there: not evidence either way
-    long double noise = std::fabs(fa - a->value) + std::fabs(fb - b->value);
+    long double noise = std::fabs(fa - *a) + std::fabs(fb - *b);
     long double ulps = rounding_ulps(t.elem) * 2 * unit_roundoff(t.elem) * std::max(std::fabs(fa), std::fabs(fb));
-    return std::fabs(a->value - b->value) > 2 * noise && std::fabs(static_cast<long double>(fa) - fb) > ulps;
+    return std::fabs(*a - *b) > 2 * noise && std::fabs(static_cast<long double>(fa) - fb) > ulps;
   };
   if (differs(first)) return first;
   for (size_t oi = 0; oi < outs.size(); ++oi)
@@ -84,8 +94,10 @@ struct ExactScan {
   long double largest = 0, ratio_lo = INFINITY, ratio_hi = -INFINITY;
   // Whether at every point the exact outputs differ by no more than rounding could make them:
   // rounding_ulps of the output, or the rounding bound of the two computations where that is
-  // larger (outputs that cancel to near 0 from large terms).
+  // larger (outputs that cancel to near 0 from large terms). False where no point had exact
+  // values to compare (nothing then shows the difference to be rounding).
   bool within_rounding = true;
+  size_t compared = 0;  // points where both exact outputs were known
 };
 
 ExactScan scan_exact(Execution& ex, const Counterexample& cx, uint64_t seed) {
@@ -103,23 +115,25 @@ ExactScan scan_exact(Execution& ex, const Counterexample& cx, uint64_t seed) {
   const long double ulp = 2 * unit_roundoff(out.elem);
   for (size_t i = 0; i < points.size(); ++i) {
     decide::RoundingBound exact = exact_values(ex.store(), points[i].at);
-    auto a = exact.at(ea), b = exact.at(eb);
+    auto a = exact_value(ex.store(), exact, ea, points[i].at), b = exact_value(ex.store(), exact, eb, points[i].at);
     if (!a || !b) {
       scan.ranked.push_back({i, i == 0 ? INFINITY : 0});
       continue;
     }
-    long double diff = std::fabs(a->value - b->value), scale = std::max(std::fabs(a->value), std::fabs(b->value));
+    long double diff = std::fabs(*a - *b), scale = std::max(std::fabs(*a), std::fabs(*b));
     if (scale > 0) scan.largest = std::max(scan.largest, diff / scale);
     decide::RoundingBound rounding(ex.store(), model, points[i].at);
     auto ra = rounding.at(ea), rb = rounding.at(eb);
     long double allowed = std::max(rounding_ulps(out.elem) * ulp * scale, ra && rb ? ra->error + rb->error : 0.0L);
     scan.within_rounding &= diff <= allowed;
-    if (b->value != 0) {
-      scan.ratio_lo = std::min(scan.ratio_lo, a->value / b->value);
-      scan.ratio_hi = std::max(scan.ratio_hi, a->value / b->value);
+    ++scan.compared;
+    if (*b != 0) {
+      scan.ratio_lo = std::min(scan.ratio_lo, *a / *b);
+      scan.ratio_hi = std::max(scan.ratio_hi, *a / *b);
     }
     scan.ranked.push_back({i, i == 0 ? INFINITY : diff / std::max(scale, 1e-300L)});
   }
+  scan.within_rounding &= scan.compared > 0;
   std::stable_sort(scan.ranked.begin(), scan.ranked.end(),
                    [](const ExactScan::Ranked& x, const ExactScan::Ranked& y) { return x.signal > y.signal; });
   return scan;
@@ -155,7 +169,7 @@ Classification classify_refutation(Execution& ex, const Counterexample& cx, uint
       return res;
     }
     decide::RoundingBound exact = exact_values(ex.store(), p.at);
-    auto where = manifest_cell(ex, run, exact, {cx.output, cx.flat_cell});
+    auto where = manifest_cell(ex, run, exact, p.at, {cx.output, cx.flat_cell});
     if (!where) continue;
     res.kind = Classification::Kind::Manifest;
     const exec::TensorSpec& t = prep.tensors()[outs[where->output]];

@@ -101,7 +101,7 @@ std::optional<BoundedValue> RoundingBound::combine(expr::ExprId x) {
   BoundedValue r;
   expr::Kind kind = st_.kind(x);
   piecewise_ |= kind == expr::Kind::Select || kind == expr::Kind::Min || kind == expr::Kind::Max ||
-                (kind == expr::Kind::Func && st_.func_kind(x) == expr::FuncKind::Abs);
+                (kind == expr::Kind::Func && (st_.func_kind(x) == expr::FuncKind::Abs || expr::is_wrap(st_.func_kind(x))));
   switch (kind) {
     case expr::Kind::Const:
       if (!st_.is_rational(x)) return std::nullopt;
@@ -168,7 +168,20 @@ std::optional<BoundedValue> RoundingBound::combine(expr::ExprId x) {
       auto a = operand(0);
       if (!a) return std::nullopt;
       long double v = a->value, e = a->error;
-      if (expr::is_wrap(st_.func_kind(x))) return std::nullopt;  // integer wrap-around: no rounding model
+      if (expr::is_wrap(st_.func_kind(x))) {
+        // A step function (integer wrap-around, or floor over the reals where a program rounds
+        // to an integer): v less the multiple of the period below it, where v, everything
+        // within its error and the long double's own lie in one period; none where they may
+        // cross into the next.
+        const expr::FuncKind f = st_.func_kind(x);
+        const long double period = std::ldexp(1.0L, static_cast<int>(expr::wrap_bits(f)));
+        const long double lo = expr::wrap_signed(f) ? -period / 2 : 0;
+        const long double slack = e + std::fabs(v) * 0x1p-60L;
+        const long double k = std::floor((v - slack - lo) / period);
+        if (k != std::floor((v + slack - lo) / period)) return std::nullopt;
+        r = {v - period * k, slack};
+        break;
+      }
       switch (st_.func_kind(x)) {
         case expr::FuncKind::Abs:
           r = {std::fabs(v), e};

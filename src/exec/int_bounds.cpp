@@ -64,16 +64,8 @@ std::optional<Interval> IntBounds::of(expr::ExprId e) {
     }
     case Kind::Min:
     case Kind::Max: {
-      bool ok = true;
-      Interval acc;
-      for (uint32_t i = 0; i < store_.arity(e) && ok; ++i) {
-        auto t = of(store_.operand(e, i));
-        if (!t) ok = false;
-        else if (i == 0) acc = *t;
-        else if (store_.kind(e) == Kind::Min) acc = {std::min(acc.lo, t->lo), std::min(acc.hi, t->hi)};
-        else acc = {std::max(acc.lo, t->lo), std::max(acc.hi, t->hi)};
-      }
-      if (ok) r = acc;
+      auto [lo, hi] = one_sided(e);
+      if (lo && hi) r = Interval{*lo, *hi};
       break;
     }
     case Kind::Func: {
@@ -81,7 +73,10 @@ std::optional<Interval> IntBounds::of(expr::ExprId e) {
       if (!expr::is_wrap(f)) break;
       const unsigned bits = expr::wrap_bits(f);
       const mpz_class lo = expr::wrap_signed(f) ? mpz_class(-(mpz_class(1) << (bits - 1))) : mpz_class(0);
-      const Interval range{mpq_class(lo), mpq_class(lo + (mpz_class(1) << bits) - 1)};
+      // An integer operand's residue is an integer in [lo, lo + 2^w - 1]; a real one's (floor
+      // over the reals) may come as close to lo + 2^w as it likes.
+      const mpz_class top = lo + (mpz_class(1) << bits) - (store_.integral(store_.operand(e, 0)) ? 1 : 0);
+      const Interval range{mpq_class(lo), mpq_class(top)};
       auto a = of(store_.operand(e, 0));
       r = a && a->lo >= range.lo && a->hi <= range.hi ? *a : range;
       break;
@@ -116,6 +111,35 @@ std::optional<Interval> IntBounds::enumerate_anew(expr::ExprId e) {
   }
   if (r) note(e, *r);
   return r;
+}
+
+// A minimum is at most each operand's upper bound and a maximum at least each operand's lower
+// bound, whatever the others are: a clamp min(max(x, L), H) of an unbounded x lies in [L, H].
+std::pair<std::optional<mpq_class>, std::optional<mpq_class>> IntBounds::one_sided(expr::ExprId e) {
+  using expr::Kind;
+  if (store_.kind(e) != Kind::Min && store_.kind(e) != Kind::Max) {
+    auto b = of(e);
+    if (!b) return {};
+    return {b->lo, b->hi};
+  }
+  const bool is_min = store_.kind(e) == Kind::Min;
+  std::optional<mpq_class> lo, hi;  // of the operands' bounds: the one that holds whatever the others are
+  bool all_lo = true, all_hi = true;
+  for (uint32_t i = 0; i < store_.arity(e); ++i) {
+    auto [l, h] = one_sided(store_.operand(e, i));
+    if (is_min) {
+      if (h) hi = hi ? std::min(*hi, *h) : *h;
+      all_lo = all_lo && l;
+      if (l) lo = lo ? std::min(*lo, *l) : *l;
+    } else {
+      if (l) lo = lo ? std::max(*lo, *l) : *l;
+      all_hi = all_hi && h;
+      if (h) hi = hi ? std::max(*hi, *h) : *h;
+    }
+  }
+  if (!all_lo) lo.reset();
+  if (!all_hi) hi.reset();
+  return {lo, hi};
 }
 
 void IntBounds::note(expr::ExprId e, const Interval& known) {

@@ -7,6 +7,7 @@
 #include <functional>
 #include <optional>
 #include <unordered_map>
+#include <utility>
 
 #include "expr/store.hpp"
 
@@ -34,6 +35,7 @@ class IntBounds {
 
  private:
   std::optional<Interval> enumerate_anew(expr::ExprId e);
+  std::pair<std::optional<mpq_class>, std::optional<mpq_class>> one_sided(expr::ExprId e);
   const expr::Store& store_;
   SymbolRange symbol_range_;
   std::unordered_map<uint32_t, std::optional<Interval>> memo_;

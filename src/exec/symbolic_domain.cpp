@@ -357,6 +357,26 @@ Value SymbolicDomain::select(Value p, Value if_true, Value if_false) {
   return r;
 }
 
+// e rounded to an integer as round_integral does, over the reals: floor(x) is x - w(2x)/2 with
+// w the unsigned 1-bit wrap (2x mod 2, in [0, 2)), so every layer that reads wraps (exact
+// evaluation, balls, Z3, the normal form) reads these; .rni's ties go to the even neighbour.
+ExprId SymbolicDomain::integral_part(ExprId e, uint8_t rnd) {
+  auto floor = [&](ExprId x) {
+    return store_.sub(x, store_.mul(store_.constant(mpq_class(1, 2)), store_.wrap(store_.mul(store_.constant(2), x), 1, false)));
+  };
+  auto ceil = [&](ExprId x) { return store_.neg(floor(store_.neg(x))); };
+  if (rnd == ptx::rnd::RMI) return floor(e);
+  if (rnd == ptx::rnd::RPI) return ceil(e);
+  if (rnd == ptx::rnd::RNI) {
+    ExprId shifted = store_.add(e, store_.constant(mpq_class(1, 2)));
+    ExprId f = floor(shifted);
+    ExprId tie = store_.cmp(expr::CmpOp::Eq, shifted, f);
+    ExprId odd = store_.cmp(expr::CmpOp::Ne, store_.wrap(f, 1, false), store_.zero());
+    return store_.select(tie, store_.select(odd, store_.sub(f, store_.one()), f), f);
+  }
+  return store_.select(store_.cmp(expr::CmpOp::Lt, e, store_.zero()), ceil(e), floor(e));
+}
+
 // q rounded to an integer: .rmi down, .rpi up, .rni to nearest even, otherwise (.rzi, or a
 // float-to-integer conversion without a mode) toward zero.
 mpz_class SymbolicDomain::round_integral(const mpq_class& q, uint8_t rnd) {
@@ -388,8 +408,8 @@ Value SymbolicDomain::cvt(ptx::Type dst, ptx::Type src, Value a, const FloatMods
     }
     if (!to_integer) return finish(real(a, src), m);
     ExprId e = real(a, src);
-    if (!store_.is_rational(e)) throw Refusal("rounds symbolic float data to an integral value");
-    return finish(store_.constant(round_integral(store_.rational(e), rnd)), m);
+    if (store_.is_rational(e)) return finish(store_.constant(round_integral(store_.rational(e), rnd)), m);
+    return finish(integral_part(e, rnd), m);
   }
   if (df) {
     if (a.is_symbolic()) return finish(integer(a, src), m);  // exact on reals
@@ -397,15 +417,21 @@ Value SymbolicDomain::cvt(ptx::Type dst, ptx::Type src, Value a, const FloatMods
     return finish(exact_constant(store_, src, a.bits), m);
   }
   if (sf) {
-    // Float -> integer needs the concrete value; on a constant it is exact rounding.
+    // Float -> integer: rounded to an integral value, then saturated to the type's range (PTX
+    // saturates float-to-integer conversions). Symbolic: the same as an exact expression,
+    // integer data from then on.
     ExprId e = real(a, src);
-    if (!store_.is_rational(e)) throw Refusal("converts symbolic float data to an integer");
-    mpz_class r = round_integral(store_.rational(e), m.rounding);
     unsigned bits = ptx::type_bits(dst);
     bool sgn = ptx::type_class(dst) == ptx::TypeClass::Signed;
     mpz_class lo = sgn ? -(mpz_class(1) << (bits - 1)) : mpz_class(0);
     mpz_class hi = sgn ? (mpz_class(1) << (bits - 1)) - 1 : (mpz_class(1) << bits) - 1;
-    if (r < lo) r = lo;  // PTX saturates float-to-integer conversions
+    if (!store_.is_rational(e)) {
+      ExprId r = integral_part(e, m.rounding);
+      r = store_.max(store_.min(r, store_.constant(mpq_class(hi))), store_.constant(mpq_class(lo)));
+      return Value::of_int_expr(r);
+    }
+    mpz_class r = round_integral(store_.rational(e), m.rounding);
+    if (r < lo) r = lo;
     if (r > hi) r = hi;
     mpz_class wrapped = r;
     if (r < 0) wrapped += mpz_class(1) << 64;

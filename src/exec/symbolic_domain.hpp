@@ -67,6 +67,7 @@ class SymbolicDomain final : public Domain {
 
  private:
   static mpz_class round_integral(const mpq_class& q, uint8_t rnd);
+  expr::ExprId integral_part(expr::ExprId e, uint8_t rnd);
   Value finish(expr::ExprId e, const FloatMods& m);
   // A float operation on concrete operands whose exact result is the float the GPU computes
   // (nothing was rounded): that float's bits, so that bit-level steps after it run (a masked
