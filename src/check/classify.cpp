@@ -25,10 +25,13 @@ constexpr size_t kReplays = 6;   // concrete runs beyond the witness's own
 double rounding_ulps(ptx::Type t) { return unit_roundoff(t) >= 0x1p-4L ? 1 : 4; }
 
 // The exact value of e at `at` as a long double: from the rounding bound's evaluation, or
-// where that gives none (a step function at its step) from exact rational evaluation.
-std::optional<long double> exact_value(const expr::Store& st, decide::RoundingBound& exact, expr::ExprId e, const expr::Assignment& at) {
+// where that gives none (a step function at its step, a select within its error of its
+// boundary) from exact rational evaluation, or with `balls` from a 128-bit ball's midpoint.
+std::optional<long double> exact_value(const expr::Store& st, decide::RoundingBound& exact, expr::ExprId e, const expr::Assignment& at,
+                                       bool balls) {
   if (auto v = exact.at(e)) return v->value;
   if (auto q = expr::eval_exact(st, e, at)) return static_cast<long double>(q->get_d());
+  if (auto b = balls ? decide::ball_value(st, e, at) : std::nullopt) return static_cast<long double>(*b);
   return std::nullopt;
 }
 
@@ -54,8 +57,8 @@ std::optional<CellAt> manifest_cell(Execution& ex, const ConcreteRun& run, decid
     if (!float_format(t.elem)) return true;  // integers: any difference is a difference
     if (std::isnan(fa) != std::isnan(fb) || std::isinf(fa) != std::isinf(fb)) return true;
     if (std::isnan(fa) || std::isinf(fa)) return false;  // both non-finite (+inf and -inf aside)
-    auto a = exact_value(ex.store(), exact, ex.cell('a', outs[c.output], c.cell), at);
-    auto b = exact_value(ex.store(), exact, ex.cell('b', outs[c.output], c.cell), at);
+    auto a = exact_value(ex.store(), exact, ex.cell('a', outs[c.output], c.cell), at, c.cell == first.cell && c.output == first.output);
+    auto b = exact_value(ex.store(), exact, ex.cell('b', outs[c.output], c.cell), at, c.cell == first.cell && c.output == first.output);
     if (!a || !b) return false;  // no exact value there: not evidence either way
     long double noise = std::fabs(fa - *a) + std::fabs(fb - *b);
     long double ulps = rounding_ulps(t.elem) * 2 * unit_roundoff(t.elem) * std::max(std::fabs(fa), std::fabs(fb));
@@ -115,7 +118,7 @@ ExactScan scan_exact(Execution& ex, const Counterexample& cx, uint64_t seed) {
   const long double ulp = 2 * unit_roundoff(out.elem);
   for (size_t i = 0; i < points.size(); ++i) {
     decide::RoundingBound exact = exact_values(ex.store(), points[i].at);
-    auto a = exact_value(ex.store(), exact, ea, points[i].at), b = exact_value(ex.store(), exact, eb, points[i].at);
+    auto a = exact_value(ex.store(), exact, ea, points[i].at, true), b = exact_value(ex.store(), exact, eb, points[i].at, true);
     if (!a || !b) {
       scan.ranked.push_back({i, i == 0 ? INFINITY : 0});
       continue;

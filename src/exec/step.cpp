@@ -152,6 +152,18 @@ static bool selects_on_symbolic(const Thread& th, const ptx::Instr& ins) {
   return p.kind == ptx::Operand::Kind::Reg && th.regs[p.index].is_symbolic();
 }
 
+// A float rounded to an integer (cvt.rni/.rzi/.rmi/.rpi of a symbolic float): modelled exactly,
+// but also the first step of a compiled exp or pow's range reduction, whose later steps read
+// the integer's bits (2^n built in the exponent field). The recognizer is asked first, as at a
+// refusal; only where it finds no routine is the rounding run.
+static bool rounds_symbolic_to_integer(const Thread& th, const ptx::Instr& ins) {
+  if (ins.op != ptx::Op::Cvt || !ptx::is_float(ins.type(1)) || ins.operands.size() != 2 || !ins.has(ptx::Mod::Rnd)) return false;
+  const uint8_t r = ins.mod(ptx::Mod::Rnd);
+  if (r != ptx::rnd::RNI && r != ptx::rnd::RZI && r != ptx::rnd::RMI && r != ptx::rnd::RPI) return false;
+  const ptx::Operand& a = ins.operands[1];
+  return a.kind == ptx::Operand::Kind::Reg && th.regs[a.index].is_symbolic();
+}
+
 bool Machine::run_ready_threads(Cta& cta) {
   const ptx::Module& mod = *launch_->module;
   const ptx::Function& fn = mod.functions[launch_->function];
@@ -204,6 +216,10 @@ bool Machine::run_ready_threads(Cta& cta) {
           }
           if (selects_on_symbolic(th, ins) &&
               try_recognize(ctx, ins, "", RoutineRecognizer::Trigger::Selection)) {
+            enter_plan(ctx, th.pc - 1);
+            continue;
+          }
+          if (rounds_symbolic_to_integer(th, ins) && try_recognize(ctx, ins, "rounds symbolic float data to an integer")) {
             enter_plan(ctx, th.pc - 1);
             continue;
           }

@@ -1,5 +1,7 @@
 // Floating-point arithmetic: every operation denotes its real-number counterpart in the
 // symbolic domain; the concrete domain computes what the GPU computes.
+#include "exec/float_bits_atomics.hpp"
+#include "exec/ieee.hpp"
 #include "sem/common.hpp"
 #include "sem/semantics.hpp"
 
@@ -34,6 +36,32 @@ void float_fma(ExecContext& ctx, const Instr& ins) {
   ctx.set(ins.operands[0], ctx.dom.fma(t, a, b, c, float_mods(ins)));
 }
 
+// testp: concrete bits are classified as the hardware does. A symbolic value is a real, finite
+// wherever it is defined (as comparisons with infinity read it; overflow is the float hazard
+// search's concern), so .finite and .number hold and .infinite and .notanumber do not; which
+// of those holds for an infinity constant the comparison with +inf tells. .normal and
+// .subnormal depend on the encoding's exponent: refused for symbolic data.
+void testp(ExecContext& c, const Instr& i) {
+  const Type t = i.type();
+  if (t != Type::F32 && t != Type::F64) throw exec::Refusal("testp of ." + std::string(ptx::type_name(t)) + " is not modelled");
+  // (TestKind's values are listed in TestOp's order: finite infinite number notanumber normal subnormal.)
+  const std::string_view kind = ptx::mod_values(Mod::TestKind)[i.mod(Mod::TestKind)];
+  const Value a = c.get(i.operands[1], t);
+  if (auto bits = c.dom.bits(a, t)) {
+    const bool r = ieee::testp(exec::format_of_width(t), static_cast<ieee::TestOp>(i.mod(Mod::TestKind)), *bits);
+    c.set(i.operands[0], Value::of_bits(r ? 1 : 0));
+    return;
+  }
+  if (kind == "normal" || kind == "subnormal")
+    throw exec::Refusal("testp." + std::string(kind) + " asks about the exponent of symbolic data's encoding, which has no meaning on reals");
+  const Value magnitude = c.dom.fun(exec::FUn::Abs, t, a, {});
+  const Value finite = c.dom.fcmp(ptx::cmp::LT, t, magnitude, Value::of_bits(ieee::infinity(exec::format_of_width(t), false)), false);
+  if (!finite.is_concrete()) throw exec::Refusal("testp." + std::string(kind) + " of a value that may be infinite or undefined");
+  const bool fin = (finite.bits & 1) != 0;
+  const bool r = kind == "finite" ? fin : kind == "infinite" ? !fin : kind == "number";
+  c.set(i.operands[0], Value::of_bits(r ? 1 : 0));
+}
+
 void register_float(exec::Semantics& s) {
   auto& st = s.step;
   st[size_t(ptx::Op::Fma)] = [](ExecContext& c, const Instr& i) { float_fma(c, i); };
@@ -46,9 +74,7 @@ void register_float(exec::Semantics& s) {
   st[size_t(ptx::Op::Cos)] = [](ExecContext& c, const Instr& i) { float_unary(c, i, FUn::Cos); };
   st[size_t(ptx::Op::Tanh)] = [](ExecContext& c, const Instr& i) { float_unary(c, i, FUn::Tanh); };
   st[size_t(ptx::Op::Copysign)] = [](ExecContext& c, const Instr& i) { float_binary(c, i, FBin::Copysign); };
-  st[size_t(ptx::Op::Testp)] = [](ExecContext&, const Instr&) {
-    throw exec::Refusal("testp asks about NaN/infinity/subnormal encodings, which have no meaning on reals");
-  };
+  st[size_t(ptx::Op::Testp)] = testp;
 }
 
 }  // namespace racer::sem

@@ -51,27 +51,22 @@ extern "C" __global__ void transpose_u8(const uint8_t* x, uint8_t* y) {
   for (int i = threadIdx.x; i < 32 * 32; i += blockDim.x) y[(i % 32) * 32 + i / 32] = x[i];
 }
 
-// Four int8 values packed into a word by prmt (byte_perm), stored as one word, against the
-// bytes stored one at a time.
-extern "C" __global__ void pack_bytes_perm(const int8_t* x, int* y, int words) {
+// Four int8 values packed into a word by prmt (byte_perm): each pair's low bytes side by side
+// (0x3340), then the pairs joined (0x5410; 0x1054 puts the upper pair first, a slip); stored as
+// one word, against the bytes stored one at a time.
+template <unsigned kJoin>
+__device__ void pack_perm(const int8_t* x, int* y, int words) {
   int w = blockIdx.x * blockDim.x + threadIdx.x;
   if (w >= words) return;
   unsigned b0 = static_cast<uint8_t>(x[4 * w]), b1 = static_cast<uint8_t>(x[4 * w + 1]);
   unsigned b2 = static_cast<uint8_t>(x[4 * w + 2]), b3 = static_cast<uint8_t>(x[4 * w + 3]);
-  y[w] = static_cast<int>(__byte_perm(__byte_perm(b0, b1, 0x3340), __byte_perm(b2, b3, 0x3340), 0x5410));
+  y[w] = static_cast<int>(__byte_perm(__byte_perm(b0, b1, 0x3340), __byte_perm(b2, b3, 0x3340), kJoin));
 }
+extern "C" __global__ void pack_bytes_perm(const int8_t* x, int* y, int words) { pack_perm<0x5410>(x, y, words); }
+extern "C" __global__ void pack_bytes_perm_swapped(const int8_t* x, int* y, int words) { pack_perm<0x1054>(x, y, words); }
 
 extern "C" __global__ void pack_bytes_plain(const int8_t* x, int8_t* y, int words) {
   int w = blockIdx.x * blockDim.x + threadIdx.x;
   if (w >= words) return;
   for (int k = 0; k < 4; ++k) y[4 * w + k] = x[4 * w + k];
-}
-
-// The halves joined the wrong way round (0x1054: the upper pair first).
-extern "C" __global__ void pack_bytes_perm_swapped(const int8_t* x, int* y, int words) {
-  int w = blockIdx.x * blockDim.x + threadIdx.x;
-  if (w >= words) return;
-  unsigned b0 = static_cast<uint8_t>(x[4 * w]), b1 = static_cast<uint8_t>(x[4 * w + 1]);
-  unsigned b2 = static_cast<uint8_t>(x[4 * w + 2]), b3 = static_cast<uint8_t>(x[4 * w + 3]);
-  y[w] = static_cast<int>(__byte_perm(__byte_perm(b0, b1, 0x3340), __byte_perm(b2, b3, 0x3340), 0x1054));
 }

@@ -66,6 +66,22 @@ TEST_F(MachineTest, RoundingToAnIntegralValueIsNotTheIdentity) {
   EXPECT_EQ(r.verdict, Verdict::Equivalent) << show(r);
 }
 
+TEST_F(MachineTest, TestpOfSymbolicDataAsksWhatTheRealsAnswer) {
+  // A symbolic float is a finite real wherever defined: isinf(x) is false, so selecting 0 where
+  // it holds is the identity; .normal asks about the encoding's exponent and is refused.
+  std::string args = R"({ read = "x" }, { write = "out" })";
+  std::string t = tensor("x", "[4]", "f32", "input", "range = [-4, 4]") + tensor("out", "[4]", "f32", "empty");
+  auto r = run(unary_kernel("isinf_zero", ".reg .pred %q<2>;\n  testp.infinite.f32 %q1, %f1;\n  selp.f32 %f2, 0f00000000, %f1, %q1;") +
+                   unary_kernel("copy_it", "mov.f32 %f2, %f1;"),
+               {.tensors = t, .a = {{"isinf_zero", args, "[1]", "[4]"}}, .b = {{"copy_it", args, "[1]", "[4]"}}});
+  EXPECT_EQ(r.verdict, Verdict::Equivalent) << show(r);
+  r = run(unary_kernel("isnormal", ".reg .pred %q<2>;\n  testp.normal.f32 %q1, %f1;\n  selp.f32 %f2, 0f00000000, %f1, %q1;") +
+              unary_kernel("copy_it", "mov.f32 %f2, %f1;"),
+          {.tensors = t, .a = {{"isnormal", args, "[1]", "[4]"}}, .b = {{"copy_it", args, "[1]", "[4]"}}});
+  EXPECT_EQ(r.verdict, Verdict::Refused) << show(r);
+  EXPECT_NE(r.reason.find("testp.normal"), std::string::npos) << r.reason;
+}
+
 TEST_F(MachineTest, ModifiersThatChangeTheResultAreNeverIgnored) {
   // cvt.relu and max.xorsign.abs compute something else than the plain instruction and are
   // not modelled: refused, naming the modifier, rather than read as cvt or max.
