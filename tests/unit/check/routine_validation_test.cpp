@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstdio>
@@ -89,8 +90,14 @@ std::vector<size_t> coefficient_positions(const std::string& text, std::pair<siz
 
 class RoutineValidation : public ::testing::TestWithParam<Routine> {
  protected:
-  fs::path dir_ = fs::temp_directory_path() / ("racer_routine_" + std::to_string(::getpid()) + "_" +
-                                               ::testing::UnitTest::GetInstance()->current_test_info()->name());
+  // One directory per test: a parameterized test's name holds a '/', which would leave the
+  // directory above the one TearDown removes behind.
+  fs::path dir_ = fs::temp_directory_path() / ("racer_routine_" + std::to_string(::getpid()) + "_" + flat_test_name());
+  static std::string flat_test_name() {
+    std::string n = ::testing::UnitTest::GetInstance()->current_test_info()->name();
+    std::replace(n.begin(), n.end(), '/', '_');
+    return n;
+  }
   void SetUp() override { fs::create_directories(dir_); }
   void TearDown() override {
     std::error_code ec;
