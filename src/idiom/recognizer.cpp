@@ -108,8 +108,12 @@ std::optional<std::vector<Run>> runs_at_probe_points(const ProbeSite& site, ieee
 
 // Probe points for a fit over an input's range: the fixed points inside it, and kRangePoints
 // more spread over it (evenly over a bounded range, at growing distances from its end
-// otherwise, so that a narrow range is probed as densely as the whole line).
+// otherwise, so that a narrow range is probed as densely as the whole line). A bounded range
+// is also probed at its ends and at shrinking distances from them: a selection whose other
+// piece serves only a sliver at one end (erff's small-argument piece where rsqrt(tanh(y))
+// nears 1) must be seen there, or one piece is read as the routine on the whole range.
 constexpr size_t kRangePoints = 24;
+constexpr int kEndPoints = 10;
 std::vector<long double> points_in(const InputRange& r) {
   std::vector<long double> pts;
   for (long double t : probe_points())
@@ -121,6 +125,15 @@ std::vector<long double> points_in(const InputRange& r) {
     if (lo && hi) pts.push_back(r.lo + u * (r.hi - r.lo));
     else if (lo) pts.push_back(r.lo + far);
     else if (hi) pts.push_back(r.hi - far);
+  }
+  if (lo && hi && r.hi > r.lo) {
+    pts.push_back(r.lo);
+    pts.push_back(r.hi);
+    for (int k = 1; k <= kEndPoints; ++k) {
+      const long double d = std::ldexp(r.hi - r.lo, -5 - k);  // 2^-6 .. 2^-15 of the range
+      pts.push_back(r.lo + d);
+      pts.push_back(r.hi - d);
+    }
   }
   return pts;
 }

@@ -201,5 +201,17 @@ TEST_P(RoutineValidation, ChangedCoefficientNeverPassesAsTheFunction) {
 INSTANTIATE_TEST_SUITE_P(Routines, RoutineValidation, ::testing::ValuesIn(kRoutines),
                          [](const ::testing::TestParamInfo<Routine>& i) { return std::string(i.param.entry); });
 
+TEST(RoutineSelection, APieceServingASliverOfTheInputRangeIsSeen) {
+  // erff(rsqrtf(tanhf(y))) for y in [1/2, 4]: erff selects |z| or z^2 as its polynomial's
+  // variable by |z| >= 1.00295, and z = rsqrt(tanh(y)) falls below that only where tanh(y)
+  // exceeds 0.9941, a sliver at the top of its range. Probed evenly, the selection fitted
+  // rsqrt(tanh(y)) and one piece was read as the routine everywhere (the self-check caught it).
+  instance::Instance inst =
+      instance::load_instance(std::string(RACER_SOURCE_DIR) + "/tests/fuzz/soundness/regressions/r_fz97_000329.toml");
+  CheckResult r = check_instance(inst);
+  EXPECT_EQ(r.verdict, Verdict::Equivalent) << r.reason;
+  for (const std::string& what : r.recognized) EXPECT_EQ(what.find("rsqrt(t)"), std::string::npos) << what;
+}
+
 }  // namespace
 }  // namespace racer::check
