@@ -57,8 +57,9 @@ std::optional<CellAt> manifest_cell(Execution& ex, const ConcreteRun& run, decid
     if (!float_format(t.elem)) return true;  // integers: any difference is a difference
     if (std::isnan(fa) != std::isnan(fb) || std::isinf(fa) != std::isinf(fb)) return true;
     if (std::isnan(fa) || std::isinf(fa)) return false;  // both non-finite (+inf and -inf aside)
-    auto a = exact_value(ex.store(), exact, ex.cell('a', outs[c.output], c.cell), at, c.cell == first.cell && c.output == first.output);
-    auto b = exact_value(ex.store(), exact, ex.cell('b', outs[c.output], c.cell), at, c.cell == first.cell && c.output == first.output);
+    const bool balls = c.cell == first.cell && c.output == first.output;  // (one cell's worth of ball evaluations)
+    auto a = exact_value(ex.store(), exact, ex.cell('a', outs[c.output], c.cell), at, balls);
+    auto b = exact_value(ex.store(), exact, ex.cell('b', outs[c.output], c.cell), at, balls);
     if (!a || !b) return false;  // no exact value there: not evidence either way
     long double noise = std::fabs(fa - *a) + std::fabs(fb - *b);
     long double ulps = rounding_ulps(t.elem) * 2 * unit_roundoff(t.elem) * std::max(std::fabs(fa), std::fabs(fb));

@@ -32,7 +32,6 @@ constexpr size_t kBallEscalations = 2;
 constexpr size_t kBallPointsBeforeRandom = kBallPoints / 2;
 static_assert(kBallPointsBeforeRandom + SearchOptions{}.random_ball_points == kBallPoints);
 
-// Whether exact evaluation can meet irrational values: any function but abs and wraps.
 // Whether a side may be an infinity: a -inf constant (a masked logit) somewhere in either.
 bool has_infinity(const expr::Store& s, ExprId a, ExprId b) {
   const ExprId roots[] = {a, b};
@@ -50,6 +49,7 @@ std::optional<Refutation> infinite_refutation(const expr::Store& s, ExprId a, Ex
   return Refutation{p, xa->value, xb->value, false, 0, xa->infinity, xb->infinity};
 }
 
+// Whether exact evaluation can meet irrational values: any function but abs and wraps.
 bool has_transcendental(const expr::Store& s, ExprId a, ExprId b) {
   std::unordered_set<uint32_t> seen{a.index, b.index};
   std::vector<ExprId> stack{a, b};

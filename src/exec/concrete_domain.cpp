@@ -199,7 +199,7 @@ Value ConcreteDomain::cvt_bits(ptx::Type dst, ptx::Type src, Value a, const Floa
   bool df = ptx::is_float(dst), sf = ptx::is_float(src);
   if (df && sf) {
     uint8_t r = m.rounding;
-    if (dst == src && (r == ptx::rnd::RNI || r == ptx::rnd::RZI || r == ptx::rnd::RMI || r == ptx::rnd::RPI))
+    if (dst == src && ptx::rnd::to_integer(r))
       return Value::of_bits(ieee::round_to_integral(format(dst), a.bits, rounding(r), m.ftz, m.sat));
     return Value::of_bits(ieee::convert(format(dst), format(src), a.bits, mode(m)));
   }

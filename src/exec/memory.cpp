@@ -217,7 +217,7 @@ void Machine::write_bytes(Region& r, uint64_t off, unsigned size, Value v) {
     write_bytes(r, off + 2, 2, lanes[1]);
     return;
   }
-  if (v.is_bytes() || v.is_quad()) {
+  if (v.holds_bytes()) {
     // st.b8 keeps lane 0 (the register's low byte), st.b16 two lanes, st.b32 four (a pair's
     // upper two are zero).
     if (size > 4)

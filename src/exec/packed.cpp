@@ -44,15 +44,22 @@ std::optional<Codes> byte_codes(const LaneTable& table, Value v) {
   return std::nullopt;
 }
 
-// Concrete bits where every lane is known; a pair where the upper two are zero (it fits the
-// Value); else the table's entry.
+// Two lanes with zeros above them: concrete bits where both are known, else a byte pair (it
+// fits the Value).
+Value from_pair(uint32_t lo, uint32_t hi) {
+  if (known_bits(lo) && known_bits(hi)) return Value::of_bits((lo & 0xFF) | (hi & 0xFF) << 8);
+  return Value{uint64_t{lo} | uint64_t{hi} << 32, Value::kBytes, false};
+}
+
+// A pair where the upper two lanes are zero; concrete bits where every lane is known; else
+// the table's entry.
 Value from_codes(LaneTable& table, const Codes& l) {
+  if (l[2] == kZeroLane && l[3] == kZeroLane) return from_pair(l[0], l[1]);
   if (known_bits(l[0]) && known_bits(l[1]) && known_bits(l[2]) && known_bits(l[3])) {
     uint64_t bits = 0;
     for (unsigned k = 0; k < 4; ++k) bits |= uint64_t{l[k] & 0xFF} << (8 * k);
     return Value::of_bits(bits);
   }
-  if (l[2] == kZeroLane && l[3] == kZeroLane) return Value{uint64_t{l[0]} | uint64_t{l[1]} << 32, Value::kBytes, false};
   return Value{table.entry(l), Value::kQuad, false};
 }
 
@@ -176,13 +183,9 @@ Value join_halves(LaneTable& table, Value lo, Value hi) {
 }
 
 std::array<Value, 2> split_halves(const LaneTable& table, Value v) {
-  if (!v.is_quad() && !v.is_bytes()) return unpack_halves(v);
+  if (!v.holds_bytes()) return unpack_halves(v);
   const Codes c = codes_or_refuse(table, v);
-  auto pair = [](uint32_t lo, uint32_t hi) {
-    if (known_bits(lo) && known_bits(hi)) return Value::of_bits((lo & 0xFF) | (hi & 0xFF) << 8);
-    return Value{uint64_t{lo} | uint64_t{hi} << 32, Value::kBytes, false};
-  };
-  return {pair(c[0], c[1]), pair(c[2], c[3])};
+  return {from_pair(c[0], c[1]), from_pair(c[2], c[3])};
 }
 
 Value pack_halves(Value lo, Value hi) {

@@ -157,9 +157,9 @@ static bool selects_on_symbolic(const Thread& th, const ptx::Instr& ins) {
 // the integer's bits (2^n built in the exponent field). The recognizer is asked first, as at a
 // refusal; only where it finds no routine is the rounding run.
 static bool rounds_symbolic_to_integer(const Thread& th, const ptx::Instr& ins) {
-  if (ins.op != ptx::Op::Cvt || !ptx::is_float(ins.type(1)) || ins.operands.size() != 2 || !ins.has(ptx::Mod::Rnd)) return false;
-  const uint8_t r = ins.mod(ptx::Mod::Rnd);
-  if (r != ptx::rnd::RNI && r != ptx::rnd::RZI && r != ptx::rnd::RMI && r != ptx::rnd::RPI) return false;
+  if (ins.op != ptx::Op::Cvt || !ptx::is_float(ins.type(1)) || ins.operands.size() != 2 || !ins.has(ptx::Mod::Rnd) ||
+      !ptx::rnd::to_integer(ins.mod(ptx::Mod::Rnd)))
+    return false;
   const ptx::Operand& a = ins.operands[1];
   return a.kind == ptx::Operand::Kind::Reg && th.regs[a.index].is_symbolic();
 }

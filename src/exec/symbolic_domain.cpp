@@ -398,7 +398,7 @@ Value SymbolicDomain::cvt(ptx::Type dst, ptx::Type src, Value a, const FloatMods
   bool df = ptx::is_float(dst), sf = ptx::is_float(src);
   if (df && sf) {
     uint8_t rnd = m.rounding;
-    bool to_integer = rnd == ptx::rnd::RNI || rnd == ptx::rnd::RZI || rnd == ptx::rnd::RMI || rnd == ptx::rnd::RPI;
+    bool to_integer = ptx::rnd::to_integer(rnd);
     // Rounding between formats is the identity on reals; rounding to an integral value is not.
     // Into fp8 with .satfinite (which PTX requires there), values beyond the largest finite
     // one become it: a clamp, which matters at 448 (e4m3) where an f32 computation often is.

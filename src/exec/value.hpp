@@ -48,6 +48,8 @@ struct Value {
   bool is_deferred() const { return sym == kDeferred; }
   bool is_bytes() const { return sym == kBytes; }
   bool is_quad() const { return sym == kQuad; }
+  // Byte lanes, two or four (exec/packed.hpp).
+  bool holds_bytes() const { return sym == kBytes || sym == kQuad; }
   // Lanes of any kind (two halves, two or four bytes): never one number.
   bool holds_lanes() const { return sym == kPacked || sym == kBytes || sym == kQuad; }
   // The number this value is; packed lanes are not one number (fail closed), and a

@@ -81,6 +81,8 @@ std::optional<uint8_t> mod_value_index(Mod g, std::string_view value);
 // The rounding/approximation group's values, by index (for the executor and printer).
 namespace rnd {
 enum : uint8_t { RN, RZ, RM, RP, RNA, RS, RNI, RZI, RMI, RPI, APPROX, FULL };
+// The modes that round to an integral value (cvt.rni/.rzi/.rmi/.rpi).
+inline bool to_integer(uint8_t r) { return r == RNI || r == RZI || r == RMI || r == RPI; }
 }
 namespace cmp {
 enum : uint8_t { EQ, NE, LT, LE, GT, GE, LO, LS, HI, HS, EQU, NEU, LTU, LEU, GTU, GEU, NUM, NAN_ };

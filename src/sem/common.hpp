@@ -54,6 +54,11 @@ inline Value bits_view(ExecContext& ctx, Value v, Type t) {
   return symbolic_bits_view(ctx, v, t);
 }
 
+// A 32-bit register's value as byte lanes (exec/packed.hpp): lanes and concrete bits as they
+// are, one symbolic integer as its low byte with zeros above where it lies in [0, 255] (an
+// s8/u8 value loaded into a 32-bit register) and bits that must not be read otherwise.
+Value as_byte_lanes(ExecContext& c, Value v);
+
 // Concrete bits of an integer operand (through bits_view); symbolic data is refused.
 inline uint64_t int_operand(ExecContext& ctx, const ptx::Operand& op, Type t) {
   Value v = bits_view(ctx, ctx.get(op, t), t);

@@ -18,10 +18,7 @@ size_t fragment_registers(const ptx::Operand& vec) { return vec.kind == ptx::Ope
 static const ptx::Operand& reg_at(const ptx::Operand& vec, size_t k) { return vec.kind == ptx::Operand::Kind::Vector ? vec.elems[k] : vec; }
 
 std::array<Value, 4> byte_elements(ExecContext& c, Value v, Type elem) {
-  if (v.is_symbolic() && v.integer) {
-    Value high = c.dom.int_bit_field(Type::U32, v, 8, 32);
-    v = exec::low_byte(c.lanes(), v, high.is_concrete() && high.bits == 0);
-  }
+  v = as_byte_lanes(c, v);
   std::array<Value, 4> out;
   for (unsigned e = 0; e < 4; ++e) {
     Value lane = exec::byte_lane(c.lanes(), v, e);

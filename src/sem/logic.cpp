@@ -84,7 +84,7 @@ bool int_mask(ExecContext& c, const Instr& i, Value a, Value b) {
 // and/or/xor that move whole bytes of a register holding byte lanes (exec/packed.hpp): a mask
 // of 0x00 and 0xFF bytes, or lanes joined where one side of each lane is zero.
 bool byte_lane_op(ExecContext& c, const Instr& i, Value a, Value b) {
-  if (!a.is_bytes() && !a.is_quad() && !b.is_bytes() && !b.is_quad()) return false;
+  if (!a.holds_bytes() && !b.holds_bytes()) return false;
   const unsigned width = ptx::type_bits(i.type()) / 8;
   if (width != 2 && width != 4) throw exec::Refusal("a bit-level operation wider than 32 bits on a register holding byte lanes");
   std::optional<Value> r;
@@ -150,7 +150,7 @@ void shift(ExecContext& c, const Instr& i) {
   Type t = i.type();
   IntT it(t);
   uint64_t n = int_operand(c, i.operands[2], Type::U32) & 0xFFFFFFFF;
-  if (Value v = c.get(i.operands[1], t); v.is_bytes() || v.is_quad()) {
+  if (Value v = c.get(i.operands[1], t); v.holds_bytes()) {
     // A register of byte lanes shifted by whole bytes (Triton's shr.s16 by 8 before st.b8).
     if ((it.bits != 16 && it.bits != 32) || n % 8 != 0 || n >= it.bits)
       throw exec::Refusal("a shift by other than whole bytes of a register holding byte lanes");
@@ -186,14 +186,6 @@ void shf(ExecContext& c, const Instr& i) {
   c.set(i.operands[0], Value::of_bits(r & 0xFFFFFFFF));
 }
 
-// prmt's operand as byte lanes: lanes as they are, or one symbolic integer as its low byte
-// with zeros above where it lies in [0, 255] (an s8/u8 value loaded into a 32-bit register).
-Value as_byte_lanes(ExecContext& c, Value v) {
-  if (!v.is_symbolic() || !v.integer) return v;  // (byte lanes, concrete bits; a float is refused by byte_codes)
-  Value high = c.dom.int_bit_field(Type::U32, v, 8, 32);
-  return exec::low_byte(c.lanes(), v, high.is_concrete() && high.bits == 0);
-}
-
 void prmt(ExecContext& c, const Instr& i) {
   if (i.has(Mod::PrmtMode)) throw exec::Refusal("prmt with a special mode is not modelled");
   if (Value va = c.get(i.operands[1], Type::B32), vb = c.get(i.operands[2], Type::B32); !va.is_concrete() || !vb.is_concrete()) {
@@ -215,6 +207,12 @@ void prmt(ExecContext& c, const Instr& i) {
 }
 
 }  // namespace
+
+Value as_byte_lanes(ExecContext& c, Value v) {
+  if (!v.is_symbolic() || !v.integer) return v;  // (byte lanes, concrete bits; a float is refused by byte_codes)
+  Value high = c.dom.int_bit_field(Type::U32, v, 8, 32);
+  return exec::low_byte(c.lanes(), v, high.is_concrete() && high.bits == 0);
+}
 
 void register_logic(exec::Semantics& s) {
   auto& st = s.step;

@@ -113,7 +113,7 @@ void st(ExecContext& c, const Instr& i) {
   // st.b8 of a register holding byte lanes stores lane 0, as the hardware keeps the low byte.
   auto value = [&](size_t k) {
     Value v = c.get(srcs[k], t);
-    return size == 1 && (v.is_bytes() || v.is_quad()) ? exec::byte_lane(c.lanes(), v, 0) : v;
+    return size == 1 && v.holds_bytes() ? exec::byte_lane(c.lanes(), v, 0) : v;
   };
   if (auto a = indexed(c, i, i.operands[0])) {
     for (size_t k = 0; k < srcs.size(); ++k) c.memory().store_indexed(c, i, sp, a, k * size, size, value(k), t);

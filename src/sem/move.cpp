@@ -69,7 +69,7 @@ void cvt(ExecContext& c, const Instr& i) {
     c.set(i.operands[0], exec::unpack_halves(a)[0]);
     return;
   }
-  if ((a.is_bytes() || a.is_quad()) && !i.has(Mod::Sat) && ptx::is_integer(dt) && ptx::is_integer(st) &&
+  if (a.holds_bytes() && !i.has(Mod::Sat) && ptx::is_integer(dt) && ptx::is_integer(st) &&
       (ptx::type_bits(dt) <= ptx::type_bits(st) || ptx::type_class(st) != ptx::TypeClass::Signed)) {
     // Byte lanes narrowed keep their low lanes; widened from an unsigned type, zeros above.
     c.set(i.operands[0], exec::bytes_truncated(c.lanes(), a, std::min(ptx::type_bits(dt), ptx::type_bits(st)) / 8));
