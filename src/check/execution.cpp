@@ -38,6 +38,9 @@ void run_program(exec::Machine& m, const Prepared& prep, char which) {
 
 Execution::Execution(const instance::Instance& inst, const exec::Limits& limits)
     : prep_(inst), session_(limits), dom_(session_.store()) {
+  output_of_.assign(prep_.tensors().size(), -1);
+  const std::vector<size_t> outs = prep_.output_tensors();
+  for (size_t o = 0; o < outs.size(); ++o) output_of_[outs[o]] = static_cast<int>(o);
   dom_.set_limits_check([this] { session_.check_limits(); });
   // Symbolic integers from integer tensors lie in their dtype's range (or the instance's).
   dom_.set_symbol_range([this](expr::ExprId e) -> std::optional<exec::Interval> {
@@ -82,9 +85,6 @@ std::string Execution::run(bool& refused, const std::function<void(char program)
       // (or initial constant) program a's run reads there.
       reference_cells_ = build_reference(*ref, session_.store(),
                                          [this](size_t t, int64_t c) { return mb_->cell_expr(t, c); });
-      std::vector<size_t> outs = prep_.output_tensors();
-      reference_output_of_.assign(prep_.tensors().size(), -1);
-      for (size_t o = 0; o < outs.size(); ++o) reference_output_of_[outs[o]] = static_cast<int>(o);
     } else {
       run_program(*mb_, prep_, 'b');
       excuse_harmless_races('b');
@@ -95,6 +95,14 @@ std::string Execution::run(bool& refused, const std::function<void(char program)
     return r.what();
   } catch (const exec::LimitReached& l) {
     return std::string("running program ") + running + " stopped: " + l.what();
+  }
+  try {
+    output_cells();
+  } catch (const exec::Refusal& r) {
+    refused = true;
+    return std::string("reading the outputs: ") + r.what();
+  } catch (const exec::LimitReached& l) {
+    return std::string("reading the outputs stopped: ") + l.what();
   }
   return {};
 }
@@ -152,23 +160,35 @@ void Execution::excuse_harmless_races(char which) {
   first = std::move(again);
 }
 
-expr::ExprId Execution::cell(char program, size_t tensor, int64_t flat) {
-  if (program == 'b' && tensor < reference_output_of_.size() && reference_output_of_[tensor] >= 0)
-    return reference_cells_[static_cast<size_t>(reference_output_of_[tensor])][static_cast<size_t>(flat)];
+expr::ExprId Execution::read_cell(char program, size_t tensor, int64_t flat) {
+  if (program == 'b' && !reference_cells_.empty() && output_of_[tensor] >= 0)
+    return reference_cells_[static_cast<size_t>(output_of_[tensor])][static_cast<size_t>(flat)];
   return (program == 'a' ? *ma_ : *mb_).cell_expr(tensor, flat);
 }
 
-OutputCells Execution::output_cells() {
+expr::ExprId Execution::cell(char program, size_t tensor, int64_t flat) {
+  if (!cells_ || output_of_[tensor] < 0) return read_cell(program, tensor, flat);
+  return (*cells_)[program == 'a' ? 0 : 1][static_cast<size_t>(output_of_[tensor])][static_cast<size_t>(flat)];
+}
+
+const OutputCells& Execution::output_cells() {
+  if (cells_) return *cells_;
   OutputCells cells;
   for (int side = 0; side < 2; ++side)
     for (size_t t : prep_.output_tensors()) {
       cells[side].emplace_back();
       for (uint64_t c = 0; c < prep_.tensors()[t].cell_count(); ++c) {
         if (c % kCellsBetweenLimitChecks == 0) session().check_limits();
-        cells[side].back().push_back(cell(side == 0 ? 'a' : 'b', t, static_cast<int64_t>(c)));
+        try {
+          cells[side].back().push_back(read_cell(side == 0 ? 'a' : 'b', t, static_cast<int64_t>(c)));
+        } catch (const exec::Refusal& r) {
+          throw exec::Refusal(std::string("program ") + (side == 0 ? 'a' : 'b') + ", output cell " +
+                              prep_.tensors()[t].cell_name(static_cast<int64_t>(c)) + ": " + r.what());
+        }
       }
     }
-  return cells;
+  cells_ = std::move(cells);
+  return *cells_;
 }
 
 std::optional<exec::Site> Execution::writer_of(char program, size_t tensor, int64_t flat) const {

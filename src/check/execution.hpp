@@ -38,9 +38,10 @@ class Execution {
   exec::Session& session() { return session_; }
   expr::Store& store() { return session_.store(); }
   expr::ExprId cell(char program, size_t tensor, int64_t flat);
-  // Every output cell of both programs, checking the limits as it goes (may throw LimitReached):
-  // a cell no program wrote becomes a symbol of its own here.
-  OutputCells output_cells();
+  // Every output cell of both programs, read once, when the programs have run (run() reads
+  // them, checking the limits as it goes): a cell no program wrote becomes a symbol of its own
+  // then, and a cell whose data cannot be read as its dtype refuses the check there.
+  const OutputCells& output_cells();
   // The instruction that last wrote a final cell in a program run by the machine, if any.
   std::optional<exec::Site> writer_of(char program, size_t tensor, int64_t flat) const;
   decide::SymbolDomain domain_of(expr::ExprId symbol) const;
@@ -62,10 +63,11 @@ class Execution {
   std::unique_ptr<exec::Machine> ma_, mb_;  // null when their memory could not be set up
   std::string not_started_;                 // why, then
   std::vector<exec::Note> notes_;           // the checker's own (why races stand)
-  // Program b given as a reference (check/reference_build): per output, per cell; and per
-  // tensor, its output index (-1: not an output).
+  std::vector<int> output_of_;  // per tensor, its index in Prepared::output_tensors() (-1: not an output)
+  // Program b given as a reference (check/reference_build): per output, per cell.
   std::vector<std::vector<expr::ExprId>> reference_cells_;
-  std::vector<int> reference_output_of_;
+  std::optional<OutputCells> cells_;  // output_cells(), once read
+  expr::ExprId read_cell(char program, size_t tensor, int64_t flat);
 };
 
 }  // namespace racer::check

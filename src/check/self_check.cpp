@@ -209,7 +209,7 @@ SelfCheck self_check(Execution& ex, const std::vector<exec::Defect>& defects, un
   std::vector<size_t> outs = prep.output_tensors();
   // Every output cell's expression first: a cell no program wrote becomes a symbol of its
   // own here, which the points must give a value too.
-  OutputCells cells = ex.output_cells();
+  const OutputCells& cells = ex.output_cells();
   const Halves halves = halves_for(prep, outs);
   PointSampler sampler(ex, seed);
   // A point where most cells have no bound (the normal form's intermediate values, such as

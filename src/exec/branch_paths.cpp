@@ -309,18 +309,22 @@ Value Machine::merge(Value taken, Value a, Value b, ptx::Type t) {
     if (ft == ptx::Type::None) throw Refusal("a " + std::to_string(ptx::type_bits(t)) + "-bit register whose float format is not known");
     return dom_.select(taken, dom_.as_number(a, ft), dom_.as_number(b, ft));
   }
-  // Integer data. An untyped (.b) register's bits mean the same signed or unsigned only
-  // below the sign bit.
-  ptx::Type it = t;
-  if (ptx::type_class(t) != ptx::TypeClass::Signed && ptx::type_class(t) != ptx::TypeClass::Unsigned) {
-    unsigned bits = ptx::type_bits(t);
-    if (bits != 16 && bits != 32 && bits != 64) throw Refusal("a register of an unsupported width");
-    for (const Value& v : {a, b})
-      if (v.is_concrete() && (bits < 64 ? v.bits >> (bits - 1) : v.bits >> 63) != 0)
-        throw Refusal("an untyped register whose bits could be a signed or an unsigned integer");
-    it = bits == 16 ? ptx::Type::U16 : bits == 32 ? ptx::Type::U32 : ptx::Type::U64;
-  }
-  return dom_.select(taken, dom_.as_integer(a, it), dom_.as_integer(b, it));
+  // Integer data. Symbolic integer data is any integer congruent to the register's bits (every
+  // reader wraps it to its own type where its bounds leave that open: exec/symbolic_wrap.cpp),
+  // so an untyped (.b) register's path values may each be read as either signedness: a bit
+  // pattern with the sign bit set as the signed type (the -1 a path stores as "no token"),
+  // anything else as the unsigned one.
+  if (ptx::type_class(t) == ptx::TypeClass::Signed || ptx::type_class(t) == ptx::TypeClass::Unsigned)
+    return dom_.select(taken, dom_.as_integer(a, t), dom_.as_integer(b, t));
+  const unsigned bits = ptx::type_bits(t);
+  if (bits != 16 && bits != 32 && bits != 64) throw Refusal("a register of an unsupported width");
+  const ptx::Type u = bits == 16 ? ptx::Type::U16 : bits == 32 ? ptx::Type::U32 : ptx::Type::U64;
+  const ptx::Type s = bits == 16 ? ptx::Type::S16 : bits == 32 ? ptx::Type::S32 : ptx::Type::S64;
+  auto as_either = [&](Value v) {
+    const bool sign_set = v.is_concrete() && (v.bits >> (bits - 1) & 1) != 0;
+    return dom_.as_integer(v, sign_set ? s : u);
+  };
+  return dom_.select(taken, as_either(a), as_either(b));
 }
 
 }  // namespace racer::exec

@@ -428,6 +428,8 @@ Value SymbolicDomain::cvt(ptx::Type dst, ptx::Type src, Value a, const FloatMods
     if (!store_.is_rational(e)) {
       ExprId r = integral_part(e, m.rounding);
       r = store_.max(store_.min(r, store_.constant(mpq_class(hi))), store_.constant(mpq_class(lo)));
+      converted_integers_.insert(r.index);
+      integer_inputs_.erase(r.index);  // (an earlier reading of the same node as not integral)
       return Value::of_int_expr(r);
     }
     mpz_class r = round_integral(store_.rational(e), m.rounding);

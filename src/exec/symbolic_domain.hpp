@@ -3,6 +3,7 @@
 #include <map>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "exec/concrete_domain.hpp"
 #include "exec/deferred_sums.hpp"
@@ -82,9 +83,13 @@ class SymbolicDomain final : public Domain {
   // bounds prove it fits t, else its two's-complement wrap-around to t; refused where e is not
   // known to be an integer (data from uninitialized memory: its witnesses are not integers).
   expr::ExprId wrapped(expr::ExprId e, ptx::Type t);
-  // Whether every symbol e depends on is an integer input (symbolic_wrap.cpp).
+  // Whether e is integer-valued by construction: built by integer arithmetic from integer
+  // inputs and from floats converted to integers (symbolic_wrap.cpp).
   bool from_integer_inputs(expr::ExprId e);
   std::unordered_map<uint32_t, bool> integer_inputs_;
+  // The results of float-to-integer conversions (cvt.rzi.s16.f32 and the like): integers
+  // whatever the float they came from, so their wrap-around is exact.
+  std::unordered_set<uint32_t> converted_integers_;
   Value checked_int(expr::ExprId e, ptx::Type t);
   // The float of type t whose bits are the integer e, where e is an exponent field alone
   // (2^k built as (k + bias) << mantissa bits) within the normal range: 2^k exactly.

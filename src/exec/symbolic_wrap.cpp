@@ -45,24 +45,34 @@ ExprId SymbolicDomain::wrapped(ExprId e, ptx::Type t) {
 }
 
 // Integer data computed by the machine from integer inputs alone is integer-valued whatever its
-// form ((x - wrap_u1(x)) / 2 is floor(x / 2)), and a witness gives those inputs integers.
+// form ((x - wrap_u1(x)) / 2 is floor(x / 2)), and a witness gives those inputs integers. So is
+// what it computes from a float converted to an integer (the conversion rounds exactly).
 bool SymbolicDomain::from_integer_inputs(ExprId e) {
   auto leaf = [&](ExprId x) -> std::optional<bool> {
+    if (converted_integers_.contains(x.index)) return true;
     if (store_.kind(x) == expr::Kind::Symbol) return store_.symbol_info(x).integer;
     if (store_.arity(x) == 0) return true;
     return std::nullopt;
   };
   expr::fold_post_order(e, integer_inputs_, leaf, expr::AllOperands{store_}, [&](ExprId x) {
-    for (uint32_t i = 0; i < store_.arity(x); ++i)
+    // A selection between integers is one, whatever its condition compares (the index an
+    // argmax keeps is chosen by comparing floats).
+    const bool numeric_select = store_.kind(x) == expr::Kind::Select && !store_.is_condition(x);
+    for (uint32_t i = numeric_select ? 1 : 0; i < store_.arity(x); ++i)
       if (!integer_inputs_.at(store_.operand(x, i).index)) return false;
     return true;
   });
   return integer_inputs_.at(e.index);
 }
 
+// An unknown memory value read as integer data (an uninitialized cell) stands for what the
+// cell holds as read; anything computed must fit t or be wrapped exactly (else refused): a
+// 16-bit -148 stored with st.b8 is 108 in the byte.
 Value SymbolicDomain::as_stored_integer(Value v, ptx::Type t) {
-  if (!v.is_symbolic() || !v.integer || !from_integer_inputs(v.expr())) return v;
-  return Value::of_int_expr(wrapped(v.expr(), t));
+  if (!v.is_symbolic() || !v.integer) return v;
+  const ExprId e = v.expr();
+  if (store_.kind(e) == expr::Kind::Symbol && !from_integer_inputs(e)) return v;
+  return Value::of_int_expr(wrapped(e, t));
 }
 
 }  // namespace racer::exec

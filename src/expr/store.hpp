@@ -82,9 +82,10 @@ class Store {
     return !stands_for_routines_.empty() && stands_for_routines_.contains(x.index);  // (most stores have none)
   }
   // Whether x > 0 at every point by its shape alone: exp, a positive constant or ranged input,
-  // and products, positively weighted sums and square roots of those (looks at a few hundred
-  // nodes at most).
-  bool surely_positive(ExprId x) const;
+  // and products, positively weighted sums and square roots of those (looks at `budget` nodes
+  // at most: a few hundred by default, a glance where it is asked at every comparison).
+  static constexpr int kPositiveBudget = 256;
+  bool surely_positive(ExprId x, int budget = kPositiveBudget) const;
   size_t operand_slots() const { return pool_.size(); }  // the operand pool, reserved room included
   // Called before one of the store's large arrays grows, with the bytes the growth makes
   // resident beside what is there (the copy of the old array, or a rehashed table); it may

@@ -7,7 +7,7 @@ namespace {
 
 // Whether x > 0 at every point by its shape alone: exp, a positive constant or ranged input, a
 // product with a positive coefficient of such factors, a sum of them with positive weights, the
-// square root of one. At most `budget` nodes are looked at (a glance, at every log built).
+// square root of one, the log of a constant above 1. At most `budget` nodes are looked at.
 bool positive_by_shape(const Store& s, ExprId x, int& budget) {
   if (--budget < 0 || !s.is_finite(x)) return false;
   switch (s.kind(x)) {
@@ -16,9 +16,15 @@ bool positive_by_shape(const Store& s, ExprId x, int& budget) {
       const auto& r = s.symbol_info(x).range;
       return r && r->lo > 0;
     }
-    case Kind::Func:
-      return s.func_kind(x) == FuncKind::Exp ||
-             (s.func_kind(x) == FuncKind::Sqrt && positive_by_shape(s, s.operand(x, 0), budget));
+    case Kind::Func: {
+      const ExprId a = s.operand(x, 0);
+      switch (s.func_kind(x)) {
+        case FuncKind::Exp: return true;
+        case FuncKind::Sqrt: return positive_by_shape(s, a, budget);
+        case FuncKind::Log: return s.is_rational(a) && s.rational(a) > 1;  // log(2), the factor of exp2
+        default: return false;
+      }
+    }
     case Kind::Mul:
       if (s.coef(x) <= 0) return false;
       for (uint32_t i = 0; i < s.arity(x); ++i)
@@ -34,12 +40,9 @@ bool positive_by_shape(const Store& s, ExprId x, int& budget) {
   }
 }
 
-constexpr int kPositiveBudget = 256;
-
 }  // namespace
 
-bool Store::surely_positive(ExprId x) const {
-  int budget = kPositiveBudget;
+bool Store::surely_positive(ExprId x, int budget) const {
   return positive_by_shape(*this, x, budget);
 }
 

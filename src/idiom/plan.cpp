@@ -89,6 +89,12 @@ bool close_plan(const ptx::Function& fn, const Liveness& live, const std::vector
                 std::set<uint32_t>& skip, std::set<uint32_t>& tainted, const std::set<uint32_t>& results,
                 RoutinePlan& plan) {
   std::vector<uint32_t> writes;
+  // The instruction the recognition began at is stepped over whether or not the probed input
+  // reaches it: what it writes is the plan's too. (A root that does not feed it, such as a
+  // rescaling factor exp2(m_old - m_new) found live where the probes merge, would otherwise
+  // leave its write unset and the thread reading a stale register.)
+  writes_of(fn.instrs[at], writes);
+  tainted.insert(writes.begin(), writes.end());
   for (size_t before = SIZE_MAX; before != skip.size();) {
     before = skip.size();
     for (uint32_t pc : jumped_over(fn, jumps_of(fn, {skip.begin(), skip.end()}, runs), skip)) {

@@ -2,6 +2,7 @@
 // symbolic domain; the concrete domain computes what the GPU computes.
 #include "exec/float_bits_atomics.hpp"
 #include "exec/ieee.hpp"
+#include "exec/packed.hpp"
 #include "sem/common.hpp"
 #include "sem/semantics.hpp"
 
@@ -10,22 +11,41 @@ namespace racer::sem {
 using exec::FBin;
 using exec::FUn;
 
+// A packed .f16x2 or .bf16x2 operation is two independent ones, lane by lane, each rounded to
+// the lane's format as the scalar .f16 or .bf16 instruction would be: `lane(type, k)` computes
+// lane k (0: bits 15:0) from the operands' lanes.
+template <class Lane>
+void lanewise(ExecContext& ctx, const Instr& ins, Lane lane) {
+  const Type t = ins.type();
+  const Type half = t == Type::F16x2 ? Type::F16 : Type::BF16;
+  std::array<std::array<Value, 2>, 3> ops;
+  for (size_t k = 1; k < ins.operands.size() && k <= ops.size(); ++k) ops[k - 1] = exec::unpack_halves(ctx.get(ins.operands[k], t));
+  ctx.set(ins.operands[0], exec::pack_halves(lane(half, ops, 0), lane(half, ops, 1)));
+}
+
 void float_binary(ExecContext& ctx, const Instr& ins, FBin op) {
   Type t = ins.type();
-  if (is_packed_half(t)) refuse_packed(ins);
+  if (is_packed_half(t)) {
+    if (op == FBin::Div || op == FBin::Copysign) refuse_packed(ins);  // (no such packed instruction)
+    return lanewise(ctx, ins, [&](Type h, const auto& v, int k) { return ctx.dom.fbin(op, h, v[0][k], v[1][k], float_mods(ins)); });
+  }
   Value a = ctx.get(ins.operands[1], t), b = ctx.get(ins.operands[2], t);
   ctx.set(ins.operands[0], ctx.dom.fbin(op, t, a, b, float_mods(ins)));
 }
 
 void float_unary(ExecContext& ctx, const Instr& ins, FUn op) {
   Type t = ins.type();
-  if (is_packed_half(t)) refuse_packed(ins);
+  if (is_packed_half(t)) {
+    if (op != FUn::Neg && op != FUn::Abs) refuse_packed(ins);
+    return lanewise(ctx, ins, [&](Type h, const auto& v, int k) { return ctx.dom.fun(op, h, v[0][k], float_mods(ins)); });
+  }
   ctx.set(ins.operands[0], ctx.dom.fun(op, t, ctx.get(ins.operands[1], t), float_mods(ins)));
 }
 
 void float_fma(ExecContext& ctx, const Instr& ins) {
   Type t = ins.type();
-  if (is_packed_half(t)) refuse_packed(ins);
+  if (is_packed_half(t))
+    return lanewise(ctx, ins, [&](Type h, const auto& v, int k) { return ctx.dom.fma(h, v[0][k], v[1][k], v[2][k], float_mods(ins)); });
   Value a = ctx.get(ins.operands[1], t), b = ctx.get(ins.operands[2], t);
   if (ctx.may_defer()) {  // a running sum's step, interned where the sum is read (exec/deferred_sums.hpp)
     Value c = ctx.accumulator(ins.operands[3], t);

@@ -23,6 +23,25 @@ TEST_F(ExtendedTest, InfinityAbsorbsFiniteSums) {
   EXPECT_FALSE(s.is_finite(masked));
 }
 
+// The log-sum-exp a split softmax stores (13 rows of 24 factors exp(q_i * k_ji)) is finite, so
+// the first rescaling of the merge, exp(-inf - lse), is 0 and the accumulator it scales (0)
+// drops out instead of staying as 0 * exp(-inf - lse), which no evaluation can read.
+TEST_F(ExtendedTest, TheLogOfALargeSumOfExpsIsFinite) {
+  std::vector<ExprId> rows;
+  for (int j = 0; j < 13; ++j) {
+    ExprId row = c(1);
+    for (int i = 0; i < 24; ++i)
+      row = s.mul(row, s.exp(s.mul(s.symbol("q[" + std::to_string(i) + "]"), s.symbol("k[" + std::to_string(j) + "," + std::to_string(i) + "]"))));
+    rows.push_back(row);
+  }
+  ExprId sum = rows[0];
+  for (size_t j = 1; j < rows.size(); ++j) sum = s.add(sum, rows[j]);
+  ExprId lse = s.log(sum);
+  EXPECT_TRUE(s.is_finite(lse));
+  EXPECT_EQ(s.exp(s.sub(ninf, lse)), c(0));
+  EXPECT_EQ(s.mul(c(0), s.exp(s.mul(s.log(c(2)), s.sub(ninf, lse)))), c(0));
+}
+
 TEST_F(ExtendedTest, NoValueIsUndefined) {
   EXPECT_EQ(s.add(inf, ninf), undef);
   EXPECT_EQ(s.sub(inf, inf), undef);
