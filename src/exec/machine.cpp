@@ -90,6 +90,7 @@ void Machine::launch(const LaunchSpec& spec) {
   const ptx::Function& fn = mod.functions.at(spec.function);
   param_slots_ = param_layout(fn);
   reg_masks_ = register_masks(fn);
+  grid_dependent_ = std::any_of(fn.instrs.begin(), fn.instrs.end(), [](const ptx::Instr& i) { return i.op == ptx::Op::GriddepcontrolWait; });
   const auto [shared_size, local_off] = storage_.lay_out(spec);
   // What the hardware allows (sm_90: 227 KB of shared memory per CTA at most, opted in; 512 KB
   // of local memory per thread), and what the engine can hold for one CTA at a time.

@@ -200,6 +200,14 @@ class Machine final : public AccessPath, public ThreadStepper {
   std::pair<Region*, uint64_t> local_bytes(ExecContext& ctx, uint64_t addr, unsigned size);
   // Which instruction of which launch last wrote each element of a tensor (0: none yet).
   void note_writer(const Region& r, uint64_t off, uint32_t instr);
+  // Programmatic dependent launch (exec/grid_dependency.cpp): a launch whose kernel waits for
+  // the previous grid (griddepcontrol.wait) may start before that grid ends; until a thread
+  // has waited, what earlier launches wrote is not yet its to read, and tensors are not its to
+  // write.
+  bool grid_dependent_ = false;
+  void read_before_grid_wait(ExecContext& ctx, const ptx::Instr& ins, const Region& r, uint64_t off, unsigned size);
+  void write_before_grid_wait(ExecContext& ctx, const ptx::Instr& ins, const Region& r);
+  void step_before_grid_wait(ExecContext& ctx, const ptx::Instr& ins);
   std::vector<std::vector<uint64_t>> cell_writers_;
   std::vector<LaunchSpec> launches_run_;  // the launches so far, for their modules and source maps
   ExecContext* running_ctx_ = nullptr;    // the instruction being executed (site_now)

@@ -131,6 +131,8 @@ const std::vector<Row>& rows() {
       {Op::Trap, {}, 0, 0, ""},
       {Op::Brkpt, {}, 0, 0, ""},
       {Op::Nanosleep, {T}, 1, 1, "su"},
+      {Op::GriddepcontrolWait, {}, 0, 0, ""},
+      {Op::GriddepcontrolLaunchDependents, {}, 0, 0, ""},
       // createpolicy.fractional.L2::evict_first{.L2::evict_unchanged}.b64 d, fraction;
       // .range ... d, [a], primary_size, total_size; .cvt.L2.b64 d, src
       {Op::Createpolicy, {M::Policy, M::Level, M::L2Evict, M::L2Evict2, T}, 1, 1, "dU x.? x.? x.?"},

@@ -31,6 +31,7 @@ namespace racer::ptx {
   X(Membar, "membar") X(Fence, "fence") X(FenceProxy, "fence.proxy") X(Atom, "atom") X(Red, "red")    \
   X(Bra, "bra") X(Call, "call") X(Ret, "ret") X(Exit, "exit") X(Trap, "trap") X(Brkpt, "brkpt")       \
   X(Nanosleep, "nanosleep") X(Createpolicy, "createpolicy") X(Setmaxnreg, "setmaxnreg") X(CpAsync, "cp.async")                        \
+  X(GriddepcontrolWait, "griddepcontrol.wait") X(GriddepcontrolLaunchDependents, "griddepcontrol.launch_dependents") \
   X(CpAsyncCommitGroup, "cp.async.commit_group") X(CpAsyncWaitGroup, "cp.async.wait_group")           \
   X(CpAsyncWaitAll, "cp.async.wait_all") X(CpAsyncMbarrierArrive, "cp.async.mbarrier.arrive")         \
   X(CpAsyncBulk, "cp.async.bulk") X(CpAsyncBulkTensor, "cp.async.bulk.tensor")                        \

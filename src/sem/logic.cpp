@@ -157,6 +157,10 @@ void shift(ExecContext& c, const Instr& i) {
     c.set(i.operands[0], exec::bytes_shifted(c.lanes(), v, it.bits / 8, static_cast<unsigned>(n / 8), i.op == ptx::Op::Shl, it.sgn));
     return;
   }
+  if (Value v = bits_view(c, c.get(i.operands[1], t), t); v.is_symbolic() && v.integer && n == 0) {
+    c.set(i.operands[0], v);  // a shift by a register that holds 0 in this thread (a nibble's place)
+    return;
+  }
   if (Value v = bits_view(c, c.get(i.operands[1], t), t); i.op == ptx::Op::Shl && v.is_symbolic() && v.integer && n < it.bits) {
     // Symbolic integer data shifted left: a product by 2^n, exact while it fits the type
     // (the domain refuses otherwise), as an exponent field built for a power of two is.

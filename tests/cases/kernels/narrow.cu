@@ -66,3 +66,17 @@ extern "C" __global__ void pick_or_zero_select(const float* x, const int* tok, i
   int m = max(max(t[0], t[1]), max(t[2], t[3]));
   out[i] = x[i] > 0.f ? max(m, -1) : 0;
 }
+
+// Two 4-bit values per byte: element i is byte i/2 shifted by 0 or 4 (a shift by a register
+// that holds 0 in half the threads), against a selection of the two nibbles.
+extern "C" __global__ void nibbles_by_shift(const unsigned char* packed, int* out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = (packed[i / 2] >> ((i & 1) * 4)) & 15;
+}
+
+extern "C" __global__ void nibbles_by_select(const unsigned char* packed, int* out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  const unsigned b = packed[i / 2];
+  out[i] = (i & 1) ? b / 16 : b % 16;
+}

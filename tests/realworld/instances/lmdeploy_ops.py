@@ -221,33 +221,38 @@ class _FillKv:
     kv_seq_length [5, 5]) into caches [6 pages][4][2][16], block_offsets [[1, 4, 5], [2, 3, 0]]; max_num_blocks
     cdiv(5, 4) + 1 = 3, is_decoding False, BLOCK 4, BLOCK_D = BLOCK_DV = 16, grid (2, 3, 2), 4 warps, 3 stages"""
     mutate = None
+    # tokens, q_start_loc, q_seq_length, kv_seq_length, block_offsets, max_num_blocks, is_decoding, and the
+    # reference's grid and block
+    batch = (T, STARTS, QLENS, KVLENS, BOFFS, 3, False, (2, 256))
 
     def setup(self):
-        self.k = racer.input((T, H, D), "f32", range=(-4, 4))
-        self.v = racer.input((T, H, D), "f32", range=(-4, 4))
+        tokens, starts, qlens, kvlens, boffs = self.batch[:5]
+        self.k = racer.input((tokens, H, D), "f32", range=(-4, 4))
+        self.v = racer.input((tokens, H, D), "f32", range=(-4, 4))
         self.kc = racer.input((PAGES, BS, H, D), "f32", range=(-4, 4))
         self.vc = racer.input((PAGES, BS, H, D), "f32", range=(-4, 4))
-        self.start = racer.values(STARTS, dtype="i32")
-        self.qlen = racer.values(QLENS, dtype="i32")
-        self.kvlen = racer.values(KVLENS, dtype="i32")
-        self.boff = racer.values(BOFFS, dtype="i32")
+        self.start = racer.values(starts, dtype="i32")
+        self.qlen = racer.values(qlens, dtype="i32")
+        self.kvlen = racer.values(kvlens, dtype="i32")
+        self.boff = racer.values(boffs, dtype="i32")
+
+    def _tensors(self):
+        return [racer.read(self.k), racer.read(self.v), racer.readwrite(self.kc), racer.readwrite(self.vc),
+                racer.read(self.start), racer.read(self.qlen), racer.read(self.kvlen), racer.read(self.boff)]
 
     def program_a(self):
-        k = racer.triton(kernel(f"{CUDA}.fill_kv_cache", "_fill_kv_cache_kernel", self.mutate), is_decoding=False,
+        _, starts, _, _, boffs, blocks, decoding, _ = self.batch
+        k = racer.triton(kernel(f"{CUDA}.fill_kv_cache", "_fill_kv_cache_kernel", self.mutate), is_decoding=decoding,
                          head_dim=D, head_dim_v=D, stride_kcn=BS * H * D, stride_kcb=H * D, stride_kch=D,
                          stride_kcd=1, stride_vcn=BS * H * D, stride_vcb=H * D, stride_vch=D, stride_vcd=1, BLOCK=BS,
                          BLOCK_D=D, BLOCK_DV=D, num_warps=4, num_stages=3)
-        racer.launch(k, grid=(H, 3, 2),
-                     args=[racer.read(self.k), racer.read(self.v), racer.readwrite(self.kc), racer.readwrite(self.vc),
-                           racer.read(self.start), racer.read(self.qlen), racer.read(self.kvlen),
-                           racer.read(self.boff), H * D, D, 1, H * D, D, 1, 3])
+        racer.launch(k, grid=(H, blocks, len(starts)), args=self._tensors() + [H * D, D, 1, H * D, D, 1, len(boffs[0])])
         return {"kc": self.kc, "vc": self.vc}
 
     def program_b(self):
-        racer.launch(ref(REF, "fill_kv"), grid=2, block=256,
-                     args=[racer.read(self.k), racer.read(self.v), racer.readwrite(self.kc), racer.readwrite(self.vc),
-                           racer.read(self.start), racer.read(self.qlen), racer.read(self.kvlen),
-                           racer.read(self.boff), 2, 3, T, H, D, BS])
+        tokens, starts, _, _, boffs, _, _, (grid, block) = self.batch
+        racer.launch(ref(REF, "fill_kv"), grid=grid, block=block,
+                     args=self._tensors() + [len(starts), len(boffs[0]), tokens, H, D, BS])
         return {"kc": self.kc, "vc": self.vc}
 
 
@@ -266,39 +271,12 @@ DEC_KVLENS = [5, 1, 8]
 DEC_BOFFS = [[0, 2], [1, 5], [3, 4]]
 
 
-class LmdeployFillKvCacheDecode(Row):
+class LmdeployFillKvCacheDecode(_FillKv, Row):
     """lmdeploy _fill_kv_cache_kernel (fill_kv_cache.py, fill_kv_cache with max_q_seq_length 1): 3 decoding
     sequences of one new token each (q_start_loc [0, 1, 2], kv_seq_length [5, 1, 8]), k, v [3][2][16] f32 into
     caches [6][4][2][16], block_offsets [3][2]; max_num_blocks 1, is_decoding True, BLOCK 4, BLOCK_D 16, grid
     (2, 1, 3), 4 warps, 3 stages"""
-
-    def setup(self):
-        self.k = racer.input((3, H, D), "f32", range=(-4, 4))
-        self.v = racer.input((3, H, D), "f32", range=(-4, 4))
-        self.kc = racer.input((PAGES, BS, H, D), "f32", range=(-4, 4))
-        self.vc = racer.input((PAGES, BS, H, D), "f32", range=(-4, 4))
-        self.start = racer.values([0, 1, 2], dtype="i32")
-        self.qlen = racer.values([1, 1, 1], dtype="i32")
-        self.kvlen = racer.values(DEC_KVLENS, dtype="i32")
-        self.boff = racer.values(DEC_BOFFS, dtype="i32")
-
-    def program_a(self):
-        k = racer.triton(kernel(f"{CUDA}.fill_kv_cache", "_fill_kv_cache_kernel"), is_decoding=True,
-                         head_dim=D, head_dim_v=D, stride_kcn=BS * H * D, stride_kcb=H * D, stride_kch=D,
-                         stride_kcd=1, stride_vcn=BS * H * D, stride_vcb=H * D, stride_vch=D, stride_vcd=1, BLOCK=BS,
-                         BLOCK_D=D, BLOCK_DV=D, num_warps=4, num_stages=3)
-        racer.launch(k, grid=(H, 1, 3),
-                     args=[racer.read(self.k), racer.read(self.v), racer.readwrite(self.kc), racer.readwrite(self.vc),
-                           racer.read(self.start), racer.read(self.qlen), racer.read(self.kvlen),
-                           racer.read(self.boff), H * D, D, 1, H * D, D, 1, 2])
-        return {"kc": self.kc, "vc": self.vc}
-
-    def program_b(self):
-        racer.launch(ref(REF, "fill_kv"), grid=1, block=96,
-                     args=[racer.read(self.k), racer.read(self.v), racer.readwrite(self.kc), racer.readwrite(self.vc),
-                           racer.read(self.start), racer.read(self.qlen), racer.read(self.kvlen),
-                           racer.read(self.boff), 3, 2, 3, H, D, BS])
-        return {"kc": self.kc, "vc": self.vc}
+    batch = (3, [0, 1, 2], [1, 1, 1], DEC_KVLENS, DEC_BOFFS, 1, True, (1, 96))
 
 
 class _FillKvQuant:
