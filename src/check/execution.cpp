@@ -96,6 +96,11 @@ std::string Execution::run(bool& refused, const std::function<void(char program)
   } catch (const exec::LimitReached& l) {
     return std::string("running program ") + running + " stopped: " + l.what();
   }
+  return {};
+}
+
+std::string Execution::read_outputs(bool& refused) {
+  refused = false;
   try {
     output_cells();
   } catch (const exec::Refusal& r) {

@@ -32,15 +32,18 @@ class Execution {
   // Runs program a, then program b (telling `starting` which one begins). Returns "" or why
   // they stopped; `refused` tells a refusal from a limit.
   std::string run(bool& refused, const std::function<void(char program)>& starting = {});
+  // Then every output cell, once (output_cells()): "" or why not (`refused` for a cell whose
+  // data cannot be read as its dtype, else a limit).
+  std::string read_outputs(bool& refused);
   uint64_t thread_instructions() const;
 
   const Prepared& prep() const { return prep_; }
   exec::Session& session() { return session_; }
   expr::Store& store() { return session_.store(); }
   expr::ExprId cell(char program, size_t tensor, int64_t flat);
-  // Every output cell of both programs, read once, when the programs have run (run() reads
-  // them, checking the limits as it goes): a cell no program wrote becomes a symbol of its own
-  // then, and a cell whose data cannot be read as its dtype refuses the check there.
+  // Every output cell of both programs, read once, when the programs have run (read_outputs()
+  // reads them, checking the limits as it goes): a cell no program wrote becomes a symbol of
+  // its own then, and a cell whose data cannot be read as its dtype refuses the check there.
   const OutputCells& output_cells();
   // The instruction that last wrote a final cell in a program run by the machine, if any.
   std::optional<exec::Site> writer_of(char program, size_t tensor, int64_t flat) const;

@@ -56,6 +56,7 @@ Explanation explain_cell(const instance::Instance& inst, const std::string& cell
   out.cell = ex.prep().tensors()[tensor].cell_name(flat);
   bool refused = false;
   out.stopped = ex.run(refused);
+  if (out.stopped.empty()) out.stopped = ex.read_outputs(refused);
   CheckResult filled;
   ex.fill(filled);
   out.recognized = filled.recognized;
