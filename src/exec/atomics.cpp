@@ -23,7 +23,7 @@ void Machine::atomic(ExecContext& ctx, const ptx::Instr& ins, Space space, uint6
   std::optional<uint64_t> at = target(ctx, ins, l, size, size, DefectKind::OobWrite, [] { return std::string("misaligned atomic"); });
   if (!at) return;
   const uint64_t off = *at;
-  if (grid_dependent_ && !ctx.th.grid_dependency_waited) write_before_grid_wait(ctx, ins, *l.region);
+  if (before_grid_wait(ctx.th)) write_before_grid_wait(ctx, ins, *l.region);
   if (!l.region->writable)
     defect(DefectKind::AccessViolation, SiteRef{&ctx, &ins}, [&] { return storage_.describe(l.region, l.offset, size); },
            [] { return std::string("atomically updates a tensor this launch was given only for reading"); });

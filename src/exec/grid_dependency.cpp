@@ -13,6 +13,10 @@ constexpr const char* kBeforeWait =
     " before griddepcontrol.wait: the previous launch may still be running (programmatic dependent launch)";
 }
 
+void Machine::refuse_before_grid_wait(ExecContext& ctx, const ptx::Instr& ins, const std::string& what) {
+  refuse(ctx, ins, what + kBeforeWait);
+}
+
 void Machine::read_before_grid_wait(ExecContext& ctx, const ptx::Instr& ins, const Region& r, uint64_t off, unsigned size) {
   if (r.tensor < 0) return;  // shared and local memory are this launch's own
   const size_t t = static_cast<size_t>(r.tensor);
@@ -28,7 +32,7 @@ void Machine::read_before_grid_wait(ExecContext& ctx, const ptx::Instr& ins, con
 }
 
 void Machine::write_before_grid_wait(ExecContext& ctx, const ptx::Instr& ins, const Region& r) {
-  if (r.tensor >= 0) refuse(ctx, ins, "writes " + storage_.tensors()[static_cast<size_t>(r.tensor)].name + kBeforeWait);
+  if (r.tensor >= 0) refuse_before_grid_wait(ctx, ins, "writes " + storage_.tensors()[static_cast<size_t>(r.tensor)].name);
 }
 
 void Machine::step_before_grid_wait(ExecContext& ctx, const ptx::Instr& ins) {
@@ -41,7 +45,7 @@ void Machine::step_before_grid_wait(ExecContext& ctx, const ptx::Instr& ins) {
     case ptx::Op::WmmaLoad:
     case ptx::Op::WmmaStore:
       if ((ins.op == ptx::Op::WmmaLoad || ins.op == ptx::Op::WmmaStore) && space_of(ins) == Space::Shared) return;
-      refuse(ctx, ins, std::string("accesses global memory by an instruction whose accesses are not checked") + kBeforeWait);
+      refuse_before_grid_wait(ctx, ins, "accesses global memory by an instruction whose accesses are not checked");
     default:
       return;
   }

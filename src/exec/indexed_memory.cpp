@@ -193,8 +193,7 @@ Value Machine::indexed_old_value(ExecContext& ctx, const ptx::Instr& ins, Region
 
 Value Machine::load_indexed(ExecContext& ctx, const ptx::Instr& ins, Space space, const std::shared_ptr<const IndexedAddress>& a,
                             uint64_t extra, unsigned size, ptx::Type t) {
-  if (grid_dependent_ && !ctx.th.grid_dependency_waited)
-    refuse(ctx, ins, "reads at a data-dependent address before griddepcontrol.wait (programmatic dependent launch)");
+  if (before_grid_wait(ctx.th)) refuse_before_grid_wait(ctx, ins, "reads at a data-dependent address");
   const IndexedAddress& ia = *a;
   if (ia.candidates.empty()) return Value::of_bits(0);  // no index value reaches it on this path
   expr::Store& st = session_.store();
@@ -240,8 +239,7 @@ Value Machine::load_indexed(ExecContext& ctx, const ptx::Instr& ins, Space space
 
 void Machine::store_indexed(ExecContext& ctx, const ptx::Instr& ins, Space space, const std::shared_ptr<const IndexedAddress>& a,
                             uint64_t extra, unsigned size, Value v, ptx::Type t) {
-  if (grid_dependent_ && !ctx.th.grid_dependency_waited)
-    refuse(ctx, ins, "writes at a data-dependent address before griddepcontrol.wait (programmatic dependent launch)");
+  if (before_grid_wait(ctx.th)) refuse_before_grid_wait(ctx, ins, "writes at a data-dependent address");
   if (v.is_poison()) refuse(ctx, ins, "stores the old value returned by an atomic, whose value depends on the order of atomics");
   if (v.is_concrete() && size < 8) v.bits &= (uint64_t{1} << (8 * size)) - 1;
   const IndexedAddress& ia = *a;

@@ -205,6 +205,8 @@ class Machine final : public AccessPath, public ThreadStepper {
   // has waited, what earlier launches wrote is not yet its to read, and tensors are not its to
   // write.
   bool grid_dependent_ = false;
+  bool before_grid_wait(const Thread& th) const { return grid_dependent_ && !th.grid_dependency_waited; }
+  [[noreturn]] void refuse_before_grid_wait(ExecContext& ctx, const ptx::Instr& ins, const std::string& what);
   void read_before_grid_wait(ExecContext& ctx, const ptx::Instr& ins, const Region& r, uint64_t off, unsigned size);
   void write_before_grid_wait(ExecContext& ctx, const ptx::Instr& ins, const Region& r);
   void step_before_grid_wait(ExecContext& ctx, const ptx::Instr& ins);

@@ -379,7 +379,7 @@ Value Machine::load(ExecContext& ctx, const ptx::Instr& ins, Space space, uint64
     refuse(ctx, ins, "reads " + storage_.describe(l.region, l.offset, size) + " while atomic updates to it are pending (their order is not established)");
   if (!l.region->in_flight.empty() && AsyncUnit::in_flight(*l.region, off, size))
     return async_.in_flight_access(ctx, ins, *l.region, off, size, false, t);
-  if (grid_dependent_ && !ctx.th.grid_dependency_waited) read_before_grid_wait(ctx, ins, *l.region, off, size);
+  if (before_grid_wait(ctx.th)) read_before_grid_wait(ctx, ins, *l.region, off, size);
   const uint32_t access = track(ctx, ins, *l.region, off, size, false, {});
   if (!ctx.th.paths.empty())
     if (auto held = path_load(ctx, ins, *l.region, off, size)) return *held;
@@ -405,7 +405,7 @@ void Machine::store(ExecContext& ctx, const ptx::Instr& ins, Space space, uint64
   if (!l.region->writable)
     defect(DefectKind::AccessViolation, SiteRef{&ctx, &ins}, [&] { return storage_.describe(l.region, l.offset, size); },
            [&] { return std::string(l.region->tensor >= 0 ? "stores into a tensor this launch was given only for reading" : "stores into read-only memory"); });
-  if (grid_dependent_ && !ctx.th.grid_dependency_waited) write_before_grid_wait(ctx, ins, *l.region);
+  if (before_grid_wait(ctx.th)) write_before_grid_wait(ctx, ins, *l.region);
   if (pending_atomic_overlaps(*l.region, off, size, clusters_.region_cta(ctx, l.region)))
     refuse(ctx, ins, "stores to " + storage_.describe(l.region, l.offset, size) + " while atomic updates to it are pending");
   if (!l.region->in_flight.empty() && AsyncUnit::in_flight(*l.region, off, size)) async_.in_flight_access(ctx, ins, *l.region, off, size, true, t);

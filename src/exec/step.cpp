@@ -186,7 +186,7 @@ bool Machine::run_ready_threads(Cta& cta) {
         }
         const ptx::Instr& ins = fn.instrs[th.pc++];
         if (!th.plans.empty() && absorbed(ctx, th.pc - 1)) continue;
-        if (grid_dependent_ && !th.grid_dependency_waited) step_before_grid_wait(ctx, ins);
+        if (before_grid_wait(th)) step_before_grid_wait(ctx, ins);
         if (!th.paths.empty()) {
           if (leave_on_path(ctx, ins)) continue;
           check_on_path(ctx, ins);

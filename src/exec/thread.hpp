@@ -116,7 +116,7 @@ struct Thread {
   uint32_t branch_history = 0;
   bool data_branched = false;
   bool holds_deferred = false;  // a register may hold a deferred sum (exec/deferred_sums.hpp)
-  bool grid_dependency_waited = false;  // passed griddepcontrol.wait (exec/memory.cpp)
+  bool grid_dependency_waited = false;  // passed griddepcontrol.wait (exec/grid_dependency.cpp)
   Region* local = nullptr;
   uint32_t pending_regs = 0;    // registers a wgmma.mma_async writes until wgmma.wait_group
   uint64_t mbar = 0;            // Wait::Mbarrier: the barrier's shared offset,

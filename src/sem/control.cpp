@@ -47,7 +47,7 @@ void register_control(exec::Semantics& s) {
   st[size_t(ptx::Op::Nanosleep)] = [](ExecContext&, const Instr&) {};
   // Programmatic dependent launch: launches run one after another here, so what follows the
   // wait sees the previous launch's memory; what comes before it is checked by the machine
-  // (exec/memory.cpp). Letting the next launch start early changes nothing for this one.
+  // (exec/grid_dependency.cpp). Letting the next launch start early changes nothing for this one.
   st[size_t(ptx::Op::GriddepcontrolWait)] = [](ExecContext& c, const Instr&) { c.th.grid_dependency_waited = true; };
   st[size_t(ptx::Op::GriddepcontrolLaunchDependents)] = [](ExecContext&, const Instr&) {};
   st[size_t(ptx::Op::Setmaxnreg)] = [](ExecContext&, const Instr&) {};

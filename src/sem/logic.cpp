@@ -157,18 +157,16 @@ void shift(ExecContext& c, const Instr& i) {
     c.set(i.operands[0], exec::bytes_shifted(c.lanes(), v, it.bits / 8, static_cast<unsigned>(n / 8), i.op == ptx::Op::Shl, it.sgn));
     return;
   }
-  if (Value v = bits_view(c, c.get(i.operands[1], t), t); v.is_symbolic() && v.integer && n == 0) {
-    c.set(i.operands[0], v);  // a shift by a register that holds 0 in this thread (a nibble's place)
-    return;
-  }
-  if (Value v = bits_view(c, c.get(i.operands[1], t), t); i.op == ptx::Op::Shl && v.is_symbolic() && v.integer && n < it.bits) {
+  if (Value v = bits_view(c, c.get(i.operands[1], t), t); v.is_symbolic() && v.integer && n < it.bits) {
+    if (n == 0) {
+      c.set(i.operands[0], v);  // a shift by a register that holds 0 in this thread (a nibble's place)
+      return;
+    }
     // Symbolic integer data shifted left: a product by 2^n, exact while it fits the type
-    // (the domain refuses otherwise), as an exponent field built for a power of two is.
-    c.set(i.operands[0], c.dom.int_op(exec::IntOp::Mul, t, v, Value::of_bits(uint64_t{1} << n)));
-    return;
-  }
-  if (Value v = bits_view(c, c.get(i.operands[1], t), t); i.op == ptx::Op::Shr && v.is_symbolic() && v.integer && n > 0 && n < it.bits) {
-    c.set(i.operands[0], c.dom.int_shift_right(t, v, static_cast<unsigned>(n)));  // floor(e / 2^n), exact
+    // (the domain refuses otherwise), as an exponent field built for a power of two is;
+    // shifted right: floor(e / 2^n), exact.
+    c.set(i.operands[0], i.op == ptx::Op::Shl ? c.dom.int_op(exec::IntOp::Mul, t, v, Value::of_bits(uint64_t{1} << n))
+                                              : c.dom.int_shift_right(t, v, static_cast<unsigned>(n)));
     return;
   }
   uint64_t a = int_operand(c, i.operands[1], t);
