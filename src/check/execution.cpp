@@ -1,5 +1,7 @@
 #include "check/execution.hpp"
 
+#include "decide/ball_eval.hpp"
+
 #include "check/reference_build.hpp"
 
 #include <algorithm>
@@ -42,6 +44,7 @@ Execution::Execution(const instance::Instance& inst, const exec::Limits& limits)
   const std::vector<size_t> outs = prep_.output_tensors();
   for (size_t o = 0; o < outs.size(); ++o) output_of_[outs[o]] = static_cast<int>(o);
   dom_.set_limits_check([this] { session_.check_limits(); });
+  dom_.set_ground_truth([this](expr::ExprId cmp) { return decide::ground_comparison(session_.store(), cmp); });
   // Symbolic integers from integer tensors lie in their dtype's range (or the instance's).
   dom_.set_symbol_range([this](expr::ExprId e) -> std::optional<exec::Interval> {
     std::optional<exec::SymbolOrigin> o = session_.origin(e);

@@ -334,3 +334,22 @@ std::optional<double> ball_value(const Store& s, ExprId x, const expr::Assignmen
 }
 
 }  // namespace racer::decide
+
+namespace racer::decide {
+
+std::optional<bool> ground_comparison(const Store& s, ExprId cmp) {
+  if (s.kind(cmp) != expr::Kind::Cmp) return std::nullopt;
+  std::optional<BallSeparation> sep = balls_separate(s, s.operand(cmp, 0), s.operand(cmp, 1), expr::Assignment{});
+  if (!sep) return std::nullopt;
+  // Disjoint balls: the sides differ, and their midpoints are in the sides' order.
+  const bool less = sep->mid_a < sep->mid_b;
+  switch (s.cmp_op(cmp)) {
+    case expr::CmpOp::Lt:
+    case expr::CmpOp::Le: return less;
+    case expr::CmpOp::Eq: return false;
+    case expr::CmpOp::Ne: return true;
+    default: return std::nullopt;
+  }
+}
+
+}  // namespace racer::decide

@@ -32,4 +32,9 @@ std::optional<BallSeparation> balls_separate(const expr::Store& s, expr::ExprId 
 // sampling a function; nullopt where the ball evaluation fails (undefined, unsettled).
 std::optional<double> ball_value(const expr::Store& s, expr::ExprId x, const expr::Assignment& at);
 
+// The truth of a comparison that reads no symbol (its sides are constants such as
+// 3 exp(-log(10000) / 16)), where balls separate its sides; nullopt where they do not (equal
+// sides, or sides too close for the precisions tried) or a side cannot be evaluated.
+std::optional<bool> ground_comparison(const expr::Store& s, expr::ExprId cmp);
+
 }  // namespace racer::decide

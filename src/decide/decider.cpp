@@ -5,6 +5,7 @@
 #include <unordered_set>
 
 #include "decide/atom_normalizer.hpp"
+#include "decide/bounded_choices.hpp"
 #include "decide/exp_multiples.hpp"
 #include "decide/integer_enumeration.hpp"
 #include "decide/extreme_points.hpp"
@@ -250,13 +251,24 @@ struct Decider::Impl {
       }
     }
 
+    // Comparisons, min, max and abs that the ranges decide, made once for the whole box; the
+    // split works on what is left (its witnesses are confirmed on the original sides).
+    ExprId sa = a, sb = b;
+    try {
+      sa = settle_bounded_choices(store, a);
+      sb = settle_bounded_choices(store, b);
+    } catch (const Error&) {
+      sa = a, sb = b;
+    }
+    if ((sa != a || sb != b) && (sa == sb || equal(sa, sb))) return proved("choices the input ranges fix");
+
     if (options.use_case_split) {
       CaseSplitOptions co = options.case_split;
       co.balls = options.balls;
       EqualityProver eq = [this](ExprId x, ExprId y) { return equal(x, y); };
       SplitResult sr;
       try {
-        sr = case_split(store, a, b, src, eq, co);
+        sr = case_split(store, sa, sb, src, eq, co);
       } catch (const Error& e) {
         // The Store refuses constants too large to build; that proves nothing either way.
         sr.status = SplitStatus::Undecided;

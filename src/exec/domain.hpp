@@ -76,6 +76,10 @@ class Domain {
   // or/xor (xor true) of symbolic integer data that is 0 or 1 (a flag: a sign shifted down, a
   // comparison's select) with the constant k: exact; nullopt where a may be anything else.
   virtual std::optional<Value> int_flag_logic(bool xor_op, ptx::Type t, Value a, uint64_t k) = 0;
+  // or/xor of integer data (or bits) whose set bits cannot overlap, by bounds: one operand a
+  // multiple of 2^k, the other in [0, 2^k) (a nibble shifted up or'ed with the one below it):
+  // their sum, exactly; nullopt where that is not shown. (Concrete operands never get here.)
+  virtual std::optional<Value> int_disjoint_bits(ptx::Type, Value, Value) { return std::nullopt; }
 
   // Sign-bit views of float data of type ft (its width places the sign bit). sign_bit: the
   // bits of `and s, signmask`, s's sign alone, as integer data. with_sign_bit: the float v

@@ -173,4 +173,51 @@ std::optional<Value> SymbolicDomain::int_flag_logic(bool xor_op, ptx::Type t, Va
   return checked_int(store_.add(store_.constant(mpq_class(high)), low), t);
 }
 
+// Low bits of integer data e known to be 0 (at most `width`): those of k in k y (y an integer),
+// the fewest of a sum's weights and constant (16 (s_1 + ... + s_n) is built as 16 s_1 + ...).
+unsigned SymbolicDomain::low_zero_bits(ExprId e, unsigned width) {
+  auto of = [&](const mpq_class& k) {
+    if (k.get_den() != 1) return 0u;
+    return k == 0 ? width : std::min(width, static_cast<unsigned>(mpz_scan1(k.get_num_mpz_t(), 0)));
+  };
+  if (store_.kind(e) == expr::Kind::Mul) {
+    if (of(store_.coef(e)) == 0 || !from_integer_inputs(store_.mul(e, store_.constant(1 / store_.coef(e))))) return 0;
+    return of(store_.coef(e));
+  }
+  if (store_.kind(e) != expr::Kind::Add) return 0;
+  unsigned zeros = of(store_.coef(e));
+  for (uint32_t i = 0; i < store_.arity(e) && zeros > 0; ++i)
+    zeros = from_integer_inputs(store_.operand(e, i)) ? std::min(zeros, of(store_.weight(e, i))) : 0;
+  return zeros;
+}
+
+std::optional<Value> SymbolicDomain::int_disjoint_bits(ptx::Type t, Value a, Value b) {
+  const unsigned width = ptx::type_bits(t);
+  const mpq_class top = mpq_class(mpz_class(1) << width);
+  struct Part {
+    ExprId e;
+    mpq_class hi;
+    unsigned zeros;  // low bits known to be 0
+  };
+  // Non-negative integer data below 2^width, with its upper bound and its low zero bits (those
+  // of a constant; for k e, e an integer, those of k).
+  auto part = [&](Value v) -> std::optional<Part> {
+    if (v.is_concrete()) {
+      const uint64_t x = width < 64 ? v.bits & ((uint64_t{1} << width) - 1) : v.bits;
+      return Part{store_.constant(mpq_class(mpz_class(std::to_string(x)))), mpq_class(mpz_class(std::to_string(x))),
+                  x ? static_cast<unsigned>(__builtin_ctzll(x)) : width};
+    }
+    if (!v.is_symbolic() || !v.integer || !from_integer_inputs(v.expr())) return std::nullopt;
+    const ExprId e = v.expr();
+    const std::optional<Interval> r = bounds_.of(e);
+    if (!r || r->lo < 0 || r->hi >= top) return std::nullopt;
+    return Part{e, r->hi, low_zero_bits(e, width)};
+  };
+  std::optional<Part> p = part(a), q = part(b);
+  if (!p || !q) return std::nullopt;
+  auto below = [&](const Part& x, const Part& y) { return x.hi < mpq_class(mpz_class(1) << y.zeros); };
+  if (!below(*p, *q) && !below(*q, *p)) return std::nullopt;
+  return checked_int(store_.add(p->e, q->e), t);
+}
+
 }  // namespace racer::exec

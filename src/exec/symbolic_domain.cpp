@@ -316,7 +316,27 @@ Value SymbolicDomain::fcmp(uint8_t cmp, ptx::Type t, Value a, Value b, bool) {
     bool unordered = cmp >= ptx::cmp::EQU && cmp <= ptx::cmp::GEU;
     return Value::of_bits(unordered ? 1 : 0);
   }
+  if (std::optional<bool> known = ground_truth(r)) return Value::of_bits(*known ? 1 : 0);
   return Value::of_expr(r);
+}
+
+std::optional<bool> SymbolicDomain::ground_truth(ExprId cond) {
+  if (store_.kind(cond) == expr::Kind::Bool) return store_.bool_value(cond);
+  if (!ground_truth_ || store_.kind(cond) != expr::Kind::Cmp || !is_ground(cond)) return std::nullopt;
+  return ground_truth_(cond);
+}
+
+bool SymbolicDomain::is_ground(ExprId root) const {
+  std::vector<ExprId> stack{root};
+  std::unordered_set<uint32_t> seen{root.index};
+  while (!stack.empty()) {
+    ExprId e = stack.back();
+    stack.pop_back();
+    if (store_.kind(e) == expr::Kind::Symbol) return false;
+    for (uint32_t i = 0; i < store_.arity(e); ++i)
+      if (seen.insert(store_.operand(e, i).index).second) stack.push_back(store_.operand(e, i));
+  }
+  return true;
 }
 
 Value SymbolicDomain::pred(PredOp op, Value a, Value b) {

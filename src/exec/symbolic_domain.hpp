@@ -1,6 +1,8 @@
 #pragma once
 // Floats as exact real expressions in a shared Store (DESIGN "Semantics").
+#include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -48,11 +50,23 @@ class SymbolicDomain final : public Domain {
   Value int_shift_right(ptx::Type t, Value a, unsigned n) override;
   Value int_bit_field(ptx::Type t, Value a, unsigned p, unsigned q) override;
   std::optional<Value> int_flag_logic(bool xor_op, ptx::Type t, Value a, uint64_t k) override;
+  std::optional<Value> int_disjoint_bits(ptx::Type t, Value a, Value b) override;
   Value sign_bit(ptx::Type ft, Value s) override;
   Value with_sign_bit(ptx::Type ft, Value sign, Value v, bool flip) override;
   // Where symbolic integers from integer tensors may lie (their dtype's range, or the
   // instance's range).
   void set_symbol_range(IntBounds::SymbolRange f) { bounds_.set_symbol_range(std::move(f)); }
+  // The truth of a comparison that reads no symbol (3 exp(-log(10000)/16) < 105615: a rotary
+  // frequency against a sine's range-reduction bound), where rigorous evaluation settles it;
+  // nullopt where it cannot. Given by the layer that has such an evaluation (check/); without
+  // it such comparisons stay symbolic, and a branch on one is a data-dependent branch.
+  using GroundTruth = std::function<std::optional<bool>(expr::ExprId)>;
+  void set_ground_truth(GroundTruth f) { ground_truth_ = std::move(f); }
+  // A comparison's truth: a Bool constant's value, a comparison reading no symbol as the
+  // evaluation above settles it; else nullopt.
+  std::optional<bool> ground_truth(expr::ExprId cond);
+  // Whether e reads no symbol (searched depth first, stopping at the first symbol).
+  bool is_ground(expr::ExprId e) const;
 
   // The exact real a value denotes when read as float type t.
   expr::ExprId real(Value v, ptx::Type t);
@@ -78,6 +92,7 @@ class SymbolicDomain final : public Domain {
   Value symbolic_fun(FUn op, ptx::Type t, Value a, const FloatMods& m);
   ConcreteDomain ieee_;
   expr::ExprId ln2();
+  GroundTruth ground_truth_;
 
   // Integer data e as the value of type t's bits (symbolic_wrap.cpp): e itself where its
   // bounds prove it fits t, else its two's-complement wrap-around to t; refused where e is not
@@ -86,6 +101,7 @@ class SymbolicDomain final : public Domain {
   // Whether e is integer-valued by construction: built by integer arithmetic from integer
   // inputs and from floats converted to integers (symbolic_wrap.cpp).
   bool from_integer_inputs(expr::ExprId e);
+  unsigned low_zero_bits(expr::ExprId e, unsigned width);
   std::unordered_map<uint32_t, bool> integer_inputs_;
   // The results of float-to-integer conversions (cvt.rzi.s16.f32 and the like): integers
   // whatever the float they came from, so their wrap-around is exact.

@@ -11,6 +11,7 @@
 
 #include <optional>
 #include <unordered_map>
+#include <vector>
 
 #include "expr/store.hpp"
 
@@ -30,6 +31,9 @@ class SignBounds {
  private:
   Bounds compute(expr::ExprId x);
   Bounds func(expr::FuncKind f, const Bounds& u);
+  Bounds wrapped(expr::FuncKind f, expr::ExprId u);
+  Bounds normalized_ratios(expr::ExprId x, std::vector<bool>& used);
+  Bounds offsets_over_spans(expr::ExprId x, std::vector<bool>& used);
 
   const expr::Store& s_;
   std::unordered_map<uint32_t, Bounds> memo_;

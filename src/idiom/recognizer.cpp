@@ -1,6 +1,7 @@
 #include "idiom/recognizer.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <set>
@@ -8,6 +9,7 @@
 #include "exec/symbolic_domain.hpp"
 #include "expr/print.hpp"
 #include "expr/sign_bounds.hpp"
+#include "expr/substitute.hpp"
 #include "idiom/probe.hpp"
 #include "idiom/split_plan.hpp"
 #include "ptx/effects.hpp"
@@ -138,20 +140,48 @@ std::vector<long double> points_in(const InputRange& r) {
   return pts;
 }
 
+// A range [2^a, 2^b] (or its negation, or [-2^b, 2^b] about 0) that holds r, a and b multiples
+// of 8 (so that the bounds of many inputs fall in one); nullopt for an unbounded r.
+std::optional<InputRange> power_of_two_band(const InputRange& r) {
+  if (!std::isfinite(r.lo) || !std::isfinite(r.hi) || r.all_but_zero) return std::nullopt;
+  auto exponent = [](long double m, bool up) {  // of the power of two at or beyond m, rounded to 8
+    int e;
+    std::frexp(m, &e);  // m = f 2^e, f in [1/2, 1)
+    const int k = up ? (m == std::ldexp(0.5L, e) ? e - 1 : e) : e - 1;
+    return up ? 8 * ((k + 7 + 1600) / 8) - 1600 : 8 * ((k + 1600) / 8) - 1600;
+  };
+  if (r.lo > 0) return InputRange{std::ldexp(1.0L, exponent(r.lo, false)), std::ldexp(1.0L, exponent(r.hi, true))};
+  if (r.hi < 0) return InputRange{-std::ldexp(1.0L, exponent(-r.lo, true)), -std::ldexp(1.0L, exponent(-r.hi, false))};
+  const long double m = std::max(-r.lo, r.hi);
+  if (!(m > 0)) return std::nullopt;
+  const long double b = std::ldexp(1.0L, exponent(m, true));
+  return InputRange{-b, b};
+}
+
 // The plan fitted on the probes inside the input's range only (tried where no plan holds
 // everywhere).
 std::optional<RoutinePlan> range_plan(exec::ExecContext& ctx, uint32_t root, const ProbeSite& site, ieee::Format f,
                                       const PlanSearch& search) {
   std::optional<InputRange> range = input_range(ctx, root);
   if (!range) return std::nullopt;
-  if (search.debug) std::fprintf(stderr, "  the input lies in [%Lg, %Lg]: probing there\n", range->lo, range->hi);
-  if (std::optional<std::vector<Run>> runs = runs_at(site, f, points_in(*range))) {
+  auto fitted_over = [&](const InputRange& r) -> std::optional<RoutinePlan> {
+    if (search.debug) std::fprintf(stderr, "  the input lies in [%Lg, %Lg]: probing there\n", r.lo, r.hi);
+    std::optional<std::vector<Run>> runs = runs_at(site, f, points_in(r));
+    if (!runs) return std::nullopt;
     PlanSearch ranged{search.fn, search.live, *runs, search.at, search.selection, search.tol, search.debug};
     ranged.path_join = search.path_join;
     ranged.check_limits = search.check_limits;
-    ranged.input_range = range;
-    if (auto plan = plan_from_runs(ranged)) return plan;
-  }
+    ranged.input_range = r;
+    return plan_from_runs(ranged);
+  };
+  // An input with no symbols (a frequency theta^(-2i/d) computed in the kernel) has bounds of its
+  // own in every thread: fitted over a power-of-two band around them first, one plan serves
+  // every thread whose bounds lie in that band (a plan over a wider range only had more probes
+  // to fit), where each would otherwise be probed anew.
+  auto& sym = dynamic_cast<exec::SymbolicDomain&>(ctx.dom);
+  if (std::optional<InputRange> band = power_of_two_band(*range); band && sym.is_ground(ctx.th.regs[root].expr()))
+    if (auto plan = fitted_over(*band)) return plan;
+  if (auto plan = fitted_over(*range)) return plan;
   if (!(range->lo > 0 || range->hi < 0)) return std::nullopt;
   PlanSearch nonzero = search;
   nonzero.input_range = InputRange{.all_but_zero = true};

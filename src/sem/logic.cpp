@@ -114,6 +114,11 @@ void bitwise(ExecContext& c, const Instr& i) {
         c.set(i.operands[0], *r);
         return;
       }
+    if (i.op != ptx::Op::And)
+      if (auto r = c.dom.int_disjoint_bits(t, a, b)) {
+        c.set(i.operands[0], *r);
+        return;
+      }
     if (sign_bit_op(c, i, a, b) || int_mask(c, i, a, b)) return;
     throw exec::Refusal("bit-level operation on data that depends on symbolic inputs");
   }

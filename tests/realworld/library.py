@@ -21,7 +21,7 @@ import linecache
 import os
 import types
 
-LIBRARIES = ("liger_kernel", "flag_gems", "fla", "unsloth", "sglang", "torchao", "flashinfer", "vllm", "lmdeploy")
+LIBRARIES = ("liger_kernel", "flag_gems", "fla", "unsloth", "sglang", "torchao", "flashinfer", "vllm", "lmdeploy", "xformers", "bitsandbytes")
 _BLOCKED = ("torch",)  # importing it is what this loader exists to avoid
 
 

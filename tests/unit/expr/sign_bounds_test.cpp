@@ -36,5 +36,87 @@ TEST_F(ExprTest, SignBoundsProvePositiveOnlyWhatIs) {
   EXPECT_EQ(*nb.hi, mpq_class(-1, 8));
 }
 
+// A value over the largest magnitude of a set it belongs to (absmax scaling) lies in [-1, 1],
+// also where the value is a product whose factors the quotient holds; a set that misses the
+// value, or may reach 0, gives no such bound.
+TEST_F(ExprTest, SignBoundsOfAValueOverItsSetsLargestMagnitude) {
+  SignBounds b(s);
+  ExprId u = s.symbol("u_range", expr::Range{mpq_class(-8), mpq_class(8)});
+  ExprId v = s.symbol("v_range", expr::Range{mpq_class(-8), mpq_class(8)});
+  ExprId p = s.symbol("p_range", expr::Range{mpq_class(1, 2), mpq_class(8)});
+  ExprId absmax = s.max(std::vector<ExprId>{s.abs(u), s.abs(v), q(1, 1000)});
+  Bounds r = b.of(s.mul(c(127), s.div(u, absmax)));
+  ASSERT_TRUE(r.lo && r.hi);
+  EXPECT_EQ(*r.lo, -127);
+  EXPECT_EQ(*r.hi, 127);
+  // |3 u p| among the set: 5 u p / max(...) = 5/3 (3 u p / max(...)).
+  ExprId scaled_set = s.max(std::vector<ExprId>{s.abs(s.mul(c(3), s.mul(u, p))), s.abs(v), q(1, 1000)});
+  Bounds w = b.of(s.mul(c(5), s.div(s.mul(u, p), scaled_set)));
+  ASSERT_TRUE(w.lo && w.hi);
+  EXPECT_EQ(*w.lo, mpq_class(-5, 3));
+  EXPECT_EQ(*w.hi, mpq_class(5, 3));
+  // p is never negative: the set may hold p itself; the quotient is then in [0, 1].
+  Bounds pp = b.of(s.div(p, s.max(p, v)));
+  ASSERT_TRUE(pp.lo && pp.hi);
+  EXPECT_EQ(*pp.lo, 0);
+  EXPECT_EQ(*pp.hi, 1);
+  // u is not in the set: 127 u / max(|v|, 1/1000) reaches 127 * 8 * 1000.
+  Bounds miss = b.of(s.mul(c(127), s.div(u, s.max(s.abs(v), q(1, 1000)))));
+  EXPECT_TRUE(!miss.hi || *miss.hi > 127);
+  // The set's largest magnitude may be 0 (no positive member): no bound from the rule.
+  Bounds zero = b.of(s.div(u, s.max(s.abs(u), s.abs(v))));
+  EXPECT_FALSE(zero.hi && *zero.hi <= 1);
+}
+
+// A value's offset from its set's least member over the set's span (asymmetric min-max scaling:
+// q = 255 (k - min) / (max - min) + 1/2, written as the kernel computes it, 255 min/(min - max)
+// - 255 k/(min - max) + 1/2) lies in [1/2, 255 + 1/2]; from the largest member likewise. A value
+// not in the set, or terms whose weights do not cancel, give no such bound.
+TEST_F(ExprTest, SignBoundsOfAnOffsetOverItsSetsSpan) {
+  SignBounds b(s);
+  ExprId u = s.symbol("u_span", expr::Range{mpq_class(-8), mpq_class(8)});
+  ExprId v = s.symbol("v_span", expr::Range{mpq_class(-8), mpq_class(8)});
+  ExprId w = s.symbol("w_span", expr::Range{mpq_class(-8), mpq_class(8)});
+  std::vector<ExprId> set{u, v, w};
+  ExprId lo = s.min(set), hi = s.max(set);
+  ExprId down = s.sub(lo, hi);  // min - max, as lmdeploy's int8 KV quantization divides by it
+  ExprId code = s.add(s.sub(s.div(s.mul(c(255), lo), down), s.div(s.mul(c(255), v), down)), q(1, 2));
+  Bounds r = b.of(code);
+  ASSERT_TRUE(r.lo && r.hi) << str(code);
+  EXPECT_EQ(*r.lo, mpq_class(1, 2));
+  EXPECT_EQ(*r.hi, mpq_class(511, 2));
+  // (max - k) / (max - min) * 15: in [0, 15].
+  ExprId up = s.sub(hi, lo);
+  Bounds m = b.of(s.sub(s.div(s.mul(c(15), hi), up), s.div(s.mul(c(15), w), up)));
+  ASSERT_TRUE(m.lo && m.hi);
+  EXPECT_EQ(*m.lo, 0);
+  EXPECT_EQ(*m.hi, 15);
+  // x is not in the set: (x - min) / (max - min) is unbounded (max - min may be tiny).
+  ExprId outside = s.sub(s.div(s.mul(c(255), lo), down), s.div(s.mul(c(255), x), down));
+  Bounds o = b.of(outside);
+  EXPECT_FALSE(o.lo && o.hi);
+  // Weights that do not cancel: 255 min / D - 254 v / D.
+  Bounds uneven = b.of(s.sub(s.div(s.mul(c(255), lo), down), s.div(s.mul(c(254), v), down)));
+  EXPECT_FALSE(uneven.lo && uneven.hi);
+}
+
+// A wrap lies in its type's range, and is its operand where the operand already does.
+TEST_F(ExprTest, SignBoundsOfWraps) {
+  SignBounds b(s);
+  ExprId u = s.symbol("u_range", expr::Range{mpq_class(-8), mpq_class(8)});
+  Bounds small = b.of(s.wrap(u, 8, true));
+  ASSERT_TRUE(small.lo && small.hi);
+  EXPECT_EQ(*small.lo, -8);
+  EXPECT_EQ(*small.hi, 8);
+  Bounds whole = b.of(s.wrap(s.mul(c(100), u), 8, false));
+  ASSERT_TRUE(whole.lo && whole.hi);
+  EXPECT_EQ(*whole.lo, 0);
+  EXPECT_EQ(*whole.hi, 256);
+  Bounds free = b.of(s.wrap(x, 4, true));
+  ASSERT_TRUE(free.lo && free.hi);
+  EXPECT_EQ(*free.lo, -8);
+  EXPECT_EQ(*free.hi, 8);
+}
+
 }  // namespace
 }  // namespace racer::expr::test
