@@ -1,10 +1,9 @@
 #include "check/execution.hpp"
 
-#include "decide/ball_eval.hpp"
-
 #include "check/reference_build.hpp"
 
 #include <algorithm>
+#include "decide/ball_eval.hpp"
 #include "exec/integer_range.hpp"
 #include "exec/refusal.hpp"
 #include "sem/semantics.hpp"

@@ -173,8 +173,9 @@ std::optional<Value> SymbolicDomain::int_flag_logic(bool xor_op, ptx::Type t, Va
   return checked_int(store_.add(store_.constant(mpq_class(high)), low), t);
 }
 
-// Low bits of integer data e known to be 0 (at most `width`): those of k in k y (y an integer),
-// the fewest of a sum's weights and constant (16 (s_1 + ... + s_n) is built as 16 s_1 + ...).
+// Low bits of integer data e known to be 0 (at most `width`): a constant's, those of k in k y (y
+// an integer), the fewest of a sum's weights and constant (16 (s_1 + ... + s_n) is built as
+// 16 s_1 + ...), the fewer of a selection's two values.
 unsigned SymbolicDomain::low_zero_bits(ExprId e, unsigned width) {
   auto of = [&](const mpq_class& k) {
     if (k.get_den() != 1) return 0u;
@@ -184,6 +185,9 @@ unsigned SymbolicDomain::low_zero_bits(ExprId e, unsigned width) {
     if (of(store_.coef(e)) == 0 || !from_integer_inputs(store_.mul(e, store_.constant(1 / store_.coef(e))))) return 0;
     return of(store_.coef(e));
   }
+  if (store_.is_rational(e)) return of(store_.rational(e));
+  if (store_.kind(e) == expr::Kind::Select && !store_.is_condition(e))  // either branch's (a sign: 8 or 0)
+    return std::min(low_zero_bits(store_.operand(e, 1), width), low_zero_bits(store_.operand(e, 2), width));
   if (store_.kind(e) != expr::Kind::Add) return 0;
   unsigned zeros = of(store_.coef(e));
   for (uint32_t i = 0; i < store_.arity(e) && zeros > 0; ++i)
@@ -196,26 +200,31 @@ std::optional<Value> SymbolicDomain::int_disjoint_bits(ptx::Type t, Value a, Val
   const mpq_class top = mpq_class(mpz_class(1) << width);
   struct Part {
     ExprId e;
-    mpq_class hi;
+    mpq_class lo, hi;
     unsigned zeros;  // low bits known to be 0
   };
-  // Non-negative integer data below 2^width, with its upper bound and its low zero bits (those
-  // of a constant; for k e, e an integer, those of k).
+  // Integer data (the register's bits as a two's-complement or unsigned number of `width`
+  // bits), with its bounds and its low zero bits.
   auto part = [&](Value v) -> std::optional<Part> {
     if (v.is_concrete()) {
       const uint64_t x = width < 64 ? v.bits & ((uint64_t{1} << width) - 1) : v.bits;
-      return Part{store_.constant(mpq_class(mpz_class(std::to_string(x)))), mpq_class(mpz_class(std::to_string(x))),
-                  x ? static_cast<unsigned>(__builtin_ctzll(x)) : width};
+      const mpq_class q(mpz_class(std::to_string(x)));
+      return Part{store_.constant(q), q, q, x ? static_cast<unsigned>(__builtin_ctzll(x)) : width};
     }
     if (!v.is_symbolic() || !v.integer || !from_integer_inputs(v.expr())) return std::nullopt;
     const ExprId e = v.expr();
     const std::optional<Interval> r = bounds_.of(e);
-    if (!r || r->lo < 0 || r->hi >= top) return std::nullopt;
-    return Part{e, r->hi, low_zero_bits(e, width)};
+    if (!r || r->lo <= -top || r->hi >= top) return std::nullopt;
+    return Part{e, r->lo, r->hi, low_zero_bits(e, width)};
   };
   std::optional<Part> p = part(a), q = part(b);
   if (!p || !q) return std::nullopt;
-  auto below = [&](const Part& x, const Part& y) { return x.hi < mpq_class(mpz_class(1) << y.zeros); };
+  // A sign bit alone (0 or 2^(w-1)) with a constant is copysign(|k|, x) as libdevice builds it
+  // (with_sign_bit reads it so, a float): not integer data to add.
+  if (a.is_concrete() != b.is_concrete() && (a.is_concrete() ? *q : *p).zeros + 1 >= width) return std::nullopt;
+  // x in [0, 2^k) and y a multiple of 2^k (of either sign: its low k bits are 0 in two's
+  // complement too): x | y = x ^ y = x + y.
+  auto below = [&](const Part& x, const Part& y) { return x.lo >= 0 && x.hi < mpq_class(mpz_class(1) << y.zeros); };
   if (!below(*p, *q) && !below(*q, *p)) return std::nullopt;
   return checked_int(store_.add(p->e, q->e), t);
 }

@@ -133,8 +133,9 @@ Bounds SignBounds::normalized_ratios(ExprId x, std::vector<bool>& used) {
   for (uint32_t d = 0; d < n; ++d) {
     const ExprId den = s_.operand(x, d);
     if (used[d] || s_.weight(x, d) != -1 || s_.kind(den) != Kind::Max) continue;
+    // den >= 0 is enough: where x is defined den is not 0, and den >= |u| >= 0 makes it positive.
     const Bounds& db = memo_.at(den.index);
-    if (!db.lo || *db.lo <= 0) continue;
+    if (!db.lo || *db.lo < 0) continue;
     for (uint32_t k = 0; k < s_.arity(den); ++k) {
       // The member: k |u| or k u with k > 0 (the Store takes a constant factor out of an abs),
       // the latter where u is never negative.
@@ -169,8 +170,8 @@ Bounds SignBounds::normalized_ratios(ExprId x, std::vector<bool>& used) {
       if (!whole || taken.empty() || cu == 0) continue;
       for (uint32_t i : taken) used[i] = true;
       used[d] = true;
-      // |cu (factors)| <= den, den > 0: (factors) / den in [-1/|cu|, 1/|cu|], one-signed where
-      // u is (cu > 0 unless u's own coefficient is negative: the scaling flips it).
+      // |cu (factors)| <= den, den > 0 where x is defined: (factors) / den in [-1/|cu|, 1/|cu|],
+      // one-signed where u is (cu > 0 unless u's own coefficient is negative: the scaling flips it).
       const Bounds& ub = memo_.at(u.index);
       Bounds ratio{mpq_class(ub.lo && *ub.lo >= 0 ? 0 : -1), mpq_class(ub.hi && *ub.hi <= 0 ? 0 : 1)};
       acc = product(acc, scaled(ratio, 1 / cu));

@@ -9,7 +9,6 @@
 #include "exec/symbolic_domain.hpp"
 #include "expr/print.hpp"
 #include "expr/sign_bounds.hpp"
-#include "expr/substitute.hpp"
 #include "idiom/probe.hpp"
 #include "idiom/split_plan.hpp"
 #include "ptx/effects.hpp"

@@ -97,6 +97,37 @@ bool byte_lane_op(ExecContext& c, const Instr& i, Value a, Value b) {
   return true;
 }
 
+// or/xor of integer data as type t: a 0/1 flag with a constant, or operands whose set bits
+// cannot overlap; nullopt where neither is shown.
+std::optional<Value> integer_or(ExecContext& c, ptx::Op op, Type t, Value a, Value b) {
+  if (op == ptx::Op::And) return std::nullopt;
+  if (a.is_concrete() || b.is_concrete())
+    if (auto r = c.dom.int_flag_logic(op == ptx::Op::Xor, t, a.is_concrete() ? b : a, (a.is_concrete() ? a : b).bits & IntT(t).mask()))
+      return r;
+  return c.dom.int_disjoint_bits(t, a, b);
+}
+
+// and/or/xor of registers holding two 16-bit lanes (Triton keeps i16 values in pairs), lane by
+// lane: a symbolic lane only where integer_or says what the operation makes of it.
+bool half_lane_op(ExecContext& c, const Instr& i, Value a, Value b) {
+  if (!a.is_packed() && !b.is_packed()) return false;
+  if (ptx::type_bits(i.type()) != 32) throw exec::Refusal("a bit-level operation on a register of 16-bit lanes that is not 32 bits wide");
+  const std::array<Value, 2> x = exec::unpack_halves(a), y = exec::unpack_halves(b);
+  std::array<Value, 2> out;
+  for (size_t k = 0; k < 2; ++k) {
+    if (x[k].is_concrete() && y[k].is_concrete()) {
+      const uint64_t p = x[k].bits, q = y[k].bits;
+      out[k] = Value::of_bits((i.op == ptx::Op::And ? p & q : i.op == ptx::Op::Or ? p | q : p ^ q) & 0xFFFF);
+      continue;
+    }
+    std::optional<Value> r = integer_or(c, i.op, Type::B16, x[k], y[k]);
+    if (!r) throw exec::Refusal("a bit-level operation inside a symbolic 16-bit lane");
+    out[k] = *r;
+  }
+  c.set(i.operands[0], exec::pack_halves(out[0], out[1]));
+  return true;
+}
+
 void bitwise(ExecContext& c, const Instr& i) {
   Type t = i.type();
   Value a = c.get(i.operands[1], t), b = c.get(i.operands[2], t);
@@ -105,20 +136,14 @@ void bitwise(ExecContext& c, const Instr& i) {
     c.set(i.operands[0], c.dom.pred(op, a, b));
     return;
   }
-  if (byte_lane_op(c, i, a, b)) return;
+  if (byte_lane_op(c, i, a, b) || half_lane_op(c, i, a, b)) return;
   a = bits_view(c, a, t);
   b = bits_view(c, b, t);
   if (!a.is_concrete() || !b.is_concrete()) {
-    if (i.op != ptx::Op::And && (a.is_concrete() || b.is_concrete()))
-      if (auto r = c.dom.int_flag_logic(i.op == ptx::Op::Xor, t, a.is_concrete() ? b : a, (a.is_concrete() ? a : b).bits & IntT(t).mask())) {
-        c.set(i.operands[0], *r);
-        return;
-      }
-    if (i.op != ptx::Op::And)
-      if (auto r = c.dom.int_disjoint_bits(t, a, b)) {
-        c.set(i.operands[0], *r);
-        return;
-      }
+    if (auto r = integer_or(c, i.op, t, a, b)) {
+      c.set(i.operands[0], *r);
+      return;
+    }
     if (sign_bit_op(c, i, a, b) || int_mask(c, i, a, b)) return;
     throw exec::Refusal("bit-level operation on data that depends on symbolic inputs");
   }

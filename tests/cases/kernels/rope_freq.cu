@@ -4,29 +4,36 @@
 // comparison of such a constant. One thread per (position, pair); x is [P][D], pairs (2i, 2i+1).
 #include <cuda_runtime.h>
 
-__device__ __forceinline__ float inv_freq(int i, int d, float theta) { return expf(-(2.0f * i / d) * logf(theta)); }
+__device__ __forceinline__ float inv_freq(float e, float theta) { return expf(-e * logf(theta)); }
 
-// x rotated by angle p * theta^(-2i/d): (a cos - b sin, a sin + b cos).
-extern "C" __global__ void rope_rotate(const float* x, float* out, int P, int D, float theta) {
+// This thread's position p and pair i; false past the last pair.
+__device__ __forceinline__ bool pair_of(int P, int D, int& p, int& i) {
   int t = blockIdx.x * blockDim.x + threadIdx.x;
-  int pairs = D / 2;
-  if (t >= P * pairs) return;
-  int p = t / pairs, i = t % pairs;
-  float f = p * inv_freq(i, D, theta);
-  float c = cosf(f), s = sinf(f);
+  if (t >= P * (D / 2)) return false;
+  p = t / (D / 2);
+  i = t % (D / 2);
+  return true;
+}
+
+// The pair (a, b) rotated by angle f: (a cos - b sin, a sin + b cos); sign -1 turns it the other way.
+__device__ __forceinline__ void rotate(const float* x, float* out, int D, int p, int i, float f, float sign) {
+  float c = cosf(f), s = sign * sinf(f);
   float a = x[p * D + 2 * i], b = x[p * D + 2 * i + 1];
   out[p * D + 2 * i] = a * c - b * s;
   out[p * D + 2 * i + 1] = a * s + b * c;
 }
 
+extern "C" __global__ void rope_rotate(const float* x, float* out, int P, int D, float theta) {
+  int p, i;
+  if (pair_of(P, D, p, i)) rotate(x, out, D, p, i, p * inv_freq(2.0f * i / D, theta), 1.0f);
+}
+
 // The same rotation as a complex product, the angle's cosine and sine from sincosf.
 extern "C" __global__ void rope_complex(const float* x, float* out, int P, int D, float theta) {
-  int t = blockIdx.x * blockDim.x + threadIdx.x;
-  int pairs = D / 2;
-  if (t >= P * pairs) return;
-  int p = t / pairs, i = t % pairs;
+  int p, i;
+  if (!pair_of(P, D, p, i)) return;
   float s, c;
-  sincosf(p * inv_freq(i, D, theta), &s, &c);
+  sincosf(p * inv_freq(2.0f * i / D, theta), &s, &c);
   float a = x[p * D + 2 * i], b = x[p * D + 2 * i + 1];
   out[p * D + 2 * i] = fmaf(a, c, -(b * s));
   out[p * D + 2 * i + 1] = fmaf(b, c, a * s);
@@ -34,26 +41,12 @@ extern "C" __global__ void rope_complex(const float* x, float* out, int P, int D
 
 // A slip: the exponent's factor 2 dropped (theta^(-i/d)).
 extern "C" __global__ void rope_half_exponent(const float* x, float* out, int P, int D, float theta) {
-  int t = blockIdx.x * blockDim.x + threadIdx.x;
-  int pairs = D / 2;
-  if (t >= P * pairs) return;
-  int p = t / pairs, i = t % pairs;
-  float f = p * expf(-(1.0f * i / D) * logf(theta));
-  float c = cosf(f), s = sinf(f);
-  float a = x[p * D + 2 * i], b = x[p * D + 2 * i + 1];
-  out[p * D + 2 * i] = a * c - b * s;
-  out[p * D + 2 * i + 1] = a * s + b * c;
+  int p, i;
+  if (pair_of(P, D, p, i)) rotate(x, out, D, p, i, p * inv_freq(1.0f * i / D, theta), 1.0f);
 }
 
 // A slip: rotated the other way (a cos + b sin, -a sin + b cos).
 extern "C" __global__ void rope_backwards(const float* x, float* out, int P, int D, float theta) {
-  int t = blockIdx.x * blockDim.x + threadIdx.x;
-  int pairs = D / 2;
-  if (t >= P * pairs) return;
-  int p = t / pairs, i = t % pairs;
-  float f = p * inv_freq(i, D, theta);
-  float c = cosf(f), s = sinf(f);
-  float a = x[p * D + 2 * i], b = x[p * D + 2 * i + 1];
-  out[p * D + 2 * i] = a * c + b * s;
-  out[p * D + 2 * i + 1] = b * c - a * s;
+  int p, i;
+  if (pair_of(P, D, p, i)) rotate(x, out, D, p, i, p * inv_freq(2.0f * i / D, theta), -1.0f);
 }

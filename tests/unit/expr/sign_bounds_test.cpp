@@ -63,9 +63,15 @@ TEST_F(ExprTest, SignBoundsOfAValueOverItsSetsLargestMagnitude) {
   // u is not in the set: 127 u / max(|v|, 1/1000) reaches 127 * 8 * 1000.
   Bounds miss = b.of(s.mul(c(127), s.div(u, s.max(s.abs(v), q(1, 1000)))));
   EXPECT_TRUE(!miss.hi || *miss.hi > 127);
-  // The set's largest magnitude may be 0 (no positive member): no bound from the rule.
+  // The set's largest magnitude may be 0 (no positive member): there u = 0 and 0/0 has no value;
+  // wherever the quotient has one it lies in [-1, 1].
   Bounds zero = b.of(s.div(u, s.max(s.abs(u), s.abs(v))));
-  EXPECT_FALSE(zero.hi && *zero.hi <= 1);
+  ASSERT_TRUE(zero.lo && zero.hi);
+  EXPECT_EQ(*zero.lo, -1);
+  EXPECT_EQ(*zero.hi, 1);
+  // A set that may be negative as a whole (u itself, not |u|, and u may be negative): no bound.
+  Bounds signed_set = b.of(s.div(u, s.max(u, v)));
+  EXPECT_FALSE(signed_set.lo && signed_set.hi);
 }
 
 // A value's offset from its set's least member over the set's span (asymmetric min-max scaling:
