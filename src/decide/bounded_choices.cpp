@@ -95,6 +95,13 @@ class Settler {
 
 }  // namespace
 
-ExprId settle_bounded_choices(expr::Store& s, ExprId x) { return Settler(s).run(x); }
+std::vector<ExprId> settle_bounded_choices(expr::Store& s, std::span<const ExprId> roots) {
+  Settler settler(s);
+  std::vector<ExprId> out;
+  for (ExprId r : roots) out.push_back(settler.run(r));
+  return out;
+}
+
+ExprId settle_bounded_choices(expr::Store& s, ExprId x) { return settle_bounded_choices(s, std::span(&x, 1)).front(); }
 
 }  // namespace racer::decide

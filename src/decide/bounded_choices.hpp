@@ -11,10 +11,16 @@
 // box, and a dropped argument only ever ties the extreme one); it may be defined where x is
 // not. So it serves proofs (equal rewritten sides are equal originals wherever both are
 // defined); witnesses are confirmed on the original sides.
+#include <span>
+#include <vector>
+
 #include "expr/store.hpp"
 
 namespace racer::decide {
 
+// Each root settled, in order; one pass of bounds serves them all (a cell's two sides share most
+// of their nodes).
+std::vector<expr::ExprId> settle_bounded_choices(expr::Store& s, std::span<const expr::ExprId> roots);
 expr::ExprId settle_bounded_choices(expr::Store& s, expr::ExprId x);
 
 }  // namespace racer::decide

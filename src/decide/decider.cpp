@@ -2,6 +2,7 @@
 #include "decide/pairwise.hpp"
 
 #include <algorithm>
+#include <array>
 #include <unordered_set>
 
 #include "decide/atom_normalizer.hpp"
@@ -255,10 +256,10 @@ struct Decider::Impl {
     // split works on what is left (its witnesses are confirmed on the original sides).
     ExprId sa = a, sb = b;
     try {
-      sa = settle_bounded_choices(store, a);
-      sb = settle_bounded_choices(store, b);
+      const std::vector<ExprId> settled = settle_bounded_choices(store, std::array{a, b});
+      sa = settled[0], sb = settled[1];
     } catch (const Error&) {
-      sa = a, sb = b;
+      // (the Store refused a constant too large to build: the sides go on as they are)
     }
     if ((sa != a || sb != b) && (sa == sb || equal(sa, sb))) return proved("choices the input ranges fix");
 

@@ -181,8 +181,11 @@ unsigned SymbolicDomain::low_zero_bits(ExprId e, unsigned width) {
     if (k.get_den() != 1) return 0u;
     return k == 0 ? width : std::min(width, static_cast<unsigned>(mpz_scan1(k.get_num_mpz_t(), 0)));
   };
-  if (store_.kind(e) == expr::Kind::Mul) {
-    if (of(store_.coef(e)) == 0 || !from_integer_inputs(store_.mul(e, store_.constant(1 / store_.coef(e))))) return 0;
+  if (store_.kind(e) == expr::Kind::Mul) {  // k y_1^p_1 ...: integer data y_i, whole powers p_i > 0
+    for (uint32_t i = 0; i < store_.arity(e); ++i) {
+      const mpq_class& p = store_.weight(e, i);
+      if (p.get_den() != 1 || p <= 0 || !from_integer_inputs(store_.operand(e, i))) return 0;
+    }
     return of(store_.coef(e));
   }
   if (store_.is_rational(e)) return of(store_.rational(e));

@@ -97,6 +97,8 @@ bool byte_lane_op(ExecContext& c, const Instr& i, Value a, Value b) {
   return true;
 }
 
+uint64_t logic_bits(ptx::Op op, uint64_t p, uint64_t q) { return op == ptx::Op::And ? p & q : op == ptx::Op::Or ? p | q : p ^ q; }
+
 // or/xor of integer data as type t: a 0/1 flag with a constant, or operands whose set bits
 // cannot overlap; nullopt where neither is shown.
 std::optional<Value> integer_or(ExecContext& c, ptx::Op op, Type t, Value a, Value b) {
@@ -116,8 +118,7 @@ bool half_lane_op(ExecContext& c, const Instr& i, Value a, Value b) {
   std::array<Value, 2> out;
   for (size_t k = 0; k < 2; ++k) {
     if (x[k].is_concrete() && y[k].is_concrete()) {
-      const uint64_t p = x[k].bits, q = y[k].bits;
-      out[k] = Value::of_bits((i.op == ptx::Op::And ? p & q : i.op == ptx::Op::Or ? p | q : p ^ q) & 0xFFFF);
+      out[k] = Value::of_bits(logic_bits(i.op, x[k].bits, y[k].bits) & 0xFFFF);
       continue;
     }
     std::optional<Value> r = integer_or(c, i.op, Type::B16, x[k], y[k]);
@@ -147,8 +148,7 @@ void bitwise(ExecContext& c, const Instr& i) {
     if (sign_bit_op(c, i, a, b) || int_mask(c, i, a, b)) return;
     throw exec::Refusal("bit-level operation on data that depends on symbolic inputs");
   }
-  uint64_t r = i.op == ptx::Op::And ? a.bits & b.bits : i.op == ptx::Op::Or ? a.bits | b.bits : a.bits ^ b.bits;
-  c.set(i.operands[0], Value::of_bits(r & IntT(t).mask()));
+  c.set(i.operands[0], Value::of_bits(logic_bits(i.op, a.bits, b.bits) & IntT(t).mask()));
 }
 
 void not_(ExecContext& c, const Instr& i) {
