@@ -210,6 +210,7 @@ Value Machine::unmapped_read(const Region& r, uint64_t off, unsigned size, const
 }
 
 void Machine::write_bytes(Region& r, uint64_t off, unsigned size, Value v) {
+  if (v.is_word()) throw Refusal("stores one 32-bit word of a 64-bit value (its bits are not modelled)");
   if (v.is_packed()) {
     if (size != 4) throw Refusal("stores a register holding two 16-bit lanes with a " + std::to_string(size) + "-byte access");
     auto lanes = unpack_halves(v);

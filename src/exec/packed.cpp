@@ -97,7 +97,7 @@ uint64_t LaneTable::entry(const Codes& lanes) {
 }
 
 void Value::throw_packed_as_number() {
-  throw Refusal("uses a register holding lanes (packed half-precision, fp8 or 8-bit integer data) as one number");
+  throw Refusal("uses a register holding lanes (packed half-precision, fp8 or 8-bit integer data, or one 32-bit word of a 64-bit value) as one number");
 }
 
 Value pack_bytes(LaneTable& table, std::span<const Value> lanes) {
@@ -166,9 +166,10 @@ Value bytes_permuted(LaneTable& table, Value a, Value b, uint32_t selector) {
   return from_codes(table, r);
 }
 
-Value bytes_truncated(LaneTable& table, Value v, unsigned width) {
+Value bytes_truncated(LaneTable& table, Value v, unsigned width, unsigned sign_to) {
   Codes c = codes_or_refuse(table, v);
-  for (unsigned k = width; k < 4; ++k) c[k] = kZeroLane;
+  const uint32_t fill = sign_fill_of(c[width - 1]);
+  for (unsigned k = width; k < 4; ++k) c[k] = k < sign_to ? fill : kZeroLane;
   return from_codes(table, c);
 }
 

@@ -65,6 +65,7 @@ Value bytes_shifted(LaneTable& table, Value v, unsigned width, unsigned bytes, b
 std::optional<Value> bytes_masked(LaneTable& table, Value v, uint64_t mask, unsigned width);
 std::optional<Value> bytes_merged(LaneTable& table, Value a, Value b, bool exclusive);
 Value bytes_permuted(LaneTable& table, Value a, Value b, uint32_t selector);
-// The low `width` bytes of a register of byte lanes (a narrowing cvt), the rest zero.
-Value bytes_truncated(LaneTable& table, Value v, unsigned width);
+// The low `width` bytes of a register of byte lanes (a narrowing cvt), the rest zero; or, up to
+// byte `sign_to`, the sign of lane width - 1 (a signed type in a wider register).
+Value bytes_truncated(LaneTable& table, Value v, unsigned width, unsigned sign_to = 0);
 }  // namespace racer::exec

@@ -33,8 +33,11 @@ struct Value {
   // is symbolic (s8/u8 or fp8 data moved a word at a time): `bits` names the session's entry
   // of their lanes (exec/packed.hpp: LaneTable).
   static constexpr uint32_t kQuad = UINT32_MAX - 4;
+  // One 32-bit word of a symbolic 64-bit value (an f64 or a 64-bit integer split for warp
+  // shuffles): `bits` names the value and which word (exec/word_halves.hpp).
+  static constexpr uint32_t kWord = UINT32_MAX - 5;
   // The least of the markers above: a `sym` below it names an expression.
-  static constexpr uint32_t kFirstMarker = kQuad;
+  static constexpr uint32_t kFirstMarker = kWord;
 
   static Value of_bits(uint64_t b) { return {b, 0, false}; }
   static Value of_expr(expr::ExprId e) { return {0, e.index + 1, false}; }
@@ -50,8 +53,9 @@ struct Value {
   bool is_quad() const { return sym == kQuad; }
   // Byte lanes, two or four (exec/packed.hpp).
   bool holds_bytes() const { return sym == kBytes || sym == kQuad; }
-  // Lanes of any kind (two halves, two or four bytes): never one number.
-  bool holds_lanes() const { return sym == kPacked || sym == kBytes || sym == kQuad; }
+  bool is_word() const { return sym == kWord; }
+  // Lanes of any kind (two halves, two or four bytes, a word of a wider value): never one number.
+  bool holds_lanes() const { return sym == kPacked || sym == kBytes || sym == kQuad || sym == kWord; }
   // The number this value is; packed lanes are not one number (fail closed), and a
   // deferred sum must be settled by its domain first.
   expr::ExprId expr() const {

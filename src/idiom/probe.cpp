@@ -60,9 +60,19 @@ class Prober {
     scratch_.plans.clear();
     const uint32_t input = th.regs[site.root].sym;
     for (size_t r = 0; r < fn_.regs.size(); ++r) {
-      if (th.regs[r].sym == input) state_[r] = State::Sample, scratch_.regs[r] = Value::of_bits(bits), own_[r] = 1;
+      if (th.regs[r].sym == input) state_[r] = State::Sample, scratch_.regs[r] = Value::of_bits(sample_in(fn_.regs[r].type, bits)), own_[r] = 1;
       else if (!th.regs[r].is_concrete()) state_[r] = State::Opaque;
     }
+  }
+
+  // The sample as a register of type t holds it: a register of another width holding the same
+  // number (the root's value converted, cvt.rn.f32.f64 of an f64 input, exact over the reals)
+  // gets the sample in its own format.
+  uint64_t sample_in(ptx::Type t, uint64_t bits) const {
+    const ptx::Type root = fn_.regs[site_.root].type;
+    const auto to = format_of(t);
+    if (ptx::type_bits(t) == ptx::type_bits(root) || !to) return bits;
+    return ieee::from_double(*to, ieee::to_double(*format_of(root), bits));
   }
 
   std::optional<Run> run() {

@@ -2,6 +2,7 @@
 // complement). The opcodes shared with floats dispatch on the type here.
 #include <bit>
 
+#include "exec/word_halves.hpp"
 #include "sem/common.hpp"
 #include "sem/fragment.hpp"
 #include "sem/semantics.hpp"
@@ -195,7 +196,24 @@ void bfe(ExecContext& c, const Instr& i) {
   c.set(i.operands[0], Value::of_bits(r & it.mask()));
 }
 
+// bfi.b64 of whole words where one holds a word of a 64-bit value (exec/word_halves.hpp): the
+// low word of a into b's high word (position 32) or into its low word (position 0).
+bool word_insert(ExecContext& c, const Instr& i) {
+  Value a = c.get(i.operands[1], i.type()), b = c.get(i.operands[2], i.type());
+  if (!a.is_word() && !b.is_word()) return false;
+  const uint64_t pos = int_operand(c, i.operands[3], Type::U32) & 0xFF, len = int_operand(c, i.operands[4], Type::U32) & 0xFF;
+  std::optional<Value> r;
+  if (ptx::type_bits(i.type()) == 64 && len == 32 && (pos == 0 || pos == 32)) {
+    const auto x = exec::words_split(a), y = exec::words_split(b);
+    r = pos == 32 ? exec::words_joined(y[0], x[0]) : exec::words_joined(x[0], y[1]);
+  }
+  if (!r) throw exec::Refusal("a bit-field insert that splits a 32-bit word of a 64-bit value");
+  c.set(i.operands[0], *r);
+  return true;
+}
+
 void bfi(ExecContext& c, const Instr& i) {
+  if (word_insert(c, i)) return;
   Type t = i.type();
   IntT it(t);
   uint64_t a = int_operand(c, i.operands[1], t), b = int_operand(c, i.operands[2], t);

@@ -8,6 +8,7 @@
 #include <bit>
 
 #include "exec/packed.hpp"
+#include "exec/word_halves.hpp"
 #include "sem/common.hpp"
 #include "sem/semantics.hpp"
 
@@ -129,6 +130,17 @@ bool half_lane_op(ExecContext& c, const Instr& i, Value a, Value b) {
   return true;
 }
 
+// or/xor of 64-bit registers holding words of a 64-bit value (exec/word_halves.hpp) where,
+// word by word, one side is zero: the words joined.
+bool word_op(ExecContext& c, const Instr& i, Value a, Value b) {
+  if (!a.is_word() && !b.is_word()) return false;
+  std::optional<Value> r;
+  if (i.op != ptx::Op::And && ptx::type_bits(i.type()) == 64) r = exec::words_merged(a, b);
+  if (!r) throw exec::Refusal("a bit-level operation inside a 32-bit word of a 64-bit value");
+  c.set(i.operands[0], *r);
+  return true;
+}
+
 void bitwise(ExecContext& c, const Instr& i) {
   Type t = i.type();
   Value a = c.get(i.operands[1], t), b = c.get(i.operands[2], t);
@@ -137,7 +149,7 @@ void bitwise(ExecContext& c, const Instr& i) {
     c.set(i.operands[0], c.dom.pred(op, a, b));
     return;
   }
-  if (byte_lane_op(c, i, a, b) || half_lane_op(c, i, a, b)) return;
+  if (byte_lane_op(c, i, a, b) || half_lane_op(c, i, a, b) || word_op(c, i, a, b)) return;
   a = bits_view(c, a, t);
   b = bits_view(c, b, t);
   if (!a.is_concrete() || !b.is_concrete()) {
@@ -185,6 +197,16 @@ void shift(ExecContext& c, const Instr& i) {
     if ((it.bits != 16 && it.bits != 32) || n % 8 != 0 || n >= it.bits)
       throw exec::Refusal("a shift by other than whole bytes of a register holding byte lanes");
     c.set(i.operands[0], exec::bytes_shifted(c.lanes(), v, it.bits / 8, static_cast<unsigned>(n / 8), i.op == ptx::Op::Shl, it.sgn));
+    return;
+  }
+  if (Value v = bits_view(c, c.get(i.operands[1], t), t); v.is_word() || (it.bits == 64 && v.is_symbolic() && !v.integer && !v.holds_lanes())) {
+    // A word of a 64-bit value moved by a whole word, or a symbolic f64's high word taken
+    // (exec/word_halves.hpp); an arithmetic shift down would copy a sign bit nobody knows.
+    std::optional<Value> r;
+    if (it.bits == 64 && (i.op == ptx::Op::Shl || !it.sgn || (v.is_word() && !exec::words_split(v)[1].is_word())))
+      r = exec::word_shifted(v, static_cast<unsigned>(n), i.op == ptx::Op::Shl);
+    if (!r) throw exec::Refusal("a shift that splits a 32-bit word of a 64-bit value");
+    c.set(i.operands[0], *r);
     return;
   }
   if (Value v = bits_view(c, c.get(i.operands[1], t), t); v.is_symbolic() && v.integer && n < it.bits) {

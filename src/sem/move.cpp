@@ -2,6 +2,7 @@
 #include <algorithm>
 
 #include "exec/packed.hpp"
+#include "exec/word_halves.hpp"
 #include "sem/common.hpp"
 #include "sem/semantics.hpp"
 
@@ -26,6 +27,21 @@ void mov(ExecContext& c, const Instr& i) {
       return;
     }
   }
+  if (d.kind == ptx::Operand::Kind::Vector && bits == 64 && d.elems.size() == 2 && !bits_view(c, c.get(s, t), t).is_concrete()) {
+    auto words = exec::words_split(c.get(s, t));
+    c.set(d.elems[0], words[0]);
+    c.set(d.elems[1], words[1]);
+    return;
+  }
+  if (s.kind == ptx::Operand::Kind::Vector && bits == 64 && s.elems.size() == 2) {
+    Value lo = c.get(s.elems[0], Type::B32), hi = c.get(s.elems[1], Type::B32);
+    if (!lo.is_concrete() || !hi.is_concrete()) {
+      auto v = exec::words_joined(lo, hi);
+      if (!v) throw exec::Refusal("joins into 64 bits 32-bit words that are not the two words of one value");
+      c.set(d, *v);
+      return;
+    }
+  }
   if (d.kind == ptx::Operand::Kind::Vector) {
     uint64_t v = c.get_bits(s, t);
     unsigned part = bits / static_cast<unsigned>(d.elems.size());
@@ -42,6 +58,16 @@ void mov(ExecContext& c, const Instr& i) {
     return;
   }
   c.set(d, c.get(s, t));
+}
+
+// An integer cvt of a register holding a 32-bit word of a 64-bit value, or taking the low word
+// of a symbolic f64 (exec/word_halves.hpp): narrowed to 32 bits, the low word; widened from an
+// unsigned type, zeros above. A sign extension or a saturation reads the word's bits: refused.
+Value word_converted(const Instr& i, Type dt, Type st, Value a) {
+  const unsigned to = ptx::type_bits(dt), from = ptx::type_bits(st);
+  if (i.has(Mod::Sat) || (to > from && ptx::type_class(st) == ptx::TypeClass::Signed) || to < 32 || from < 32)
+    throw exec::Refusal("a conversion that reads the bits of a 32-bit word of a 64-bit value");
+  return to < from ? exec::word_truncated(a) : a;
 }
 
 void cvt(ExecContext& c, const Instr& i) {
@@ -71,8 +97,19 @@ void cvt(ExecContext& c, const Instr& i) {
   }
   if (a.holds_bytes() && !i.has(Mod::Sat) && ptx::is_integer(dt) && ptx::is_integer(st) &&
       (ptx::type_bits(dt) <= ptx::type_bits(st) || ptx::type_class(st) != ptx::TypeClass::Signed)) {
-    // Byte lanes narrowed keep their low lanes; widened from an unsigned type, zeros above.
-    c.set(i.operands[0], exec::bytes_truncated(c.lanes(), a, std::min(ptx::type_bits(dt), ptx::type_bits(st)) / 8));
+    // Byte lanes narrowed keep their low lanes, with the top kept lane's sign above them up to
+    // the register's width for a signed type (unknown for a symbolic lane: not to be read);
+    // widened from an unsigned type, zeros above.
+    const unsigned kept = std::min(ptx::type_bits(dt), ptx::type_bits(st)) / 8;
+    const ptx::Operand& d = i.operands[0];
+    const unsigned signed_to =
+        ptx::type_class(dt) == ptx::TypeClass::Signed && d.kind == ptx::Operand::Kind::Reg ? ptx::type_bits(c.fn.regs[d.index].type) / 8 : 0;
+    c.set(d, exec::bytes_truncated(c.lanes(), a, kept, signed_to));
+    return;
+  }
+  if (const bool integers = ptx::is_integer(dt) && ptx::is_integer(st);
+      integers && (a.is_word() || (ptx::type_bits(st) == 64 && ptx::type_bits(dt) == 32 && !bits_view(c, a, st).is_concrete() && !a.integer && !a.holds_lanes()))) {
+    c.set(i.operands[0], word_converted(i, dt, st, a));
     return;
   }
   if (ptx::is_float(dt) || ptx::is_float(st)) {
@@ -93,7 +130,9 @@ void cvt(ExecContext& c, const Instr& i) {
     int128 hi = dst.sgn ? (static_cast<int128>(1) << (dst.bits - 1)) - 1 : (static_cast<int128>(1) << dst.bits) - 1;
     v = static_cast<uint64_t>(x < lo ? lo : x > hi ? hi : x);
   }
-  c.set(i.operands[0], Value::of_bits(v & dst.mask()));
+  // A signed result in a register wider than its type is sign-extended (PTX's rule for a
+  // destination wider than the instruction type; set() keeps the register's width).
+  c.set(i.operands[0], Value::of_bits(dst.ext(v)));
 }
 
 void cvta(ExecContext& c, const Instr& i) {

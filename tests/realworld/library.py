@@ -21,7 +21,7 @@ import linecache
 import os
 import types
 
-LIBRARIES = ("liger_kernel", "flag_gems", "fla", "unsloth", "sglang", "torchao", "flashinfer", "vllm", "lmdeploy", "xformers", "bitsandbytes")
+LIBRARIES = ("liger_kernel", "flag_gems", "fla", "unsloth", "sglang", "torchao", "flashinfer", "vllm", "lmdeploy", "xformers", "bitsandbytes", "deepspeed", "gemlite")
 _BLOCKED = ("torch",)  # importing it is what this loader exists to avoid
 
 
@@ -106,6 +106,8 @@ HOST_FACTS = {
     ("vllm.platforms", "current_platform"): lambda: types.SimpleNamespace(
         is_rocm=lambda: False, is_xpu=lambda: False, is_cuda=lambda: True, is_cuda_alike=lambda: True,
         is_fp8_fnuz=lambda: False),
+    # deepspeed.ops.triton_ops: Triton has an active (CUDA) backend; its kernels sit under `if _TRITON_AVAILABLE:`
+    ("deepspeed.ops.triton_ops._triton", "_TRITON_AVAILABLE"): lambda: True,
 }
 for (_m, _n), _f in list(HOST_FACTS.items()):  # fla.utils re-exports fla.utils.hardware
     if _m == "fla.utils":
@@ -252,7 +254,37 @@ class _Module:
                 raise LoaderError(errors[-1])
         finally:
             self.active.discard(name)
-        return None  # not a module-level name: a local, or a builtin Triton resolves itself
+        return self._star_imported(name)  # None: not a module-level name (a local, or a builtin Triton resolves)
+
+    def _star_imported(self, name):
+        """`from .utils import *` (gemlite): a public name no statement here binds, read from the library modules
+        this one star-imports (the last of them that defines it, as at run time)."""
+        if name.startswith("_") or "*" + name in self.active:  # modules that star-import each other
+            return None
+        self.active.add("*" + name)
+        try:
+            for stmt in reversed(self.tree.body):
+                if isinstance(stmt, ast.ImportFrom) and any(a.name == "*" for a in stmt.names):
+                    source = self._import_source(stmt)
+                    if source.split(".")[0] in LIBRARIES:
+                        value = self.loader.module(source).resolve(name)
+                        if value is not None:
+                            self.namespace[name] = value
+                            return value
+        finally:
+            self.active.discard("*" + name)
+        return None
+
+    def _import_source(self, stmt):
+        """The absolute module name a `from ... import` statement reads."""
+        source = stmt.module or ""
+        if stmt.level:
+            pkg = self.name.split(".")
+            if not self.path.endswith("__init__.py"):
+                pkg = pkg[:-1]
+            pkg = pkg[:len(pkg) - (stmt.level - 1)]
+            source = ".".join(pkg + ([stmt.module] if stmt.module else []))
+        return source
 
     def _execute(self, stmt, name):
         if isinstance(stmt, (ast.Import, ast.ImportFrom)):
@@ -306,13 +338,7 @@ class _Module:
                     raise LoaderError(f"{self.path}:{stmt.lineno}: import {a.name} failed: {e}") from None
                 self.namespace[name] = mod if a.asname else importlib.import_module(a.name.split(".")[0])
             return
-        source = stmt.module or ""
-        if stmt.level:
-            pkg = self.name.split(".")
-            if not self.path.endswith("__init__.py"):
-                pkg = pkg[:-1]
-            pkg = pkg[:len(pkg) - (stmt.level - 1)]
-            source = ".".join(pkg + ([stmt.module] if stmt.module else []))
+        source = self._import_source(stmt)
         for a in stmt.names:
             if (a.asname or a.name) != name:
                 continue
