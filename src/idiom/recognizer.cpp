@@ -221,7 +221,8 @@ bool MathRoutineRecognizer::recognize(exec::ExecContext& ctx, const ptx::Instr& 
   reads_of(ins, seeds);
   for (uint32_t r : defining_registers(th, fn, std::move(seeds), 128)) {
     const Value& v = th.regs[r];
-    if (v.is_symbolic() && !v.integer && !st.is_condition(v.expr())) roots.push_back(r);
+    // (A register of lanes, packed halves beside the routine in a tile, is no routine's input.)
+    if (v.is_symbolic() && !v.integer && !v.holds_lanes() && !st.is_condition(v.expr())) roots.push_back(r);
   }
   std::stable_sort(roots.begin(), roots.end(), [&](uint32_t a, uint32_t b) { return th.def_pc[a] + 1 > th.def_pc[b] + 1; });
   // One register per value: the one defined first, where the value came from. A later copy

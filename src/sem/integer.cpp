@@ -181,6 +181,22 @@ void minmax(ExecContext& c, const Instr& i, bool is_min) {
 void bfe(ExecContext& c, const Instr& i) {
   Type t = i.type();
   IntT it(t);
+  if (Value v = bits_view(c, c.get(i.operands[1], t), t); v.is_symbolic() && v.integer) {
+    // An unsigned field of integer data (a packed 4-bit code): (v >> pos) & (2^len - 1), built as
+    // shr and and build it (one normal form for both spellings), exact. A signed field would
+    // copy its top bit upward.
+    const uint64_t pos = int_operand(c, i.operands[2], Type::U32) & 0xFF, len = int_operand(c, i.operands[3], Type::U32) & 0xFF;
+    if (it.sgn && len > 0 && pos < it.bits) throw exec::Refusal("a signed bit-field extract of integer data that depends on symbolic inputs");
+    if (len == 0 || pos >= it.bits) {
+      c.set(i.operands[0], Value::of_bits(0));
+      return;
+    }
+    const unsigned p = static_cast<unsigned>(pos), q = static_cast<unsigned>(std::min<uint64_t>(pos + len, it.bits));
+    Value r = p == 0 ? c.dom.int_bit_field(t, v, 0, q) : c.dom.int_shift_right(t, v, p);
+    if (p > 0 && q < it.bits) r = c.dom.int_bit_field(t, r, 0, q - p);
+    c.set(i.operands[0], r);
+    return;
+  }
   uint64_t a = int_operand(c, i.operands[1], t);
   uint64_t pos = int_operand(c, i.operands[2], Type::U32) & 0xFF, len = int_operand(c, i.operands[3], Type::U32) & 0xFF;
   uint64_t r = 0;

@@ -37,3 +37,15 @@ extern "C" __global__ void bias_relu_bf162_mul(const __nv_bfloat162* x, const __
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < pairs) y[i] = __hmax2(__hmul2(x[i], b[i]), __float2bfloat162_rn(0.f));
 }
+
+// erff of a pair's sum, the pair read as one 32-bit word (a register of two half lanes beside
+// the compiled routine's input), against the halves read one at a time.
+extern "C" __global__ void erf_of_half2_sum(const __half2* h, float* out, int pairs) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < pairs) out[i] = erff(__low2float(h[i]) + __high2float(h[i]));
+}
+
+extern "C" __global__ void erf_of_half_sum(const __half* h, float* out, int pairs) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < pairs) out[i] = erff(__half2float(h[2 * i]) + __half2float(h[2 * i + 1]));
+}

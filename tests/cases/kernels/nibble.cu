@@ -30,3 +30,29 @@ extern "C" __global__ void nibble_swapped(const float* x, unsigned char* out, in
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) out[i] = static_cast<unsigned char>((code(x[2 * i + 1]) << 4) | code(x[2 * i]));
 }
+
+// Eight 4-bit codes of a packed word: bfe.u32 (as Triton and nvcc emit for (w >> 4k) & 15)
+// against the shift and mask, each code scaling a float. `len` is the field's width.
+__device__ __forceinline__ unsigned field_bfe(unsigned w, unsigned pos, unsigned len) {
+  unsigned r;
+  asm("bfe.u32 %0, %1, %2, %3;" : "=r"(r) : "r"(w), "r"(pos), "r"(len));
+  return r;
+}
+
+extern "C" __global__ void codes_bfe(const int* w, const float* s, float* out, int n, unsigned len) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  float acc = 0.f;
+#pragma unroll
+  for (int k = 0; k < 8; ++k) acc += static_cast<float>(field_bfe(static_cast<unsigned>(w[i]), 4 * k, len)) * s[8 * i + k];
+  out[i] = acc;
+}
+
+extern "C" __global__ void codes_shift_mask(const int* w, const float* s, float* out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  float acc = 0.f;
+#pragma unroll
+  for (int k = 0; k < 8; ++k) acc += static_cast<float>((static_cast<unsigned>(w[i]) >> (4 * k)) & 15u) * s[8 * i + k];
+  out[i] = acc;
+}
