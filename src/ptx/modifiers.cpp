@@ -76,6 +76,7 @@ const std::array<Group, kModCount>& groups() {
       {"arrive", {"arrive"}},
       {"cache policy", {"fractional", "range", "cvt"}},
       {"secondary L2 eviction", {"L2::evict_unchanged"}},
+      {"noftz", {"noftz"}},
       {"shape", {}},
   }};
   return g;

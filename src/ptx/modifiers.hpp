@@ -67,6 +67,7 @@ enum class Mod : uint8_t {
   Arrive,     // arrive (barrier.cluster.arrive variants)
   Policy,     // fractional range cvt (createpolicy)
   L2Evict2,   // L2::evict_unchanged: createpolicy's secondary eviction priority
+  NoFtz,      // noftz (atom.add.noftz.f16: subnormal results kept)
   Shape,      // mMnNkK: value kept in Instr::shape, the group only marks presence
   Count
 };

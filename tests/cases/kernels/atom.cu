@@ -85,3 +85,24 @@ extern "C" __global__ void row_sum_smem_atomic(const float* x, float* out, int c
   __syncthreads();
   if (threadIdx.x == 0) out[r] = acc;
 }
+
+// f16 buckets: out[b] += x[i] for b = i % nb with atomicAdd on __half (atom.add.noftz.f16).
+#include <cuda_fp16.h>
+extern "C" __global__ void bucket_sum_atomic_f16(const __half* x, __half* out, int n, int nb) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) atomicAdd(&out[i % nb], x[i]);
+}
+
+extern "C" __global__ void bucket_sum_seq_f16(const __half* x, __half* out, int n, int nb) {
+  int b = blockIdx.x * blockDim.x + threadIdx.x;
+  if (b >= nb) return;
+  __half s = __float2half(0.f);
+  for (int j = b; j < n; j += nb) s = __hadd(s, x[j]);
+  out[b] = s;
+}
+
+// A slip: the bucket of i taken as i / nb (contiguous blocks of the input) where i % nb was meant.
+extern "C" __global__ void bucket_sum_atomic_f16_blocked(const __half* x, __half* out, int n, int nb) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) atomicAdd(&out[(i / (n / nb)) % nb], x[i]);
+}

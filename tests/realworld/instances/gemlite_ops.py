@@ -145,6 +145,12 @@ class GemliteGemvRevSplitK4bit(_RevSplitK, Row):
     grid (1, 2), f32 output"""
 
 
+class GemliteGemvRevSplitK4bitF16(_RevSplitK, Row):
+    """gemlite A16W4 GEMV (revsplitK) as GemliteGemvRevSplitK4bit with gemlite's default output dtype, f16: the two
+    programs' partial rows are added into C (zeroed) by atom.add.noftz.f16; grid (1, 2)"""
+    out = "f16"
+
+
 class GemliteGemvRevSplitK4bitSubScaleM2(_RevSplitK, Row):
     """gemlite gemv_INT_revsplitK_kernel (gemv_revsplitK_kernels.py, gemv_revsplitK_forward; M 2 <= 4 still picks
     it): A [2][64], 4-bit codes, group 32, zero points packed with fma_mode=False (W_group_mode 3: W = (q - z) s);
@@ -335,6 +341,12 @@ class GemliteGemmSplitK4bit(_GemmSplitK, Row):
     """gemlite A16W4 GEMM split-K: gemm_splitK_INT_kernel (gemm_splitK_forward), M 8, K 64, N 32, group 32, W = q s
     + z (fma_mode); the fast list's config BLOCK_SIZE_N 256, BLOCK_SIZE_K 128, SPLIT_K 2, A_load_order 2, 4 warps,
     5 stages, fitted to BLOCK_SIZE_N 32, BLOCK_SIZE_K 32; grid (1, 2), f32 output"""
+
+
+class GemliteGemmSplitK4bitF16(_GemmSplitK, Row):
+    """gemlite A16W4 GEMM split-K as GemliteGemmSplitK4bit with gemlite's default f16 output: the two splits' tiles
+    are added into C (zeroed) by atom.add.noftz.f16; grid (1, 2)"""
+    out = "f16"
 
 
 class GemliteGemmSplitK4bitSplit4(_GemmSplitK, Row):
