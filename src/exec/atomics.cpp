@@ -80,6 +80,9 @@ void Machine::pend_atomic(ExecContext& ctx, const ptx::Instr& ins, const Located
   }
   auto& pending = shared ? owner.shared_atomics : global_atomics_;
   uint64_t key = shared ? off : l.region->base + off;
+  if (swapped_cells_.count({l.region, off}))
+    refuse(ctx, ins, "an atomic on " + storage_.describe(l.region, l.offset, size) +
+                         ", which a compare-and-swap or exchange also updates: the result would depend on their order");
   auto it = pending.find(key);
   if (it == pending.end()) {
     if (pending_atomic_overlaps(*l.region, off, size, owner)) refuse(ctx, ins, "overlapping atomics of different widths");
@@ -90,6 +93,30 @@ void Machine::pend_atomic(ExecContext& ctx, const ptx::Instr& ins, const Located
     refuse(ctx, ins, "different atomic operations meet on " + storage_.describe(l.region, l.offset, size) +
                          ": the result would depend on their order");
   it->second.operands.push_back(operand);
+}
+
+Value Machine::swap_atomic(ExecContext& ctx, const ptx::Instr& ins, Space space, uint64_t addr, unsigned size, ptx::Type t,
+                          std::optional<Value> expected, Value desired) {
+  Located l = locate(ctx, space, addr);
+  std::optional<uint64_t> at = target(ctx, ins, l, size, size, DefectKind::OobWrite, [] { return std::string("misaligned atomic"); });
+  if (!at) return Value::poison();
+  if (l.region == ctx.th.local) refuse(ctx, ins, "atomic on local memory");
+  const uint64_t me = uint64_t{ctx.cta.linear} * ctx.cta.threads.size() + ctx.th.linear;
+  auto [owner, fresh] = swapped_cells_.try_emplace({l.region, *at}, me);
+  if (!fresh && owner->second != me)
+    refuse(ctx, ins, "compare-and-swap or exchange on " + storage_.describe(l.region, l.offset, size) +
+                         " by two threads: the outcome depends on their order");
+  if (pending_atomic_overlaps(*l.region, *at, size, clusters_.region_cta(ctx, l.region)))
+    refuse(ctx, ins, "compare-and-swap or exchange on " + storage_.describe(l.region, l.offset, size) +
+                         ", which other atomics also update: the result would depend on their order");
+  // One thread's swaps of a cell no other thread swaps are its own reads and writes, in its
+  // program order (another thread's plain access of the cell is a race the tracking reports).
+  const Value old = load(ctx, ins, space, addr, size, t);
+  if (!old.is_concrete() || !desired.is_concrete() || (expected && !expected->is_concrete()))
+    refuse(ctx, ins, "compare-and-swap or exchange of data that depends on symbolic inputs");
+  const uint64_t mask = size >= 8 ? ~uint64_t{0} : (uint64_t{1} << (8 * size)) - 1;
+  if (!expected || ((old.bits ^ expected->bits) & mask) == 0) store(ctx, ins, space, addr, size, desired, t);
+  return old;
 }
 
 void Machine::atomic_conflicts(ExecContext& ctx, const ptx::Instr& ins, Region& r, uint64_t off, unsigned size) {

@@ -108,6 +108,7 @@ void Machine::launch(const LaunchSpec& spec) {
   scheduler_.run(shared_size, local_off);
   dom_.forget_deferred();  // (the launch's registers are gone)
   flush_atomics_global();
+  swapped_cells_.clear();
   log_.commit_uninit_reads();
   ++launch_index_;
   launch_ = nullptr;

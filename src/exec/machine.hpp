@@ -135,6 +135,8 @@ class Machine final : public AccessPath, public ThreadStepper {
              ptx::Type t) override;
   void atomic(ExecContext& ctx, const ptx::Instr& ins, Space space, uint64_t addr, unsigned size, uint8_t op,
               ptx::Type t, Value operand) override;
+  Value swap_atomic(ExecContext& ctx, const ptx::Instr& ins, Space space, uint64_t addr, unsigned size, ptx::Type t,
+                    std::optional<Value> expected, Value desired) override;
   Value load_param(ExecContext& ctx, const ptx::Instr& ins, uint64_t offset, unsigned size) override;
   // Accesses at data-dependent addresses (exec/indexed_memory.cpp).
   std::shared_ptr<const IndexedAddress> indexed_address(ExecContext& ctx, const ptx::Instr& ins, Value base, unsigned width,
@@ -304,6 +306,9 @@ class Machine final : public AccessPath, public ThreadStepper {
   ClusterUnit clusters_;
   Scheduler scheduler_;
   std::map<uint64_t, PendingAtomic> global_atomics_;
+  // The cells this launch's atom.cas / atom.exch swapped, each with the one thread (CTA-major
+  // linear index) allowed to: swaps by two threads would depend on their order.
+  std::map<std::pair<const Region*, uint64_t>, uint64_t> swapped_cells_;
   uint32_t last_uninit_defect_ = 0;  // the ticket of the pending read the last read_bytes made
   uint32_t access_seq_ = 0;
   const LaunchSpec* launch_ = nullptr;

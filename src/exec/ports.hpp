@@ -37,6 +37,11 @@ class MemoryPort {
   // atom/red whose old value is not used: recorded, combined when order no longer matters.
   virtual void atomic(ExecContext& ctx, const ptx::Instr& ins, Space space, uint64_t addr, unsigned size, uint8_t op,
                       ptx::Type t, Value operand) = 0;
+  // atom.cas (with `expected`) and atom.exch, whose old value is read: executed where they run,
+  // on a cell no other thread of the launch swaps or updates atomically (a lock one thread
+  // takes and releases); a Refusal where another does (the outcome would depend on the order).
+  virtual Value swap_atomic(ExecContext& ctx, const ptx::Instr& ins, Space space, uint64_t addr, unsigned size,
+                            ptx::Type t, std::optional<Value> expected, Value desired) = 0;
   virtual Value load_param(ExecContext& ctx, const ptx::Instr& ins, uint64_t offset, unsigned size) = 0;
   // An address whose base register (of `width` bits) holds integer data computed from symbolic
   // inputs (an index read from memory), plus `offset`: every address the indices' declared

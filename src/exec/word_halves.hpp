@@ -22,8 +22,8 @@ std::array<Value, 2> words_split(Value v);
 // A 64-bit register from two words (mov.b64 v, {lo, hi}; or of a word with its twin shifted
 // into place): the value both came from, or one word and zeros. Null where they are not that.
 std::optional<Value> words_joined(Value lo, Value hi);
-// An or/xor/add of two 64-bit registers of which one holds a word: words_joined of the two
-// in whichever order places them. Null where that is not the case.
+// An or/xor of two 64-bit registers of which one holds a word (their set bits cannot overlap
+// where, word by word, one side is zero): words_joined of the two. Null where that is not so.
 std::optional<Value> words_merged(Value a, Value b);
 // A 64-bit register holding a word (or a symbolic f64, whose words are taken) shifted up or
 // down by n bits (shl.b64, shr.u64): a whole word's move, or zeros. Null for other shifts.

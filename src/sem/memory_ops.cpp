@@ -162,14 +162,30 @@ Value where_guarded(ExecContext& c, uint8_t op, Type t, Value v) {
   return c.dom.select(c.guard, c.dom.as_integer(v, t), c.dom.as_integer(Value::of_bits(identity), t));
 }
 
+// atom.cas d, [a], b, c and atom.exch d, [a], b: the old value is read, so they run where they
+// are, on a cell one thread alone swaps (exec/ports.hpp swap_atomic): a lock taken and released.
+void swap(ExecContext& c, const Instr& i, bool cas) {
+  Type t = i.type();
+  if (i.operands.size() != (cas ? 4u : 3u)) throw exec::Refusal("an atomic swap with the wrong number of operands");
+  if (!c.guard.is_concrete()) throw exec::Refusal("a compare-and-swap or exchange under a guard on symbolic data");
+  if (indexed(c, i, i.operands[1])) throw exec::Refusal("a compare-and-swap or exchange at a data-dependent address");
+  std::optional<Value> expected;
+  if (cas) expected = c.get(i.operands[2], t);
+  Value desired = c.get(i.operands[cas ? 3 : 2], t);
+  c.set(i.operands[0], c.memory().swap_atomic(c, i, space_of(i), c.address(i.operands[1]), access_size(t), t, expected, desired));
+}
+
 void atom(ExecContext& c, const Instr& i) {
   Type t = i.type();
   if (i.has(Mod::Vec)) throw exec::Refusal("vector atomics are not modelled");
   bool red = i.op == ptx::Op::Red;
   const ptx::Operand& addr = i.operands[red ? 0 : 1];
-  if (!red && i.operands.size() > 3) throw exec::Refusal("atomic compare-and-swap depends on the order of threads");
-  Value v = c.get(i.operands[red ? 1 : 2], t);
   uint8_t op = i.mod(Mod::AtomOp);
+  if (!red && (op == ptx::atomop::CAS || op == ptx::atomop::EXCH)) {
+    swap(c, i, op == ptx::atomop::CAS);
+    return;
+  }
+  Value v = c.get(i.operands[red ? 1 : 2], t);
   if (auto view = float_extreme_by_bits(c, op, t, v)) std::tie(op, t) = *view;
   if (!c.guard.is_concrete()) v = where_guarded(c, op, t, v);
   if (auto a = indexed(c, i, addr)) c.memory().atomic_indexed(c, i, space_of(i), a, access_size(t), op, t, v);

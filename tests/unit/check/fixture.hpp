@@ -270,4 +270,13 @@ inline std::string tensor(std::string_view name, std::string_view shape, std::st
   return s + " }\n";
 }
 
+// Two binary_kernel programs over x, y in [-4, 4] (f32 [32]) writing out.
+inline Spec binary_spec(std::string_view a, std::string_view b) {
+  const std::string args = R"({ read = "x" }, { read = "y" }, { write = "out" })";
+  return {.tensors = tensor("x", "[32]", "f32", "input", "range = [-4, 4]") +
+                     tensor("y", "[32]", "f32", "input", "range = [-4, 4]") + tensor("out", "[32]", "f32", "empty"),
+          .a = {{std::string(a), args}},
+          .b = {{std::string(b), args}}};
+}
+
 }  // namespace racer::check::testing

@@ -7,13 +7,7 @@
 namespace racer::check::testing {
 namespace {
 
-Spec spec(std::string_view a, std::string_view b) {
-  const std::string args = R"({ read = "x" }, { read = "y" }, { write = "out" })";
-  return {.tensors = tensor("x", "[32]", "f32", "input", "range = [-4, 4]") +
-                     tensor("y", "[32]", "f32", "input", "range = [-4, 4]") + tensor("out", "[32]", "f32", "empty"),
-          .a = {{std::string(a), args}},
-          .b = {{std::string(b), args}}};
-}
+Spec spec(std::string_view a, std::string_view b) { return binary_spec(a, b); }
 
 // out = x * (the constant `value` narrowed to `type` in a 32-bit register, read back as s32).
 std::string scaled_by_narrowed(std::string_view name, std::string_view type, int value) {

@@ -20,13 +20,7 @@ std::string copysign_ref(std::string_view name) {
   mov.b32 %r12, %f4;)");
 }
 
-Spec spec(std::string_view a, std::string_view b) {
-  const std::string args = R"({ read = "x" }, { read = "y" }, { write = "out" })";
-  return {.tensors = tensor("x", "[32]", "f32", "input", "range = [-4, 4]") +
-                     tensor("y", "[32]", "f32", "input", "range = [-4, 4]") + tensor("out", "[32]", "f32", "empty"),
-          .a = {{std::string(a), args}},
-          .b = {{std::string(b), args}}};
-}
+Spec spec(std::string_view a, std::string_view b) { return binary_spec(a, b); }
 
 TEST_F(MachineTest, CopysignFromSignBitsIsProved) {
   auto r = run(binary_bits("bits", R"(
