@@ -1,5 +1,7 @@
 // Warp collectives. A thread reaching one waits (step); when every lane of the member mask
 // waits at the same instruction, the collective runs once for all of them.
+#include <algorithm>
+
 #include "sem/common.hpp"
 #include "sem/semantics.hpp"
 
@@ -126,12 +128,25 @@ bool symbolic_redux(ExecContext& c0, const Instr& i, std::span<Thread* const> la
     symbolic |= !v.back().is_concrete();
   }
   if (!symbolic) return false;
+  // Every lane a flag (0 or 1: concrete, or integer data the domain's flag logic takes, since
+  // or with 0 is a flag itself): and is their minimum, or their maximum (Triton's all/any of a
+  // block's comparisons).
+  auto flags = [&] {
+    return std::all_of(v.begin(), v.end(), [&](const Value& x) {
+      return x.is_concrete() ? (x.bits & IntT(t).mask()) <= 1 : c0.dom.int_flag_logic(false, t, x, 0).has_value();
+    });
+  };
   exec::IntOp op;
   switch (i.mod(Mod::AtomOp)) {
     case ptx::atomop::ADD: op = exec::IntOp::Add; break;
     case ptx::atomop::MIN: op = exec::IntOp::Min; break;
     case ptx::atomop::MAX: op = exec::IntOp::Max; break;
-    default: throw exec::Refusal("redux.sync and/or/xor of symbolic integer data (bitwise on exact integers)");
+    case ptx::atomop::AND:
+    case ptx::atomop::OR:
+      if (!flags()) throw exec::Refusal("redux.sync and/or of symbolic integer data that is not 0 or 1 (bitwise on exact integers)");
+      op = i.mod(Mod::AtomOp) == ptx::atomop::AND ? exec::IntOp::Min : exec::IntOp::Max;
+      break;
+    default: throw exec::Refusal("redux.sync xor of symbolic integer data (bitwise on exact integers)");
   }
   Value acc = c0.dom.as_integer(v.front(), t);
   for (size_t k = 1; k < v.size(); ++k) acc = c0.dom.int_op(op, t, acc, v[k]);

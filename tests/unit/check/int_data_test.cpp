@@ -1,6 +1,7 @@
 // Integer data from int32 inputs: symbolic integer arithmetic is exact where the declared
 // input ranges prove that no partial result leaves the type (exec/int_bounds.cpp), and wraps
-// around elsewhere (exec/symbolic_wrap.cpp). redux.sync add/min/max fold symbolic lanes exactly (sem/warp.cpp).
+// around elsewhere (exec/symbolic_wrap.cpp). redux.sync add/min/max fold symbolic lanes exactly,
+// and/or of 0/1 flags as their min/max (sem/warp.cpp).
 #include "fixture.hpp"
 
 namespace racer::check::testing {
@@ -112,6 +113,22 @@ TEST_F(MachineTest, BitwiseReductionsOfSymbolicIntegersAreRefused) {
   auto r = run(per_lane("warp", "  redux.sync.or.b32 %r12, %r11, -1;") + row_loop("loop", "or.b32 %r11, %r11, %r14;"),
                rows("range = [0, 7]"));
   EXPECT_EQ(r.verdict, Verdict::Refused) << show(r);
+}
+
+TEST_F(MachineTest, BitwiseReductionsOfFlagsAreTheirMinimumAndMaximum) {
+  // Lanes that are 0 or 1 (a block's comparisons, Triton's all/any): and is the minimum, or the maximum.
+  auto all = run(per_lane("warp", "  redux.sync.and.b32 %r12, %r11, -1;") + row_loop("loop", "min.s32 %r11, %r11, %r14;"),
+                 rows("range = [0, 1]"));
+  EXPECT_EQ(all.verdict, Verdict::Equivalent) << show(all);
+  auto any = run(per_lane("warp", "  redux.sync.or.b32 %r12, %r11, -1;") + row_loop("loop", "max.s32 %r11, %r11, %r14;"),
+                 rows("range = [0, 1]"));
+  EXPECT_EQ(any.verdict, Verdict::Equivalent) << show(any);
+  auto swapped = run(per_lane("warp", "  redux.sync.and.b32 %r12, %r11, -1;") + row_loop("loop", "max.s32 %r11, %r11, %r14;"),
+                     rows("range = [0, 1]"));
+  EXPECT_EQ(swapped.verdict, Verdict::Inequivalent) << show(swapped);
+  auto x = run(per_lane("warp", "  redux.sync.xor.b32 %r12, %r11, -1;") + row_loop("loop", "xor.b32 %r11, %r11, %r14;"),
+               rows("range = [0, 1]"));
+  EXPECT_EQ(x.verdict, Verdict::Refused) << show(x);
 }
 
 // out[tid] = f(x[tid]) for an i8 input x: `body` reads %r10 and leaves f in %r11.
