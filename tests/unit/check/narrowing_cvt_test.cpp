@@ -2,6 +2,8 @@
 // the result to the register's width, as Triton's int8 dequantization relies on (cvt.s8.s32
 // into a 16-bit register, then cvt.rn.f16.s16). Zero-extended, 200 as s8 would read back as
 // 200 rather than -56, and both the symbolic run and its replay would agree on the wrong value.
+// (Run on an H100, 2026-12-07: cvt.s8.s32 of 200 into a .b32 register gives 0xffffffc8, into a
+// .b16 one -56; cvt.u8.s32 gives 200; cvt.s16.s32 of 40000 gives -25536.)
 #include "fixture.hpp"
 
 namespace racer::check::testing {
