@@ -2,6 +2,7 @@
 // addition, min, max and the bitwise operations. They are recorded per cell and applied at
 // the point where order stops mattering: the next barrier for shared memory, the end of
 // the launch for global memory.
+#include <algorithm>
 #include <optional>
 
 #include "exec/async_state.hpp"
@@ -80,7 +81,7 @@ void Machine::pend_atomic(ExecContext& ctx, const ptx::Instr& ins, const Located
   }
   auto& pending = shared ? owner.shared_atomics : global_atomics_;
   uint64_t key = shared ? off : l.region->base + off;
-  if (swapped_cells_.count({l.region, off}))
+  if (swapped_overlaps(l.region, off, size, kAnyThread))
     refuse(ctx, ins, "an atomic on " + storage_.describe(l.region, l.offset, size) +
                          ", which a compare-and-swap or exchange also updates: the result would depend on their order");
   auto it = pending.find(key);
@@ -102,13 +103,14 @@ Value Machine::swap_atomic(ExecContext& ctx, const ptx::Instr& ins, Space space,
   if (!at) return Value::poison();
   if (l.region == ctx.th.local) refuse(ctx, ins, "atomic on local memory");
   const uint64_t me = uint64_t{ctx.cta.linear} * ctx.cta.threads.size() + ctx.th.linear;
-  auto [owner, fresh] = swapped_cells_.try_emplace({l.region, *at}, me);
-  if (!fresh && owner->second != me)
+  if (swapped_overlaps(l.region, *at, size, me))
     refuse(ctx, ins, "compare-and-swap or exchange on " + storage_.describe(l.region, l.offset, size) +
                          " by two threads: the outcome depends on their order");
   if (pending_atomic_overlaps(*l.region, *at, size, clusters_.region_cta(ctx, l.region)))
     refuse(ctx, ins, "compare-and-swap or exchange on " + storage_.describe(l.region, l.offset, size) +
                          ", which other atomics also update: the result would depend on their order");
+  SwappedCell& cell = swapped_cells_[{l.region, *at}];
+  cell = {std::max(cell.size, size), me};
   // One thread's swaps of a cell no other thread swaps are its own reads and writes, in its
   // program order (another thread's plain access of the cell is a race the tracking reports).
   const Value old = load(ctx, ins, space, addr, size, t);
@@ -117,6 +119,14 @@ Value Machine::swap_atomic(ExecContext& ctx, const ptx::Instr& ins, Space space,
   const uint64_t mask = size >= 8 ? ~uint64_t{0} : (uint64_t{1} << (8 * size)) - 1;
   if (!expected || ((old.bits ^ expected->bits) & mask) == 0) store(ctx, ins, space, addr, size, desired, t);
   return old;
+}
+
+bool Machine::swapped_overlaps(const Region* r, uint64_t off, unsigned size, uint64_t thread) const {
+  // (A swap is at most 8 bytes: a cell starting 8 or more bytes below off ends before it.)
+  for (auto it = swapped_cells_.lower_bound({r, off >= 8 ? off - 8 : 0});
+       it != swapped_cells_.end() && it->first.first == r && it->first.second < off + size; ++it)
+    if (it->first.second + it->second.size > off && it->second.thread != thread) return true;
+  return false;
 }
 
 void Machine::atomic_conflicts(ExecContext& ctx, const ptx::Instr& ins, Region& r, uint64_t off, unsigned size) {

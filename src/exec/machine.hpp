@@ -306,9 +306,17 @@ class Machine final : public AccessPath, public ThreadStepper {
   ClusterUnit clusters_;
   Scheduler scheduler_;
   std::map<uint64_t, PendingAtomic> global_atomics_;
-  // The cells this launch's atom.cas / atom.exch swapped, each with the one thread (CTA-major
-  // linear index) allowed to: swaps by two threads would depend on their order.
-  std::map<std::pair<const Region*, uint64_t>, uint64_t> swapped_cells_;
+  // The cells this launch's atom.cas / atom.exch swapped (region, offset -> size and the one
+  // thread, CTA-major linear index, allowed to): swaps by two threads would depend on their order.
+  struct SwappedCell {
+    unsigned size;
+    uint64_t thread;
+  };
+  std::map<std::pair<const Region*, uint64_t>, SwappedCell> swapped_cells_;
+  // Whether a cell swapped in this launch overlaps [off, off + size) of r, by a thread other than
+  // `thread` (any thread: kAnyThread).
+  static constexpr uint64_t kAnyThread = UINT64_MAX;
+  bool swapped_overlaps(const Region* r, uint64_t off, unsigned size, uint64_t thread) const;
   uint32_t last_uninit_defect_ = 0;  // the ticket of the pending read the last read_bytes made
   uint32_t access_seq_ = 0;
   const LaunchSpec* launch_ = nullptr;

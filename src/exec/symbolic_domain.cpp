@@ -327,16 +327,7 @@ std::optional<bool> SymbolicDomain::ground_truth(ExprId cond) {
 }
 
 bool SymbolicDomain::is_ground(ExprId root) const {
-  std::vector<ExprId> stack{root};
-  std::unordered_set<uint32_t> seen{root.index};
-  while (!stack.empty()) {
-    ExprId e = stack.back();
-    stack.pop_back();
-    if (store_.kind(e) == expr::Kind::Symbol) return false;
-    for (uint32_t i = 0; i < store_.arity(e); ++i)
-      if (seen.insert(store_.operand(e, i).index).second) stack.push_back(store_.operand(e, i));
-  }
-  return true;
+  return !expr::any_node(store_, root, [&](ExprId e) { return store_.kind(e) == expr::Kind::Symbol; });
 }
 
 Value SymbolicDomain::pred(PredOp op, Value a, Value b) {

@@ -27,11 +27,13 @@ void mov(ExecContext& c, const Instr& i) {
       return;
     }
   }
-  if (d.kind == ptx::Operand::Kind::Vector && bits == 64 && d.elems.size() == 2 && !bits_view(c, c.get(s, t), t).is_concrete()) {
-    auto words = exec::words_split(c.get(s, t));
-    c.set(d.elems[0], words[0]);
-    c.set(d.elems[1], words[1]);
-    return;
+  if (d.kind == ptx::Operand::Kind::Vector && bits == 64 && d.elems.size() == 2) {
+    if (Value v = c.get(s, t); !bits_view(c, v, t).is_concrete()) {
+      auto words = exec::words_split(v);
+      c.set(d.elems[0], words[0]);
+      c.set(d.elems[1], words[1]);
+      return;
+    }
   }
   if (s.kind == ptx::Operand::Kind::Vector && bits == 64 && s.elems.size() == 2) {
     Value lo = c.get(s.elems[0], Type::B32), hi = c.get(s.elems[1], Type::B32);

@@ -66,6 +66,28 @@ TEST_F(MachineTest, AnAtomicAddOnASwappedCellIsRefused) {
   EXPECT_NE(r.reason.find("compare-and-swap or exchange also updates"), std::string::npos) << r.reason;
 }
 
+TEST_F(MachineTest, AnAtomicInsideAWiderSwappedCellIsRefused) {
+  // An 8-byte exchange of lock[0..1], then a 4-byte add into lock[1]: the cells overlap.
+  std::string k = kernel("wide", 3, R"(
+  setp.ne.u32 %p1, %r3, 0;
+  @%p1 bra DONE;
+  mov.u64 %rd20, 0;
+  atom.global.exch.b64 %rd21, [%rd2], %rd20;
+  atom.global.add.u32 %r12, [%rd2+4], 1;
+  ld.global.f32 %f1, [%rd0];
+  st.global.f32 [%rd1], %f1;
+DONE:
+)");
+  const std::string args = R"({ read = "x" }, { readwrite = "out" }, { readwrite = "lock" })";
+  Spec sp{.tensors = tensor("x", "[2]", "f32", "input", "range = [-4, 4]") + tensor("out", "[1]", "f32", "zeros") +
+                     tensor("lock", "[2]", "i32", "zeros"),
+          .a = {{"wide", args, "[1]", "[32]"}},
+          .b = {{"copy", args, "[1]", "[32]"}}};
+  auto r = run(k + plain_copy("copy"), sp);
+  EXPECT_EQ(r.verdict, Verdict::Refused) << show(r);
+  EXPECT_NE(r.reason.find("compare-and-swap or exchange also updates"), std::string::npos) << r.reason;
+}
+
 TEST_F(MachineTest, TheLockedUpdateIsChecked) {
   // The lock changes nothing of the update's meaning: adding x[0] twice is refuted.
   auto r = run(locked_add("locked") + kernel("twice", 3, R"(
