@@ -68,7 +68,7 @@ fi
 # put a source tree's python/ on the path beside the installed package.
 # Real Triton libraries whose kernels tests/realworld checks (read from source by
 # tests/realworld/library.py; torch is never imported, so their dependencies are not installed).
-REALWORLD_PACKAGES=(liger-kernel==0.8.5 flag-gems==5.0.2 fla-core==0.6.0 unsloth==2026.10.9 sglang==0.5.23 torchao==0.18.0 flashinfer-python==0.7.4 vllm==0.34.0 lmdeploy==0.18.0 xformers==0.0.35 bitsandbytes==0.50.2 deepspeed==0.19.8 gemlite==0.6.0.post2 lightllm==0.0.1 cut-cross-entropy==25.1.1)
+REALWORLD_PACKAGES=(liger-kernel==0.8.5 flag-gems==5.0.2 fla-core==0.6.0 unsloth==2026.10.9 sglang==0.5.23 torchao==0.18.0 flashinfer-python==0.7.4 vllm==0.34.0 lmdeploy==0.18.0 xformers==0.0.35 bitsandbytes==0.50.2 deepspeed==0.19.8 gemlite==0.6.0.post2 lightllm==0.0.1 cut-cross-entropy==25.1.1 sageattention==1.0.6 lightning_attn==0.0.5 aqlm==1.1.7)
 for spec in "${REALWORLD_PACKAGES[@]}"; do
   if [ "$("$PY" -m pip show "${spec%%==*}" 2>/dev/null | sed -n 's/^Version: //p')" != "${spec##*==}" ]; then
     echo "install-deps: pip --no-deps $spec"

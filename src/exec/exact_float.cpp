@@ -60,6 +60,13 @@ ExactFloat decode_float(ptx::Type t, uint64_t bits) {
   return {ExactFloat::Kind::Finite, v};
 }
 
+std::optional<uint64_t> encode_infinity(ptx::Type t, bool neg) {
+  auto l = layout_of(t);
+  if (!l || !l->ieee_inf || t == ptx::Type::TF32) return std::nullopt;
+  const uint64_t exp_ones = ((uint64_t{1} << l->exp_bits) - 1) << l->man_bits;
+  return exp_ones | (neg ? uint64_t{1} << (l->exp_bits + l->man_bits) : 0);
+}
+
 std::optional<uint64_t> encode_exact(ptx::Type t, const mpq_class& q) {
   auto l = layout_of(t);
   if (!l || t == ptx::Type::TF32) return std::nullopt;

@@ -31,6 +31,8 @@ ExactFloat decode_float(ptx::Type t, uint64_t bits);
 BinaryFloat decode_binary(ptx::Type t, uint64_t bits);
 // The bit pattern of q in format t if q is exactly representable (normal or subnormal), else nullopt.
 std::optional<uint64_t> encode_exact(ptx::Type t, const mpq_class& q);
+// The bits of +inf or -inf in format t; nullopt for a format without infinities (e4m3).
+std::optional<uint64_t> encode_infinity(ptx::Type t, bool neg);
 // q rounded to the nearest value of format t (ties to even), as a real launch converts a
 // host value; nullopt when it overflows the format.
 std::optional<uint64_t> encode_rounded(ptx::Type t, const mpq_class& q);

@@ -44,6 +44,14 @@ const char* kind_name(IndexedKind k) {
 
 bool untyped(ptx::Type t) { return ptx::type_class(t) == ptx::TypeClass::Bits; }
 
+// How an access of type t reads or writes a cell of a table of `elem`: as the table's element
+// where the access does not say (Triton loads f32 tables as .b32) or names an integer type of
+// the width of a float element (nvcc loads and stores a __half as .u16); else as t.
+ptx::Type table_view(ptx::Type t, ptx::Type elem) {
+  if (ptx::type_bits(elem) != ptx::type_bits(t)) return t;
+  return untyped(t) || (ptx::is_float(elem) && !ptx::is_float(t)) ? elem : t;
+}
+
 }  // namespace
 
 namespace {
@@ -197,16 +205,12 @@ Value Machine::load_indexed(ExecContext& ctx, const ptx::Instr& ins, Space space
   const IndexedAddress& ia = *a;
   if (ia.candidates.empty()) return Value::of_bits(0);  // no index value reaches it on this path
   expr::Store& st = session_.store();
-  // An untyped load reads the cells as what the table holds (Triton loads f32 tables as .b32).
   ptx::Type view = t;
   std::vector<Located> where;
   for (const auto& c : ia.candidates) {
     where.push_back(locate(ctx, space, c.addr + extra));
     const Region* r = where.back().region;
-    if (untyped(view) && r && r->tensor >= 0) {
-      ptx::Type elem = storage_.tensors()[r->tensor].elem;
-      if (ptx::type_bits(elem) == ptx::type_bits(t)) view = elem;
-    }
+    if (view == t && r && r->tensor >= 0) view = table_view(t, storage_.tensors()[r->tensor].elem);
   }
   std::vector<Value> values;
   for (size_t c = 0; c < ia.candidates.size(); ++c) {
@@ -256,9 +260,7 @@ void Machine::store_indexed(ExecContext& ctx, const ptx::Instr& ins, Space space
     record_indexed(ctx, ins, r, *at, size, IndexedKind::Write, a, static_cast<uint32_t>(c), v);
     Value now = v;
     if (ia.candidates.size() > 1) {
-      ptx::Type view = untyped(t) && r.tensor >= 0 && ptx::type_bits(storage_.tensors()[r.tensor].elem) == ptx::type_bits(t)
-                           ? storage_.tensors()[r.tensor].elem
-                           : t;
+      const ptx::Type view = r.tensor >= 0 ? table_view(t, storage_.tensors()[r.tensor].elem) : t;
       Value old = indexed_old_value(ctx, ins, r, *at, size, view);
       try {
         now = merge(Value::of_expr(candidate_condition(st, ia, c)), v, old, view);

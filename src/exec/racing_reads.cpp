@@ -8,8 +8,13 @@ namespace racer::exec {
 Value Machine::racing_read_value(ExecContext& ctx, const ptx::Instr& ins, uint32_t access, Value read, const Region& r,
                                  uint64_t off, unsigned size) {
   // Only float data becomes an unknown real: integer data could steer addresses, and a
-  // concrete or packed value is not one real number.
-  if (!read.is_symbolic() || read.integer)
+  // packed value is not one real number. A concrete value is one float value only as a whole
+  // element of a float tensor (an in-place accumulator that starts at -inf or 0).
+  const bool float_element = r.tensor >= 0 && [&] {
+    const TensorSpec& t = storage_.tensors()[static_cast<size_t>(r.tensor)];
+    return ptx::is_float(t.elem) && size == t.elem_bytes() && off % size == 0;
+  }();
+  if (read.is_symbolic() ? read.integer : !(read.is_concrete() && float_element))
     refuse(ctx, ins, "a load racing with a store reads data that is not one float value");
   std::string where = storage_.describe(&r, r.base + off, size);
   std::string name = std::string(1, program_) + ": racing read #" + std::to_string(access) + " of " + where;

@@ -151,10 +151,29 @@ bool SymbolicDomain::defined_everywhere(ExprId x) {
   });
 }
 
+// An infinity has one encoding: a value that is exactly +-inf over the reals (a concrete -inf
+// carried through exact operations) is those bits, so IEEE decides what it makes (exp2(-inf) is
+// +0, whose sign the reals would have lost).
+Value SymbolicDomain::infinity_as_bits(Value v, ptx::Type t) const {
+  if (!v.is_symbolic() || v.is_deferred() || v.integer || v.holds_lanes()) return v;
+  const ExprId e = v.expr();
+  if (e != store_.neg_inf() && e != store_.pos_inf()) return v;
+  if (auto bits = encode_infinity(t, e == store_.neg_inf())) return Value::of_bits(*bits);
+  return v;
+}
+
 Value SymbolicDomain::fbin(FBin op, ptx::Type t, Value a, Value b, const FloatMods& m) {
   if (fault_for_testing) op = fault_for_testing(op);
+  a = infinity_as_bits(a, t), b = infinity_as_bits(b, t);
   if (a.is_concrete() && b.is_concrete() && !fault_for_testing)
     return exact_as_bits(symbolic_fbin(op, t, a, b, m), t, ieee_.fbin(op, t, a, b, m));
+  // min(-inf, x) is -inf and max(+inf, x) is +inf for every x, NaN included (without .NaN the
+  // other operand of a NaN is the result): the bits of that infinity, whatever x is.
+  if ((op == FBin::Min || op == FBin::Max) && !m.nan && !m.xorsign_abs && !fault_for_testing) {
+    const ExprId absorbing = op == FBin::Min ? store_.neg_inf() : store_.pos_inf();
+    for (Value v : {a, b})
+      if (v.is_concrete() && ptx::is_float(t) && exact_constant(store_, t, v.bits) == absorbing) return v;
+  }
   return symbolic_fbin(op, t, a, b, m);
 }
 
@@ -207,6 +226,7 @@ Value SymbolicDomain::symbolic_fbin(FBin op, ptx::Type t, Value a, Value b, cons
 }
 
 Value SymbolicDomain::fun(FUn op, ptx::Type t, Value a, const FloatMods& m) {
+  a = infinity_as_bits(a, t);
   if (a.is_concrete()) return exact_as_bits(symbolic_fun(op, t, a, m), t, ieee_.fun(op, t, a, m));
   return symbolic_fun(op, t, a, m);
 }
@@ -248,6 +268,7 @@ Value SymbolicDomain::symbolic_fun(FUn op, ptx::Type t, Value a, const FloatMods
 }
 
 Value SymbolicDomain::fma(ptx::Type t, Value a, Value b, Value c, const FloatMods& m) {
+  a = infinity_as_bits(a, t), b = infinity_as_bits(b, t), c = infinity_as_bits(c, t);
   Value exact = finish(store_.add(store_.mul(real(a, t), real(b, t)), real(c, t)), m);
   if (a.is_concrete() && b.is_concrete() && c.is_concrete()) return exact_as_bits(exact, t, ieee_.fma(t, a, b, c, m));
   return exact;

@@ -77,6 +77,13 @@ std::optional<bool> Store::decide_cmp(CmpOp op, ExprId a, ExprId b) {
   if (rb != 0 && is_finite(a)) return holds(op, -rb);
   if (!is_finite(a) || !is_finite(b)) return std::nullopt;
   if (is_rational(a) && is_rational(b)) return holds(op, sgn(rational(a) - rational(b)));
+  // A value positive by its shape (a sum of exps: a softmax's denominator, which a log
+  // routine tests against 0) against a constant at or below 0.
+  for (int side = 0; side < 2; ++side) {
+    const ExprId k = side ? a : b, v = side ? b : a;
+    if (!is_rational(k) || rational(k) > 0 || is_rational(v) || !surely_positive(v, kShapeSignBudget)) continue;
+    return holds(op, side ? -1 : 1);
+  }
   // Building a - b may add a node to the store; it is also the form a decider would want.
   std::optional<Bounds> d = bounds(*this, sub(a, b));
   if (!d) return std::nullopt;

@@ -164,8 +164,7 @@ ExprId Store::func(FuncKind f, ExprId a) {
   // and every function of something that may be infinite or NaN may be so too. A log is built
   // far less often than a comparison, and the lse of a split softmax is a sum of rows of
   // products of exps (13 rows of 24 factors: 326 nodes), so it may look further.
-  constexpr int kLogBudget = 1 << 13;
-  bool finite = is_finite(a) && (f != FuncKind::Log || surely_positive(a, kLogBudget));
+  bool finite = is_finite(a) && (f != FuncKind::Log || surely_positive(a, kShapeSignBudget));
   uint32_t op = a.index;
   return intern(Kind::Func, uint8_t(f), 0, std::span<const uint32_t>(&op, 1), finite ? kFinite : 0);
 }

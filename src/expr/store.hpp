@@ -85,6 +85,7 @@ class Store {
   // and products, positively weighted sums and square roots of those (looks at `budget` nodes
   // at most: a few hundred by default, a glance where it is asked at every comparison).
   static constexpr int kPositiveBudget = 256;
+  static constexpr int kShapeSignBudget = 1 << 13;  // a sum of a few dozen products of exps
   bool surely_positive(ExprId x, int budget = kPositiveBudget) const;
   size_t operand_slots() const { return pool_.size(); }  // the operand pool, reserved room included
   // Called before one of the store's large arrays grows, with the bytes the growth makes

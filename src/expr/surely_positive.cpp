@@ -7,7 +7,8 @@ namespace {
 
 // Whether x > 0 at every point by its shape alone: exp, a positive constant or ranged input, a
 // product with a positive coefficient of such factors, a sum of them with positive weights, the
-// square root of one, the log of a constant above 1. At most `budget` nodes are looked at.
+// square root of one, the log of a constant above 1, a select of two such, a max of one, a min
+// of all such. At most `budget` nodes are looked at.
 bool positive_by_shape(const Store& s, ExprId x, int& budget) {
   if (--budget < 0 || !s.is_finite(x)) return false;
   switch (s.kind(x)) {
@@ -34,6 +35,17 @@ bool positive_by_shape(const Store& s, ExprId x, int& budget) {
       if (s.coef(x) < 0 || s.arity(x) == 0) return false;
       for (uint32_t i = 0; i < s.arity(x); ++i)
         if (s.weight(x, i) <= 0 || !positive_by_shape(s, s.operand(x, i), budget)) return false;
+      return true;
+    // Whichever branch is taken (a log routine's prescaling of tiny arguments by 2^23), and a
+    // max that has a positive member.
+    case Kind::Select: return positive_by_shape(s, s.operand(x, 1), budget) && positive_by_shape(s, s.operand(x, 2), budget);
+    case Kind::Max:
+      for (uint32_t i = 0; i < s.arity(x); ++i)
+        if (positive_by_shape(s, s.operand(x, i), budget)) return true;
+      return false;
+    case Kind::Min:
+      for (uint32_t i = 0; i < s.arity(x); ++i)
+        if (!positive_by_shape(s, s.operand(x, i), budget)) return false;
       return true;
     default:
       return false;

@@ -239,5 +239,33 @@ TEST_F(MachineTest, AHistogramWithAtomicsAtDataDependentBinsIsProvedAgainstCount
   EXPECT_EQ(short_count.verdict, Verdict::Inequivalent) << show(short_count);
 }
 
+
+// out[tid] = (float) x[idx[tid] + shift] over an f16 table, read with `load` (nvcc loads a
+// __half with ld.global.u16, Triton with ld.global.b16).
+std::string half_gather(std::string_view name, std::string_view load, std::string_view shift) {
+  return kernel(name, 3, std::string(R"(
+  mul.wide.u32 %rd10, %r0, 4;
+  add.s64 %rd11, %rd1, %rd10;
+  ld.global.s32 %r10, [%rd11];
+  add.s32 %r11, %r10, )") + std::string(shift) + R"(;
+  mul.wide.s32 %rd12, %r11, 2;
+  add.s64 %rd13, %rd0, %rd12;
+  )" + std::string(load) + R"( %h1, [%rd13];
+  cvt.f32.f16 %f1, %h1;
+  add.s64 %rd14, %rd2, %rd10;
+  st.global.f32 [%rd14], %f1;
+)", "  .reg .b16 %h<4>;\n");
+}
+
+TEST_F(MachineTest, AnIntegerTypedLoadOfAFloatTableAtAnIndexReadsItsFloats) {
+  Spec spec = gathers("range = [0, 6]");
+  spec.tensors = tensor("x", "[8]", "f16", "input") + tensor("idx", "[4]", "i32", "input", "range = [0, 6]") +
+                 tensor("out", "[4]", "f32", "empty");
+  auto r = run(half_gather("a", "ld.global.u16", "0") + half_gather("b", "ld.global.b16", "0"), spec);
+  EXPECT_EQ(r.verdict, Verdict::Equivalent) << show(r);
+  r = run(half_gather("a", "ld.global.u16", "0") + half_gather("b", "ld.global.b16", "1"), spec);
+  EXPECT_EQ(r.verdict, Verdict::Inequivalent) << show(r);
+}
+
 }  // namespace
 }  // namespace racer::check::testing

@@ -144,6 +144,36 @@ TEST_F(MachineTest, ConstantsWithoutOneEncodingStayRefused) {
   EXPECT_NE(zero.reason.find("+0 or -0"), std::string::npos) << zero.reason;
 }
 
+// -inf has one encoding: min(-inf, v) is -inf whatever v is (NaN included, without .NaN), and
+// carried through exact operations it stays those bits, so exp2(-inf) is +0 with its sign
+// (cut-cross-entropy's logaddexp(-inf, x) tests log1p's argument's bits).
+TEST_F(MachineTest, AnInfinityCarriedThroughExactOperationsKeepsItsBits) {
+  auto after_exp2 = [](std::string_view name, std::string_view inner, std::string_view test) {
+    return binary_kernel(name, std::string(inner) + R"(
+  min.f32 %f4, %f9, 0fFF800000;
+  sub.f32 %f5, %f4, %f2;
+  mul.f32 %f6, %f5, 0f3FB8AA3B;
+  ex2.approx.f32 %f7, %f6;
+  mov.b32 %r10, %f7;
+  )" + std::string(test) + "\n  selp.f32 %f3, %f1, %f2, %p1;");
+  };
+  const std::string first = binary_kernel("first", "mov.f32 %f3, %f1;");
+  // v = x, and v = log2|x| (which may be -inf itself).
+  for (std::string_view inner : {"mov.f32 %f9, %f1;", "abs.f32 %f8, %f1;\n  lg2.approx.f32 %f9, %f8;"}) {
+    auto r = run(after_exp2("plus_zero", inner, "setp.lt.u32 %p1, %r10, 2139095040;") + first, spec("plus_zero", "first"));
+    EXPECT_EQ(r.verdict, Verdict::Equivalent) << inner << show(r);
+    r = run(after_exp2("plus_zero", inner, "setp.eq.b32 %p1, %r10, 0;") + first, spec("plus_zero", "first"));
+    EXPECT_EQ(r.verdict, Verdict::Equivalent) << inner << show(r);
+    r = run(after_exp2("negative", inner, "setp.ge.s32 %p1, %r10, 0;\n  not.pred %p1, %p1;") + first, spec("negative", "first"));
+    EXPECT_EQ(r.verdict, Verdict::Inequivalent) << inner << show(r);
+  }
+  // min.NaN of a NaN is NaN: there the infinity decides nothing, and the bits stay unknown.
+  auto r = run(replace_all(after_exp2("nan_min", "abs.f32 %f8, %f1;\n  lg2.approx.f32 %f9, %f8;",
+                                      "setp.lt.u32 %p1, %r10, 2139095040;"), "min.f32", "min.NaN.f32") + first,
+               spec("nan_min", "first"));
+  EXPECT_EQ(r.verdict, Verdict::Refused) << show(r);
+}
+
 // A float's bits compared with a constant as integers (sem/compare.cpp float_bits_compare):
 // equality with a nonzero float's pattern is equality of values; |x|'s bits below the bits of
 // +inf (powf's finiteness test) hold for every real; an order against other bits of a float of

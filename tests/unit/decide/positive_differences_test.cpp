@@ -57,6 +57,25 @@ TEST_F(PositiveDifferences, TheLogOfASurelyPositiveValueIsFinite) {
   EXPECT_NE(s.add(s.neg_inf(), s.log(s.sub(s.exp(x), s.exp(y)))), s.neg_inf());
 }
 
+TEST_F(PositiveDifferences, AComparisonOfAPositiveShapeWithZeroFoldsWhereItIsBuilt) {
+  // A log routine tests its argument against 0 after scaling tiny ones by 2^23 (a select on the
+  // sum's size, both branches positive): the guard is false, the log finite, -inf - lse is -inf.
+  const ExprId sum = s.add(s.exp(x), s.exp(y));
+  const ExprId scaled = s.select(s.cmp(expr::CmpOp::Lt, sum, q(1, 1 << 30)), s.mul(c(8388608), sum), sum);
+  EXPECT_EQ(s.cmp(expr::CmpOp::Eq, s.zero(), scaled), s.false_value());
+  EXPECT_EQ(s.cmp(expr::CmpOp::Ne, scaled, s.zero()), s.true_value());
+  EXPECT_EQ(s.cmp(expr::CmpOp::Lt, scaled, c(-1)), s.false_value());
+  EXPECT_EQ(s.cmp(expr::CmpOp::Le, s.zero(), scaled), s.true_value());
+  EXPECT_EQ(s.add(s.neg_inf(), s.neg(s.log(scaled))), s.neg_inf());
+  // A max with one positive member, a min of positive members.
+  EXPECT_EQ(s.cmp(expr::CmpOp::Lt, s.zero(), s.max(x, s.exp(y))), s.true_value());
+  EXPECT_EQ(s.cmp(expr::CmpOp::Eq, s.min(s.exp(x), sum), s.zero()), s.false_value());
+  // Not against a positive constant, and not where a branch or member may be 0 or below.
+  EXPECT_EQ(s.kind(s.cmp(expr::CmpOp::Lt, sum, q(1, 2))), expr::Kind::Cmp);
+  EXPECT_EQ(s.kind(s.cmp(expr::CmpOp::Eq, s.zero(), s.select(s.cmp(expr::CmpOp::Lt, x, y), sum, x))), expr::Kind::Cmp);
+  EXPECT_EQ(s.kind(s.cmp(expr::CmpOp::Eq, s.zero(), s.min(s.exp(x), y))), expr::Kind::Cmp);
+}
+
 TEST_F(PositiveDifferences, ALogOfFractionsKeepsTheirCommonDenominatorAProduct) {
   // softplus(lse - x) with lse = z + log(S), S a sum of exps: log(1 + e^(lse - x)) and
   // lse - x + log(1 + e^(x - lse)) are both log(e^x + e^z S) - x, with e^z S not multiplied out
