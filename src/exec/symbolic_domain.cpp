@@ -1,5 +1,6 @@
 #include "exec/symbolic_domain.hpp"
 
+#include "exec/bit_count_cases.hpp"
 #include "exec/exact_float.hpp"
 #include "exec/ieee.hpp"
 #include "expr/walk.hpp"
@@ -535,9 +536,19 @@ Value SymbolicDomain::int_cmp(uint8_t cmp, ptx::Type t, Value a, Value b) {
 Value SymbolicDomain::as_integer(Value v, ptx::Type t) { return Value::of_int_expr(integer(v, t)); }
 
 Value SymbolicDomain::int_popc(ptx::Type t, Value a) {
+  ExprId e = integer(a, t);
+  try {
+    return popc_of_disjoint_masks(e);
+  } catch (const Refusal&) {
+    // Flags packed into a word whose terms share bits, or wrapped: counted per outcome.
+    if (std::optional<ExprId> n = bit_count_by_cases(store_, e, ptx::type_bits(t))) return checked_int(*n, ptx::Type::U32);
+    throw;
+  }
+}
+
+Value SymbolicDomain::popc_of_disjoint_masks(ExprId e) {
   // A population count is exact on a sum of terms whose possible values occupy disjoint
   // bits (a ballot is the sum of select(p_lane, 2^lane, 0)): count each term's bits.
-  ExprId e = integer(a, t);
   std::vector<std::pair<ExprId, mpq_class>> terms;
   if (store_.kind(e) == expr::Kind::Add) {
     if (store_.coef(e) != 0) throw Refusal("popc of symbolic integer data with a constant part");

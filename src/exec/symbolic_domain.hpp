@@ -89,6 +89,7 @@ class SymbolicDomain final : public Domain {
   // lane's 0 * 2^23 inside a compiled logf). Where the operation rounded: the exact value.
   Value exact_as_bits(Value exact, ptx::Type t, Value ieee);
   Value infinity_as_bits(Value v, ptx::Type t) const;
+  Value popc_of_disjoint_masks(expr::ExprId e);
   Value symbolic_fbin(FBin op, ptx::Type t, Value a, Value b, const FloatMods& m);
   Value symbolic_fun(FUn op, ptx::Type t, Value a, const FloatMods& m);
   ConcreteDomain ieee_;
