@@ -65,6 +65,7 @@ class AccessPath : public MemoryPort {
   // --- defects and refusals ---
   virtual char program() const = 0;  // 'a' or 'b': names the symbols memory private to it gets
   virtual size_t defect(DefectKind kind, const SiteRef& site, const Text& memory, const Text& detail = {}) = 0;
+  virtual void note(const SiteRef& site, const Text& message) = 0;
   [[noreturn]] virtual void refuse(ExecContext& ctx, const ptx::Instr& ins, const std::string& reason) = 0;
   [[noreturn]] virtual void refuse_at(const Site& site, const std::string& reason) = 0;
 

@@ -1,6 +1,13 @@
 // wgmma accumulators: registers a wgmma.mma_async writes stay pending until a
 // wgmma.wait_group retires its group. Another instruction touching them before is a defect,
-// and a read gets an unknown value: the accumulator is only valid after the wait.
+// and a read gets an unknown value: the accumulator is only valid after the wait. One move is
+// read as ptxas compiles it: splitting a 32-bit accumulator into its two 16-bit halves
+// (Triton's f16 accumulators, unpacked before the wait). ptxas keeps 16-bit values in the
+// halves of 32-bit registers, so the split moves nothing and the halves are read where they
+// are used; the halves stay pending with the accumulator, and a later wgmma writing the
+// accumulator before the wait is refused (the halves would follow it). On an H100, DeepSpeed's
+// and SageAttention's Triton attention kernels with f16 accumulators, compiled by ptxas 12
+// without serializing, came within f16 rounding of naive references (session 29).
 #include <algorithm>
 
 #include "exec/async_state.hpp"
@@ -20,6 +27,10 @@ void AsyncUnit::pend_registers(ExecContext& ctx, const ptx::Instr& ins, std::spa
   ThreadAsync& ta = thread_async(ctx);
   settle_deferred(ctx.th, ctx.dom);  // a pending register's reads and writes go through the unit
   uint32_t at = static_cast<uint32_t>(&ins - ctx.fn.instrs.data());
+  for (uint32_t r : regs)
+    if (std::any_of(ta.regs.begin(), ta.regs.end(), [&](const PendingRegister& p) { return p.half_of == r; }))
+      path_.refuse(ctx, ins, "writes " + ctx.fn.regs[r].name + ", a wgmma accumulator whose 16-bit halves were unpacked before " +
+                                 "the wgmma.wait_group that retires them (the halves would follow the new value)");
   for (uint32_t r : regs) {
     auto it = std::find_if(ta.regs.begin(), ta.regs.end(), [&](const PendingRegister& p) { return p.reg == r; });
     if (it == ta.regs.end()) ta.regs.push_back({r, at, AsyncCopy::kUncommitted});
@@ -40,6 +51,31 @@ void AsyncUnit::wgmma_wait(ExecContext& ctx, uint32_t keep) {
   uint32_t below = ta.wgmma_groups > keep ? ta.wgmma_groups - keep : 0;
   std::erase_if(ta.regs, [&](const PendingRegister& p) { return p.group != AsyncCopy::kUncommitted && p.group < below; });
   ctx.th.pending_regs = static_cast<uint32_t>(ta.regs.size());
+}
+
+bool AsyncUnit::is_pending_accumulator(ExecContext& ctx, uint32_t reg) {
+  if (!ctx.th.pending_regs) return false;
+  ThreadAsync& ta = thread_async(ctx);
+  return std::any_of(ta.regs.begin(), ta.regs.end(),
+                     [&](const PendingRegister& p) { return p.reg == reg && p.half_of == PendingRegister::kNone; });
+}
+
+void AsyncUnit::pend_halves(ExecContext& ctx, const ptx::Instr& ins, uint32_t acc, uint32_t lo, uint32_t hi) {
+  ThreadAsync& ta = thread_async(ctx);
+  auto it = std::find_if(ta.regs.begin(), ta.regs.end(), [&](const PendingRegister& p) { return p.reg == acc; });
+  if (it == ta.regs.end()) return;
+  const PendingRegister of = *it;
+  for (uint32_t h : {lo, hi}) {
+    std::erase_if(ta.regs, [&](const PendingRegister& p) { return p.reg == h; });
+    ta.regs.push_back({h, of.instr, of.group, acc});
+  }
+  ctx.th.pending_regs = static_cast<uint32_t>(ta.regs.size());
+  const std::string name = ctx.fn.regs[acc].name;
+  path_.note(SiteRef{&ctx, &ins}, [&] {
+    return "unpacks " + name + ", an accumulator of the wgmma.mma_async at instruction " + std::to_string(of.instr) +
+           ", before a wgmma.wait_group retires it (undefined in PTX): read as ptxas compiles it, the halves in place " +
+           "until the wait";
+  });
 }
 
 Value AsyncUnit::pending_register_access(ExecContext& ctx, uint32_t reg, Value v, bool write) {

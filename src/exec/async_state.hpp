@@ -45,6 +45,8 @@ struct PendingRegister {
   uint32_t reg = 0;
   uint32_t instr = 0;   // the wgmma.mma_async that writes it
   uint32_t group = AsyncCopy::kUncommitted;
+  static constexpr uint32_t kNone = UINT32_MAX;
+  uint32_t half_of = kNone;  // a 16-bit half unpacked from this accumulator before the wait
 };
 
 struct ThreadAsync {

@@ -36,6 +36,8 @@ class AsyncUnit final : public AsyncPort {
   void proxy_fence(ExecContext& ctx) override;
   Value async_proxy_load(ExecContext& ctx, const ptx::Instr& ins, uint64_t addr, unsigned size, ptx::Type t) override;
   void pend_registers(ExecContext& ctx, const ptx::Instr& ins, std::span<const uint32_t> regs) override;
+  bool is_pending_accumulator(ExecContext& ctx, uint32_t reg) override;
+  void pend_halves(ExecContext& ctx, const ptx::Instr& ins, uint32_t acc, uint32_t lo, uint32_t hi) override;
   void wgmma_commit(ExecContext& ctx) override;
   void wgmma_wait(ExecContext& ctx, uint32_t keep) override;
   void mbarrier_init(ExecContext& ctx, uint64_t addr, uint32_t count) override;

@@ -176,6 +176,7 @@ class Machine final : public AccessPath, public ThreadStepper {
   void flush_shared_atomics(Cta& cta) override { flush_atomics(cta.shared.get(), cta.shared_atomics, &cta); }
   // Records a defect; one found on a path of a data-dependent branch says under which condition.
   size_t defect(DefectKind kind, const SiteRef& site, const Text& memory, const Text& detail = {}) override;
+  void note(const SiteRef& site, const Text& message) override { log_.note(site, message); }
   [[noreturn]] void refuse(ExecContext& ctx, const ptx::Instr& ins, const std::string& reason) override;
   [[noreturn]] void refuse_at(const Site& site, const std::string& reason) override;  // the same at a recorded site
   uint32_t launch_index() const override { return launch_index_; }

@@ -89,6 +89,10 @@ class AsyncPort {
   virtual Value async_proxy_load(ExecContext& ctx, const ptx::Instr& ins, uint64_t addr, unsigned size, ptx::Type t) = 0;
   // wgmma: registers written by wgmma.mma_async, pending until wgmma.wait_group retires them.
   virtual void pend_registers(ExecContext& ctx, const ptx::Instr& ins, std::span<const uint32_t> regs) = 0;
+  // `mov.b32 {lo, hi}, acc` of a pending accumulator (Triton's f16 accumulators are unpacked
+  // before the wait): whether reg is one, and after the move, lo and hi pending with it.
+  virtual bool is_pending_accumulator(ExecContext& ctx, uint32_t reg) = 0;
+  virtual void pend_halves(ExecContext& ctx, const ptx::Instr& ins, uint32_t acc, uint32_t lo, uint32_t hi) = 0;
   virtual void wgmma_commit(ExecContext& ctx) = 0;
   virtual void wgmma_wait(ExecContext& ctx, uint32_t keep) = 0;
   // mbarrier (exec/mbarrier.cpp). Addresses are shared-space addresses of the object.

@@ -321,3 +321,48 @@ K mm_tma(const __grid_constant__ CUtensorMap tmA, const __grid_constant__ CUtens
 K mm_tma_swizzled(const __grid_constant__ CUtensorMap tmA, const __grid_constant__ CUtensorMap tmB, float* C, int M, int N, int Kd) {
   tma_tile<true>(&tmA, &tmB, C, N);
 }
+
+// ---------------------------------------------------------------- wgmma with f16 accumulators
+// The 64x16 tile of wgmma_tile (128B swizzle) accumulated in f16 (m64n16k16.f16.f16.f16: four
+// 32-bit registers, two f16 each), unpacked into 16-bit halves right after the commit and
+// before wgmma.wait_group, the wait naming the halves, as Triton emits an f16 dot on sm_90
+// (ptxas keeps the halves in place until they are used). MODE 1: one half is stored before the
+// wait (the bug: read while the wgmma is in flight). MODE 2: a second wgmma accumulates into
+// the unpacked registers before the wait.
+template <int MODE>
+__device__ void wgmma_tile_f16acc(const half* A, const half* B, float* C, int N) {
+  __shared__ __align__(1024) unsigned char sm[8192 + 2048];
+  int tid = threadIdx.x, tj = blockIdx.x * 16;
+  for (int e = tid; e < 64 * 64; e += 128) *(half*)(sm + kmajor_offset(e / 64, e % 64, 1)) = A[e];
+  for (int e = tid; e < 16 * 64; e += 128) *(half*)(sm + 8192 + kmajor_offset(e % 16, e / 16, 1)) = B[(e / 16) * N + tj + e % 16];
+  __syncthreads();
+  asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+  unsigned base = (unsigned)__cvta_generic_to_shared(sm);
+  unsigned d[4] = {0u, 0u, 0u, 0u};
+  asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
+  for (int ks = 0; ks < 4; ++ks) {
+    unsigned long long da = make_desc(base + 32 * ks, 16, 1024, 1), db = make_desc(base + 8192 + 32 * ks, 16, 1024, 1);
+    asm volatile("wgmma.mma_async.sync.aligned.m64n16k16.f16.f16.f16 {%0,%1,%2,%3}, %4, %5, 1, 1, 1, 0, 0;"
+                 : "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3])
+                 : "l"(da), "l"(db) : "memory");
+  }
+  asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
+  unsigned short h[8];
+  for (int k = 0; k < 4; ++k) asm volatile("mov.b32 {%0, %1}, %2;" : "=h"(h[2 * k]), "=h"(h[2 * k + 1]) : "r"(d[k]));
+  int w = tid / 32, l = tid % 32, g = l / 4, t = l % 4;
+  auto cell = [&](int i) { return (16 * w + g + 8 * ((i % 4) >> 1)) * N + tj + 8 * (i / 4) + t * 2 + (i & 1); };
+  if (MODE == 1) C[cell(0)] = __half2float(__ushort_as_half(h[0]));
+  if (MODE == 2) {
+    unsigned long long da = make_desc(base, 16, 1024, 1), db = make_desc(base + 8192, 16, 1024, 1);
+    asm volatile("wgmma.mma_async.sync.aligned.m64n16k16.f16.f16.f16 {%0,%1,%2,%3}, %4, %5, 1, 1, 1, 0, 0;"
+                 : "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3])
+                 : "l"(da), "l"(db) : "memory");
+    asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
+  }
+  asm volatile("wgmma.wait_group.sync.aligned 0;"
+               : "+h"(h[0]), "+h"(h[1]), "+h"(h[2]), "+h"(h[3]), "+h"(h[4]), "+h"(h[5]), "+h"(h[6]), "+h"(h[7]) :: "memory");
+  for (int i = MODE == 1 ? 1 : 0; i < 8; ++i) C[cell(i)] = __half2float(__ushort_as_half(h[i]));
+}
+K mm_wgmma_f16acc(const half* A, const half* B, float* C, int M, int N, int Kd) { wgmma_tile_f16acc<0>(A, B, C, N); }
+K mm_wgmma_f16acc_early_use(const half* A, const half* B, float* C, int M, int N, int Kd) { wgmma_tile_f16acc<1>(A, B, C, N); }
+K mm_wgmma_f16acc_rewritten(const half* A, const half* B, float* C, int M, int N, int Kd) { wgmma_tile_f16acc<2>(A, B, C, N); }
