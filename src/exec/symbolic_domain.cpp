@@ -170,11 +170,12 @@ Value SymbolicDomain::fbin(FBin op, ptx::Type t, Value a, Value b, const FloatMo
     return exact_as_bits(symbolic_fbin(op, t, a, b, m), t, ieee_.fbin(op, t, a, b, m));
   // min(-inf, x) is -inf and max(+inf, x) is +inf for every x, NaN included (without .NaN the
   // other operand of a NaN is the result): the bits of that infinity, whatever x is.
-  if ((op == FBin::Min || op == FBin::Max) && !m.nan && !m.xorsign_abs && !fault_for_testing) {
-    const ExprId absorbing = op == FBin::Min ? store_.neg_inf() : store_.pos_inf();
-    for (Value v : {a, b})
-      if (v.is_concrete() && ptx::is_float(t) && exact_constant(store_, t, v.bits) == absorbing) return v;
-  }
+  if ((op == FBin::Min || op == FBin::Max) && !m.nan && !m.xorsign_abs && !fault_for_testing)
+    if (std::optional<uint64_t> inf = encode_infinity(t, op == FBin::Min)) {
+      const uint64_t mask = ptx::type_bits(t) >= 64 ? ~uint64_t{0} : (uint64_t{1} << ptx::type_bits(t)) - 1;
+      for (Value v : {a, b})
+        if (v.is_concrete() && (v.bits & mask) == *inf) return v;
+    }
   return symbolic_fbin(op, t, a, b, m);
 }
 

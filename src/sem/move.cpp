@@ -18,19 +18,19 @@ void mov(ExecContext& c, const Instr& i) {
       c.async().is_pending_accumulator(c, s.index)) {
     // The halves of a wgmma accumulator before the wait (exec/async_registers.cpp): its value,
     // which the wgmma already wrote, the halves pending with it.
-    const Value v = c.th.regs[s.index];
-    const auto lanes = v.is_concrete() ? std::array<Value, 2>{Value::of_bits(v.bits & 0xFFFF), Value::of_bits((v.bits >> 16) & 0xFFFF)}
-                                       : exec::split_halves(c.lanes(), v);
+    const auto lanes = exec::split_halves(c.lanes(), c.th.regs[s.index]);
     c.set(d.elems[0], lanes[0]);
     c.set(d.elems[1], lanes[1]);
     c.async().pend_halves(c, i, s.index, d.elems[0].index, d.elems[1].index);
     return;
   }
-  if (d.kind == ptx::Operand::Kind::Vector && bits == 32 && d.elems.size() == 2 && !c.get(s, t).is_concrete()) {
-    auto lanes = exec::split_halves(c.lanes(), c.get(s, t));
-    c.set(d.elems[0], lanes[0]);
-    c.set(d.elems[1], lanes[1]);
-    return;
+  if (d.kind == ptx::Operand::Kind::Vector && bits == 32 && d.elems.size() == 2) {
+    if (Value v = c.get(s, t); !v.is_concrete()) {
+      auto lanes = exec::split_halves(c.lanes(), v);
+      c.set(d.elems[0], lanes[0]);
+      c.set(d.elems[1], lanes[1]);
+      return;
+    }
   }
   if (s.kind == ptx::Operand::Kind::Vector && bits == 32 && s.elems.size() == 2) {
     Value lo = c.get(s.elems[0], Type::B16), hi = c.get(s.elems[1], Type::B16);
