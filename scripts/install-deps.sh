@@ -7,7 +7,7 @@ APT_PACKAGES=(
   libtomlplusplus-dev nlohmann-json3-dev libcli11-dev libfmt-dev libtbb-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   pybind11-dev python3-dev libsodium-dev libblas-dev
-  clang libclang-rt-14-dev
+  clang libclang-rt-14-dev curl
   chromium
 )
 TRITON_VERSION=3.6.0
@@ -76,6 +76,33 @@ for spec in "${REALWORLD_PACKAGES[@]}"; do
   fi
 done
 SITE=$("$PY" -c 'import site, sys; print(site.getsitepackages()[0] if hasattr(site, "getsitepackages") else sys.exit(1))')
+# Libraries published only as source distributions whose setup.py compiles CUDA extensions and
+# imports torch (mamba-ssm, flash-attn): their Python sources are what tests/realworld reads, so
+# the pinned archive is fetched, checked against PyPI's SHA-256 and unpacked (no build); a path
+# file puts the unpacked packages on the import path, where library.py finds them as installed ones.
+REALWORLD_SDISTS=(
+  "mamba_ssm 2.3.2.post1 af/48/aa7bec0efc7453fa0512276c0069c854bf684219050294266534bfef34bb 104cc47e9101e5401a675fa2b784f2952b9b037f3b1dd83b5ac544394e95d028"
+  "flash_attn 2.8.3.post2 6c/b1/b77625e3d11260d2bd6a4fc249a4be9a3da97ff848e2222e810c4f0e0211 d0f9f0b08a986cdeadbffcf5ec8b3a8f514366c68ad1853d3ab061bc83cc340b"
+)
+SDIST_ROOT=${RACER_SDIST_DIR:-$HOME/.cache/racer/sdists}
+sdist_paths=()
+for entry in "${REALWORLD_SDISTS[@]}"; do
+  read -r name version dir sha <<<"$entry"
+  dest="$SDIST_ROOT/$name-$version"
+  if [ ! -f "$dest/.unpacked" ]; then
+    echo "install-deps: source archive $name-$version"
+    mkdir -p "$SDIST_ROOT"
+    archive="$SDIST_ROOT/$name-$version.tar.gz"
+    curl -fsSL --retry 3 -o "$archive" "https://files.pythonhosted.org/packages/$dir/$name-$version.tar.gz"
+    echo "$sha  $archive" | sha256sum -c --quiet - || { echo "install-deps: $archive: SHA-256 differs from PyPI's"; exit 1; }
+    rm -rf "$dest" && mkdir -p "$dest"
+    tar -xzf "$archive" -C "$dest" --strip-components=1 "$name-$version/$name"
+    rm -f "$archive"
+    touch "$dest/.unpacked"
+  fi
+  sdist_paths+=("$dest")
+done
+printf '%s\n' "${sdist_paths[@]}" > "$SITE/racer-realworld-sdists.pth"
 if [ -f "$SITE/racer.pth" ]; then
   echo "install-deps: removing $SITE/racer.pth (the package is installed with pip)"
   rm -f "$SITE/racer.pth"
