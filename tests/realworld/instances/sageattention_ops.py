@@ -223,7 +223,7 @@ class _Attn:
 
     def program_b(self):
         H, Lq, Lk, d = self.H, self.Lq, self.Lk, self.HD
-        n = H * Lq * d
+        n = H * Lq  # one thread per query row
         racer.launch(ref(REF, "attn_int8"), grid=(n + 127) // 128, block=128,
                      args=[racer.read(self.q), racer.read(self.k), racer.read(self.v), racer.read(self.qs),
                            racer.read(self.ks), racer.write(self.o), 1, H, H, Lq, Lk, d, 128, 64, self.causal])
@@ -288,7 +288,7 @@ class SageAttnVarlenCausal(Row):
         return {"o": self.o}
 
     def program_b(self):
-        racer.launch(ref(REF, "attn_int8_varlen_causal"), grid=8, block=128,
+        racer.launch(ref(REF, "attn_int8_varlen_causal"), grid=1, block=32,  # 16 tokens x 1 head
                      args=[racer.read(self.q), racer.read(self.k), racer.read(self.v), racer.read(self.qs),
                            racer.read(self.ks), racer.read(self.cu), racer.read(self.cus), racer.read(self.cus),
                            racer.write(self.o), 2, 16, 1, D, 128, 64])

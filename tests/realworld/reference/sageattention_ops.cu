@@ -34,18 +34,21 @@ extern "C" __global__ void quant_per_block(const __half* x, signed char* q, floa
 // ks [B][KVH][cdiv(Lk, BN)], v [B][KVH][Lk][D] f16 (HND, contiguous): the score of query i and key j is
 // t = (q_i . k_j) qs[i / BM] ks[j / BN] (already in base 2: the quantizer folded log2(e) into q's scale), and
 // o_i = sum_j 2^t_j v_j / sum_j 2^t_j over the keys j < Lk (j <= i when causal), stored f16. Query head h reads
-// KV head h / (H / KVH). One thread per output cell.
+// KV head h / (H / KVH). One thread per query row (the dot products of a row are made once, not once per output
+// channel: per cell they cost the symbolic run D times as much), D <= 128.
 extern "C" __global__ void attn_int8(const signed char* q, const signed char* k, const __half* v, const float* qs,
                                      const float* ks, __half* o, int B, int H, int KVH, int Lq, int Lk, int D,
                                      int BM, int BN, int causal) {
-  int idx = blockIdx.x * blockDim.x + threadIdx.x;
-  if (idx >= B * H * Lq * D) return;
-  int d = idx % D, i = (idx / D) % Lq, h = (idx / (D * Lq)) % H, b = idx / (D * Lq * H);
+  int row = blockIdx.x * blockDim.x + threadIdx.x;
+  if (row >= B * H * Lq) return;
+  int i = row % Lq, h = (row / Lq) % H, b = row / (Lq * H);
   int kh = h / (H / KVH);
   int nqb = (Lq + BM - 1) / BM, nkb = (Lk + BN - 1) / BN;
   const signed char* qi = q + ((b * H + h) * Lq + i) * D;
   float sq = qs[(b * H + h) * nqb + i / BM];
-  float num = 0.f, den = 0.f;
+  float num[128];
+  for (int d = 0; d < D; ++d) num[d] = 0.f;
+  float den = 0.f;
   for (int j = 0; j < Lk; ++j) {
     if (causal && j > i) break;
     const signed char* kj = k + ((b * KVH + kh) * Lk + j) * D;
@@ -54,9 +57,9 @@ extern "C" __global__ void attn_int8(const signed char* q, const signed char* k,
     float t = (float)dot * sq * ks[(b * KVH + kh) * nkb + j / BN];
     float p = exp2f(t);
     den += p;
-    num += p * __half2float(v[((b * KVH + kh) * Lk + j) * D + d]);
+    for (int d = 0; d < D; ++d) num[d] += p * __half2float(v[((b * KVH + kh) * Lk + j) * D + d]);
   }
-  o[idx] = __float2half(num / den);
+  for (int d = 0; d < D; ++d) o[row * D + d] = __float2half(num[d] / den);
 }
 
 // quant_per_block over packed variable-length sequences: x [T][H][D] (f16), sequence b holds rows cu[b] ..
@@ -87,26 +90,28 @@ extern "C" __global__ void quant_per_block_varlen(const __half* x, signed char* 
 // Causal attention over packed variable-length sequences (the same q and k lengths): q, k int8 and v f16 [T][H][D],
 // sequence b holds tokens cu[b] .. cu[b + 1] - 1; its query block scales qs[(cusq[b] + i / BM) H + h] and key
 // block scales ks[(cusk[b] + j / BN) H + h] (i, j positions inside the sequence); o_i = sum_{j <= i} 2^t_j v_j /
-// sum_{j <= i} 2^t_j with t = (q_i . k_j) qs ks, stored f16. One thread per output cell.
+// sum_{j <= i} 2^t_j with t = (q_i . k_j) qs ks, stored f16. One thread per token and head (as attn_int8), D <= 128.
 extern "C" __global__ void attn_int8_varlen_causal(const signed char* q, const signed char* k, const __half* v,
                                                    const float* qs, const float* ks, const int* cu, const int* cusq,
                                                    const int* cusk, __half* o, int nseq, int T, int H, int D, int BM,
                                                    int BN) {
-  int idx = blockIdx.x * blockDim.x + threadIdx.x;
-  if (idx >= T * H * D) return;
-  int d = idx % D, h = (idx / D) % H, t = idx / (D * H);
+  int row = blockIdx.x * blockDim.x + threadIdx.x;
+  if (row >= T * H) return;
+  int h = row % H, t = row / H;
   int b = 0;
   while (b + 1 < nseq && t >= cu[b + 1]) ++b;
   int i = t - cu[b];
   float sq = qs[(cusq[b] + i / BM) * H + h];
-  float num = 0.f, den = 0.f;
+  float num[128];
+  for (int d = 0; d < D; ++d) num[d] = 0.f;
+  float den = 0.f;
   for (int j = 0; j <= i; ++j) {
     int tk = cu[b] + j;
     int dot = 0;
     for (int e = 0; e < D; ++e) dot += (int)q[(t * H + h) * D + e] * (int)k[(tk * H + h) * D + e];
     float p = exp2f((float)dot * sq * ks[(cusk[b] + j / BN) * H + h]);
     den += p;
-    num += p * __half2float(v[(tk * H + h) * D + d]);
+    for (int d = 0; d < D; ++d) num[d] += p * __half2float(v[(tk * H + h) * D + d]);
   }
-  o[idx] = __float2half(num / den);
+  for (int d = 0; d < D; ++d) o[(t * H + h) * D + d] = __float2half(num[d] / den);
 }
