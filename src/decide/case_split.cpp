@@ -100,6 +100,13 @@ class Splitter {
         out.why = "case split: " + why_;
         break;
     }
+    // A rounding-level witness was kept while the other pieces were searched for a larger
+    // difference; none showed one (or the split stopped): it is the refutation.
+    if (o != Out::Refuted && small_refutation_) {
+      out.status = SplitStatus::Refuted;
+      out.refutation = std::move(small_refutation_);
+      out.why.clear();
+    }
     return out;
   }
 
@@ -426,6 +433,13 @@ class Splitter {
       // Balls are costly on large sides and never separate equal values: two precisions on
       // the first point, one on the next two, exact evaluation only after that.
       if (std::optional<Refutation> r = confirm(*p, t == 0 ? 2 : t < 3 ? 1 : 0)) {
+        if (rounding_level(*r)) {
+          // Possibly only a constant read two ways here, and a real difference on a piece
+          // not yet visited (a branch random points rarely take): kept, and the split goes
+          // on. No proof is claimed from it: the split ends Refuted.
+          if (!small_refutation_) small_refutation_ = std::move(*r);
+          return Out::Closed;
+        }
         refutation_ = std::move(*r);
         return Out::Refuted;
       }
@@ -594,6 +608,7 @@ class Splitter {
   bool continuous_ = false;  // both sides continuous and defined on the whole box
   std::string why_;
   Refutation refutation_;
+  std::optional<Refutation> small_refutation_;  // the first rounding-level one (differs())
 };
 
 }  // namespace

@@ -240,6 +240,18 @@ struct Decider::Impl {
       if (!why.empty()) notes.push_back(why);
     }
 
+    // A refutation whose sides differ only at rounding level (rounding_level) may stand for a
+    // constant read two ways while a branch the points did not take holds a real difference:
+    // it is kept and the later steps look on for a larger one (not Z3: its model is one more
+    // point); where none shows, it is the decision.
+    std::optional<CellDecision> small;
+    auto settles = [&](std::optional<CellDecision> rd, const Refutation& r) {
+      if (!rd) return false;
+      if (!rounding_level(r)) return true;
+      if (!small) small = std::move(rd);
+      return false;
+    };
+
     if (differ && (large_cell(a, b) || syms.size() > kManySymbols)) {
       // A few random points with balls first: where the sides are different functions of
       // their atoms this usually refutes at once, before the case split rewrites a large DAG
@@ -248,7 +260,8 @@ struct Decider::Impl {
       SearchOptions quick{kQuickPoints, 0, options.balls, kQuickPoints, true};
       SearchResult r = search_refutation(store, a, b, d, src, quick);
       if (r.refutation) {
-        if (std::optional<CellDecision> rd = refuted(a, b, src, *r.refutation, "")) return *rd;
+        std::optional<CellDecision> rd = refuted(a, b, src, *r.refutation, "");
+        if (settles(rd, *r.refutation)) return *rd;
       }
     }
 
@@ -261,7 +274,7 @@ struct Decider::Impl {
     } catch (const Error&) {
       // (the Store refused a constant too large to build: the sides go on as they are)
     }
-    if ((sa != a || sb != b) && (sa == sb || equal(sa, sb))) return proved("choices the input ranges fix");
+    if (!small && (sa != a || sb != b) && (sa == sb || equal(sa, sb))) return proved("choices the input ranges fix");
 
     if (options.use_case_split) {
       CaseSplitOptions co = options.case_split;
@@ -275,9 +288,10 @@ struct Decider::Impl {
         sr.status = SplitStatus::Undecided;
         sr.why = std::string("case split: ") + e.what();
       }
-      if (sr.status == SplitStatus::Proved) return proved("case split");
+      if (sr.status == SplitStatus::Proved && !small) return proved("case split");
       if (sr.status == SplitStatus::Refuted && sr.refutation) {
-        if (std::optional<CellDecision> r = refuted(a, b, src, *sr.refutation, "case split, ")) return *r;
+        std::optional<CellDecision> r = refuted(a, b, src, *sr.refutation, "case split, ");
+        if (settles(r, *sr.refutation)) return *r;
       }
       if (sr.status == SplitStatus::Undecided) notes.push_back(sr.why);
     }
@@ -292,18 +306,22 @@ struct Decider::Impl {
     }
     SearchResult r = search_refutation(store, a, b, d, src, so);
     if (r.refutation) {
-      if (std::optional<CellDecision> rd = refuted(a, b, src, *r.refutation, "")) return *rd;
+      std::optional<CellDecision> rd = refuted(a, b, src, *r.refutation, "");
+      if (settles(rd, *r.refutation)) return *rd;
     }
-    if (differ) {
+    if (differ || small) {
       // The ends of the ranges: a max that dropped a cell, a sign every cell must share. A
       // large cell (a reduction's) gets the corners and the cells one side alone reads.
       const std::vector<size_t> one_sided = one_sided_symbols(store, a, b, src);
       const bool large = large_cell(a, b);
       const size_t budget = !large ? kExtremePoints : one_sided.empty() ? 0 : kCornerPoints + 2 * std::min(one_sided.size(), kOneSidedOfLargeCell);
       for (const Point& p : extreme_points(src, budget, one_sided))
-        if (std::optional<Refutation> x = refutation_at(store, a, b, src, p, options.balls))
-          if (std::optional<CellDecision> rd = refuted(a, b, src, *x, "at the ends of the ranges, ")) return *rd;
+        if (std::optional<Refutation> x = refutation_at(store, a, b, src, p, options.balls)) {
+          std::optional<CellDecision> rd = refuted(a, b, src, *x, "at the ends of the ranges, ");
+          if (settles(rd, *x)) return *rd;
+        }
     }
+    if (small) return *small;
 
     if (options.use_z3) {
       Z3Outcome zo = z3().check(store, a, b, src);

@@ -227,6 +227,12 @@ std::optional<Refutation> refutation_at(const expr::Store& s, ExprId a, ExprId b
   return Refutation{p, sep->mid_a, sep->mid_b, true, sep->precision};
 }
 
+bool rounding_level(const Refutation& r) {
+  if (r.infinite_a || r.infinite_b) return false;
+  mpq_class scale = std::max(abs(r.value_a), abs(r.value_b));
+  return scale > 0 && abs(r.value_a - r.value_b) * 262144 <= scale;
+}
+
 bool confirm_refutation(const expr::Store& s, ExprId a, ExprId b, const PointSource& src, const Refutation& r) {
   for (size_t k = 0; k < src.size(); ++k) {
     if (!admissible(r.point[k], src.domain(k))) return false;

@@ -58,6 +58,11 @@ SearchResult search_refutation(const expr::Store& s, expr::ExprId a, expr::ExprI
 std::optional<Refutation> refutation_at(const expr::Store& s, expr::ExprId a, expr::ExprId b, const PointSource& src,
                                         const Point& p, bool balls);
 
+// Whether the sides differ at the witness by no more than a float constant read two ways can
+// make them (2^-18 relative, both finite): a refutation that may stand for a rounding-level
+// difference only, so the decider looks on (other pieces, other points) for one that shows more.
+bool rounding_level(const Refutation& r);
+
 // Re-checks a refutation from scratch: exact values (or, for balls, a fresh ball
 // evaluation) must differ at the point. Nothing is reported Refuted that fails this.
 bool confirm_refutation(const expr::Store& s, expr::ExprId a, expr::ExprId b, const PointSource& src,

@@ -56,6 +56,24 @@ TEST_F(CaseSplitTest, ReluAsMaxAndAsSelect) {
   expect_proved(s.max(x, c(0)), sel(gt(s.mul(c(2), x), c(0)), x, c(0)));
 }
 
+TEST_F(CaseSplitTest, ARoundingLevelWitnessDoesNotEndTheSearchForALargerDifference) {
+  // a = x (1 + 2^-23) off the band 0.499 < x < 0.501 and that plus 1/2 on it, against b = x:
+  // the piece off the band comes first and differs by one ulp only; the witness must come
+  // from the band, where the difference is 1/2 (equal up to rounding otherwise).
+  domains[x] = SymbolDomain{mpq_class(-1), mpq_class(1), Grid::F32};
+  ExprId scaled = s.mul(q(8388609, 8388608), x);
+  ExprId off_band = or_(lt(x, q(499, 1000)), gt(x, q(501, 1000)));
+  ExprId a = sel(off_band, scaled, s.add(scaled, q(1, 2)));
+  CellDecision r = decide(a, x);
+  ASSERT_EQ(r.status, CellStatus::Refuted) << r.reason;
+  ASSERT_TRUE(r.value_a && r.value_b);
+  EXPECT_GT(abs(*r.value_a - *r.value_b), mpq_class(1, 4)) << r.step;
+  // Where every piece differs at rounding level only, that is the refutation.
+  r = decide(a, sel(off_band, x, s.add(x, q(1, 2))));
+  ASSERT_EQ(r.status, CellStatus::Refuted) << r.reason;
+  EXPECT_LT(abs(*r.value_a - *r.value_b), mpq_class(1, 1000000)) << r.step;
+}
+
 TEST_F(CaseSplitTest, HardshrinkWrittenTwoWays) {
   ExprId h = q(1, 2), mh = q(-1, 2);
   ExprId a = sel(lt(h, x), x, sel(lt(x, mh), x, c(0)));
