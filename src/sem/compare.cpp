@@ -1,9 +1,11 @@
 // Comparisons and selects. Integer comparisons are computed on bits; float comparisons go
 // through the domain and may yield a symbolic predicate, which selp turns into a select.
+#include <array>
 #include <optional>
 #include <utility>
 
 #include "exec/float_bits_atomics.hpp"
+#include "exec/packed.hpp"
 #include "sem/common.hpp"
 #include "sem/semantics.hpp"
 
@@ -92,7 +94,25 @@ Value compare(ExecContext& c, const Instr& i, Type t) {
   return Value::of_bits(int_compare(cmp, IntT(t), a.bits, b.bits) ? 1 : 0);
 }
 
+// setp on packed halves: each lane compared in its own format, the low lanes' result in p and
+// the high lanes' in q (not p's negation, as for the scalar types), each combined with c.
+void setp_packed(ExecContext& c, const Instr& i) {
+  const Type t = i.type(), half = t == Type::F16x2 ? Type::F16 : Type::BF16;
+  const ptx::Operand& d = i.operands[0];
+  if (d.kind != ptx::Operand::Kind::Pair) throw exec::Refusal("setp on packed halves without the p|q pair of results");
+  const std::array<Value, 2> a = exec::unpack_halves(c.get(i.operands[1], t)), b = exec::unpack_halves(c.get(i.operands[2], t));
+  for (int k = 0; k < 2; ++k) {
+    Value r = c.dom.fcmp(i.mod(Mod::Cmp), half, a[k], b[k], i.has(Mod::Ftz));
+    if (i.has(Mod::BoolOp)) {
+      exec::PredOp op = i.mod(Mod::BoolOp) == 0 ? exec::PredOp::And : i.mod(Mod::BoolOp) == 1 ? exec::PredOp::Or : exec::PredOp::Xor;
+      r = c.dom.pred(op, r, c.get(i.operands[3], Type::Pred));
+    }
+    c.set(d.elems[k], r);
+  }
+}
+
 void setp(ExecContext& c, const Instr& i) {
+  if (is_packed_half(i.type())) return setp_packed(c, i);
   Value r = compare(c, i, i.type());
   Value r_not = c.dom.pred(exec::PredOp::Not, r, {});
   if (i.has(Mod::BoolOp)) {
