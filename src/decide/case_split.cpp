@@ -44,6 +44,7 @@ class Splitter {
            const CaseSplitOptions& o)
       : s_(s), a_(a), b_(b), src_(src), prove_(prove), opt_(o), pw_(s), rng_(0x5eed ^ (uint64_t(a.index) << 32 | b.index)) {
     for (size_t k = 0; k < src.size(); ++k) sym_index_.emplace(src.symbols()[k].index, k);
+    seeking_larger_ = o.seek_larger_difference;
   }
 
   SplitResult run() {
@@ -106,6 +107,9 @@ class Splitter {
       out.status = SplitStatus::Refuted;
       out.refutation = std::move(small_refutation_);
       out.why.clear();
+    } else if (o != Out::Refuted && opt_.seek_larger_difference) {
+      out.status = SplitStatus::Undecided;  // its pieces were searched, not proved
+      out.why = "case split: no piece showed a larger difference";
     }
     return out;
   }
@@ -226,6 +230,12 @@ class Splitter {
   }
 
   bool count_piece() {
+    // Looking on past a rounding-level witness is worth a few pieces, not a large tree's
+    // rewriting: past kPiecesAfterSmall more, the small witness is the answer.
+    if (seeking_larger_ && ++pieces_after_small_ > kPiecesAfterSmall) {
+      why_ = "the pieces searched past a rounding-level witness";
+      return false;
+    }
     if (++pieces_ <= opt_.max_pieces) return true;
     why_ = "more than " + std::to_string(opt_.max_pieces) + " pieces";
     return false;
@@ -249,6 +259,7 @@ class Splitter {
         return Out::Stop;
       case Mode::Zero:
         if (s_.is_undefined(x)) return both_undefined();
+        if (seeking_larger_) return larger_difference();
         if (equal_on_piece(x, s_.zero())) return Out::Closed;
         return differs_unless_ruled_out();
       case Mode::Pair: {
@@ -263,6 +274,7 @@ class Splitter {
           why_ = "a condition was left undecided on a piece";
           return Out::Stop;
         }
+        if (seeking_larger_) return larger_difference();
         if (equal_on_piece(x, y)) return Out::Closed;
         return differs_unless_ruled_out();
       }
@@ -426,6 +438,22 @@ class Splitter {
 
   // ---- witnesses
 
+  // Once a rounding-level witness is kept, the split ends Refuted whatever the other pieces
+  // hold, so a piece is not proved: only its points are tried, for a larger difference.
+  // One point of the piece, one ball precision: a piece's difference is one function there.
+  Out larger_difference() {
+    std::optional<Point> p = make_point(0);
+    if (!p) return Out::Closed;
+    if (std::optional<Refutation> r = confirm(*p, 1)) {
+      if (!rounding_level(*r)) {
+        refutation_ = std::move(*r);
+        return Out::Refuted;
+      }
+      if (!small_refutation_) small_refutation_ = std::move(*r);
+    }
+    return Out::Closed;
+  }
+
   Out differs() {
     for (size_t t = 0; t < opt_.witness_tries; ++t) {
       std::optional<Point> p = make_point(t);
@@ -438,6 +466,7 @@ class Splitter {
           // not yet visited (a branch random points rarely take): kept, and the split goes
           // on. No proof is claimed from it: the split ends Refuted.
           if (!small_refutation_) small_refutation_ = std::move(*r);
+          seeking_larger_ = true;
           return Out::Closed;
         }
         refutation_ = std::move(*r);
@@ -609,6 +638,11 @@ class Splitter {
   std::string why_;
   Refutation refutation_;
   std::optional<Refutation> small_refutation_;  // the first rounding-level one (differs())
+  // Past a rounding-level witness (this split's, or one the caller holds: the options'
+  // seek_larger_difference), pieces are searched for points only, kPiecesAfterSmall of them.
+  bool seeking_larger_ = false;
+  static constexpr size_t kPiecesAfterSmall = 8;
+  size_t pieces_after_small_ = 0;
 };
 
 }  // namespace

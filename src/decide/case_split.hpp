@@ -60,6 +60,10 @@ struct CaseSplitOptions {
   size_t witness_tries = 8;   // points tried on a piece where the sides differ
   uint64_t max_work = 4000000;  // nodes rewritten, over all pieces (large DAGs stop early)
   bool balls = true;          // confirm witnesses in ball arithmetic where values are irrational
+  // The caller holds a witness where the sides differ at rounding level only: no piece is
+  // proved, a few pieces' points are searched for a larger difference (Refuted with one, or
+  // Undecided).
+  bool seek_larger_difference = false;
   // The check's time limit: past it the split stops (Undecided), whatever else it has left.
   std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();
 };

@@ -279,6 +279,7 @@ struct Decider::Impl {
     if (options.use_case_split) {
       CaseSplitOptions co = options.case_split;
       co.balls = options.balls;
+      co.seek_larger_difference = small.has_value();
       EqualityProver eq = [this](ExprId x, ExprId y) { return equal(x, y); };
       SplitResult sr;
       try {
