@@ -52,8 +52,11 @@ class RoutineRecognizer {
  public:
   // Refusal: the semantics refused `ins`. Selection: `ins` is a selp on symbolic data that
   // the semantics can model as a piecewise function; a fit is held to a stricter bound there,
-  // since nothing forces the recognition.
-  enum class Trigger : uint8_t { Refusal, Selection };
+  // since nothing forces the recognition. Rounding: `ins` rounds symbolic float data to an
+  // integer, which the semantics model exactly: only the first pass of probes is tried (a
+  // quantizer rounds at every element; a routine that needs the further passes is still met
+  // where its later bit-level steps are refused).
+  enum class Trigger : uint8_t { Refusal, Selection, Rounding };
   virtual ~RoutineRecognizer() = default;
   // `ins` refused with `why` (or selects, see Trigger); th.pc is already past it. On success,
   // installs an AbsorbPlan on the thread and returns true; execution then goes on at th.pc.

@@ -220,7 +220,8 @@ bool Machine::run_ready_threads(Cta& cta) {
             enter_plan(ctx, th.pc - 1);
             continue;
           }
-          if (rounds_symbolic_to_integer(th, ins) && try_recognize(ctx, ins, "rounds symbolic float data to an integer")) {
+          if (rounds_symbolic_to_integer(th, ins) && try_recognize(ctx, ins, "rounds symbolic float data to an integer",
+                                                                 RoutineRecognizer::Trigger::Rounding)) {
             enter_plan(ctx, th.pc - 1);
             continue;
           }

@@ -283,7 +283,7 @@ bool MathRoutineRecognizer::recognize(exec::ExecContext& ctx, const ptx::Instr& 
     auto range = input_range(ctx, root);
     return range && p.input_range->admits(*range);
   };
-  for (int pass = 0; pass < 3 && (pass == 0 || trigger != Trigger::Selection); ++pass) {
+  for (int pass = 0; pass < 3 && (pass == 0 || trigger == Trigger::Refusal); ++pass) {
     if (pass == 2 && install_range_only()) return true;
     std::set<Key>& failed = failed_[pass];
     for (uint32_t root : distinct) {
