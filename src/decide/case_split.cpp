@@ -439,8 +439,8 @@ class Splitter {
   // ---- witnesses
 
   // Once a rounding-level witness is kept, the split ends Refuted whatever the other pieces
-  // hold, so a piece is not proved: only its points are tried, for a larger difference.
-  // One point of the piece, one ball precision: a piece's difference is one function there.
+  // hold, so a piece is not proved: one point of it is tried (one ball precision), for a
+  // larger difference.
   Out larger_difference() {
     std::optional<Point> p = make_point(0);
     if (!p) return Out::Closed;

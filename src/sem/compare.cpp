@@ -94,6 +94,12 @@ Value compare(ExecContext& c, const Instr& i, Type t) {
   return Value::of_bits(int_compare(cmp, IntT(t), a.bits, b.bits) ? 1 : 0);
 }
 
+// The boolean operation of a setp with one (.and, .or, .xor).
+exec::PredOp bool_op(const Instr& i) {
+  const auto k = i.mod(Mod::BoolOp);
+  return k == 0 ? exec::PredOp::And : k == 1 ? exec::PredOp::Or : exec::PredOp::Xor;
+}
+
 // setp on packed halves: each lane compared in its own format, the low lanes' result in p and
 // the high lanes' in q (not p's negation, as for the scalar types), each combined with c.
 void setp_packed(ExecContext& c, const Instr& i) {
@@ -103,10 +109,7 @@ void setp_packed(ExecContext& c, const Instr& i) {
   const std::array<Value, 2> a = exec::unpack_halves(c.get(i.operands[1], t)), b = exec::unpack_halves(c.get(i.operands[2], t));
   for (int k = 0; k < 2; ++k) {
     Value r = c.dom.fcmp(i.mod(Mod::Cmp), half, a[k], b[k], i.has(Mod::Ftz));
-    if (i.has(Mod::BoolOp)) {
-      exec::PredOp op = i.mod(Mod::BoolOp) == 0 ? exec::PredOp::And : i.mod(Mod::BoolOp) == 1 ? exec::PredOp::Or : exec::PredOp::Xor;
-      r = c.dom.pred(op, r, c.get(i.operands[3], Type::Pred));
-    }
+    if (i.has(Mod::BoolOp)) r = c.dom.pred(bool_op(i), r, c.get(i.operands[3], Type::Pred));
     c.set(d.elems[k], r);
   }
 }
@@ -117,9 +120,8 @@ void setp(ExecContext& c, const Instr& i) {
   Value r_not = c.dom.pred(exec::PredOp::Not, r, {});
   if (i.has(Mod::BoolOp)) {
     Value p = c.get(i.operands[3], Type::Pred);
-    exec::PredOp op = i.mod(Mod::BoolOp) == 0 ? exec::PredOp::And : i.mod(Mod::BoolOp) == 1 ? exec::PredOp::Or : exec::PredOp::Xor;
-    Value combined = c.dom.pred(op, r, p);
-    r_not = c.dom.pred(op, r_not, p);
+    Value combined = c.dom.pred(bool_op(i), r, p);
+    r_not = c.dom.pred(bool_op(i), r_not, p);
     r = combined;
   }
   const ptx::Operand& d = i.operands[0];
@@ -180,11 +182,7 @@ void slct(ExecContext& c, const Instr& i) {
 
 void set(ExecContext& c, const Instr& i) {
   Value r = compare(c, i, i.type(1));
-  if (i.has(Mod::BoolOp)) {
-    Value p = c.get(i.operands[3], Type::Pred);
-    exec::PredOp op = i.mod(Mod::BoolOp) == 0 ? exec::PredOp::And : i.mod(Mod::BoolOp) == 1 ? exec::PredOp::Or : exec::PredOp::Xor;
-    r = c.dom.pred(op, r, p);
-  }
+  if (i.has(Mod::BoolOp)) r = c.dom.pred(bool_op(i), r, c.get(i.operands[3], Type::Pred));
   if (!r.is_concrete()) throw exec::Refusal("set with a result that depends on symbolic inputs");
   Type dt = i.type(0);
   uint64_t one = ptx::is_float(dt) ? (dt == Type::F32 ? 0x3F800000u : 0x3FF0000000000000ull) : IntT(dt).mask();
