@@ -78,6 +78,15 @@ TEST_F(DecideTest, Z3LimitsGiveUnknownNotProved) {
   EXPECT_NE(r.status, CellStatus::Proved) << r.step;
 }
 
+TEST(Z3Defaults, QueriesAreBoundedByTheResourceCountNotTheClock) {
+  // A verdict must not change from run to run: Z3's resource count is the same for the same
+  // query everywhere, its wall clock is not. The timeout only backs the count up, far beyond
+  // what the count takes (a proof needing 8.8 M units took about 2 s on the 2-core machine).
+  Z3Options o;
+  EXPECT_GE(o.rlimit, 8'800'000u);
+  EXPECT_GE(o.timeout_ms, 4000u);
+}
+
 TEST_F(DecideTest, Z3StopsAtTheChecksDeadline) {
   // Z3 runs in a child process killed at the deadline (the check's time limit), whatever its
   // own timeout: a deadline already passed skips it, a near one cuts a long query short.
