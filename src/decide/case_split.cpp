@@ -44,7 +44,6 @@ class Splitter {
            const CaseSplitOptions& o)
       : s_(s), a_(a), b_(b), src_(src), prove_(prove), opt_(o), pw_(s), rng_(0x5eed ^ (uint64_t(a.index) << 32 | b.index)) {
     for (size_t k = 0; k < src.size(); ++k) sym_index_.emplace(src.symbols()[k].index, k);
-    seeking_larger_ = o.seek_larger_difference;
   }
 
   SplitResult run() {
@@ -232,7 +231,7 @@ class Splitter {
   bool count_piece() {
     // Looking on past a rounding-level witness is worth a few pieces, not a large tree's
     // rewriting: past kPiecesAfterSmall more, the small witness is the answer.
-    if (seeking_larger_ && ++pieces_after_small_ > kPiecesAfterSmall) {
+    if (seeking_larger() && ++pieces_after_small_ > kPiecesAfterSmall) {
       why_ = "the pieces searched past a rounding-level witness";
       return false;
     }
@@ -259,7 +258,7 @@ class Splitter {
         return Out::Stop;
       case Mode::Zero:
         if (s_.is_undefined(x)) return both_undefined();
-        if (seeking_larger_) return larger_difference();
+        if (seeking_larger()) return larger_difference();
         if (equal_on_piece(x, s_.zero())) return Out::Closed;
         return differs_unless_ruled_out();
       case Mode::Pair: {
@@ -274,7 +273,7 @@ class Splitter {
           why_ = "a condition was left undecided on a piece";
           return Out::Stop;
         }
-        if (seeking_larger_) return larger_difference();
+        if (seeking_larger()) return larger_difference();
         if (equal_on_piece(x, y)) return Out::Closed;
         return differs_unless_ruled_out();
       }
@@ -466,7 +465,6 @@ class Splitter {
           // not yet visited (a branch random points rarely take): kept, and the split goes
           // on. No proof is claimed from it: the split ends Refuted.
           if (!small_refutation_) small_refutation_ = std::move(*r);
-          seeking_larger_ = true;
           return Out::Closed;
         }
         refutation_ = std::move(*r);
@@ -640,7 +638,7 @@ class Splitter {
   std::optional<Refutation> small_refutation_;  // the first rounding-level one (differs())
   // Past a rounding-level witness (this split's, or one the caller holds: the options'
   // seek_larger_difference), pieces are searched for points only, kPiecesAfterSmall of them.
-  bool seeking_larger_ = false;
+  bool seeking_larger() const { return opt_.seek_larger_difference || small_refutation_.has_value(); }
   static constexpr size_t kPiecesAfterSmall = 8;
   size_t pieces_after_small_ = 0;
 };
