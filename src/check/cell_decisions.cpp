@@ -169,6 +169,11 @@ void CellDecisions::decide(size_t output, uint64_t cell, OutputStats& stats, Che
       ++stats.proved;
       stats.outcomes[cell] = CellOutcome::Proved;
       break;
+    case decide::CellStatus::Negligible:
+      ++stats.negligible;
+      stats.outcomes[cell] = CellOutcome::Negligible;
+      if (res.negligible_cells.size() < 5) res.negligible_cells.push_back(name + ": " + d.step);
+      break;
     case decide::CellStatus::Unknown:
       ++stats.unknown;
       stats.outcomes[cell] = CellOutcome::Unknown;

@@ -223,7 +223,8 @@ CheckResult check_instance(const instance::Instance& inst, const CheckOptions& o
   }
   collect();
   CellTally tally{false, false, false, stopped};
-  for (const OutputStats& o : res.outputs) tally.any_refuted |= o.refuted > 0, tally.any_unknown |= o.unknown > 0;
+  for (const OutputStats& o : res.outputs)
+    tally.any_refuted |= o.refuted > 0, tally.any_unknown |= o.unknown > 0, tally.any_negligible |= o.negligible > 0;
   for (const exec::Defect& d : res.defects) tally.race |= d.kind == exec::DefectKind::Race;
   VerdictAndReason v = combine_cells(tally);
   res.verdict = v.verdict;

@@ -24,6 +24,7 @@ struct CellTally {
   bool any_refuted = false;  // a cell refuted (its witness re-checked from scratch)
   bool any_unknown = false;  // a cell neither proved nor refuted
   std::string stopped;       // why deciding ended before the last cell ("" if it did not)
+  bool any_negligible = false;  // a cell equal once terms below e^-1000 are dropped (decide/negligible_terms.hpp)
 };
 struct VerdictAndReason {
   Verdict verdict;
@@ -37,14 +38,15 @@ VerdictAndReason combine_cells(const CellTally& t);
 // How each output cell was decided, for the per-cell map of the HTML report. Skipped: not
 // decided because the output already has a refuted cell (one witness per output is enough;
 // CheckOptions::all_cells decides them).
-enum class CellOutcome : uint8_t { Undecided, Proved, Refuted, Unknown, Skipped };
+// Negligible: equal once terms no float format holds are dropped (decide/negligible_terms.hpp).
+enum class CellOutcome : uint8_t { Undecided, Proved, Refuted, Unknown, Skipped, Negligible };
 
 struct OutputStats {
   std::string tensor;
-  uint64_t cells = 0, proved = 0, refuted = 0, unknown = 0, skipped = 0;
+  uint64_t cells = 0, proved = 0, refuted = 0, unknown = 0, skipped = 0, negligible = 0;
   std::vector<CellOutcome> outcomes;  // per cell, row-major; Undecided where deciding stopped
   // Cells a limit stopped deciding before (skipped cells were passed over on purpose).
-  uint64_t not_reached() const { return cells - proved - refuted - unknown - skipped; }
+  uint64_t not_reached() const { return cells - proved - refuted - unknown - skipped - negligible; }
 };
 
 // Shape reduction (decide/shape.hpp): a class of cells whose pairs are equal up to a renaming
@@ -152,6 +154,7 @@ struct CheckResult {
   ReuseStats reuse;
   std::optional<Counterexample> counterexample;
   std::vector<std::string> unknown_cells;  // a few cells left unknown, with why
+  std::vector<std::string> negligible_cells;  // a few cells equal up to negligible terms, with which
   std::vector<exec::Defect> defects;       // program a's, then b's
   std::vector<exec::Note> notes;
   std::vector<std::string> recognized;     // compiled math routines read as the function they compute

@@ -10,6 +10,11 @@ VerdictAndReason combine_cells(const CellTally& t) {
   }
   if (!t.stopped.empty()) return {Verdict::Unknown, t.stopped};
   if (t.any_unknown) return {Verdict::Unknown, "some cells could be neither proved nor refuted"};
+  if (t.any_negligible) {
+    return {Verdict::EqualUpToRounding, "some cells are equal only once terms below e^-1000 are dropped (the exps of "
+                                        "a finite mask where the other side masks with -inf or skips the cell): no "
+                                        "float format holds them, so the sides differ by less than any rounding"};
+  }
   return {Verdict::Equivalent, ""};
 }
 

@@ -10,6 +10,7 @@
 #include "decide/exp_multiples.hpp"
 #include "decide/integer_enumeration.hpp"
 #include "decide/extreme_points.hpp"
+#include "decide/negligible_terms.hpp"
 #include "decide/normal_form.hpp"
 #include "decide/separated_form.hpp"
 #include "decide/refute.hpp"
@@ -211,19 +212,10 @@ struct Decider::Impl {
 
   // Steps 4 to 7.
   CellDecision refute(ExprId a, ExprId b, ExprId d, const std::string& note, bool differ) {
-    std::vector<ExprId> syms = expr::free_symbols(store, a);
-    for (ExprId y : expr::free_symbols(store, b)) syms.push_back(y);
-    std::sort(syms.begin(), syms.end());
-    syms.erase(std::unique(syms.begin(), syms.end()), syms.end());
-    std::vector<SymbolDomain> doms;
-    for (ExprId y : syms) doms.push_back(domain_of(y));
-
     CellDecision out;
     out.status = CellStatus::Unknown;
-    // Each cell gets its own stream, fixed by the seed and the pair, so that a decision
-    // does not depend on which cells were decided before it.
-    uint64_t cell_seed = seed ^ (uint64_t(a.index) << 32 | b.index) * 0x9e3779b97f4a7c15ULL;
-    PointSource src(syms, doms, cell_seed);
+    PointSource src = point_source(a, b);
+    const std::vector<ExprId>& syms = src.symbols();
     if (!src.impossible().empty()) {
       out.step = "no admissible point";
       out.reason = src.impossible();
@@ -235,7 +227,7 @@ struct Decider::Impl {
     {
       // Integer inputs of small ranges (indices read from memory): every value substituted.
       std::string why;
-      if (prove_by_enumeration(store, a, b, syms, doms, [this](ExprId x, ExprId y) { return equal(x, y); }, {}, why))
+      if (prove_by_enumeration(store, a, b, syms, src.domains(), [this](ExprId x, ExprId y) { return equal(x, y); }, {}, why))
         return proved("enumeration of the integer inputs");
       if (!why.empty()) notes.push_back(why);
     }
@@ -339,6 +331,71 @@ struct Decider::Impl {
     return out;
   }
 
+  CellDecision decide(ExprId a, ExprId b, bool may_drop_negligible) {
+    if (a == b) return proved("identical");
+    pairings = 0;
+    std::string note;
+    ExprId d;  // a - b, when the sides are numbers and the Store could build it
+    bool differ = false;  // the normal form shows the sides are different functions of their atoms
+    if (std::optional<CellDecision> p = prove(a, b, d, note, differ)) return *p;
+    if (may_drop_negligible) {
+      if (std::optional<CellDecision> n = without_negligible(a, b, note)) return *n;
+    }
+    return refute(a, b, d, note, differ);
+  }
+
+  // The decision on the sides without their negligible terms (negligible_terms.hpp): a proof
+  // there says they differ by no more than those terms; a refutation there is confirmed on the
+  // sides as they are, at the witness (the symbols read only inside the dropped terms at a
+  // simple value). nullopt where there is no such term or neither holds; `note` then says why
+  // where terms were found but not dropped.
+  std::optional<CellDecision> without_negligible(ExprId a, ExprId b, std::string& note) {
+    std::string why;
+    std::optional<WithoutNegligible> w;
+    try {
+      w = drop_negligible_terms(store, a, b, why);
+    } catch (const Error&) {
+      return std::nullopt;  // (a constant too large to build: the sides go on as they are)
+    }
+    if (!w) {
+      if (!why.empty()) note += (note.empty() ? "" : "; ") + why;
+      return std::nullopt;
+    }
+    const std::string dropped = std::to_string(w->dropped) + " term" + (w->dropped == 1 ? "" : "s") + " below e^-" +
+                                std::to_string(kNegligibleExponent) + " on the whole box (such as " + w->example + ")";
+    CellDecision d = decide(w->a, w->b, false);
+    if (d.status == CellStatus::Proved) {
+      d.status = CellStatus::Negligible;
+      d.step = "equal without " + dropped + ": " + d.step;
+      return d;
+    }
+    if (d.status != CellStatus::Refuted) {
+      note += (note.empty() ? "" : "; ") + ("without " + dropped + ": " + d.reason);
+      return std::nullopt;
+    }
+    PointSource src = point_source(a, b);
+    if (!src.impossible().empty()) return std::nullopt;
+    Point p = src.point(0);
+    for (size_t k = 0; k < src.size(); ++k)
+      if (auto it = d.witness.find(src.symbols()[k].index); it != d.witness.end()) p[k] = it->second;
+    std::optional<Refutation> r = refutation_at(store, a, b, src, p, options.balls);
+    if (!r) return std::nullopt;
+    return refuted(a, b, src, *r, "found without " + dropped + ", confirmed with them: ");
+  }
+
+  // The points over both sides' free symbols, in their domains; each cell its own stream, fixed
+  // by the seed and the pair, so that a decision does not depend on which cells came before.
+  PointSource point_source(ExprId a, ExprId b) {
+    std::vector<ExprId> syms = expr::free_symbols(store, a);
+    for (ExprId y : expr::free_symbols(store, b)) syms.push_back(y);
+    std::sort(syms.begin(), syms.end());
+    syms.erase(std::unique(syms.begin(), syms.end()), syms.end());
+    std::vector<SymbolDomain> doms;
+    for (ExprId y : syms) doms.push_back(domain_of(y));
+    uint64_t cell_seed = seed ^ (uint64_t(a.index) << 32 | b.index) * 0x9e3779b97f4a7c15ULL;
+    return PointSource(syms, doms, cell_seed);
+  }
+
   std::unique_ptr<Z3Prover> z3_;
 };
 
@@ -348,21 +405,14 @@ Decider::Decider(expr::Store& store, std::function<SymbolDomain(ExprId)> domain_
 
 Decider::~Decider() = default;
 
-CellDecision Decider::decide(ExprId a, ExprId b) {
-  if (a == b) return proved("identical");
-  impl_->pairings = 0;
-  std::string note;
-  ExprId d;  // a - b, when the sides are numbers and the Store could build it
-  bool differ = false;  // the normal form shows the sides are different functions of their atoms
-  if (std::optional<CellDecision> p = impl_->prove(a, b, d, note, differ)) return *p;
-  return impl_->refute(a, b, d, note, differ);
-}
+CellDecision Decider::decide(ExprId a, ExprId b) { return impl_->decide(a, b, true); }
 
 std::string_view status_name(CellStatus s) {
   switch (s) {
     case CellStatus::Proved: return "proved";
     case CellStatus::Refuted: return "refuted";
     case CellStatus::Unknown: return "unknown";
+    case CellStatus::Negligible: return "negligible";
   }
   return "?";
 }

@@ -26,6 +26,10 @@
 //      a model is only a hint that exact evaluation must confirm. Last, because it is the
 //      most expensive step (a timeout per query) and the least predictable;
 //   7. otherwise Unknown, with what every step learned.
+// Between steps 3 and 4, where a side has exps no float format can hold (negligible_terms.hpp:
+// a softmax masked with -1e6 instead of -inf), the whole pipeline runs on the sides without
+// them: a proof there is CellStatus::Negligible (equal up to terms below e^-1000, the verdict
+// "equal up to rounding", never a proof), a refutation must hold on the sides as they are.
 // Proofs mean: a and b agree at every point where both are defined (the Store's
 // cancellation conventions included; so (x^2-1)/(x-1) = x+1 is Proved, the sides differing
 // only at the pole), every symbol within its range (the domain's and the Store's; the
@@ -51,7 +55,9 @@
 
 namespace racer::decide {
 
-enum class CellStatus { Proved, Refuted, Unknown };
+// Negligible: the sides agree once terms below e^-1000 are dropped (negligible_terms.hpp); they
+// may differ by those terms, which no float format holds.
+enum class CellStatus { Proved, Refuted, Unknown, Negligible };
 
 struct CellDecision {
   CellStatus status = CellStatus::Unknown;

@@ -38,6 +38,7 @@ class PointSource {
   size_t size() const { return symbols_.size(); }
   const std::vector<expr::ExprId>& symbols() const { return symbols_; }
   const SymbolDomain& domain(size_t k) const { return domains_[k]; }
+  const std::vector<SymbolDomain>& domains() const { return domains_; }
 
   // How many of the first points are built from simple values only.
   size_t simple_count() const { return simple_count_; }

@@ -25,7 +25,7 @@ h1{font-size:22px;margin:0 0 4px} h2{font-size:17px;margin:28px 0 8px;border-bot
 table{border-collapse:collapse;margin:6px 0}td,th{border:1px solid #d0d7de;padding:3px 8px;text-align:left;vertical-align:top}
 code,pre{font:12px/1.4 ui-monospace,monospace}pre{background:#f6f8fa;padding:8px;white-space:pre-wrap;word-break:break-all;margin:0}
 .map{display:grid;gap:1px;margin:6px 0;width:max-content}.map span{width:10px;height:10px;display:block}
-.p{background:#2da44e}.r{background:#cf222e}.u{background:#d4a72c}.n{background:#d0d7de}
+.p{background:#2da44e}.r{background:#cf222e}.u{background:#d4a72c}.g{background:#8fd19e}.n{background:#d0d7de}
 .map span.w{outline:2px solid #000;outline-offset:0}.legend span{display:inline-block;width:10px;height:10px;margin:0 4px 0 12px}
 .sides{display:grid;grid-template-columns:1fr 1fr;gap:12px}.diff{background:#fff8c5}
 .src{color:#57606a}
@@ -40,7 +40,7 @@ void outputs_section(std::string& s, const check::CheckResult& r) {
                                                                        check::CellOutcome::Undecided))) +
          "</td></tr>\n";
   s += "</table>\n<div class=\"legend\"><span class=\"p\"></span>proved<span class=\"r\"></span>refuted"
-       "<span class=\"u\"></span>unknown<span class=\"n\"></span>not decided (a limit stopped deciding, or the output was already refuted)"
+       "<span class=\"u\"></span>unknown<span class=\"g\"></span>equal up to negligible terms<span class=\"n\"></span>not decided (a limit stopped deciding, or the output was already refuted)"
        "<span class=\"w\" style=\"outline:2px solid #000\"></span>witness cell</div>\n";
 }
 
@@ -61,6 +61,7 @@ void cell_map(std::string& s, const check::OutputStats& o, size_t index, const c
       case check::CellOutcome::Proved: cls = "p"; word = "proved"; break;
       case check::CellOutcome::Refuted: cls = "r"; word = "refuted"; break;
       case check::CellOutcome::Unknown: cls = "u"; word = "unknown"; break;
+      case check::CellOutcome::Negligible: cls = "g"; word = "equal up to negligible terms"; break;
       case check::CellOutcome::Skipped: word = "not decided (output already refuted)"; break;
       case check::CellOutcome::Undecided: break;
     }

@@ -54,6 +54,7 @@ std::string_view outcome_name(check::CellOutcome o) {
     case check::CellOutcome::Refuted: return "refuted";
     case check::CellOutcome::Unknown: return "unknown";
     case check::CellOutcome::Skipped: return "skipped";
+    case check::CellOutcome::Negligible: return "negligible";
     case check::CellOutcome::Undecided: return "not_reached";
   }
   return "?";
@@ -104,12 +105,14 @@ std::string text(const check::CheckResult& r) {
   for (const auto& o : r.outputs) {
     s += "  " + o.tensor + ": " + std::to_string(o.cells) + " cells, " + std::to_string(o.proved) + " proved, " +
          std::to_string(o.refuted) + " refuted, " + std::to_string(o.unknown) + " unknown";
+    if (o.negligible > 0) s += ", " + std::to_string(o.negligible) + " equal up to negligible terms";
     if (o.skipped > 0) s += ", " + std::to_string(o.skipped) + " not decided (the output is already refuted; --all-cells decides them)";
     if (o.not_reached() > 0) s += ", " + std::to_string(o.not_reached()) + " not reached";
     s += "\n";
   }
   if (r.reuse.classes > 0 || r.reuse.identical > 0) s += reuse_text(r.reuse);
   for (const auto& u : r.unknown_cells) s += "  unknown " + u + "\n";
+  for (const auto& n : r.negligible_cells) s += "  negligible " + n + "\n";
   for (const auto& g : r.recognized) s += "  recognized " + g + "\n";
   if (!r.self_check.empty()) s += "  " + r.self_check + "\n";
   if (!r.defects.empty()) {
@@ -149,13 +152,14 @@ nlohmann::json json(const check::CheckResult& r) {
   j["outputs"] = nlohmann::json::array();
   for (const auto& o : r.outputs)
     j["outputs"].push_back({{"tensor", o.tensor}, {"cells", o.cells}, {"proved", o.proved}, {"refuted", o.refuted},
-                            {"unknown", o.unknown}, {"skipped", o.skipped}, {"not_reached", o.not_reached()},
+                            {"unknown", o.unknown}, {"negligible", o.negligible}, {"skipped", o.skipped}, {"not_reached", o.not_reached()},
                             {"cell_outcomes", outcome_runs(o)}});
   nlohmann::json classes = nlohmann::json::array();
   for (const auto& c : r.reuse.largest) classes.push_back({{"representative", c.representative}, {"cells", c.cells}, {"outcome", c.outcome}});
   j["shape_reduction"] = {{"identical_cells", r.reuse.identical}, {"cells", r.reuse.cells}, {"classes", r.reuse.classes},
                           {"largest", classes}};
   j["unknown_cells"] = r.unknown_cells;
+  j["negligible_cells"] = r.negligible_cells;
   j["recognized_routines"] = r.recognized;
   j["defects"] = nlohmann::json::array();
   for (const auto& d : r.defects) {

@@ -158,7 +158,7 @@ def test_plain_call_form_is_equivalent():
     r = racer.check(_vec_add_case())
     assert r.equivalent, r.report()
     assert r.verdict == "equivalent" and r.exit_code == 0 and r.witness is None
-    assert r.outputs == [{"tensor": "out", "cells": 64, "proved": 64, "refuted": 0, "unknown": 0, "skipped": 0,
+    assert r.outputs == [{"tensor": "out", "cells": 64, "proved": 64, "refuted": 0, "unknown": 0, "negligible": 0, "skipped": 0,
                           "not_reached": 0, "cell_outcomes": [{"outcome": "proved", "first": 0, "last": 63}]}]
     assert "vec_add_py: EQUIVALENT" in r.report()
 

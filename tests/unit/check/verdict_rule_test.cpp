@@ -24,5 +24,16 @@ TEST(VerdictRule, OnlyACompleteRunOfProvedCellsIsEquivalent) {
   EXPECT_EQ(combine_cells({false, false, true, ""}).verdict, Verdict::Unknown);
 }
 
+TEST(VerdictRule, CellsEqualUpToNegligibleTermsAreEqualUpToRoundingNeverEquivalent) {
+  VerdictAndReason v = combine_cells({false, false, false, "", true});
+  EXPECT_EQ(v.verdict, Verdict::EqualUpToRounding);
+  EXPECT_NE(v.reason.find("e^-1000"), std::string::npos);
+  // Anything else undecided, refuted or racing still speaks first.
+  EXPECT_EQ(combine_cells({false, false, true, "", true}).verdict, Verdict::Unknown);
+  EXPECT_EQ(combine_cells({false, true, false, "", true}).verdict, Verdict::Inequivalent);
+  EXPECT_EQ(combine_cells({true, false, false, "", true}).verdict, Verdict::Unknown);
+  EXPECT_EQ(combine_cells({false, false, false, "deciding stopped: memory limit", true}).verdict, Verdict::Unknown);
+}
+
 }  // namespace
 }  // namespace racer::check
