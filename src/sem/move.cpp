@@ -109,6 +109,14 @@ void cvt(ExecContext& c, const Instr& i) {
     c.set(i.operands[0], exec::unpack_halves(a)[0]);
     return;
   }
+  if (a.is_symbolic() && !a.integer && !i.has(Mod::Sat) && ptx::type_bits(st) == 16 && ptx::type_bits(dt) == 32 &&
+      ptx::is_integer(dt) && ptx::is_integer(st) && ptx::type_class(st) != ptx::TypeClass::Signed) {
+    // cvt.u32.u16 of a half's bits (Triton widens an f16 partial sum to shuffle it as 32 bits):
+    // the half as the low lane, zeros above; cvt.u16.u32 above takes it back. A sign extension
+    // would read the half's sign bit: refused below.
+    c.set(i.operands[0], exec::pack_halves(a, Value::of_bits(0)));
+    return;
+  }
   if (a.holds_bytes() && !i.has(Mod::Sat) && ptx::is_integer(dt) && ptx::is_integer(st) &&
       (ptx::type_bits(dt) <= ptx::type_bits(st) || ptx::type_class(st) != ptx::TypeClass::Signed)) {
     // Byte lanes narrowed keep their low lanes, with the top kept lane's sign above them up to
