@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "check/approximation.hpp"
+#include "expr/applied_functions.hpp"
 #include "expr/print.hpp"
 #include "expr/walk.hpp"
 #include "idiom/functions.hpp"
@@ -10,30 +11,20 @@
 namespace racer::check {
 namespace {
 
-// The transcendental functions an expression applies to data (abs and wraps aside: exact), as a
-// bit set. Of a constant (log(2) where exp2 is exp(x log 2), sqrt(2) from rsqrt(2.0) at run time)
-// a function is a constant: one read two ways differs by its rounding at every point alike, which
-// the replay classifies, where an unrecognized approximation of a function of data would not.
-unsigned functions_in(const expr::Store& st, expr::ExprId root) {
-  unsigned mask = 0;
-  expr::any_node(st, root, [&](expr::ExprId e) {
-    if (st.kind(e) == expr::Kind::Func && st.func_kind(e) != expr::FuncKind::Abs && !expr::is_wrap(st.func_kind(e)) &&
-        !st.is_rational(st.operand(e, 0)))
-      mask |= 1u << static_cast<unsigned>(st.func_kind(e));
-    return false;
-  });
-  return mask;
-}
-
 // A refutation that rests only on an approximation: one side applies a function the other
-// does not, and at the witness they differ by no more than a float approximation of that
-// function would. Likely a compiled routine that was not recognized (a polynomial with no
-// bit-level step to give it away): fail closed, Unknown rather than a false bug report.
+// does not, the difference of the sides still applies it once normalized, and at the witness
+// they differ by no more than a float approximation of that function would. Likely a compiled
+// routine that was not recognized (a polynomial with no bit-level step to give it away): fail
+// closed, Unknown rather than a false bug report. (A function of a constant, expr/applied_functions,
+// is a constant: one read two ways differs by its rounding at every point alike, which the
+// replay classifies. A function the normalized difference no longer applies cancelled: split-K
+// attention's lse = m + log(l) meets exp(lse - M) = exp(m - M) l, so its log is not what tells
+// the sides apart.)
 std::optional<std::string> approximation_suspect(const expr::Store& st, expr::ExprId a, expr::ExprId b,
                                                  const decide::CellDecision& d) {
   if (!d.value_a || !d.value_b) return std::nullopt;
-  unsigned fa = functions_in(st, a), fb = functions_in(st, b);
-  if (fa == fb) return std::nullopt;
+  unsigned fa = expr::applied_functions(st, a), fb = expr::applied_functions(st, b);
+  if (((fa ^ fb) & d.difference_functions) == 0) return std::nullopt;
   mpq_class diff = abs(*d.value_a - *d.value_b);
   mpq_class scale = std::max(abs(*d.value_a), abs(*d.value_b));
   if (scale == 0 || diff * 262144 > scale) return std::nullopt;  // 2^-18 relative

@@ -14,6 +14,7 @@
 #include "decide/normal_form.hpp"
 #include "decide/separated_form.hpp"
 #include "decide/refute.hpp"
+#include "expr/applied_functions.hpp"
 #include "expr/substitute.hpp"
 #include "expr/walk.hpp"
 #include "support/error.hpp"
@@ -131,8 +132,14 @@ struct Decider::Impl {
         note = "the sides differ by the constant " + store.rational(d).get_str() + " wherever both are defined";
       }
       ExprId dn = normalized(d);
+      normalized_difference = NormalizedDifference{a, b, expr::applied_functions(store, dn)};
       if (dn == store.zero()) return proved("polynomial normal form");
       FormResult f = form_of(dn);
+      if (f.status == FormStatus::NonZero && !f.numerator_atoms.empty()) {
+        unsigned read = 0;
+        for (ExprId atom : f.numerator_atoms) read |= expr::applied_functions(store, atom);
+        normalized_difference->functions = read;
+      }
       if (f.status == FormStatus::Zero) return proved("polynomial normal form");
       differ = f.status == FormStatus::NonZero;
       // The atoms' relations (tanh against exp) can hide from the normal form: a pairing is
@@ -207,7 +214,27 @@ struct Decider::Impl {
       if (inf) out.step += std::string("; program ") + side + "'s value is " + (inf > 0 ? "+inf" : "-inf") + " there";
     if (!r.infinite_a) out.value_a = r.value_a;
     if (!r.infinite_b) out.value_b = r.value_b;
+    out.difference_functions = difference_functions(a, b);
     return out;
+  }
+
+  // The functions the difference of the pair prove() saw last applies once normalized: those of
+  // its normal form's numerator where that was built, else those of its normalized atoms; for a
+  // refutation's difference_functions (normalizing again costs as much as the first time).
+  struct NormalizedDifference {
+    ExprId a, b;
+    unsigned functions;
+  };
+  std::optional<NormalizedDifference> normalized_difference;
+
+  unsigned difference_functions(ExprId a, ExprId b) {
+    if (normalized_difference && normalized_difference->a == a && normalized_difference->b == b)
+      return normalized_difference->functions;
+    try {
+      return expr::applied_functions(store, normalized(store.sub(a, b)));
+    } catch (const Error&) {
+      return ~0u;
+    }
   }
 
   // Steps 4 to 7.

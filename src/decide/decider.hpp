@@ -65,6 +65,9 @@ struct CellDecision {
   std::string reason;  // Unknown: why nothing decided it
   std::map<uint32_t, mpq_class> witness;      // Refuted: every free symbol (ExprId index) -> value
   std::optional<mpq_class> value_a, value_b;  // Refuted: both sides at the witness (ball midpoints when step says so)
+  // Refuted: the functions (expr/applied_functions.hpp) that the difference a - b still applies
+  // once its atoms are normalized; every bit where it could not be built.
+  unsigned difference_functions = ~0u;
 };
 
 // Bounds on the work per cell; the defaults keep one decision well under a second.

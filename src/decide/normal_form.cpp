@@ -23,6 +23,8 @@ FormResult normal_form(const Store& s, ExprId x, const PolyLimits& limits) {
       r.status = FormStatus::NonZero;
       r.symbols_only = std::all_of(b.atoms().begin(), b.atoms().end(),
                                    [&](ExprId a) { return s.kind(a) == Kind::Symbol; });
+      for (size_t v = 0; v < b.atoms().size(); ++v)
+        if (fmpq_mpoly_degree_si(b.result().num.get(), static_cast<slong>(v), b.context()) > 0) r.numerator_atoms.push_back(b.atoms()[v]);
     }
   } catch (const TooLarge& e) {
     r.status = FormStatus::TooLarge;

@@ -13,6 +13,7 @@
 // 0 wherever they are defined).
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "expr/store.hpp"
 
@@ -36,6 +37,9 @@ struct FormResult {
   FormStatus status = FormStatus::TooLarge;
   std::string why;              // TooLarge / NotRational: which limit or which node
   bool symbols_only = false;    // NonZero: every atom is a symbol (a plain rational function)
+  // NonZero: the atoms the reduced numerator reads (an atom that cancelled, such as softmax's
+  // exp(max) in both sums of a ratio, is not among them).
+  std::vector<expr::ExprId> numerator_atoms;
 };
 
 FormResult normal_form(const expr::Store& s, expr::ExprId x, const PolyLimits& limits);
