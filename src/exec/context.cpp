@@ -45,7 +45,9 @@ Value ExecContext::read_operand(const ptx::Operand& op, ptx::Type t) {
       Value v = th.regs[op.index];
       if (th.pending_regs) [[unlikely]] v = m.async_.pending_register_access(*this, op.index, v, false);
       if (!th.unread_loads.empty()) [[unlikely]] m.register_read(*this, op.index);
-      if (v.is_poison()) throw Refusal("reads " + fn.regs[op.index].name + ", the old value returned by an atomic (it depends on the order of atomics)");
+      if (v.is_poison())
+        throw Refusal("reads " + fn.regs[op.index].name + ", a value with no model: the old value returned by an atomic (it depends "
+                      "on the order of atomics), or local scratch memory a recognized routine's stepped-over stores wrote");
       if (v.is_deferred()) [[unlikely]] {
         v = dom.settle(v);
         th.regs[op.index] = v;

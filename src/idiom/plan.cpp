@@ -55,9 +55,14 @@ bool leaks(const Liveness& live, const std::vector<Run>& runs, const std::vector
   return false;
 }
 
-std::vector<std::pair<uint64_t, unsigned>> local_stores_of(const std::vector<Run>& runs) {
+// The local scratch the plan's skipped stores would have written. A probe runs on past the
+// routine's result: a store of that result (a cumulative sum's running value into a local
+// array) is the thread's to make, and what it stores must stay readable.
+std::vector<std::pair<uint64_t, unsigned>> local_stores_of(const std::vector<Run>& runs, const std::vector<uint32_t>& skip) {
   std::set<std::pair<uint64_t, unsigned>> all;
-  for (const Run& r : runs) all.insert(r.local_stores.begin(), r.local_stores.end());
+  for (const Run& r : runs)
+    for (const auto& [pc, addr, size] : r.local_stores)
+      if (std::binary_search(skip.begin(), skip.end(), pc)) all.insert({addr, size});
   return {all.begin(), all.end()};
 }
 
@@ -208,7 +213,7 @@ std::optional<RoutinePlan> merge_commit(const PlanSearch& s, bool several, bool 
       plan.fixed_inputs = fixed_inputs_of(fn, runs, ends);
       tainted.insert(results.begin(), results.end());
       if (!close_plan(fn, live, runs, at, m, skip, tainted, results, plan)) continue;
-      plan.clobber_local = local_stores_of(runs);
+      plan.clobber_local = local_stores_of(runs, plan.skip);
       plan.input_range = s.input_range;
       if (s.debug) std::fprintf(stderr, "    merge commit %s before pc %u: %s\n", fn.regs[y].name.c_str(), m, fit->describe().c_str());
       return plan;
@@ -288,7 +293,7 @@ std::optional<RoutinePlan> plan_at_write(const PlanSearch& s, const Event& e) {
     if (s.debug) std::fprintf(stderr, "    result %s: a step the plan leaves out is still needed\n", fn.regs[y].name.c_str());
     return std::nullopt;
   }
-  plan.clobber_local = local_stores_of(runs);
+  plan.clobber_local = local_stores_of(runs, plan.skip);
   return plan;
 }
 

@@ -226,7 +226,7 @@ class Prober {
     scratch_memory_.store(addr, size, scratch_.regs[reg].bits, derived);
     note_fixed_read(reg, ev);
     ev.absorbed |= derived;
-    if (ev.absorbed) run_.local_stores.insert({addr, size});
+    if (ev.absorbed) run_.local_stores.insert({ev.pc, addr, size});
     return true;
   }
 

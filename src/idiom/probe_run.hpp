@@ -9,6 +9,7 @@
 #include <memory>
 #include <optional>
 #include <set>
+#include <tuple>
 #include <span>
 #include <utility>
 #include <vector>
@@ -83,8 +84,9 @@ struct Run {
   };
   std::vector<uint32_t> order;
   std::map<uint32_t, Visit> visits;
-  // Local scratch the routine's own stores wrote (local-space address, size).
-  std::set<std::pair<uint64_t, unsigned>> local_stores;
+  // Local stores of data the routine derived (instruction, local-space address, size): its own
+  // scratch where the plan steps over the store, else a store of its result after it.
+  std::set<std::tuple<uint32_t, uint64_t, unsigned>> local_stores;
   // Branches on the routine's input, with where their paths meet again.
   std::map<uint32_t, uint32_t> branch_joins;
   // Where the probe stopped (an instruction it cannot run, or UINT32_MAX at its step limit),
