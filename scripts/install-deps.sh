@@ -68,21 +68,24 @@ fi
 # put a source tree's python/ on the path beside the installed package.
 # Real Triton libraries whose kernels tests/realworld checks (read from source by
 # tests/realworld/library.py; torch is never imported, so their dependencies are not installed).
-REALWORLD_PACKAGES=(liger-kernel==0.8.5 flag-gems==5.0.2 fla-core==0.6.0 unsloth==2026.10.9 sglang==0.5.23 torchao==0.18.0 flashinfer-python==0.7.4 vllm==0.34.0 lmdeploy==0.18.0 xformers==0.0.35 bitsandbytes==0.50.2 deepspeed==0.19.8 gemlite==0.6.0.post2 lightllm==0.0.1 cut-cross-entropy==25.1.1 sageattention==1.0.6 lightning_attn==0.0.5 aqlm==1.1.7)
+REALWORLD_PACKAGES=(liger-kernel==0.8.5 flag-gems==5.0.2 fla-core==0.6.0 unsloth==2026.10.9 sglang==0.5.23 torchao==0.18.0 flashinfer-python==0.7.4 vllm==0.34.0 lmdeploy==0.18.0 xformers==0.0.35 bitsandbytes==0.50.2 deepspeed==0.19.8 gemlite==0.6.0.post2 lightllm==0.0.1 cut-cross-entropy==25.1.1 sageattention==1.0.6 lightning_attn==0.0.5 aqlm==1.1.7 mlstm_kernels==2.0.6 axolotl==0.21.0)
 for spec in "${REALWORLD_PACKAGES[@]}"; do
   if [ "$("$PY" -m pip show "${spec%%==*}" 2>/dev/null | sed -n 's/^Version: //p')" != "${spec##*==}" ]; then
     echo "install-deps: pip --no-deps $spec"
-    pip_install --no-deps "$spec"
+    # Their sources are read, never run by this interpreter: a newer Requires-Python (axolotl's
+    # 3.12) does not keep a kernel from being checked.
+    pip_install --no-deps --ignore-requires-python "$spec"
   fi
 done
 SITE=$("$PY" -c 'import site, sys; print(site.getsitepackages()[0] if hasattr(site, "getsitepackages") else sys.exit(1))')
 # Libraries published only as source distributions whose setup.py compiles CUDA extensions and
-# imports torch (mamba-ssm, flash-attn): their Python sources are what tests/realworld reads, so
+# imports torch (mamba-ssm, flash-attn, colossalai): their Python sources are what tests/realworld reads, so
 # the pinned archive is fetched, checked against PyPI's SHA-256 and unpacked (no build); a path
 # file puts the unpacked packages on the import path, where library.py finds them as installed ones.
 REALWORLD_SDISTS=(
   "mamba_ssm 2.3.2.post1 af/48/aa7bec0efc7453fa0512276c0069c854bf684219050294266534bfef34bb 104cc47e9101e5401a675fa2b784f2952b9b037f3b1dd83b5ac544394e95d028"
   "flash_attn 2.8.3.post2 6c/b1/b77625e3d11260d2bd6a4fc249a4be9a3da97ff848e2222e810c4f0e0211 d0f9f0b08a986cdeadbffcf5ec8b3a8f514366c68ad1853d3ab061bc83cc340b"
+  "colossalai 0.5.0 c8/53/d1c2b62393505bf8eb6b0e90170fd5828c4d02df44fdd757a7e2894aa3d8 883913dfd1165937f444f2673752475efdc63506c4bc3d00af33c7c8fac6d39d"
 )
 SDIST_ROOT=${RACER_SDIST_DIR:-$HOME/.cache/racer/sdists}
 sdist_paths=()

@@ -28,3 +28,16 @@ class Mutation(racer.Instance):
     """A library kernel with a deliberate bug (library.kernel(..., mutate=...)): must be refuted."""
     abstract = True
     expect = "inequivalent"
+
+
+def cdiv(a, b):
+    """triton.cdiv, as the libraries' host code computes grids."""
+    return (a + b - 1) // b
+
+
+def next_power_of_2(x):
+    """triton.next_power_of_2, as the libraries' host code picks block sizes."""
+    p = 1
+    while p < x:
+        p *= 2
+    return p

@@ -21,7 +21,7 @@ import linecache
 import os
 import types
 
-LIBRARIES = ("liger_kernel", "flag_gems", "fla", "unsloth", "sglang", "torchao", "flashinfer", "vllm", "lmdeploy", "xformers", "bitsandbytes", "deepspeed", "gemlite", "lightllm", "cut_cross_entropy", "sageattention", "lightning_attn", "aqlm", "mamba_ssm", "flash_attn")
+LIBRARIES = ("liger_kernel", "flag_gems", "fla", "unsloth", "sglang", "torchao", "flashinfer", "vllm", "lmdeploy", "xformers", "bitsandbytes", "deepspeed", "gemlite", "lightllm", "cut_cross_entropy", "sageattention", "lightning_attn", "aqlm", "mamba_ssm", "flash_attn", "colossalai", "mlstm_kernels", "axolotl")
 _BLOCKED = ("torch",)  # importing it is what this loader exists to avoid
 
 

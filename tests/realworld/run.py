@@ -195,7 +195,7 @@ def scoreboard(rows, racer_rev, wall):
            + "; mutations: "
            f"{sum(r['outcome'] == 'refuted' for r in mut)} refuted with a manifest witness. "
            + ", ".join(f"{cnt[o]} {o}" for o in ("unknown", "refused", "rounding", "hidden", "error", "WRONG") if cnt[o])
-           + ". Kernels are read from liger-kernel 0.8.5, flag-gems 5.0.2, fla-core 0.6.0, unsloth 2026.10.9, sglang 0.5.23, torchao 0.18.0, flashinfer-python 0.7.4, vllm 0.34.0, lmdeploy 0.18.0, xformers 0.0.35, bitsandbytes 0.50.2, deepspeed 0.19.8, gemlite 0.6.0.post2, lightllm 0.0.1, cut-cross-entropy 25.1.1, sageattention 1.0.6, lightning_attn 0.0.5, aqlm 1.1.7, mamba-ssm 2.3.2.post1 and flash-attn 2.8.3.post2 "
+           + ". Kernels are read from liger-kernel 0.8.5, flag-gems 5.0.2, fla-core 0.6.0, unsloth 2026.10.9, sglang 0.5.23, torchao 0.18.0, flashinfer-python 0.7.4, vllm 0.34.0, lmdeploy 0.18.0, xformers 0.0.35, bitsandbytes 0.50.2, deepspeed 0.19.8, gemlite 0.6.0.post2, lightllm 0.0.1, cut-cross-entropy 25.1.1, sageattention 1.0.6, lightning_attn 0.0.5, aqlm 1.1.7, mamba-ssm 2.3.2.post1, flash-attn 2.8.3.post2, colossalai 0.5.0, mlstm_kernels 2.0.6 and axolotl 0.21.0 "
            "(`tests/realworld/README.md`); `realworld` (ctest -L realworld) fails on a WRONG row or "
            "fewer decided rows than `tests/realworld/THRESHOLD`.", "", "```"]
     for r in rows:

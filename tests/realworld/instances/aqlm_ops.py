@@ -19,17 +19,10 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import racer  # noqa: E402
-from common import Mutation, Row, kernel, ref  # noqa: E402
+from common import Mutation, Row, kernel, next_power_of_2, ref  # noqa: E402
 
 AQ = "aqlm.inference_kernels.triton_kernel"
 K = 16  # codebook size
-
-
-def next_power_of_2(x):
-    p = 1
-    while p < x:
-        p *= 2
-    return p
 
 
 class _Gemv:

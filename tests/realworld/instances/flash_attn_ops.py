@@ -41,7 +41,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import racer  # noqa: E402
-from common import Mutation, Row, kernel, ref  # noqa: E402
+from common import Mutation, Row, cdiv, kernel, next_power_of_2, ref  # noqa: E402
 
 CE = "flash_attn.ops.triton.cross_entropy"
 LN = "flash_attn.ops.triton.layer_norm"
@@ -49,17 +49,6 @@ ROT = "flash_attn.ops.triton.rotary"
 LIN = "flash_attn.ops.triton.linear"
 REF = "flash_attn_ops.cu"
 IGNORE = -100
-
-
-def next_power_of_2(x):
-    p = 1
-    while p < x:
-        p *= 2
-    return p
-
-
-def cdiv(a, b):
-    return (a + b - 1) // b
 
 
 # ---------------------------------------------------------------------------------------------------------------

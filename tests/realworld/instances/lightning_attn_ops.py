@@ -17,16 +17,12 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import racer  # noqa: E402
-from common import Mutation, Row, kernel, ref  # noqa: E402
+from common import Mutation, Row, cdiv, kernel, ref  # noqa: E402
 
 LA = "lightning_attn.ops.triton.lightning_attn2"
 LAND = "lightning_attn.ops.triton.lightning_attn2_no_decay"
 SR = "lightning_attn.ops.triton.srmsnorm"
 REF = "lightning_attn_ops.cu"
-
-
-def cdiv(a, b):
-    return (a + b - 1) // b
 
 
 def block_model(e):

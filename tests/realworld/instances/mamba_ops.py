@@ -47,21 +47,10 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import racer  # noqa: E402
 import triton.language as tl  # noqa: E402
-from common import Mutation, Row, kernel, ref  # noqa: E402
+from common import Mutation, Row, cdiv, kernel, next_power_of_2, ref  # noqa: E402
 
 T = "mamba_ssm.ops.triton"
 REF = "mamba_ops.cu"
-
-
-def cdiv(a, b):
-    return (a + b - 1) // b
-
-
-def next_power_of_2(x):
-    p = 1
-    while p < x:
-        p *= 2
-    return p
 
 
 # ---------------------------------------------------------------- selective_state_update
