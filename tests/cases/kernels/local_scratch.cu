@@ -3,8 +3,9 @@
 // stay readable; only stores the routine itself makes are scratch that nothing may read.
 __device__ float log_sigmoid(float f) { return logf(1.f / (1.f + expf(-f))); }
 
-// out = sum_l (cum[L-1] - cum[l]), cum the running sums, through a local array.
-extern "C" __global__ void tail_sums_array(const float* f, float* out, int n) {
+// sum_l (cum[n-1] - cum[l + shift]) over the l with l + shift < n, cum the running sums of
+// log_sigmoid(f) kept in a local array.
+__device__ float tail_sums_through_array(const float* f, int n, int shift) {
   float cum[16];
   float s = 0.f;
   for (int u = 0; u < n; ++u) {
@@ -12,9 +13,11 @@ extern "C" __global__ void tail_sums_array(const float* f, float* out, int n) {
     cum[u] = s;
   }
   float acc = 0.f;
-  for (int l = 0; l < n; ++l) acc += cum[n - 1] - cum[l];
-  out[0] = acc;
+  for (int l = 0; l + shift < n; ++l) acc += cum[n - 1] - cum[l + shift];
+  return acc;
 }
+
+extern "C" __global__ void tail_sums_array(const float* f, float* out, int n) { out[0] = tail_sums_through_array(f, n, 0); }
 
 // The same sum taken directly: sum over l of the terms after l.
 extern "C" __global__ void tail_sums_direct(const float* f, float* out, int n) {
@@ -27,15 +30,5 @@ extern "C" __global__ void tail_sums_direct(const float* f, float* out, int n) {
   out[0] = acc;
 }
 
-// The mutant: the array read one place off (cum[l + 1] for the last term's partner).
-extern "C" __global__ void tail_sums_array_off(const float* f, float* out, int n) {
-  float cum[16];
-  float s = 0.f;
-  for (int u = 0; u < n; ++u) {
-    s = s + log_sigmoid(f[u]);
-    cum[u] = s;
-  }
-  float acc = 0.f;
-  for (int l = 0; l + 1 < n; ++l) acc += cum[n - 1] - cum[l + 1];
-  out[0] = acc;
-}
+// The mutant: the array read one place off.
+extern "C" __global__ void tail_sums_array_off(const float* f, float* out, int n) { out[0] = tail_sums_through_array(f, n, 1); }
