@@ -309,7 +309,7 @@ class MlstmXlChunkFwC(_XlFwC, Row):
 class MlstmXlChunkFwCEverySecond(_XlFwC, Row):
     """mlstm xl_chunk mlstm_chunkwise__recurrent_fw_C_kernel as mlstm_chunkwise_fw runs it with chunk_size_intra
     twice chunk_size_inter (save_states_every_nth_chunk 2): 4 chunks of 16 over S = 64, the states at borders 0, 2,
-    4 saved; from an initial state; one head (the reference's 256 threads recompute the log sigmoids)"""
+    4 saved; from an initial state; one head"""
     SX, every, init, bnh = 64, 2, True, 1
 
 

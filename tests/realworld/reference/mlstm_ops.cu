@@ -70,20 +70,17 @@ extern "C" __global__ void mlstm_chunk_states(const float* K, const float* V, co
     }
     if (c == NC) break;
     int base = b * S + c * L;
-    // b_l = the log forget sum over chunk positions 0..l, g = b_{L-1}, a_l = g - b_l + i_l
-    float g = 0.f, run = 0.f;
-    for (int l = 0; l < L; ++l) g = Bc ? Bc[base + l] : g + log_sigmoid(F[base + l]);
+    // b_l = the log forget sum over chunk positions 0..l (kept per position: L <= 64), g = b_{L-1},
+    // a_l = g - b_l + i_l
+    float bl[64];
+    for (int l = 0; l < L; ++l) bl[l] = Bc ? Bc[base + l] : (l ? bl[l - 1] : 0.f) + log_sigmoid(F[base + l]);
+    float g = bl[L - 1];
     float mn = g + m;
-    for (int l = 0; l < L; ++l) {
-      run = Bc ? Bc[base + l] : run + log_sigmoid(F[base + l]);
-      mn = fmaxf(mn, g - run + I[base + l]);
-    }
+    for (int l = 0; l < L; ++l) mn = fmaxf(mn, g - bl[l] + I[base + l]);
     float decay = expf(g + m - mn);
     float addC = 0.f, addn = 0.f;
-    run = 0.f;
     for (int l = 0; l < L; ++l) {
-      run = Bc ? Bc[base + l] : run + log_sigmoid(F[base + l]);
-      float w = expf(g - run + I[base + l] - mn);
+      float w = expf(g - bl[l] + I[base + l] - mn);
       addC += w * K[(base + l) * DK + i] * V[(base + l) * DV + j];
       addn += w * K[(base + l) * DK + i];
     }
