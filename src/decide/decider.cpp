@@ -132,14 +132,10 @@ struct Decider::Impl {
         note = "the sides differ by the constant " + store.rational(d).get_str() + " wherever both are defined";
       }
       ExprId dn = normalized(d);
-      normalized_difference = NormalizedDifference{a, b, expr::applied_functions(store, dn)};
+      normalized_difference = NormalizedDifference{a, b, dn, {}};
       if (dn == store.zero()) return proved("polynomial normal form");
       FormResult f = form_of(dn);
-      if (f.status == FormStatus::NonZero && !f.numerator_atoms.empty()) {
-        unsigned read = 0;
-        for (ExprId atom : f.numerator_atoms) read |= expr::applied_functions(store, atom);
-        normalized_difference->functions = read;
-      }
+      if (f.status == FormStatus::NonZero) normalized_difference->numerator_atoms = f.numerator_atoms;
       if (f.status == FormStatus::Zero) return proved("polynomial normal form");
       differ = f.status == FormStatus::NonZero;
       // The atoms' relations (tanh against exp) can hide from the normal form: a pairing is
@@ -218,20 +214,26 @@ struct Decider::Impl {
     return out;
   }
 
-  // The functions the difference of the pair prove() saw last applies once normalized: those of
-  // its normal form's numerator where that was built, else those of its normalized atoms; for a
-  // refutation's difference_functions (normalizing again costs as much as the first time).
+  // The normalized difference of the pair prove() saw last, and its normal form's numerator
+  // atoms where that was built: kept for a refutation's difference_functions, which only a
+  // refuted cell asks for (normalizing again costs as much as the first time).
   struct NormalizedDifference {
-    ExprId a, b;
-    unsigned functions;
+    ExprId a, b, dn;
+    std::vector<ExprId> numerator_atoms;
   };
   std::optional<NormalizedDifference> normalized_difference;
 
+  // The functions the difference a - b applies once normalized: those its normal form's
+  // numerator reads where that was built, else those of its normalized atoms.
   unsigned difference_functions(ExprId a, ExprId b) {
-    if (normalized_difference && normalized_difference->a == a && normalized_difference->b == b)
-      return normalized_difference->functions;
     try {
-      return expr::applied_functions(store, normalized(store.sub(a, b)));
+      const bool seen = normalized_difference && normalized_difference->a == a && normalized_difference->b == b;
+      if (seen && !normalized_difference->numerator_atoms.empty()) {
+        unsigned read = 0;
+        for (ExprId atom : normalized_difference->numerator_atoms) read |= expr::applied_functions(store, atom);
+        return read;
+      }
+      return expr::applied_functions(store, seen ? normalized_difference->dn : normalized(store.sub(a, b)));
     } catch (const Error&) {
       return ~0u;
     }
