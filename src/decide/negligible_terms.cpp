@@ -3,11 +3,11 @@
 #include <cmath>
 #include <limits>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "expr/print.hpp"
 #include "expr/sign_bounds.hpp"
-#include "expr/substitute.hpp"
 #include "expr/walk.hpp"
 
 namespace racer::decide {
@@ -81,14 +81,15 @@ class LogMagnitude {
 
 class Dropper {
  public:
-  Dropper(expr::Store& s, expr::Substitution drop, expr::SignBounds& bounds) : s_(s), drop_(std::move(drop)), bounds_(bounds) {}
+  Dropper(expr::Store& s, std::unordered_set<uint32_t> drop, expr::SignBounds& bounds)
+      : s_(s), drop_(std::move(drop)), bounds_(bounds) {}
 
   // Whether x reads a dropped term.
   bool touched(ExprId x) {
     expr::fold_post_order<bool>(
         x, touched_,
         [&](ExprId e) -> std::optional<bool> {
-          if (drop_.count(e)) return true;
+          if (drop_.count(e.index)) return true;
           if (s_.arity(e) == 0) return false;
           return std::nullopt;
         },
@@ -106,7 +107,7 @@ class Dropper {
     expr::fold_post_order<ExprId>(
         x, without_,
         [&](ExprId e) -> std::optional<ExprId> {
-          if (auto it = drop_.find(e); it != drop_.end()) return it->second;
+          if (drop_.count(e.index)) return s_.zero();
           if (!touched(e)) return e;
           return std::nullopt;
         },
@@ -119,12 +120,12 @@ class Dropper {
   // looked into (a refusal may come before every dropped term is met).
   std::string refusal(std::span<const ExprId> roots) {
     std::vector<ExprId> stack(roots.begin(), roots.end());
-    std::unordered_map<uint32_t, bool> seen;
+    std::unordered_set<uint32_t> seen;
     while (!stack.empty()) {
       ExprId e = stack.back();
       stack.pop_back();
-      if (!seen.emplace(e.index, true).second) continue;
-      if (drop_.count(e)) {
+      if (!seen.insert(e.index).second) continue;
+      if (drop_.count(e.index)) {
         if (outermost_.empty()) example_ = e;
         outermost_.push_back(e);
         continue;
@@ -135,6 +136,10 @@ class Dropper {
     }
     return {};
   }
+
+  // After refusal(): the dropped terms that are not inside another, and the first of them.
+  size_t outermost() const { return outermost_.size(); }
+  std::string example() const { return clipped(example_); }
 
  private:
   // Sums, maxima, selects' branches and the continuous functions move by no more than what is
@@ -150,7 +155,7 @@ class Dropper {
         if (!touched(f)) continue;
         if (s_.weight(e, i) < 0) {
           if (!clear_of_zero(without(f))) return "a denominator may reach 0 without them: " + clipped(f);
-        } else if (drop_.count(f)) {
+        } else if (drop_.count(f.index)) {
           return "a product keeps one of them as a factor and is not small itself: " + clipped(e);
         }
         for (uint32_t j = 0; j < s_.arity(e); ++j)
@@ -183,15 +188,8 @@ class Dropper {
 
   std::string clipped(ExprId x) const { return expr::to_string(s_, x, kExampleChars); }
 
- public:
-  // After refusal(): the dropped terms that are not inside another, and the first of them.
-  size_t outermost() const { return outermost_.size(); }
-  std::string example() const { return clipped(example_); }
-
- private:
-
   expr::Store& s_;
-  expr::Substitution drop_;
+  std::unordered_set<uint32_t> drop_;  // the terms replaced by 0
   expr::SignBounds& bounds_;
   std::unordered_map<uint32_t, bool> touched_;
   std::unordered_map<uint32_t, ExprId> without_;
@@ -205,16 +203,14 @@ std::optional<WithoutNegligible> drop_negligible_terms(expr::Store& s, ExprId a,
   const ExprId roots[] = {a, b};
   expr::SignBounds bounds(s);
   LogMagnitude magnitude(s, bounds);
-  expr::Substitution drop;
+  std::unordered_set<uint32_t> drop;
   // The terms: exps and products of them whose size the ranges bound below e^-1000 (exp(x - m)
   // is the product exp(x) exp(m)^-1 in the Store, with a constant part as an exp factor of its own).
   expr::any_node(s, roots, [&](ExprId e) {
     const bool term = s.kind(e) == Kind::Mul || (s.kind(e) == Kind::Func && s.func_kind(e) == FuncKind::Exp);
     if (!term) return false;
     std::optional<double> log_size = magnitude.upper(e);
-    if (log_size && *log_size <= -static_cast<double>(kNegligibleExponent)) {
-      drop.emplace(e, s.zero());
-    }
+    if (log_size && *log_size <= -static_cast<double>(kNegligibleExponent)) drop.insert(e.index);
     return false;
   });
   if (drop.empty()) return std::nullopt;
