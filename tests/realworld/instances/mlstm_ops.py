@@ -162,6 +162,18 @@ BNH, S, L = 2, 32, 16  # batch * heads (1 x 2), sequence, chunk size
 NC = S // L
 
 
+def state_tensors(row, bnh, slots):
+    """A row's initial state C0, n0, m0 (free inputs where row.init, else None) and the states Cs, ns, ms saved at
+    `slots` chunk borders (outputs), for row.DK x row.DV heads."""
+    DK, DV = row.DK, row.DV
+    row.C0 = racer.input((1, bnh, DK, DV), "f32", range=(-2, 2)) if row.init else None
+    row.n0 = racer.input((1, bnh, DK), "f32", range=(-2, 2)) if row.init else None
+    row.m0 = racer.input((1, bnh, 1), "f32", range=(-3, 3)) if row.init else None
+    row.Cs = racer.empty((1, bnh, slots * DK, DV), "f32")
+    row.ns = racer.empty((1, bnh, slots * DK), "f32")
+    row.ms = racer.empty((1, bnh, slots), "f32")
+
+
 class _LimitFwC:
     """limit_chunk mlstm_chunkwise__recurrent_fw_C_kernel as mlstm_chunkwise__recurrent_fw_C launches it: K [1][2][32]
     [DHQK], V [1][2][32][DHHV], vecB and vecI [1][2][2][16], the states at the 3 chunk borders out"""
@@ -174,12 +186,7 @@ class _LimitFwC:
         self.V = racer.input((1, BNH, S, DV), "f32", range=(-1, 1))
         self.vecB = racer.input((1, BNH, NC, L), "f32", range=(-6, 0))
         self.vecI = racer.input((1, BNH, NC, L), "f32", range=(-3, 3))
-        self.C0 = racer.input((1, BNH, DK, DV), "f32", range=(-2, 2)) if self.init else None
-        self.n0 = racer.input((1, BNH, DK), "f32", range=(-2, 2)) if self.init else None
-        self.m0 = racer.input((1, BNH, 1), "f32", range=(-3, 3)) if self.init else None
-        self.Cs = racer.empty((1, BNH, (NC + 1) * DK, DV), "f32")
-        self.ns = racer.empty((1, BNH, (NC + 1) * DK), "f32")
-        self.ms = racer.empty((1, BNH, NC + 1), "f32")
+        state_tensors(self, BNH, NC + 1)
 
     def outputs(self):
         return {"Cs": self.Cs, "ns": self.ns, "ms": self.ms}
@@ -256,12 +263,7 @@ class _XlFwC:
         self.V = racer.input((1, self.bnh, SX, DV), "f32", range=(-1, 1))
         self.vecF = racer.input((1, self.bnh, SX), "f32", range=(-4, 6))
         self.vecI = racer.input((1, self.bnh, SX), "f32", range=(-3, 3))
-        self.C0 = racer.input((1, self.bnh, DK, DV), "f32", range=(-2, 2)) if self.init else None
-        self.n0 = racer.input((1, self.bnh, DK), "f32", range=(-2, 2)) if self.init else None
-        self.m0 = racer.input((1, self.bnh, 1), "f32", range=(-3, 3)) if self.init else None
-        self.Cs = racer.empty((1, self.bnh, (nsave + 1) * DK, DV), "f32")
-        self.ns = racer.empty((1, self.bnh, (nsave + 1) * DK), "f32")
-        self.ms = racer.empty((1, self.bnh, nsave + 1), "f32")
+        state_tensors(self, self.bnh, nsave + 1)
 
     def outputs(self):
         return {"Cs": self.Cs, "ns": self.ns, "ms": self.ms}
@@ -480,12 +482,7 @@ class _LimitFw:
         self.V = racer.input((1, BNH, S, DV), "f32", range=(-1, 1))
         self.vecB = racer.input((1, BNH, NC, L), "f32", range=(-6, 0))
         self.vecI = racer.input((1, BNH, NC, L), "f32", range=(-3, 3))
-        self.C0 = racer.input((1, BNH, DK, DV), "f32", range=(-2, 2)) if self.init else None
-        self.n0 = racer.input((1, BNH, DK), "f32", range=(-2, 2)) if self.init else None
-        self.m0 = racer.input((1, BNH, 1), "f32", range=(-3, 3)) if self.init else None
-        self.Cs = racer.empty((1, BNH, (NC + 1) * DK, DV), "f32")
-        self.ns = racer.empty((1, BNH, (NC + 1) * DK), "f32")
-        self.ms = racer.empty((1, BNH, NC + 1), "f32")
+        state_tensors(self, BNH, NC + 1)
         self.H = racer.empty((1, BNH, S, DV), "f32")
         self.n_out = racer.empty((1, BNH, S), "f32")
         self.m_out = racer.empty((1, BNH, S), "f32")
