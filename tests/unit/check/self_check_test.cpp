@@ -243,4 +243,49 @@ TEST_F(SelfCheckTest, AnEndedCheckCancelsTheEmulationBesideIt) {
 }
 
 }  // namespace
+// q = trunc(x / s) into an integer with s = max(x, y) / 127 held in f16 (lightllm's int8
+// quantization): over the reals q is 127 wherever x >= y, while the float program lands on 126
+// or 127 as s rounds. That is rounding at a step, not mis-modelling: such cells have no bound.
+// A mis-modelled float feeding an integer conversion is still caught.
+std::string truncates_to_integer(std::string_view name, std::string_view body) {
+  return kernel(name, 3, std::string(R"(
+  mul.wide.u32 %rd10, %r3, 4;
+  add.s64 %rd11, %rd0, %rd10;
+  add.s64 %rd12, %rd1, %rd10;
+  ld.global.f32 %f1, [%rd11];
+  ld.global.f32 %f2, [%rd12];
+  )") + std::string(body) + R"(
+  cvt.rzi.s32.f32 %r4, %f3;
+  add.s64 %rd13, %rd2, %rd10;
+  st.global.s32 [%rd13], %r4;
+)", "  .reg .b16 %h<4>;\n");
+}
+
+constexpr const char* kQuantizeBody = R"(max.f32 %f4, %f1, %f2;
+  div.rn.f32 %f5, %f4, 0f42FE0000;
+  cvt.rn.f16.f32 %h1, %f5;
+  cvt.f32.f16 %f6, %h1;
+  div.rn.f32 %f3, %f1, %f6;)";
+
+TEST_F(SelfCheckTest, AnIntegerRoundedFromFloatsAtAStepIsNotAnAlarm) {
+  const std::string args = R"({ read = "x" }, { read = "y" }, { write = "out" })";
+  const Spec s{.tensors = tensor("x", "[64]", "f32", "input", "range = [1, 2]") +
+                          tensor("y", "[64]", "f32", "input", "range = [1, 2]") + tensor("out", "[64]", "i32", "empty"),
+               .a = {{"quantize", args, "[1]", "[64]"}},
+               .b = {{"quantize", args, "[2]", "[32]"}}};
+  CheckResult r = run(truncates_to_integer("quantize", kQuantizeBody), s);
+  EXPECT_EQ(r.verdict, Verdict::Equivalent) << show(r);
+  EXPECT_NE(r.self_check.find("without a rounding bound there"), std::string::npos) << r.self_check;
+
+  SubReadAsAdd fault;
+  const std::string sub_then_truncate = truncates_to_integer("prog_a", kSub) + truncates_to_integer("prog_b", kAdd);
+  const Spec wrong{.tensors = tensor("x", "[64]", "f32", "input", "range = [-4, 4]") +
+                              tensor("y", "[64]", "f32", "input", "range = [-4, 4]") + tensor("out", "[64]", "i32", "empty"),
+                   .a = {{"prog_a", args, "[1]", "[64]"}},
+                   .b = {{"prog_b", args, "[1]", "[64]"}}};
+  CheckResult caught = run(sub_then_truncate, wrong);
+  EXPECT_EQ(caught.verdict, Verdict::Unknown) << show(caught);
+  EXPECT_NE(caught.reason.find("self-check failed: program a, cell out["), std::string::npos) << caught.reason;
+}
+
 }  // namespace racer::check::testing
