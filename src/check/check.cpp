@@ -135,6 +135,19 @@ std::string decide_cells(Execution& ex, CellDecisions& cells, CheckResult& res, 
   return {};
 }
 
+// A race leaves the verdict to the schedule unless the refuted cell is one no race reaches:
+// it differs in every order of the threads, which settles the verdict whatever other cells do.
+VerdictAndReason refuted_beyond_races(Execution& ex, const Counterexample& cx, const VerdictAndReason& v) {
+  const size_t tensor = ex.prep().output_tensors()[cx.output];
+  try {
+    if (!ex.beyond_every_race(tensor, cx.flat_cell)) return v;
+  } catch (const exec::LimitReached&) {
+    return v;
+  }
+  return {Verdict::Inequivalent, "a data race leaves some outputs to the schedule (see the defects), but no race reaches " +
+                                     cx.cell + ": it differs in every order of the threads"};
+}
+
 }  // namespace
 
 std::string_view verdict_name(Verdict v) {
@@ -227,6 +240,7 @@ CheckResult check_instance(const instance::Instance& inst, const CheckOptions& o
     tally.any_refuted |= o.refuted > 0, tally.any_unknown |= o.unknown > 0, tally.any_negligible |= o.negligible > 0;
   for (const exec::Defect& d : res.defects) tally.race |= d.kind == exec::DefectKind::Race;
   VerdictAndReason v = combine_cells(tally);
+  if (tally.race && res.counterexample) v = refuted_beyond_races(ex, *res.counterexample, v);
   res.verdict = v.verdict;
   res.reason = v.reason;
   if (res.verdict == Verdict::Inequivalent && res.counterexample) {

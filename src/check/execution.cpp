@@ -114,15 +114,21 @@ std::string Execution::read_outputs(bool& refused) {
   return {};
 }
 
+namespace {
+
+// A second run of a program reads the same constants again: count them once.
+struct KeepCounts {
+  exec::SymbolicDomain& dom;
+  std::map<std::string, size_t> counts = dom.recognized();
+  ~KeepCounts() { dom.set_recognized(std::move(counts)); }
+};
+
+}  // namespace
+
 void Execution::excuse_harmless_races(char which) {
   std::unique_ptr<exec::Machine>& first = which == 'a' ? ma_ : mb_;
   if (!first->racing_reads().only_read_races()) return;
-  // The second run reads the same constants again: count them once.
-  struct KeepCounts {
-    exec::SymbolicDomain& dom;
-    std::map<std::string, size_t> counts = dom.recognized();
-    ~KeepCounts() { dom.set_recognized(std::move(counts)); }
-  } keep{dom_};
+  KeepCounts keep{dom_};
   std::set<uint32_t> replace = first->racing_reads().found;
   std::unique_ptr<exec::Machine> again;  // the last run that replaced every load in a race
   // The first run remembers two readers per byte and may miss racing loads; a replacing run
@@ -165,6 +171,48 @@ void Execution::excuse_harmless_races(char which) {
       "no output depends on the value read (in a run where every racing load returned an unknown, no output, "
       "branch or address used one)");
   first = std::move(again);
+}
+
+// A race makes a value schedule-dependent where a load races with a store (the load may see
+// either value) and where two stores race (the bytes hold either one afterwards); everything
+// computed from such a value, through registers and through memory, is too. The run replaces
+// each such value by a fresh unknown: a load found in a race returns one (found in a first
+// run, or in this one: then one more run), a store racing with a store leaves one in the bytes,
+// and reads keep every reader of a byte since its last write, so no racing load is missed. A
+// cell whose expression is the one the first run gave (no unknown in it) is beyond every race.
+std::unique_ptr<exec::Machine> Execution::schedule_free_run(char which) {
+  const exec::Machine& first = which == 'a' ? *ma_ : *mb_;
+  KeepCounts keep{dom_};
+  std::set<uint32_t> replace = first.racing_reads().found;
+  for (int run = 0; run < 3; ++run) {
+    std::unique_ptr<exec::Machine> m;
+    try {
+      m = make_machine(which);
+      m->replace_racing_reads(replace);
+      m->replace_racing_writes();
+      run_program(*m, prep_, which);
+    } catch (const exec::Refusal&) {
+      return nullptr;  // (an unknown that steers a branch or an address, or is not one float)
+    }
+    const exec::RacingReads& r = m->racing_reads();
+    if (r.every_race_replaced()) return m;
+    if (r.incomplete || std::includes(replace.begin(), replace.end(), r.found.begin(), r.found.end())) return nullptr;
+    replace.insert(r.found.begin(), r.found.end());
+  }
+  return nullptr;
+}
+
+bool Execution::beyond_every_race(size_t tensor, int64_t flat) {
+  for (int side = 0; side < 2; ++side) {
+    const char which = side == 0 ? 'a' : 'b';
+    const exec::Machine& first = which == 'a' ? *ma_ : *mb_;
+    if (first.racing_reads().races == 0) continue;
+    if (which == 'b' && !reference_cells_.empty()) continue;  // (a reference is not run by a machine)
+    std::optional<std::unique_ptr<exec::Machine>>& free = schedule_free_[side];
+    if (!free) free = schedule_free_run(which);
+    if (!*free || (*free)->cell_expr(tensor, flat) != read_cell(which, tensor, flat)) return false;
+  }
+  return true;
 }
 
 expr::ExprId Execution::read_cell(char program, size_t tensor, int64_t flat) {

@@ -48,6 +48,9 @@ class Execution {
   // The instruction that last wrote a final cell in a program run by the machine, if any.
   std::optional<exec::Site> writer_of(char program, size_t tensor, int64_t flat) const;
   decide::SymbolDomain domain_of(expr::ExprId symbol) const;
+  // Whether no race of either program reaches this output cell: its final value is the one it
+  // has in every order of the threads (check/execution.cpp says how that is found).
+  bool beyond_every_race(size_t tensor, int64_t flat);
   // Defects, notes, recognized routines and counters into a result.
   void fill(CheckResult& res) const;
 
@@ -56,6 +59,9 @@ class Execution {
   // loads returning fresh unknowns; when no output depends on one, that run replaces the
   // first and its races become notes (exec/racing_reads.hpp).
   void excuse_harmless_races(char which);
+  // Program `which` run again with every value a race makes schedule-dependent replaced by a
+  // fresh unknown; null where some race could not be so replaced.
+  std::unique_ptr<exec::Machine> schedule_free_run(char which);
   // Program `which`'s machine over the shared session, domain and its recognizer.
   std::unique_ptr<exec::Machine> make_machine(char which);
 
@@ -70,6 +76,8 @@ class Execution {
   // Program b given as a reference (check/reference_build): per output, per cell.
   std::vector<std::vector<expr::ExprId>> reference_cells_;
   std::optional<OutputCells> cells_;  // output_cells(), once read
+  // schedule_free_run's machines, per program that raced, once asked for.
+  std::array<std::optional<std::unique_ptr<exec::Machine>>, 2> schedule_free_;
   expr::ExprId read_cell(char program, size_t tensor, int64_t flat);
 };
 

@@ -118,6 +118,7 @@ class Machine final : public AccessPath, public ThreadStepper {
   // fresh unknowns (exec/racing_reads.hpp).
   const RacingReads& racing_reads() const { return racing_; }
   void replace_racing_reads(std::set<uint32_t> loads) { racing_.to_replace = std::move(loads); }
+  void replace_racing_writes() { racing_.replace_writes = true; }
   // A register read or written while loads' registers are watched (racing_reads.cpp).
   void register_read(ExecContext& ctx, uint32_t reg);
   void register_written(ExecContext& ctx, uint32_t reg);
@@ -223,6 +224,11 @@ class Machine final : public AccessPath, public ThreadStepper {
   // A racing load's value, in a run that replaces it: a fresh unknown of the same kind.
   Value racing_read_value(ExecContext& ctx, const ptx::Instr& ins, uint32_t access, Value read, const Region& r,
                           uint64_t off, unsigned size);
+  // A store racing with another thread's store, in a run that replaces such stores: a fresh
+  // unknown of the stored kind.
+  Value racing_write_value(ExecContext& ctx, const ptx::Instr& ins, uint32_t access, Value stored, const Region& r,
+                           uint64_t off, unsigned size);
+  bool store_raced_ = false;  // set by track() for the store() that called it
   // In a run that replaces racing loads: every earlier read of the bytes concurrent with this
   // write is a racing load; a read is kept until the next write that changes the bytes.
   void every_racing_read(ExecContext& ctx, Region& r, uint64_t off, unsigned size, bool write, bool holds_same, const AccessRecord& cur,

@@ -302,6 +302,7 @@ uint32_t Machine::track(ExecContext& ctx, const ptx::Instr& ins, Region& r, uint
         } else {
           race(w, [&] { return "write conflicts with a write by " + other(w) + " not ordered by a barrier"; });
           reported = true;
+          store_raced_ = racing_.replace_writes;
         }
       }
       for (const AccessRecord* rd : {&b.reader, &b.other_reader}) {
@@ -410,7 +411,9 @@ void Machine::store(ExecContext& ctx, const ptx::Instr& ins, Space space, uint64
   if (pending_atomic_overlaps(*l.region, off, size, clusters_.region_cta(ctx, l.region)))
     refuse(ctx, ins, "stores to " + storage_.describe(l.region, l.offset, size) + " while atomic updates to it are pending");
   if (!l.region->in_flight.empty() && AsyncUnit::in_flight(*l.region, off, size)) async_.in_flight_access(ctx, ins, *l.region, off, size, true, t);
-  track(ctx, ins, *l.region, off, size, true, v);
+  store_raced_ = false;
+  const uint32_t access = track(ctx, ins, *l.region, off, size, true, v);
+  if (store_raced_) v = racing_write_value(ctx, ins, access, v, *l.region, off, size);
   const uint32_t instr = static_cast<uint32_t>(&ins - ctx.fn.instrs.data());
   if (!ctx.th.paths.empty()) return path_store(ctx, ins, ctx.th.paths.back(), PathStore{l.region, off, size, v, t, instr});
   write_bytes(*l.region, off, size, v);

@@ -26,6 +26,25 @@ Value Machine::racing_read_value(ExecContext& ctx, const ptx::Instr& ins, uint32
   return Value::of_expr(sym);
 }
 
+Value Machine::racing_write_value(ExecContext& ctx, const ptx::Instr& ins, uint32_t access, Value stored, const Region& r,
+                                  uint64_t off, unsigned size) {
+  store_raced_ = false;
+  const bool float_element = r.tensor >= 0 && [&] {
+    const TensorSpec& t = storage_.tensors()[static_cast<size_t>(r.tensor)];
+    return ptx::is_float(t.elem) && size == t.elem_bytes() && off % size == 0;
+  }();
+  if (!float_element || (stored.is_symbolic() && stored.integer))
+    refuse(ctx, ins, "a store racing with another thread's store writes data that is not one float element of a tensor");
+  std::string name = std::string(1, program_) + ": racing store #" + std::to_string(access) + " to " +
+                     storage_.describe(&r, r.base + off, size);
+  SymbolOrigin o{SymbolOrigin::Kind::RacingRead, -1, static_cast<int64_t>(access), program_};
+  expr::ExprId sym = session_.symbol(o, name);
+  ++racing_.replaced_writes;
+  racing_.symbols.insert(sym.index);
+  racing_.sites.emplace(sym.index, ctx.site(ins));
+  return Value::of_expr(sym);
+}
+
 void Machine::every_racing_read(ExecContext& ctx, Region& r, uint64_t off, unsigned size, bool write, bool holds_same,
                                 const AccessRecord& cur, const std::function<bool(const AccessRecord&)>& concurrent) {
   for (unsigned k = 0; k < size; ++k) {

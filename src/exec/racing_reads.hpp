@@ -8,6 +8,7 @@
 // verdict only if no output depends on one of them. That run keeps every read of a byte since
 // its last write, so it finds every load in a race; if it finds loads the first run missed, one
 // more run replaces those too.
+#include <algorithm>
 #include <cstdint>
 #include <set>
 #include <unordered_map>
@@ -35,9 +36,22 @@ struct RacingReads {
   bool incomplete = false;
   static constexpr size_t kMaxReadersPerByte = 4096;
 
-  bool replacing() const { return !to_replace.empty(); }
+  // For a run that tells the cells no race reaches (check/execution.cpp): a store that races
+  // with another thread's store leaves a fresh unknown in the bytes instead of its value (in
+  // another order the other store lands last), so whatever reads them later depends on it.
+  bool replace_writes = false;
+  uint64_t replaced_writes = 0;  // such stores
+
+  bool replacing() const { return !to_replace.empty() || replace_writes; }
   // Every race was a load against a store: the kind a second run can excuse.
   bool only_read_races() const { return races > 0 && races == read_races; }
+  // Every race of the run left an unknown where its schedule-dependent value went: each load
+  // in a race was replaced, each store racing with a store too, and no other kind of race (an
+  // indexed access, an asynchronous copy) was met.
+  bool every_race_replaced() const {
+    return !incomplete && races == read_races + replaced_writes &&
+           std::includes(replaced.begin(), replaced.end(), found.begin(), found.end());
+  }
 };
 
 }  // namespace racer::exec

@@ -1,0 +1,120 @@
+// A race leaves the cells it reaches to the schedule, not the others: a refuted cell no race
+// reaches (through registers or through memory, in any launch) settles the verdict as
+// inequivalent; one a race reaches leaves it Unknown.
+#include "fixture.hpp"
+
+namespace racer::check::testing {
+namespace {
+
+// Eight threads: y[t] = factor * x[t], and thread `stray` also stores x[stray] into y[cell]
+// (racing with the thread that owns that cell).
+std::string stray_store(std::string_view name, std::string_view factor, unsigned stray, unsigned cell) {
+  return kernel(name, 2, R"(
+  mul.wide.u32 %rd10, %r0, 4;
+  add.s64 %rd11, %rd0, %rd10;
+  ld.global.f32 %f1, [%rd11];
+  mul.f32 %f2, %f1, )" + std::string(factor) + R"(;
+  add.s64 %rd12, %rd1, %rd10;
+  st.global.f32 [%rd12], %f2;
+  setp.eq.u32 %p1, %r0, )" + std::to_string(stray) + R"(;
+  @%p1 st.global.f32 [%rd1+)" + std::to_string(4 * cell) + R"(], %f1;
+)");
+}
+
+constexpr const char* kTwice = "0f40000000", *kThrice = "0f40400000";
+
+Spec one_launch(std::string_view a) {
+  const std::string args = R"({ read = "x" }, { write = "y" })";
+  return {.tensors = tensor("x", "[8]", "f32", "input", "range = [-4, 4]") + tensor("y", "[8]", "f32", "empty"),
+          .a = {{std::string(a), args, "[1]", "[8]"}},
+          .b = {{"twice", args, "[1]", "[8]"}},
+          .outputs = R"("y")"};
+}
+
+bool has_race(const CheckResult& r) {
+  for (const exec::Defect& d : r.defects)
+    if (d.kind == exec::DefectKind::Race) return true;
+  return false;
+}
+
+const std::string kReference = stray_store("twice", kTwice, 99, 0);  // (no thread 99: no stray store)
+
+TEST_F(MachineTest, ARefutedCellNoRaceReachesSettlesTheVerdict) {
+  // y[0] = 3 x[0] against 2 x[0]; the race is at y[7].
+  auto r = run(stray_store("wrong", kThrice, 0, 7) + kReference, one_launch("wrong"));
+  EXPECT_EQ(r.verdict, Verdict::Inequivalent) << show(r);
+  EXPECT_TRUE(has_race(r)) << "the race is still reported: " << show(r);
+  EXPECT_NE(r.reason.find("no race reaches y[0]"), std::string::npos) << r.reason;
+}
+
+TEST_F(MachineTest, ARefutedCellARaceWroteStaysUnknown) {
+  // Right factor, but thread 7 stores x[7] over y[0] (after thread 0 in the engine's order).
+  auto r = run(stray_store("stray", kTwice, 7, 0) + kReference, one_launch("stray"));
+  EXPECT_EQ(r.verdict, Verdict::Unknown) << show(r);
+  EXPECT_TRUE(has_race(r)) << show(r);
+}
+
+// Launch 1 copies x into tmp (thread 7 also stores x[7] over tmp[0]); launch 2 scales tmp into y.
+TEST_F(MachineTest, ARaceReachesACellThroughMemoryInALaterLaunch) {
+  const std::string scale = kernel("scale", 2, R"(
+  mul.wide.u32 %rd10, %r0, 4;
+  add.s64 %rd11, %rd0, %rd10;
+  ld.global.f32 %f1, [%rd11];
+  mul.f32 %f2, %f1, 0f40400000;
+  add.s64 %rd12, %rd1, %rd10;
+  st.global.f32 [%rd12], %f2;
+)");
+  const std::string copy = stray_store("copy", "0f3F800000", 7, 0);
+  auto spec_with = [](std::string stage_args) {
+    const std::string args = R"({ read = "x" }, { write = "y" })";
+    return Spec{.tensors = tensor("x", "[8]", "f32", "input", "range = [-4, 4]") + tensor("tmp", "[8]", "f32", "zeros") +
+                           tensor("y", "[8]", "f32", "empty"),
+                .a = {{"copy", stage_args, "[1]", "[8]"}, {"scale", R"({ read = "tmp" }, { write = "y" })", "[1]", "[8]"}},
+                .b = {{"twice", args, "[1]", "[8]"}},
+                .outputs = R"("y")"};
+  };
+  // y[0] = 3 tmp[0], and tmp[0] holds x[0] or x[7] as the schedule goes.
+  auto r = run(copy + scale + kReference, spec_with(R"({ read = "x" }, { write = "tmp" })"));
+  EXPECT_EQ(r.verdict, Verdict::Unknown) << show(r);
+  EXPECT_TRUE(has_race(r)) << show(r);
+  // The stray store moved to tmp[5]: y[0] = 3 x[0] whatever the schedule.
+  auto clean = run(stray_store("copy", "0f3F800000", 7, 5) + scale + kReference, spec_with(R"({ read = "x" }, { write = "tmp" })"));
+  EXPECT_EQ(clean.verdict, Verdict::Inequivalent) << show(clean);
+}
+
+// A load racing with a store: thread t reads z[t ^ 1] while thread t ^ 1 overwrites it.
+TEST_F(MachineTest, ARacingLoadThatReachesTheRefutedCellStaysUnknown) {
+  const std::string neighbour = kernel("neighbour", 2, R"(
+  xor.b32 %r4, %r0, 1;
+  mul.wide.u32 %rd13, %r4, 4;
+  add.s64 %rd14, %rd0, %rd13;
+  ld.global.f32 %f1, [%rd14];
+  mul.f32 %f2, %f1, 0f40400000;
+  mul.wide.u32 %rd10, %r0, 4;
+  add.s64 %rd12, %rd1, %rd10;
+  st.global.f32 [%rd12], %f2;
+  add.s64 %rd11, %rd0, %rd10;
+  st.global.f32 [%rd11], %f2;
+)");
+  const std::string reference = kernel("twice_neighbour", 2, R"(
+  xor.b32 %r4, %r0, 1;
+  mul.wide.u32 %rd13, %r4, 4;
+  add.s64 %rd14, %rd0, %rd13;
+  ld.global.f32 %f1, [%rd14];
+  mul.f32 %f2, %f1, 0f40000000;
+  mul.wide.u32 %rd10, %r0, 4;
+  add.s64 %rd12, %rd1, %rd10;
+  st.global.f32 [%rd12], %f2;
+)");
+  const std::string args = R"({ readwrite = "z" }, { write = "y" })";
+  Spec s{.tensors = tensor("z", "[8]", "f32", "input", "range = [-4, 4]") + tensor("y", "[8]", "f32", "empty"),
+         .a = {{"neighbour", args, "[1]", "[8]"}},
+         .b = {{"twice_neighbour", R"({ read = "z" }, { write = "y" })", "[1]", "[8]"}},
+         .outputs = R"("y")"};
+  auto r = run(neighbour + reference, s);
+  EXPECT_EQ(r.verdict, Verdict::Unknown) << show(r);
+  EXPECT_TRUE(has_race(r)) << show(r);
+}
+
+}  // namespace
+}  // namespace racer::check::testing
