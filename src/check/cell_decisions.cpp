@@ -126,6 +126,14 @@ Counterexample CellDecisions::counterexample(size_t output, uint64_t cell, const
   return cx;
 }
 
+std::optional<Counterexample> CellDecisions::refute_alone(size_t output, uint64_t cell, std::vector<std::string>& recognized) {
+  const size_t t = outputs_[output];
+  const int64_t flat = static_cast<int64_t>(cell);
+  decide::CellDecision d = decide_pair(ex_.cell('a', t, flat), ex_.cell('b', t, flat), recognized);
+  if (d.status != decide::CellStatus::Refuted) return std::nullopt;
+  return counterexample(output, cell, d);
+}
+
 void CellDecisions::decide(size_t output, uint64_t cell, OutputStats& stats, CheckResult& res) {
   size_t t = outputs_[output];
   int64_t flat = static_cast<int64_t>(cell);

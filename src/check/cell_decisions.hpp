@@ -5,6 +5,7 @@
 // refutation resting only on an unrecognized approximation is withheld), and the outcome
 // written into the output's counts and, for the first refuted cell, the counterexample.
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,6 +28,8 @@ class CellDecisions {
   // it in `stats` (that output's) and `res` (unknown cells, the counterexample, recognized
   // approximations).
   void decide(size_t output, uint64_t cell, OutputStats& stats, CheckResult& res);
+  // The cell decided on its own (no class's decision reused): its counterexample where refuted.
+  std::optional<Counterexample> refute_alone(size_t output, uint64_t cell, std::vector<std::string>& recognized);
   // Records the cell as not decided because its output is already refuted.
   static void skip(uint64_t cell, OutputStats& stats);
 

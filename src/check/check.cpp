@@ -135,17 +135,33 @@ std::string decide_cells(Execution& ex, CellDecisions& cells, CheckResult& res, 
   return {};
 }
 
-// A race leaves the verdict to the schedule unless the refuted cell is one no race reaches:
-// it differs in every order of the threads, which settles the verdict whatever other cells do.
-VerdictAndReason refuted_beyond_races(Execution& ex, const Counterexample& cx, const VerdictAndReason& v) {
-  const size_t tensor = ex.prep().output_tensors()[cx.output];
+// A race leaves the verdict to the schedule unless a refuted cell is one no race reaches: it
+// differs in every order of the threads, which settles the verdict whatever other cells do.
+// The first refuted cell is tried first; where a race reaches it, the cells skipped after it are
+// decided too and the first refuted one no race reaches (decided on its own, for its own witness)
+// becomes the counterexample.
+VerdictAndReason refuted_beyond_races(Execution& ex, CellDecisions& cells, CheckResult& res, std::string& stopped,
+                                      const VerdictAndReason& v) {
+  auto settled = [](const Counterexample& cx) {
+    return VerdictAndReason{Verdict::Inequivalent, "a data race leaves some outputs to the schedule (see the defects), but no "
+                                                   "race reaches " + cx.cell + ": it differs in every order of the threads"};
+  };
+  const std::vector<size_t> outs = ex.prep().output_tensors();
   try {
-    if (!ex.beyond_every_race(tensor, cx.flat_cell)) return v;
+    if (ex.beyond_every_race(outs[res.counterexample->output], res.counterexample->flat_cell)) return settled(*res.counterexample);
+    if (stopped.empty() && skipped_cells(res) > 0) stopped = decide_cells(ex, cells, res, true, true);
+    for (size_t oi = 0; oi < res.outputs.size(); ++oi)
+      for (uint64_t c = 0; c < res.outputs[oi].cells; ++c) {
+        if (res.outputs[oi].outcomes[c] != CellOutcome::Refuted || !ex.beyond_every_race(outs[oi], static_cast<int64_t>(c))) continue;
+        if (std::optional<Counterexample> cx = cells.refute_alone(oi, c, res.recognized)) {
+          res.counterexample = std::move(*cx);
+          return settled(*res.counterexample);
+        }
+      }
   } catch (const exec::LimitReached&) {
-    return v;
+  } catch (const exec::Refusal&) {  // (deciding the skipped cells met a cell it cannot read)
   }
-  return {Verdict::Inequivalent, "a data race leaves some outputs to the schedule (see the defects), but no race reaches " +
-                                     cx.cell + ": it differs in every order of the threads"};
+  return v;
 }
 
 }  // namespace
@@ -240,7 +256,7 @@ CheckResult check_instance(const instance::Instance& inst, const CheckOptions& o
     tally.any_refuted |= o.refuted > 0, tally.any_unknown |= o.unknown > 0, tally.any_negligible |= o.negligible > 0;
   for (const exec::Defect& d : res.defects) tally.race |= d.kind == exec::DefectKind::Race;
   VerdictAndReason v = combine_cells(tally);
-  if (tally.race && res.counterexample) v = refuted_beyond_races(ex, *res.counterexample, v);
+  if (tally.race && res.counterexample) v = refuted_beyond_races(ex, cells, res, stopped, v);
   res.verdict = v.verdict;
   res.reason = v.reason;
   if (res.verdict == Verdict::Inequivalent && res.counterexample) {

@@ -54,16 +54,28 @@ TEST_F(MachineTest, ARefutedCellARaceWroteStaysUnknown) {
   EXPECT_TRUE(has_race(r)) << show(r);
 }
 
+TEST_F(MachineTest, WhereARaceReachesTheFirstRefutedCellALaterOneNoRaceReachesIsFound) {
+  // y = 3 x against 2 x, and thread 7 stores x[7] over y[0]: y[0] is refuted first but raced;
+  // y[1] differs whatever the schedule and carries the witness.
+  auto r = run(stray_store("wrong", kThrice, 7, 0) + kReference, one_launch("wrong"));
+  EXPECT_EQ(r.verdict, Verdict::Inequivalent) << show(r);
+  ASSERT_TRUE(r.counterexample) << show(r);
+  EXPECT_EQ(r.counterexample->cell, "y[1]") << show(r);
+  EXPECT_NE(r.reason.find("no race reaches y[1]"), std::string::npos) << r.reason;
+}
+
 // Launch 1 copies x into tmp (thread 7 also stores x[7] over tmp[0]); launch 2 scales tmp into y.
 TEST_F(MachineTest, ARaceReachesACellThroughMemoryInALaterLaunch) {
-  const std::string scale = kernel("scale", 2, R"(
+  auto scale = [](std::string_view factor) {
+    return kernel("scale", 2, R"(
   mul.wide.u32 %rd10, %r0, 4;
   add.s64 %rd11, %rd0, %rd10;
   ld.global.f32 %f1, [%rd11];
-  mul.f32 %f2, %f1, 0f40400000;
+  mul.f32 %f2, %f1, )" + std::string(factor) + R"(;
   add.s64 %rd12, %rd1, %rd10;
   st.global.f32 [%rd12], %f2;
 )");
+  };
   const std::string copy = stray_store("copy", "0f3F800000", 7, 0);
   auto spec_with = [](std::string stage_args) {
     const std::string args = R"({ read = "x" }, { write = "y" })";
@@ -73,13 +85,14 @@ TEST_F(MachineTest, ARaceReachesACellThroughMemoryInALaterLaunch) {
                 .b = {{"twice", args, "[1]", "[8]"}},
                 .outputs = R"("y")"};
   };
-  // y[0] = 3 tmp[0], and tmp[0] holds x[0] or x[7] as the schedule goes.
-  auto r = run(copy + scale + kReference, spec_with(R"({ read = "x" }, { write = "tmp" })"));
+  // y = 2 tmp, right but at y[0]: tmp[0] holds x[0] or x[7] as the schedule goes.
+  auto r = run(copy + scale(kTwice) + kReference, spec_with(R"({ read = "x" }, { write = "tmp" })"));
   EXPECT_EQ(r.verdict, Verdict::Unknown) << show(r);
   EXPECT_TRUE(has_race(r)) << show(r);
-  // The stray store moved to tmp[5]: y[0] = 3 x[0] whatever the schedule.
-  auto clean = run(stray_store("copy", "0f3F800000", 7, 5) + scale + kReference, spec_with(R"({ read = "x" }, { write = "tmp" })"));
+  // y = 3 tmp: y[1] = 3 x[1] whatever the schedule.
+  auto clean = run(copy + scale(kThrice) + kReference, spec_with(R"({ read = "x" }, { write = "tmp" })"));
   EXPECT_EQ(clean.verdict, Verdict::Inequivalent) << show(clean);
+  EXPECT_NE(clean.reason.find("no race reaches y[1]"), std::string::npos) << clean.reason;
 }
 
 // A load racing with a store: thread t reads z[t ^ 1] while thread t ^ 1 overwrites it.
