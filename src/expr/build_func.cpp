@@ -152,6 +152,12 @@ ExprId Store::func(FuncKind f, ExprId a) {
     }
     // Pull a constant factor out where the function allows it, so f(-x) and -f(x) meet:
     // abs(c*x) = |c|*abs(x); odd f(-x) = -f(x); cos(-x) = cos(x).
+    // A sum's scale too: abs(sum w_i t_i) = |w_0| abs(sum (w_i / w_0) t_i), so |x / 4| and
+    // |x| / 4 meet however a program scaled its sum (the first term's weight made 1).
+    if (f == FuncKind::Abs && k == Kind::Add && arity(a) > 0 && !unit_weights(a) && weight(a, 0) != 1) {
+      const mpq_class w = weight(a, 0);
+      return mul(constant(::abs(w)), abs(mul(constant(1 / w), a)));
+    }
     if (k == Kind::Mul && coef(a) != 0) {
       mpq_class c = coef(a);
       if (f == FuncKind::Abs && c != 1) return mul(constant(::abs(c)), abs(unit_part(a)));

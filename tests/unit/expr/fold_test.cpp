@@ -26,6 +26,12 @@ TEST_F(ExprTest, FunctionSymmetries) {
   EXPECT_EQ(s.abs(s.mul(c(-3), x)), s.mul(c(3), s.abs(x)));
   EXPECT_EQ(s.abs(s.abs(x)), s.abs(x));
   EXPECT_EQ(s.abs(s.exp(x)), s.exp(x));
+  // A sum's scale comes out too, whatever its sign: |x/4 + y/4| is |x + y| / 4, |3 - 2x| is 2 |x - 3/2|.
+  const ExprId sum = s.add(x, y);
+  EXPECT_EQ(s.abs(s.mul(q(1, 4), sum)), s.mul(q(1, 4), s.abs(sum)));
+  EXPECT_EQ(s.abs(s.add(s.mul(q(-1, 4), x), s.mul(q(-1, 4), y))), s.mul(q(1, 4), s.abs(sum)));
+  EXPECT_EQ(s.abs(s.sub(c(3), s.mul(c(2), x))), s.abs(s.sub(s.mul(c(2), x), c(3))));
+  EXPECT_EQ(s.abs(s.add(x, s.mul(c(2), y))), s.mul(c(2), s.abs(s.add(s.mul(q(1, 2), x), y))));
   EXPECT_EQ(s.tanh(s.neg(x)), s.neg(s.tanh(x)));
   EXPECT_EQ(s.sin(s.mul(c(-2), x)), s.neg(s.sin(s.mul(c(2), x))));
   EXPECT_EQ(s.cos(s.neg(x)), s.cos(x));
