@@ -361,9 +361,16 @@ Value Machine::out_of_bounds_value(const Located& l, uint64_t addr, unsigned siz
   std::string where = storage_.describe(l.region, l.offset, size);
   SymbolOrigin o{SymbolOrigin::Kind::OutOfBounds, -1, static_cast<int64_t>(addr), program_};
   std::string name = std::string(1, program_) + ": out-of-bounds read at " + where;
-  if (concrete_unknown_) return Value::of_bits(concrete_unknown_(name, size, !ptx::is_float(t)));
+  // A bit-typed load (Triton loads every element as .b32) past the end of a float tensor reads
+  // what an element of it would hold, as a load inside it does: float data of that width.
+  const bool past_float_tensor = ptx::type_class(t) == ptx::TypeClass::Bits && l.region && l.region->tensor >= 0 && [&] {
+    const TensorSpec& spec = storage_.tensors()[static_cast<size_t>(l.region->tensor)];
+    return ptx::is_float(spec.elem) && spec.elem_bytes() == size;
+  }();
+  const bool integer = !ptx::is_float(t) && !past_float_tensor;
+  if (concrete_unknown_) return Value::of_bits(concrete_unknown_(name, size, integer));
   Value v = Value::of_expr(session_.symbol(o, name));
-  v.integer = !ptx::is_float(t);
+  v.integer = integer;
   return v;
 }
 

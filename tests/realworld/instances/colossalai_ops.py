@@ -552,7 +552,10 @@ class ColossalRotaryEmbeddingCacheGqa(_RotaryCache, Row):
     rotary_embedding accepts: it asserts q_heads % kv_heads == 0): the kernel loads k and writes the cache at the
     query head's index (block_head_index), so heads 2 and 3 read past each token's 2 KV heads (the next token's k,
     past the tensor for the last) and write cache heads that do not exist (the next block's, past the cache for the
-    last). A library defect; the row states what rotary_embedding should do (KV head h rotated into its cache)"""
+    last). A library defect; the row states what rotary_embedding should do (KV head h rotated into its cache).
+    Racer: inequivalent, a manifest witness at kc[1,0,4,0] (the next block's cache overwritten by token 0's head
+    2), with the out-of-bounds reads of k reported"""
+    expect = "inequivalent"
     H, KVH = 4, 2
 
 

@@ -66,6 +66,24 @@ TEST_F(MachineTest, OutOfBoundsReadPastTheEnd) {
   EXPECT_EQ(d->count, 1u);
 }
 
+// Triton loads every element as .b32 and computes on the bits' registers: the word read past the
+// end of a float tensor is float data as a word inside it is (it was refused as integer data
+// read as .f32).
+TEST_F(MachineTest, ABitTypedReadPastTheEndOfAFloatTensorIsFloatData) {
+  std::string next_bits = replace_all(replace_all(replace_all(kNext, "next(", "next_bits("), "ld.global.f32 %f1, [%rd11];    // OOB_NEXT",
+                                                  "ld.global.b32 %r11, [%rd11];\n  add.f32 %r12, %r11, %r11;"),
+                                      "st.global.f32 [%rd13], %f1;", "st.global.b32 [%rd13], %r12;");
+  std::string ref = replace_all(replace_all(kNext, "next(", "twice_next_ref("), "  ld.global.f32 %f1, [%rd11];    // OOB_NEXT",
+                                "  @%p1 ld.global.f32 %f1, [%rd11];\n  add.f32 %f1, %f1, %f1;");
+  auto r = run(next_bits + ref, {.tensors = kXOut8, .a = {{"next_bits", kXOut, "[1]", "[8]"}},
+                                 .b = {{"twice_next_ref", kXOut, "[1]", "[8]"}}});
+  EXPECT_EQ(r.verdict, Verdict::Inequivalent) << show(r);
+  ASSERT_TRUE(r.counterexample.has_value()) << show(r);
+  EXPECT_EQ(r.counterexample->cell, "out[7]");
+  EXPECT_NE(witness_of_kind(r, "out_of_bounds"), nullptr) << show(r);
+  EXPECT_NE(find(r, DefectKind::OobRead, 'a'), nullptr) << show(r);
+}
+
 TEST_F(MachineTest, OutOfBoundsReadBeforeTheStart) {
   std::string ref = replace_all(replace_all(kPrev, "prev(", "prev_ref("), "  ld.global.f32 %f1, [%rd11];    // OOB_PREV",
                                 "  @%p1 ld.global.f32 %f1, [%rd11];");
