@@ -227,7 +227,7 @@ class Machine final : public AccessPath, public ThreadStepper {
   // A store racing with another thread's store, in a run that replaces such stores: a fresh
   // unknown of the stored kind.
   Value racing_write_value(ExecContext& ctx, const ptx::Instr& ins, uint32_t access, Value stored, const Region& r,
-                           uint64_t off, unsigned size);
+                           uint64_t off, unsigned size, ptx::Type type);
   bool store_raced_ = false;  // set by track() for the store() that called it
   // In a run that replaces racing loads: every earlier read of the bytes concurrent with this
   // write is a racing load; a read is kept until the next write that changes the bytes.

@@ -420,7 +420,7 @@ void Machine::store(ExecContext& ctx, const ptx::Instr& ins, Space space, uint64
   if (!l.region->in_flight.empty() && AsyncUnit::in_flight(*l.region, off, size)) async_.in_flight_access(ctx, ins, *l.region, off, size, true, t);
   store_raced_ = false;
   const uint32_t access = track(ctx, ins, *l.region, off, size, true, v);
-  if (store_raced_) v = racing_write_value(ctx, ins, access, v, *l.region, off, size);
+  if (store_raced_) v = racing_write_value(ctx, ins, access, v, *l.region, off, size, t);
   const uint32_t instr = static_cast<uint32_t>(&ins - ctx.fn.instrs.data());
   if (!ctx.th.paths.empty()) return path_store(ctx, ins, ctx.th.paths.back(), PathStore{l.region, off, size, v, t, instr});
   write_bytes(*l.region, off, size, v);

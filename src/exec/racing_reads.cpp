@@ -27,14 +27,16 @@ Value Machine::racing_read_value(ExecContext& ctx, const ptx::Instr& ins, uint32
 }
 
 Value Machine::racing_write_value(ExecContext& ctx, const ptx::Instr& ins, uint32_t access, Value stored, const Region& r,
-                                  uint64_t off, unsigned size) {
+                                  uint64_t off, unsigned size, ptx::Type type) {
   store_raced_ = false;
-  const bool float_element = r.tensor >= 0 && [&] {
+  // One float value: a whole element of a float tensor, or (shared memory, which has no element
+  // type) a store of a float type.
+  const bool float_element = r.tensor >= 0 ? [&] {
     const TensorSpec& t = storage_.tensors()[static_cast<size_t>(r.tensor)];
     return ptx::is_float(t.elem) && size == t.elem_bytes() && off % size == 0;
-  }();
+  }() : ptx::is_float(type) && size == ptx::type_bits(type) / 8;
   if (!float_element || (stored.is_symbolic() && stored.integer))
-    refuse(ctx, ins, "a store racing with another thread's store writes data that is not one float element of a tensor");
+    refuse(ctx, ins, "a store racing with another thread's store writes data that is not one float value");
   std::string name = std::string(1, program_) + ": racing store #" + std::to_string(access) + " to " +
                      storage_.describe(&r, r.base + off, size);
   SymbolOrigin o{SymbolOrigin::Kind::RacingRead, -1, static_cast<int64_t>(access), program_};

@@ -95,6 +95,38 @@ TEST_F(MachineTest, ARaceReachesACellThroughMemoryInALaterLaunch) {
   EXPECT_NE(clean.reason.find("no race reaches y[1]"), std::string::npos) << clean.reason;
 }
 
+// Through shared memory: s[t] = x[t], and thread 1 also stores x[1] into s[0] (racing with thread 0),
+// then a barrier and y[t] = factor * s[t]. y[0] reads the raced word; y[1] does not.
+std::string staged_in_shared(std::string_view factor) {
+  return kernel("staged", 2, R"(
+  mul.wide.u32 %rd10, %r0, 4;
+  add.s64 %rd11, %rd0, %rd10;
+  ld.global.f32 %f1, [%rd11];
+  mov.u32 %r10, sh;
+  shl.b32 %r11, %r0, 2;
+  add.s32 %r12, %r10, %r11;
+  st.shared.f32 [%r12], %f1;
+  setp.eq.u32 %p1, %r0, 1;
+  @%p1 st.shared.f32 [%r10], %f1;
+  bar.sync 0;
+  ld.shared.f32 %f2, [%r12];
+  mul.f32 %f3, %f2, )" + std::string(factor) + R"(;
+  add.s64 %rd12, %rd1, %rd10;
+  st.global.f32 [%rd12], %f3;
+)", "  .shared .align 4 .b8 sh[32];\n");
+}
+
+TEST_F(MachineTest, ARaceInSharedMemoryReachesTheCellsThatReadItAfterTheBarrier) {
+  // Right factor: only y[0] differs, and it reads the raced word: Unknown.
+  auto r = run(staged_in_shared(kTwice) + kReference, one_launch("staged"));
+  EXPECT_EQ(r.verdict, Verdict::Unknown) << show(r);
+  EXPECT_TRUE(has_race(r)) << show(r);
+  // y = 3 s: y[1] differs whatever the schedule.
+  auto wrong = run(staged_in_shared(kThrice) + kReference, one_launch("staged"));
+  EXPECT_EQ(wrong.verdict, Verdict::Inequivalent) << show(wrong);
+  EXPECT_NE(wrong.reason.find("no race reaches y[1]"), std::string::npos) << wrong.reason;
+}
+
 // y[t] = factor * z[t ^ 1]; with `store_back`, thread t then overwrites z[t] with it, racing with
 // the load of its neighbour.
 std::string neighbour(std::string_view name, std::string_view factor, bool store_back) {
