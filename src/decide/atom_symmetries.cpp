@@ -208,7 +208,7 @@ std::optional<ExprId> AtomNormalizer::exp_of_log(ExprId arg) {
       else rest.push_back(term);
     }
     if (factors.empty()) return std::nullopt;
-    if (rest.size() > 1 || s_.coef(arg) != 0) factors.push_back(s_.exp(s_.add(rest)));
+    if (rest.size() > 1 || s_.coef(arg) != 0) factors.push_back(s_.exp(expand(s_.add(rest))));
     return s_.mul(factors);
   }
   auto [q, lg] = scaled_factor(s_, arg);

@@ -28,6 +28,16 @@ TEST_F(DecideTest, AFunctionsSymmetriesMeetItsPlainForms) {
   // exp of a sum of logs and other terms: log(a / b) taken apart comes back whole.
   const ExprId ex = s.exp(x), se = s.add(s.exp(y), s.exp(z));
   EXPECT_TRUE(same(s.exp(s.sub(s.log(s.add(ex, se)), s.log(se))), s.div(s.add(ex, se), se)));
+  // The rest of such a sum in its normal form too: softcapped cross-entropy's log1p(exp(-|v|)),
+  // v = tanh(x/30) - log(S)/30, read back through exp, leaves exp(-30 tanh(x/30)) beside the log
+  // (tanh as 1 - 2/(exp(x/15) + 1)): one atom with exp(tanh(x/30))^30, not exp(-30) exp(1/(...))^60.
+  {
+    const ExprId t = s.tanh(s.mul(q(1, 30), x)), ty = s.tanh(s.mul(q(1, 30), y)), tz = s.tanh(s.mul(q(1, 30), z));
+    const ExprId S = s.add(s.pow_int(s.exp(ty), 30), s.pow_int(s.exp(tz), 30)), E = s.pow_int(s.exp(t), 30);
+    const ExprId v = s.sub(t, s.mul(q(1, 30), s.log(S)));
+    const ExprId softplus_back = s.exp(s.log(s.add(s.pow_int(s.exp(s.neg(v)), 30), s.one())));
+    EXPECT_TRUE(same(s.recip(softplus_back), s.div(E, s.add(E, S))));
+  }
   EXPECT_TRUE(same(s.exp(s.add(s.log(se), y)), s.mul(se, s.exp(y))));
   EXPECT_TRUE(same(s.select(s.cmp(expr::CmpOp::Le, x, s.zero()), s.zero(), x), s.max(x, s.zero())));  // relu
   EXPECT_TRUE(same(s.select(s.cmp(expr::CmpOp::Lt, x, y), x, y), s.min(x, y)));
