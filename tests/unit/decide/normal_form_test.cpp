@@ -39,6 +39,18 @@ TEST_F(DecideTest, NormalFormTreatsAtomsAsVariables) {
   EXPECT_TRUE(normal_form(s, s.sub(x, y), {}).symbols_only);
 }
 
+// sqrt(c) of a rational constant is an atom whose square is c: (sqrt(2) + x)(sqrt(2) - x) is
+// 2 - x^2, and bitsandbytes' LAMB divides by sqrt(c) where its reference multiplies (the terms
+// meet only once sqrt(c)^2 is c). A real difference stays nonzero.
+TEST_F(DecideTest, NormalFormKnowsTheSquareOfAConstantsRoot) {
+  const ExprId r2 = s.sqrt(c(2)), ru = s.sqrt(s.add(y, c(3))), rc = s.sqrt(q(3, 7)), e = q(1, 1000);
+  EXPECT_EQ(status(s, s.sub(s.mul(s.add(r2, x), s.sub(r2, x)), s.sub(c(2), s.mul(x, x)))), FormStatus::Zero);
+  const ExprId divided = s.div(x, s.add(s.div(ru, rc), e)), multiplied = s.div(s.mul(x, rc), s.add(ru, s.mul(e, rc)));
+  EXPECT_EQ(status(s, s.sub(divided, multiplied)), FormStatus::Zero);
+  EXPECT_EQ(status(s, s.sub(s.pow_int(s.add(r2, x), 2), s.add(c(2), s.mul(x, x)))), FormStatus::NonZero);
+  EXPECT_EQ(status(s, s.sub(divided, s.mul(c(2), multiplied))), FormStatus::NonZero);
+}
+
 TEST_F(DecideTest, NormalFormRefusesInfinitiesAndZeroDivisors) {
   EXPECT_EQ(status(s, s.add(x, s.pos_inf())), FormStatus::NotRational);
   // 1/(x - x) is folded by the Store already; 1/((x+1)^2 - x^2 - 2x - 1) is not.
