@@ -150,9 +150,13 @@ VerdictAndReason refuted_beyond_races(Execution& ex, CellDecisions& cells, Check
   try {
     if (ex.beyond_every_race(outs[res.counterexample->output], res.counterexample->flat_cell)) return settled(*res.counterexample);
     if (stopped.empty() && skipped_cells(res) > 0) stopped = decide_cells(ex, cells, res, true, true);
-    for (size_t oi = 0; oi < res.outputs.size(); ++oi)
-      for (uint64_t c = 0; c < res.outputs[oi].cells; ++c) {
+    // (A cell refuted through its class may not be refuted on its own; a few such tries are enough.)
+    constexpr unsigned kTries = 16;
+    unsigned tries = 0;
+    for (size_t oi = 0; oi < res.outputs.size() && tries < kTries; ++oi)
+      for (uint64_t c = 0; c < res.outputs[oi].cells && tries < kTries; ++c) {
         if (res.outputs[oi].outcomes[c] != CellOutcome::Refuted || !ex.beyond_every_race(outs[oi], static_cast<int64_t>(c))) continue;
+        ++tries;
         if (std::optional<Counterexample> cx = cells.refute_alone(oi, c, res.recognized)) {
           res.counterexample = std::move(*cx);
           return settled(*res.counterexample);
