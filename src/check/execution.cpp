@@ -125,6 +125,18 @@ struct KeepCounts {
 
 }  // namespace
 
+std::unique_ptr<exec::Machine> Execution::rerun_replacing(char which, const std::set<uint32_t>& loads, bool stores) {
+  std::unique_ptr<exec::Machine> m = make_machine(which);
+  m->replace_racing_reads(loads);
+  if (stores) m->replace_racing_writes();
+  try {
+    run_program(*m, prep_, which);
+  } catch (const exec::Refusal&) {
+    return nullptr;
+  }
+  return m;
+}
+
 void Execution::excuse_harmless_races(char which) {
   std::unique_ptr<exec::Machine>& first = which == 'a' ? ma_ : mb_;
   if (!first->racing_reads().only_read_races()) return;
@@ -137,14 +149,11 @@ void Execution::excuse_harmless_races(char which) {
   for (int run = 0; run < 2; ++run) {
     std::unique_ptr<exec::Machine> m;
     try {
-      m = make_machine(which);
-      m->replace_racing_reads(replace);
-      run_program(*m, prep_, which);
-    } catch (const exec::Refusal&) {
-      break;
+      m = rerun_replacing(which, replace, false);
     } catch (const exec::LimitReached&) {
       break;
     }
+    if (!m) break;
     const exec::RacingReads& r = m->racing_reads();
     if (!r.only_read_races() || r.incomplete) break;
     bool exact = r.found == replace;
@@ -185,15 +194,8 @@ std::unique_ptr<exec::Machine> Execution::schedule_free_run(char which) {
   KeepCounts keep{dom_};
   std::set<uint32_t> replace = first.racing_reads().found;
   for (int run = 0; run < 3; ++run) {
-    std::unique_ptr<exec::Machine> m;
-    try {
-      m = make_machine(which);
-      m->replace_racing_reads(replace);
-      m->replace_racing_writes();
-      run_program(*m, prep_, which);
-    } catch (const exec::Refusal&) {
-      return nullptr;  // (an unknown that steers a branch or an address, or is not one float)
-    }
+    std::unique_ptr<exec::Machine> m = rerun_replacing(which, replace, true);
+    if (!m) return nullptr;  // (an unknown that steers a branch or an address, or is not one float)
     const exec::RacingReads& r = m->racing_reads();
     if (r.every_race_replaced()) return m;
     if (r.incomplete || std::includes(replace.begin(), replace.end(), r.found.begin(), r.found.end())) return nullptr;

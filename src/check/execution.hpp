@@ -4,6 +4,7 @@
 #include <array>
 #include <functional>
 #include <memory>
+#include <set>
 #include <string>
 
 #include "check/prepare.hpp"
@@ -59,6 +60,9 @@ class Execution {
   // loads returning fresh unknowns; when no output depends on one, that run replaces the
   // first and its races become notes (exec/racing_reads.hpp).
   void excuse_harmless_races(char which);
+  // Program `which` run again with those racing loads (and, with `stores`, every store racing
+  // with a store) leaving fresh unknowns; null where that run refused.
+  std::unique_ptr<exec::Machine> rerun_replacing(char which, const std::set<uint32_t>& loads, bool stores);
   // Program `which` run again with every value a race makes schedule-dependent replaced by a
   // fresh unknown; null where some race could not be so replaced.
   std::unique_ptr<exec::Machine> schedule_free_run(char which);

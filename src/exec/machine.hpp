@@ -221,6 +221,11 @@ class Machine final : public AccessPath, public ThreadStepper {
   std::vector<LaunchSpec> launches_run_;  // the launches so far, for their modules and source maps
   ExecContext* running_ctx_ = nullptr;    // the instruction being executed (site_now)
   const ptx::Instr* running_ins_ = nullptr;
+  // Whether [off, off + size) of r is one whole element of a float tensor.
+  bool whole_float_element(const Region& r, uint64_t off, unsigned size) const;
+  // A fresh unknown standing for a schedule-dependent value, named "<program>: <name>", that
+  // racing_read_reaching and depends_on_racing_read find.
+  Value racing_unknown(ExecContext& ctx, const ptx::Instr& ins, uint32_t access, const std::string& name);
   // A racing load's value, in a run that replaces it: a fresh unknown of the same kind.
   Value racing_read_value(ExecContext& ctx, const ptx::Instr& ins, uint32_t access, Value read, const Region& r,
                           uint64_t off, unsigned size);

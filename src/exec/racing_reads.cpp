@@ -5,46 +5,40 @@
 
 namespace racer::exec {
 
-Value Machine::racing_read_value(ExecContext& ctx, const ptx::Instr& ins, uint32_t access, Value read, const Region& r,
-                                 uint64_t off, unsigned size) {
-  // Only float data becomes an unknown real: integer data could steer addresses, and a
-  // packed value is not one real number. A concrete value is one float value only as a whole
-  // element of a float tensor (an in-place accumulator that starts at -inf or 0).
-  const bool float_element = r.tensor >= 0 && [&] {
-    const TensorSpec& t = storage_.tensors()[static_cast<size_t>(r.tensor)];
-    return ptx::is_float(t.elem) && size == t.elem_bytes() && off % size == 0;
-  }();
-  if (read.is_symbolic() ? read.integer : !(read.is_concrete() && float_element))
-    refuse(ctx, ins, "a load racing with a store reads data that is not one float value");
-  std::string where = storage_.describe(&r, r.base + off, size);
-  std::string name = std::string(1, program_) + ": racing read #" + std::to_string(access) + " of " + where;
+bool Machine::whole_float_element(const Region& r, uint64_t off, unsigned size) const {
+  if (r.tensor < 0) return false;
+  const TensorSpec& t = storage_.tensors()[static_cast<size_t>(r.tensor)];
+  return ptx::is_float(t.elem) && size == t.elem_bytes() && off % size == 0;
+}
+
+Value Machine::racing_unknown(ExecContext& ctx, const ptx::Instr& ins, uint32_t access, const std::string& name) {
   SymbolOrigin o{SymbolOrigin::Kind::RacingRead, -1, static_cast<int64_t>(access), program_};
-  expr::ExprId sym = session_.symbol(o, name);
-  racing_.replaced.insert(access);
+  expr::ExprId sym = session_.symbol(o, std::string(1, program_) + ": " + name);
   racing_.symbols.insert(sym.index);
   racing_.sites.emplace(sym.index, ctx.site(ins));
   return Value::of_expr(sym);
 }
 
+Value Machine::racing_read_value(ExecContext& ctx, const ptx::Instr& ins, uint32_t access, Value read, const Region& r,
+                                 uint64_t off, unsigned size) {
+  // Only float data becomes an unknown real: integer data could steer addresses, and a
+  // packed value is not one real number. A concrete value is one float value only as a whole
+  // element of a float tensor (an in-place accumulator that starts at -inf or 0).
+  if (read.is_symbolic() ? read.integer : !(read.is_concrete() && whole_float_element(r, off, size)))
+    refuse(ctx, ins, "a load racing with a store reads data that is not one float value");
+  racing_.replaced.insert(access);
+  return racing_unknown(ctx, ins, access, "racing read #" + std::to_string(access) + " of " + storage_.describe(&r, r.base + off, size));
+}
+
 Value Machine::racing_write_value(ExecContext& ctx, const ptx::Instr& ins, uint32_t access, Value stored, const Region& r,
                                   uint64_t off, unsigned size, ptx::Type type) {
-  store_raced_ = false;
   // One float value: a whole element of a float tensor, or (shared memory, which has no element
   // type) a store of a float type.
-  const bool float_element = r.tensor >= 0 ? [&] {
-    const TensorSpec& t = storage_.tensors()[static_cast<size_t>(r.tensor)];
-    return ptx::is_float(t.elem) && size == t.elem_bytes() && off % size == 0;
-  }() : ptx::is_float(type) && size == ptx::type_bits(type) / 8;
-  if (!float_element || (stored.is_symbolic() && stored.integer))
+  const bool one_float = r.tensor >= 0 ? whole_float_element(r, off, size) : ptx::is_float(type) && size == ptx::type_bits(type) / 8;
+  if (!one_float || (stored.is_symbolic() && stored.integer))
     refuse(ctx, ins, "a store racing with another thread's store writes data that is not one float value");
-  std::string name = std::string(1, program_) + ": racing store #" + std::to_string(access) + " to " +
-                     storage_.describe(&r, r.base + off, size);
-  SymbolOrigin o{SymbolOrigin::Kind::RacingRead, -1, static_cast<int64_t>(access), program_};
-  expr::ExprId sym = session_.symbol(o, name);
   ++racing_.replaced_writes;
-  racing_.symbols.insert(sym.index);
-  racing_.sites.emplace(sym.index, ctx.site(ins));
-  return Value::of_expr(sym);
+  return racing_unknown(ctx, ins, access, "racing store #" + std::to_string(access) + " to " + storage_.describe(&r, r.base + off, size));
 }
 
 void Machine::every_racing_read(ExecContext& ctx, Region& r, uint64_t off, unsigned size, bool write, bool holds_same,
