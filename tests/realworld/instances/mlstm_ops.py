@@ -174,6 +174,17 @@ def state_tensors(row, bnh, slots):
     row.ms = racer.empty((1, bnh, slots), "f32")
 
 
+def chunk_inputs(row, q=True):
+    """The chunkwise kernels' inputs over S steps in chunks of L: Q (where q), K [1][BNH][S][row.DK], V
+    [..][row.DV], and the gates vecB (chunk running sums of log forget gates) and vecI [1][BNH][NC][L]."""
+    if q:
+        row.Q = racer.input((1, BNH, S, row.DK), "f32", range=(-1, 1))
+    row.K = racer.input((1, BNH, S, row.DK), "f32", range=(-1, 1))
+    row.V = racer.input((1, BNH, S, row.DV), "f32", range=(-1, 1))
+    row.vecB = racer.input((1, BNH, NC, L), "f32", range=(-6, 0))
+    row.vecI = racer.input((1, BNH, NC, L), "f32", range=(-3, 3))
+
+
 class _LimitFwC:
     """limit_chunk mlstm_chunkwise__recurrent_fw_C_kernel as mlstm_chunkwise__recurrent_fw_C launches it: K [1][2][32]
     [DHQK], V [1][2][32][DHHV], vecB and vecI [1][2][2][16], the states at the 3 chunk borders out"""
@@ -181,11 +192,7 @@ class _LimitFwC:
     DK, DV, init = 16, 16, False
 
     def setup(self):
-        DK, DV = self.DK, self.DV
-        self.K = racer.input((1, BNH, S, DK), "f32", range=(-1, 1))
-        self.V = racer.input((1, BNH, S, DV), "f32", range=(-1, 1))
-        self.vecB = racer.input((1, BNH, NC, L), "f32", range=(-6, 0))
-        self.vecI = racer.input((1, BNH, NC, L), "f32", range=(-3, 3))
+        chunk_inputs(self, q=False)
         state_tensors(self, BNH, NC + 1)
 
     def outputs(self):
@@ -476,14 +483,9 @@ class _LimitFw:
     DK, DV = 16, 16
 
     def setup(self):
-        DK, DV = self.DK, self.DV
-        self.Q = racer.input((1, BNH, S, DK), "f32", range=(-1, 1))
-        self.K = racer.input((1, BNH, S, DK), "f32", range=(-1, 1))
-        self.V = racer.input((1, BNH, S, DV), "f32", range=(-1, 1))
-        self.vecB = racer.input((1, BNH, NC, L), "f32", range=(-6, 0))
-        self.vecI = racer.input((1, BNH, NC, L), "f32", range=(-3, 3))
+        chunk_inputs(self)
         state_tensors(self, BNH, NC + 1)
-        self.H = racer.empty((1, BNH, S, DV), "f32")
+        self.H = racer.empty((1, BNH, S, self.DV), "f32")
         self.n_out = racer.empty((1, BNH, S), "f32")
         self.m_out = racer.empty((1, BNH, S), "f32")
 
@@ -671,11 +673,7 @@ class _LimitBwQKV:
 
     def setup(self):
         DK, DV = self.DK, self.DV
-        self.Q = racer.input((1, BNH, S, DK), "f32", range=(-1, 1))
-        self.K = racer.input((1, BNH, S, DK), "f32", range=(-1, 1))
-        self.V = racer.input((1, BNH, S, DV), "f32", range=(-1, 1))
-        self.vecB = racer.input((1, BNH, NC, L), "f32", range=(-6, 0))
-        self.vecI = racer.input((1, BNH, NC, L), "f32", range=(-3, 3))
+        chunk_inputs(self)
         self.m_out = racer.input((1, BNH, S), "f32", range=(-3, 3))
         self.Mi = racer.input((1, BNH, NC + 1), "f32", range=(-3, 3))
         self.Cs = racer.input((1, BNH, (NC + 1) * DK, DV), "f32", range=(-2, 2))
