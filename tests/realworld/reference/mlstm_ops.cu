@@ -14,6 +14,16 @@
 
 __device__ float log_sigmoid(float f) { return logf(1.f / (1.f + expf(-f))); }
 
+// Step row `at`'s output h = num / (n + eps) with n = max(|den|, exp(-m)), and n and m themselves at lane j = 0
+// where those outputs are given.
+__device__ void store_step(float* H, float* n_out, float* m_out, int at, int DV, int j, float num, float den, float m,
+                           float eps) {
+  float nn = fmaxf(fabsf(den), expf(-m));
+  H[at * DV + j] = num / (nn + eps);
+  if (j == 0 && n_out) n_out[at] = nn;
+  if (j == 0 && m_out) m_out[at] = m;
+}
+
 // Log forget gates come either raw (F: lf = log sigmoid(f)) or as Bc, the running sums of lf within each chunk that
 // the caller computed (Bc[c L + l] = sum over chunk positions 0..l). With F the sums are accumulated in a running
 // register here (a local array of log results is refused by Racer, see the README).
@@ -121,12 +131,7 @@ extern "C" __global__ void mlstm_chunk_outputs(const float* Q, const float* K, c
     num += w * V[(base + s) * DV + j];
     den += w;
   }
-  float nn = fmaxf(fabsf(den), expf(-m));
-  H[(b * S + t) * DV + j] = num / (nn + eps);
-  if (j == 0) {
-    n_out[b * S + t] = nn;
-    m_out[b * S + t] = m;
-  }
+  store_step(H, n_out, m_out, b * S + t, DV, j, num, den, m, eps);
 }
 
 // ---- the whole mLSTM, one step at a time (what the chunkwise forward computes) ----
@@ -161,10 +166,7 @@ extern "C" __global__ void mlstm_recurrent(const float* Q, const float* K, const
       den += scale * Q[(b * S + t) * DK + d] * n[d];
     }
     m = mn;
-    float nn = fmaxf(fabsf(den), expf(-m));
-    H[(b * S + t) * DV + j] = num / (nn + eps);
-    if (j == 0 && n_out) n_out[b * S + t] = nn;
-    if (j == 0 && m_out) m_out[b * S + t] = m;
+    store_step(H, n_out, m_out, b * S + t, DV, j, num, den, m, eps);
   }
   if (Cf)
     for (int d = 0; d < DK; ++d) Cf[(b * DK + d) * DV + j] = C[d];
@@ -193,12 +195,7 @@ extern "C" __global__ void mlstm_parallel(const float* Q, const float* K, const 
     num += w * V[(b * S + s) * DV + j];
     den += w;
   }
-  float nn = fmaxf(fabsf(den), expf(-m));
-  H[(b * S + t) * DV + j] = num / (nn + eps);
-  if (j == 0) {
-    m_out[b * S + t] = m;
-    n_out[b * S + t] = nn;
-  }
+  store_step(H, n_out, m_out, b * S + t, DV, j, num, den, m, eps);
 }
 
 // ---- chunkwise backward, part 1: the gradient of the state at each chunk border ----
