@@ -15,6 +15,18 @@ __device__ float silu_grad(float v) { return sigmoid(v) + v * sigmoid(v) * (1.f 
 __device__ float normal_cdf(float v) { return 0.5f * (1.f + erff(v / sqrtf(2.f))); }
 __device__ float normal_pdf(float v) { return expf(-0.5f * v * v) / sqrtf(2.f * 3.14159265358979f); }
 
+// One Sinkhorn step on an HC x HC matrix: out = in with each column (cols) or row divided by its sum plus eps;
+// the divisors left in sums (out may be in).
+__device__ void sinkhorn_step(const float* in, float* out, float* sums, int HC, bool cols, float eps) {
+  for (int a = 0; a < HC; ++a) {
+    float s = 0.f;
+    for (int b = 0; b < HC; ++b) s += cols ? in[b * HC + a] : in[a * HC + b];
+    sums[a] = s + eps;
+  }
+  for (int i = 0; i < HC; ++i)
+    for (int k = 0; k < HC; ++k) out[i * HC + k] = in[i * HC + k] / sums[cols ? k : i];
+}
+
 // ---- ReLU^2: out = max(x, 0)^2; backward: out = g * 2 max(x, 0) ----
 extern "C" __global__ void relu2_fwd(const float* x, float* out, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -487,13 +499,7 @@ extern "C" __global__ void mhc_fwd(const float* mix, const float* scale, const f
     for (int q = 0; q < HC * HC; ++q) states[(m * NS + t) * HC * HC + q] = c[q];
     bool cols = t % 2 == 0;  // column normalizations at even steps, row normalizations at odd ones
     float sums[8];
-    for (int a = 0; a < HC; ++a) {
-      float s = 0.f;
-      for (int b = 0; b < HC; ++b) s += cols ? c[b * HC + a] : c[a * HC + b];
-      sums[a] = s + eps;
-    }
-    for (int i = 0; i < HC; ++i)
-      for (int k = 0; k < HC; ++k) c[i * HC + k] = c[i * HC + k] / sums[cols ? k : i];
+    sinkhorn_step(c, c, sums, HC, cols, eps);
   }
   for (int q = 0; q < HC * HC; ++q) comb[m * HC * HC + q] = c[q];
 }
@@ -798,26 +804,14 @@ __device__ void mhc_row_dz(const float* mix, const float* scale, const float* ba
   for (int t = 0; t < NS; ++t) {  // forward, keeping each normalization's input
     for (int q = 0; q < Q; ++q) st[t][q] = c[q];
     bool cols = t % 2 == 0;
-    for (int a = 0; a < HC; ++a) {
-      float s = 0.f;
-      for (int b = 0; b < HC; ++b) s += cols ? c[b * HC + a] : c[a * HC + b];
-      sums[a] = s + eps;
-    }
-    for (int i = 0; i < HC; ++i)
-      for (int k = 0; k < HC; ++k) c[i * HC + k] = c[i * HC + k] / sums[cols ? k : i];
+    sinkhorn_step(c, c, sums, HC, cols, eps);
   }
   float g[64];
   for (int q = 0; q < Q; ++q) g[q] = dcomb[m * Q + q];
   for (int t = NS - 1; t >= 0; --t) {  // reverse
     bool cols = t % 2 == 0;
     float y[64], dots[8];
-    for (int a = 0; a < HC; ++a) {
-      float s = 0.f;
-      for (int b = 0; b < HC; ++b) s += cols ? st[t][b * HC + a] : st[t][a * HC + b];
-      sums[a] = s + eps;
-    }
-    for (int i = 0; i < HC; ++i)
-      for (int k = 0; k < HC; ++k) y[i * HC + k] = st[t][i * HC + k] / sums[cols ? k : i];
+    sinkhorn_step(st[t], y, sums, HC, cols, eps);
     for (int a = 0; a < HC; ++a) {
       float s = 0.f;
       for (int b = 0; b < HC; ++b) s += cols ? g[b * HC + a] * y[b * HC + a] : g[a * HC + b] * y[a * HC + b];
