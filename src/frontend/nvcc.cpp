@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -32,6 +33,37 @@ std::string nvcc_version(const std::string& nvcc, const fs::path& scratch) {
   return v;
 }
 
+// The text of every local header the source reaches through #include "...", found as nvcc finds
+// it (beside the including file, then in the include directories) and followed into the headers
+// it includes: part of the cache key, so editing a header compiles its includers again.
+void append_local_headers(const std::string& text, const fs::path& beside, const std::vector<std::string>& dirs,
+                          std::vector<fs::path>& seen, std::string& key) {
+  std::istringstream lines(text);
+  for (std::string line; std::getline(lines, line);) {
+    size_t p = line.find_first_not_of(" \t");
+    if (p == std::string::npos || line[p] != '#') continue;
+    p = line.find_first_not_of(" \t", p + 1);
+    if (p == std::string::npos || line.compare(p, 7, "include") != 0) continue;
+    const size_t open = line.find('"', p + 7), close = open == std::string::npos ? open : line.find('"', open + 1);
+    if (close == std::string::npos) continue;
+    const std::string name = line.substr(open + 1, close - open - 1);
+    std::vector<fs::path> places{beside / name};
+    for (const auto& d : dirs) places.push_back(fs::path(d) / name);
+    for (const fs::path& place : places) {
+      std::error_code ec;
+      if (!fs::is_regular_file(place, ec)) continue;
+      const fs::path canonical = fs::weakly_canonical(place, ec);
+      if (std::find(seen.begin(), seen.end(), canonical) == seen.end()) {
+        seen.push_back(canonical);
+        const std::string header = read_all(canonical);
+        key += "header=" + canonical.string() + "\n" + header + "\n";
+        append_local_headers(header, canonical.parent_path(), dirs, seen, key);
+      }
+      break;
+    }
+  }
+}
+
 }  // namespace
 
 std::string find_nvcc() {
@@ -55,6 +87,8 @@ CompiledPtx compile_cuda(const CudaSource& src, const std::string& cache_dir) {
   for (const auto& o : src.options) key += "opt=" + o + "\n";
   for (const auto& d : src.include_dirs) key += "inc=" + d + "\n";
   key += nvcc_version(nvcc, cache_dir) + "\n" + src.text;
+  std::vector<fs::path> seen;
+  append_local_headers(src.text, fs::path(cache_dir), src.include_dirs, seen, key);  // (nvcc compiles the cached copy)
   fs::path base = fs::path(cache_dir) / ("cuda-" + content_hash(key));
   fs::path ptx = base;
   ptx += ".ptx";

@@ -52,3 +52,17 @@ def test_triton_compiles_once(fresh_cache, monkeypatch):
     assert second.kernel.ptx == first.kernel.ptx and calls == []
     racer.launch(racer.triton(double, BLOCK=16, num_warps=2), grid=1, args=[racer.read(x), racer.write(y), 16])
     assert calls == [1]  # num_warps is part of the key
+
+
+@needs_nvcc
+def test_cuda_recompiles_when_a_local_header_changes(fresh_cache, tmp_path):
+    (tmp_path / "scale.cuh").write_text("#pragma once\n#include \"factor.cuh\"\n__device__ float scale(float v) { return FACTOR * v; }\n")
+    (tmp_path / "factor.cuh").write_text("#define FACTOR 2.f\n")
+    cu = tmp_path / "k.cu"
+    cu.write_text('#include "scale.cuh"\nextern "C" __global__ void k(float* x) { x[threadIdx.x] = scale(x[threadIdx.x]); }\n')
+    first = racer.cuda(str(cu), "k")
+    assert racer.cuda(str(cu), "k").ptx == first.ptx
+    (tmp_path / "factor.cuh").write_text("#define FACTOR 3.f\n")  # a header the header includes
+    second = racer.cuda(str(cu), "k")
+    assert second.ptx != first.ptx
+    assert "0f40400000" in open(second.ptx).read() and "0f40400000" not in open(first.ptx).read()
