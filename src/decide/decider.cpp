@@ -7,6 +7,7 @@
 
 #include "decide/atom_normalizer.hpp"
 #include "decide/bounded_choices.hpp"
+#include "decide/branch_flips.hpp"
 #include "decide/exp_multiples.hpp"
 #include "decide/integer_enumeration.hpp"
 #include "decide/extreme_points.hpp"
@@ -342,6 +343,23 @@ struct Decider::Impl {
           std::optional<CellDecision> rd = refuted(a, b, src, *x, "at the ends of the ranges, ");
           if (settles(rd, *x)) return *rd;
         }
+    }
+    if (differ || small) {
+      // Pieces no point reached: each branch point pushed to its other branch (branch_flips.hpp),
+      // from the rounding-level witness where there is one.
+      FlipOptions fo;
+      fo.beyond_rounding = small.has_value();
+      fo.balls = options.balls;
+      fo.deadline = options.case_split.deadline;
+      Point start;
+      if (small)
+        for (ExprId sym : syms) start.push_back(small->witness.at(sym.index));
+      else
+        start = src.point(src.simple_count());
+      if (std::optional<Refutation> x = flip_branches(store, a, b, src, start, fo)) {
+        std::optional<CellDecision> rd = refuted(a, b, src, *x, "after flipping a branch, ");
+        if (settles(rd, *x)) return *rd;
+      }
     }
     if (small) return *small;
 
