@@ -7,12 +7,7 @@
 // by plain comparisons.
 #include <cuda_bf16.h>
 #include <math.h>
-
-__device__ float as_float(float v) { return v; }
-__device__ float as_float(__nv_bfloat16 v) { return __bfloat162float(v); }
-template <typename T> __device__ T from_float(float v);
-template <> __device__ float from_float<float>(float v) { return v; }
-template <> __device__ __nv_bfloat16 from_float<__nv_bfloat16>(float v) { return __float2bfloat16(v); }
+#include "float_formats.cuh"
 
 __device__ int element() { return blockIdx.x * blockDim.x + threadIdx.x; }
 

@@ -8,12 +8,7 @@
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 #include <math.h>
-
-__device__ float as_float(__nv_bfloat16 v) { return __bfloat162float(v); }
-__device__ float as_float(__half v) { return __half2float(v); }
-template <typename T> __device__ T from_float(float v);
-template <> __device__ __nv_bfloat16 from_float<__nv_bfloat16>(float v) { return __float2bfloat16(v); }
-template <> __device__ __half from_float<__half>(float v) { return __float2half(v); }
+#include "float_formats.cuh"
 
 template <typename T>
 __device__ float logit(const T* e, const T* c, int row, int v, int D, float cap) {

@@ -6,16 +6,9 @@
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 #include <math.h>
+#include "float_formats.cuh"
 
-__device__ float as_float(float v) { return v; }
-__device__ float as_float(__half v) { return __half2float(v); }
-__device__ float as_float(__nv_bfloat16 v) { return __bfloat162float(v); }
-template <typename T> __device__ T from_float(float v);
-template <> __device__ float from_float<float>(float v) { return v; }
-template <> __device__ __half from_float<__half>(float v) { return __float2half(v); }
-template <> __device__ __nv_bfloat16 from_float<__nv_bfloat16>(float v) { return __float2bfloat16(v); }
 // v rounded to T and read back
-template <typename T> __device__ float rnd(float v) { return as_float(from_float<T>(v)); }
 
 // ---- layer norm ----
 

@@ -15,15 +15,10 @@
 //   MODE_SUB_INT     (q - zi) s[g][n]                   (zi one integer zero point, subtracted as an integer)
 // A per-output-channel scale cs[n] (nullptr: none) multiplies the finished dot product.
 #include <cuda_fp16.h>
+#include "float_formats.cuh"
 
 enum { MODE_NONE = 0, MODE_SHIFT = 1, MODE_SCALE = 2, MODE_SUB_SCALE = 3, MODE_FMA = 4, MODE_SUB_INT = 5 };
 
-__device__ float as_float(float v) { return v; }
-__device__ float as_float(__half v) { return __half2float(v); }
-__device__ float as_float(signed char v) { return (float)v; }
-template <typename T> __device__ T from_float(float v);
-template <> __device__ float from_float<float>(float v) { return v; }
-template <> __device__ __half from_float<__half>(float v) { return __float2half(v); }
 __device__ float from_int(int q, float) { return (float)q; }
 __device__ __half from_int(int q, __half) { return __int2half_rn(q); }
 __device__ float sub(float x, float y) { return x - y; }

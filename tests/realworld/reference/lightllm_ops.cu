@@ -5,12 +5,7 @@
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 #include <math.h>
-
-__device__ float as_float(float v) { return v; }
-__device__ float as_float(__half v) { return __half2float(v); }
-__device__ float as_float(__nv_bfloat16 v) { return __bfloat162float(v); }
-__device__ float bf16r(float v) { return __bfloat162float(__float2bfloat16(v)); }
-__device__ float f16r(float v) { return __half2float(__float2half(v)); }
+#include "float_formats.cuh"
 
 // RMSNorm of x[R][N] (bf16): y = bf16((x / sqrt(mean(x^2) + eps)) w)
 extern "C" __global__ void rms_norm_bf16(const __nv_bfloat16* x, const __nv_bfloat16* w, __nv_bfloat16* y, int R,
@@ -70,7 +65,7 @@ extern "C" __global__ void gated_act_bf16(__nv_bfloat16* x, int R, int N, int ac
     float e = expf(2.f * t);
     a = 0.5f * g * (1.f + (e - 1.f) / (e + 1.f));
   }
-  x[r * 2 * N + j] = __float2bfloat16(u * bf16r(a));
+  x[r * 2 * N + j] = __float2bfloat16(u * rnd<__nv_bfloat16>(a));
 }
 
 // Sampling penalties in place on logits[B][V] (f32): for the tokens ids[cu[b] .. cu[b+1]) with counts c:
@@ -107,7 +102,7 @@ extern "C" __global__ void quant_copy_kv_f16(const __half* k, const int* dest, s
   for (int j = 0; j < G; ++j) m = fmaxf(m, fabsf(as_float(src[j])));
   __half s = __float2half(m / 127.f);
   int o = (dest[t] * H + h) * D + g * G;
-  for (int j = 0; j < G; ++j) out[o + j] = (signed char)(int)f16r(as_float(src[j]) / __half2float(s));
+  for (int j = 0; j < G; ++j) out[o + j] = (signed char)(int)rnd<__half>(as_float(src[j]) / __half2float(s));
   scale[(dest[t] * H + h) * ng + g] = s;
 }
 
@@ -264,7 +259,7 @@ extern "C" __global__ void matmul_int4_f16(const __half* a, const int* qw, const
   float acc = 0.f;
   for (int kk = 0; kk < K; ++kk) {
     float qv = (float)((qw[(kk / 8) * N + n] >> (4 * (kk % 8))) & 15);
-    float w = f16r(f16r(qv * sc) - f16r(z * sc));
+    float w = rnd<__half>(rnd<__half>(qv * sc) - rnd<__half>(z * sc));
     acc += __half2float(a[m * K + kk]) * w;
   }
   c[i] = __float2half(acc);

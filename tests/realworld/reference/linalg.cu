@@ -2,14 +2,7 @@
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 #include <math.h>
-
-__device__ float as_float(float v) { return v; }
-__device__ float as_float(__half v) { return __half2float(v); }
-__device__ float as_float(__nv_bfloat16 v) { return __bfloat162float(v); }
-template <class T> __device__ T from_float(float v);
-template <> __device__ float from_float<float>(float v) { return v; }
-template <> __device__ __half from_float<__half>(float v) { return __float2half(v); }
-template <> __device__ __nv_bfloat16 from_float<__nv_bfloat16>(float v) { return __float2bfloat16(v); }
+#include "float_formats.cuh"
 
 // C[M,N] = A[M,K] B[K,N] (+ beta * I) * alpha, batch by blockIdx.y.
 template <class T>

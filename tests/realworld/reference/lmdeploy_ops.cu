@@ -9,14 +9,7 @@
 #include <cuda_fp16.h>
 #include <cuda_fp8.h>
 #include <math.h>
-
-__device__ float as_float(float v) { return v; }
-__device__ float as_float(__nv_bfloat16 v) { return __bfloat162float(v); }
-template <typename T> __device__ T from_float(float v);
-template <> __device__ float from_float<float>(float v) { return v; }
-template <> __device__ __nv_bfloat16 from_float<__nv_bfloat16>(float v) { return __float2bfloat16(v); }
-// a value rounded to T and read back as f32
-template <typename T> __device__ float round_to(float v) { return as_float(from_float<T>(v)); }
+#include "float_formats.cuh"
 
 // RMSNorm of the rows of x[R][N] (row r at x + r xs): h = x (+ res, rounded to T, stored to hout),
 // y = T(w (h / sqrt(mean(h^2) + eps))) (the normalized row stays f32 until the
@@ -29,14 +22,14 @@ __device__ void rms_norm_rows(const T* x, const T* w, const T* res, T* hout, T* 
   float ss = 0.f;
   for (int j = 0; j < N; ++j) {
     float h = as_float(x[r * xs + j]);
-    if (res) h = round_to<T>(h + as_float(res[r * rs + j]));
+    if (res) h = rnd<T>(h + as_float(res[r * rs + j]));
     ss += h * h;
   }
   float rms = sqrtf(ss / N + eps);
   for (int j = 0; j < N; ++j) {
     float h = as_float(x[r * xs + j]);
     if (res) {
-      h = round_to<T>(h + as_float(res[r * rs + j]));
+      h = rnd<T>(h + as_float(res[r * rs + j]));
       hout[r * hs + j] = from_float<T>(h);
     }
     y[r * ys + j] = from_float<T>(as_float(w[j]) * (h / rms));
@@ -66,7 +59,7 @@ extern "C" __global__ void silu_and_mul_bf16(const __nv_bfloat16* x, __nv_bfloat
     if (m >= count[e]) return;
   }
   float g = as_float(x[r * xs + j]), u = as_float(x[r * xs + N + j]);
-  float s = round_to<__nv_bfloat16>(g / (1.f + expf(-g)));
+  float s = rnd<__nv_bfloat16>(g / (1.f + expf(-g)));
   out[r * N + j] = __float2bfloat16(s * u);
 }
 
@@ -84,10 +77,10 @@ __device__ void rotary(const T* x, const float* cs, const float* sn, T* y, int S
   int cl = cplx ? s * half + p : s * D + p, ch = cplx ? s * half + p : s * D + p + half;
   const T* xr = x + (s * H + h) * D;
   float xl = as_float(xr[jl]), xh = as_float(xr[jh]);
-  float cosl = round_to<T>(cs[cl]), cosh_ = round_to<T>(cs[ch]), sinl = round_to<T>(sn[cl]),
-        sinh_ = round_to<T>(sn[ch]);
-  float a = round_to<T>(xl * cosl), b = round_to<T>(xh * sinl);
-  float c = round_to<T>(xh * cosh_), d = round_to<T>(xl * sinh_);
+  float cosl = rnd<T>(cs[cl]), cosh_ = rnd<T>(cs[ch]), sinl = rnd<T>(sn[cl]),
+        sinh_ = rnd<T>(sn[ch]);
+  float a = rnd<T>(xl * cosl), b = rnd<T>(xh * sinl);
+  float c = rnd<T>(xh * cosh_), d = rnd<T>(xl * sinh_);
   y[(s * H + h) * D + jl] = from_float<T>(a - b);
   y[(s * H + h) * D + jh] = from_float<T>(c + d);
 }

@@ -5,6 +5,7 @@
 // One thread per row or per output cell, textbook formulas, f32 accumulation.
 #include <cuda_bf16.h>
 #include <math.h>
+#include "float_formats.cuh"
 
 __device__ float sigmoid(float v) { return 1.f / (1.f + expf(-v)); }
 __device__ float silu(float v) { return v * sigmoid(v); }
@@ -17,11 +18,6 @@ __device__ float softplus20(float v) { return v <= 20.f ? logf(1.f + expf(v)) : 
 // dt [B][H], dt_bias [H], A [H], D [H]; untied: dt [B][H][P], dt_bias [H][P], A [H][P][N], D [H][P]):
 //   dt' = softplus(dt + dt_bias), state[n] = state[n] exp(A dt') + dt' B[n] x, out = sum_n C[n] state[n] + D x,
 //   out *= silu(z). A padding slot (sidx[b] < 0) writes out = 0 and leaves the states alone.
-__device__ float as_float(float v) { return v; }
-__device__ float as_float(__nv_bfloat16 v) { return __bfloat162float(v); }
-template <typename T> __device__ T from_float(float v);
-template <> __device__ float from_float<float>(float v) { return v; }
-template <> __device__ __nv_bfloat16 from_float<__nv_bfloat16>(float v) { return __float2bfloat16(v); }
 
 template <typename T>
 __device__ void state_update(T* state, const T* x, const T* dt, const float* dt_bias, const float* A, const T* Bm,

@@ -3,12 +3,7 @@
 // row, query or cell, textbook formulas (softmax without max subtraction), f32 accumulation.
 #include <cuda_bf16.h>
 #include <math.h>
-
-__device__ float as_float(float v) { return v; }
-__device__ float as_float(__nv_bfloat16 v) { return __bfloat162float(v); }
-template <typename T> __device__ T from_float(float v);
-template <> __device__ float from_float<float>(float v) { return v; }
-template <> __device__ __nv_bfloat16 from_float<__nv_bfloat16>(float v) { return __float2bfloat16(v); }
+#include "float_formats.cuh"
 
 // Merging two partial attention results of one query by their log-sum-exps a and b:
 // out = (e^a va + e^b vb) / (e^a + e^b), out_lse = log(e^a + e^b). va, vb: [n][D], a, b: [n].

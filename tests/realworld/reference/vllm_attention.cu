@@ -3,12 +3,7 @@
 // subtraction), f32 accumulation.
 #include <cuda_bf16.h>
 #include <math.h>
-
-__device__ float as_float(float v) { return v; }
-__device__ float as_float(__nv_bfloat16 v) { return __bfloat162float(v); }
-template <typename T> __device__ T from_float(float v);
-template <> __device__ float from_float<float>(float v) { return v; }
-template <> __device__ __nv_bfloat16 from_float<__nv_bfloat16>(float v) { return __float2bfloat16(v); }
+#include "float_formats.cuh"
 
 // Merging a prefix and a suffix attention pass of token t, head h by their log-sum-exps a and b (lse tensors
 // laid out [heads][tokens]; outputs [tokens][heads][D]): out = (e^a va + e^b vb) / (e^a + e^b),

@@ -6,10 +6,8 @@
 #include <cuda_bf16.h>
 #include <cuda_fp8.h>
 #include <math.h>
+#include "float_formats.cuh"
 
-__device__ float as_float(float v) { return v; }
-__device__ float as_float(__nv_bfloat16 v) { return __bfloat162float(v); }
-__device__ float bf16_round(float v) { return __bfloat162float(__float2bfloat16(v)); }
 __device__ float sigmoid(float v) { return 1.f / (1.f + expf(-v)); }
 __device__ float clampf(float v, float lo, float hi) { return fminf(fmaxf(v, lo), hi); }
 
@@ -59,14 +57,14 @@ extern "C" __global__ void silu_mul_group_quant_fp8(const __nv_bfloat16* x, __nv
   float amax = 0.f;
   for (int j = 0; j < G; ++j) {
     float a = as_float(x[r * N + g * G + j]), b = as_float(x[r * N + H + g * G + j]);
-    float v = bf16_round(bf16_round(a * sigmoid(a)) * b);
+    float v = rnd<__nv_bfloat16>(rnd<__nv_bfloat16>(a * sigmoid(a)) * b);
     amax = fmaxf(amax, fabsf(v));
   }
   amax = fmaxf(amax, eps);
   float sc = amax * (1.f / E4M3_MAX);
   for (int j = 0; j < G; ++j) {
     float a = as_float(x[r * N + g * G + j]), b = as_float(x[r * N + H + g * G + j]);
-    float v = bf16_round(bf16_round(a * sigmoid(a)) * b);
+    float v = rnd<__nv_bfloat16>(rnd<__nv_bfloat16>(a * sigmoid(a)) * b);
     y[r * H + g * G + j] = __nv_fp8_e4m3(clampf(v / sc, -E4M3_MAX, E4M3_MAX));
   }
   s[g * M + r] = sc;
@@ -108,7 +106,7 @@ extern "C" __global__ void relu2_quant_fp8(const __nv_bfloat16* x, const float* 
   if (i >= n) return;
   float v = as_float(x[i]);
   float r = fmaxf(v, 0.f);
-  float q = clampf(bf16_round(r * r) / scale[0], -E4M3_MAX, E4M3_MAX);
+  float q = clampf(rnd<__nv_bfloat16>(r * r) / scale[0], -E4M3_MAX, E4M3_MAX);
   y[i] = __nv_fp8_e4m3(isnan(v) ? v : q);
 }
 
@@ -140,7 +138,7 @@ extern "C" __global__ void sigmoid_gate_mul_fp8(const __nv_bfloat16* x, const __
                                                 __nv_fp8_e4m3* y, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n) return;
-  float v = bf16_round(as_float(x[i]) * sigmoid(as_float(g[i])));
+  float v = rnd<__nv_bfloat16>(as_float(x[i]) * sigmoid(as_float(g[i])));
   y[i] = __nv_fp8_e4m3(clampf(v / scale[0], -E4M3_MAX, E4M3_MAX));
 }
 
@@ -200,8 +198,8 @@ extern "C" __global__ void qk_norm_rope_gate(const __nv_bfloat16* qkv, const flo
   long long pos = positions[t];
   for (int j = rd; j < hd; ++j) out[j] = __float2bfloat16(as_float(in[j]) / rms * (w[j] + beta));
   for (int f = 0; f < half; ++f) {
-    float x1 = bf16_round(as_float(in[f]) / rms * (w[f] + beta));
-    float x2 = bf16_round(as_float(in[f + half]) / rms * (w[f + half] + beta));
+    float x1 = rnd<__nv_bfloat16>(as_float(in[f]) / rms * (w[f] + beta));
+    float x2 = rnd<__nv_bfloat16>(as_float(in[f + half]) / rms * (w[f + half] + beta));
     float c = cache[pos * rd + f], s = cache[pos * rd + half + f];
     out[f] = __float2bfloat16(x1 * c - x2 * s);
     out[f + half] = __float2bfloat16(x2 * c + x1 * s);

@@ -4,12 +4,7 @@
 // accumulation, 16-bit values through cuda_bf16.h conversions.
 #include <cuda_bf16.h>
 #include <math.h>
-
-__device__ float as_float(float v) { return v; }
-__device__ float as_float(__nv_bfloat16 v) { return __bfloat162float(v); }
-template <typename T> __device__ T from_float(float v);
-template <> __device__ float from_float<float>(float v) { return v; }
-template <> __device__ __nv_bfloat16 from_float<__nv_bfloat16>(float v) { return __float2bfloat16(v); }
+#include "float_formats.cuh"
 
 // RMSNorm of the rows of x[R][N]: h = x (+ y, rounded to T and stored back to x when y is given),
 // out = T(h / sqrt(mean(s^2) + eps) (* w)), where s is the f32 sum x + y before its rounding (the mean is taken
