@@ -77,7 +77,71 @@ IndexedAddress enumerate_address(const expr::Store& s, expr::ExprId value, unsig
   return a;
 }
 
+namespace {
+
+// The condition of the outermost select in x (breadth first), or nullopt where x selects on none.
+std::optional<expr::ExprId> outermost_choice(const expr::Store& s, expr::ExprId x) {
+  std::vector<expr::ExprId> level{x}, next;
+  std::set<uint32_t> seen;
+  while (!level.empty()) {
+    next.clear();
+    for (expr::ExprId e : level) {
+      if (!seen.insert(e.index).second) continue;
+      if (s.kind(e) == expr::Kind::Select && s.kind(s.operand(e, 0)) != expr::Kind::Bool) return s.operand(e, 0);
+      for (uint32_t i = 0; i < s.arity(e); ++i) next.push_back(s.operand(e, i));
+    }
+    level.swap(next);
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+IndexedAddress enumerate_choices(expr::Store& s, expr::ExprId value, unsigned width, uint64_t offset) {
+  struct Path {
+    expr::ExprId value;      // with every decision so far substituted
+    expr::ExprId condition;  // the conjunction of those decisions
+  };
+  std::map<uint64_t, expr::ExprId> by_address;  // address -> the disjunction of its paths
+  std::vector<Path> open{{value, s.true_value()}};
+  size_t paths = 0;
+  while (!open.empty()) {
+    const Path p = open.back();
+    open.pop_back();
+    if (s.kind(p.value) == expr::Kind::Const) {
+      if (!s.is_rational(p.value) || s.rational(p.value).get_den() != 1)
+        throw Refusal("an address chosen by comparisons of data that is not an integer on every choice");
+      if (++paths > IndexedAddress::kMaxChoicePaths)
+        throw Refusal("an address chosen by comparisons of data with more than " + std::to_string(IndexedAddress::kMaxChoicePaths) +
+                      " paths of choices (a search over a table that large is not modelled)");
+      const uint64_t addr = low_bits(s.rational(p.value).get_num(), width) + offset;
+      auto [it, fresh] = by_address.emplace(addr, p.condition);
+      if (!fresh) it->second = either(s, it->second, p.condition);
+      continue;
+    }
+    std::optional<expr::ExprId> c = outermost_choice(s, p.value);
+    if (!c) {
+      const std::vector<expr::ExprId> syms = expr::free_symbols(s, p.value);
+      throw Refusal("an address computed from " + (syms.empty() ? std::string("data") : expr::to_string(s, syms[0])) +
+                    ", which is neither integer data from an input with a declared range nor a choice among integers made by comparisons");
+    }
+    for (bool truth : {false, true}) {
+      const expr::ExprId decided = truth ? *c : s.select(*c, s.false_value(), s.true_value());
+      open.push_back({expr::substitute(s, p.value, {{*c, truth ? s.true_value() : s.false_value()}}), both(s, p.condition, decided)});
+    }
+  }
+  IndexedAddress a;
+  for (auto& [addr, cond] : by_address) {
+    const auto c = static_cast<uint32_t>(a.candidates.size());
+    a.points.emplace_back();
+    a.candidates.push_back({addr, {c}});
+    a.conditions.push_back(cond);
+  }
+  return a;
+}
+
 expr::ExprId candidate_condition(expr::Store& s, const IndexedAddress& a, size_t c) {
+  if (a.by_comparisons()) return a.conditions[c];
   const auto& pts = a.candidates[c].points;
   expr::ExprId any = s.false_value();
   if (a.symbols.size() == 1) {
@@ -104,6 +168,11 @@ expr::ExprId candidate_condition(expr::Store& s, const IndexedAddress& a, size_t
 std::string candidate_condition_text(const expr::Store& s, const IndexedAddress& a, const std::vector<uint32_t>& pts) {
   constexpr size_t kMaxShown = 4;
   std::string out;
+  if (a.by_comparisons()) {
+    constexpr size_t kMaxChars = 240;
+    out = expr::to_string(s, a.conditions.at(pts.at(0)));
+    return out.size() > kMaxChars ? out.substr(0, kMaxChars) + " ..." : out;
+  }
   if (a.symbols.size() == 1) {
     std::vector<int64_t> v;
     for (uint32_t p : pts) v.push_back(a.points[p][0]);

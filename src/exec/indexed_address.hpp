@@ -26,9 +26,17 @@ struct IndexedAddress {
     std::vector<uint32_t> points;  // indices into `points`, ascending
   };
   std::vector<Candidate> candidates;  // by address
+  // An address chosen by comparisons (enumerate_choices): each candidate's condition, and one
+  // point per candidate (no symbols: `points[c]` is empty and candidate c's points are {c}).
+  std::vector<expr::ExprId> conditions;
+  bool by_comparisons() const { return !conditions.empty(); }
 
   // At most this many points (index values, or combinations of several indices) per access.
   static constexpr size_t kMaxPoints = 4096;
+  // At most this many paths of choices per access chosen by comparisons: each path's condition
+  // is a conjunction of comparisons of data, and the value loaded a select over all of them (a
+  // linear search over a 256-entry code table would select on 256 ever longer conditions).
+  static constexpr size_t kMaxChoicePaths = 64;
 };
 
 // Where a symbol may lie (nullopt: not integer data with a finite range).
@@ -40,6 +48,15 @@ using Admissible = std::function<bool(const expr::Assignment&)>;
 // A Refusal saying why where its symbols are not all ranged integers or give too many points.
 IndexedAddress enumerate_address(const expr::Store& s, expr::ExprId value, unsigned width, uint64_t offset,
                                  const IndexRange& range, const Admissible& admissible);
+
+// The addresses `value mod 2^width + offset` takes where `value` is a choice among integers made
+// by comparisons of data (an argmax's index, a binary search's pivot in a code table): the
+// conditions the value selects on are decided one at a time, outermost first, each substituted,
+// until the value is a constant; each path of decisions is a condition of that candidate. A
+// Refusal where a path leaves the value depending on data other than through a choice, or there
+// are more than kMaxChoicePaths paths. Paths whose decisions contradict each other may be among them:
+// their candidates only add arms that no input takes.
+IndexedAddress enumerate_choices(expr::Store& s, expr::ExprId value, unsigned width, uint64_t offset);
 
 // The condition under which the access names candidate c, as a condition expression and as text
 // ("tok[3] = 7", "2 <= p[0] <= 5", "a[0] = 1 and b[0] = 2, or ...").

@@ -159,6 +159,12 @@ std::shared_ptr<const IndexedAddress> Machine::indexed_address(ExecContext& ctx,
       r = Interval{std::max(r->lo, it->second.lo), std::min(r->hi, it->second.hi)};
     return r;
   };
+  // An index no input range bounds may still be a choice among integers made by comparisons.
+  const bool ranged = std::all_of(in_address.begin(), in_address.end(), [&](expr::ExprId s) {
+    const std::optional<Interval> r = range(s);
+    return r && r->lo.get_den() == 1 && r->hi.get_den() == 1;
+  });
+  if (!ranged) return std::make_shared<const IndexedAddress>(enumerate_choices(st, base.expr(), width, offset));
   return std::make_shared<const IndexedAddress>(enumerate_address(st, base.expr(), width, offset, range, admissible));
 }
 
@@ -199,6 +205,21 @@ Value Machine::indexed_old_value(ExecContext& ctx, const ptx::Instr& ins, Region
   return final_uninitialized(static_cast<size_t>(r.tensor), cell);
 }
 
+// A cell an address chosen by comparisons may name is read only where nothing can be said
+// against reading it whatever the choice: a cell of a tensor this launch cannot write (no race
+// to find) that holds a value (no uninitialized read to report). The choices' paths may include
+// some that no input takes, so a defect found at their cells could be a false alarm.
+void Machine::chosen_cell_readable(ExecContext& ctx, const ptx::Instr& ins, const Located& l, unsigned size) {
+  const Region* r = l.region;
+  const std::string where = storage_.describe(r, l.offset, size);
+  if (!r || r->tensor < 0 || r->writable || !r->contains(l.offset, size))
+    refuse(ctx, ins, "reads at an address chosen by comparisons of data that may name " + where +
+                         ", outside the tensors this launch only reads");
+  for (uint64_t k = 0; k < size; ++k)
+    if (r->state[l.offset - r->base + k] == ByteState::Uninit)
+      refuse(ctx, ins, "reads at an address chosen by comparisons of data that may name " + where + ", which holds no value");
+}
+
 Value Machine::load_indexed(ExecContext& ctx, const ptx::Instr& ins, Space space, const std::shared_ptr<const IndexedAddress>& a,
                             uint64_t extra, unsigned size, ptx::Type t) {
   if (before_grid_wait(ctx.th)) refuse_before_grid_wait(ctx, ins, "reads at a data-dependent address");
@@ -216,6 +237,7 @@ Value Machine::load_indexed(ExecContext& ctx, const ptx::Instr& ins, Space space
   for (size_t c = 0; c < ia.candidates.size(); ++c) {
     ConditionScope scope(access_condition_, ia, c);
     const Located& l = where[c];
+    if (ia.by_comparisons()) chosen_cell_readable(ctx, ins, l, size);
     std::optional<uint64_t> at = indexed_target(ctx, ins, l, size, IndexedKind::Read);
     if (!at) {
       values.push_back(out_of_bounds_value(l, ia.candidates[c].addr + extra, size, view));
@@ -247,6 +269,7 @@ void Machine::store_indexed(ExecContext& ctx, const ptx::Instr& ins, Space space
   if (v.is_poison()) refuse(ctx, ins, "stores the old value returned by an atomic, whose value depends on the order of atomics");
   if (v.is_concrete() && size < 8) v.bits &= (uint64_t{1} << (8 * size)) - 1;
   const IndexedAddress& ia = *a;
+  if (ia.by_comparisons()) refuse(ctx, ins, "stores at an address chosen by comparisons of data");
   expr::Store& st = session_.store();
   const auto instr = static_cast<uint32_t>(&ins - ctx.fn.instrs.data());
   for (size_t c = 0; c < ia.candidates.size(); ++c) {
@@ -295,6 +318,7 @@ void Machine::atomic_indexed(ExecContext& ctx, const ptx::Instr& ins, Space spac
   if (op == MIN) neutral = Value::of_bits(sgn ? all >> 1 : all);
   if (op == MAX) neutral = Value::of_bits(sgn ? (all >> 1) + 1 : 0);
   const IndexedAddress& ia = *a;
+  if (ia.by_comparisons()) refuse(ctx, ins, "an atomic at an address chosen by comparisons of data");
   expr::Store& st = session_.store();
   for (size_t c = 0; c < ia.candidates.size(); ++c) {
     ConditionScope scope(access_condition_, ia, c);

@@ -145,6 +145,7 @@ class Machine final : public AccessPath, public ThreadStepper {
   // Accesses at data-dependent addresses (exec/indexed_memory.cpp).
   std::shared_ptr<const IndexedAddress> indexed_address(ExecContext& ctx, const ptx::Instr& ins, Value base, unsigned width,
                                                         uint64_t offset) override;
+  void chosen_cell_readable(ExecContext& ctx, const ptx::Instr& ins, const Located& l, unsigned size);
   Value load_indexed(ExecContext& ctx, const ptx::Instr& ins, Space space, const std::shared_ptr<const IndexedAddress>& a,
                      uint64_t extra, unsigned size, ptx::Type t) override;
   void store_indexed(ExecContext& ctx, const ptx::Instr& ins, Space space, const std::shared_ptr<const IndexedAddress>& a,

@@ -379,10 +379,11 @@ class FlagGemsVectorNormL2(_TwoPass, Row):
         "l2norm_all"
 
 
-class FlagGemsArgmax(Row):
+class _Argmax:
     """flag-gems argmax (whole tensor): argmax_kernel_1 keeps each block's max and index, argmax_kernel_2 the
     index of the largest partial (first on ties, as the reference): it loads mid_index + argmax(mid_value),
-    an address that depends on the data"""
+    an address chosen by comparisons of the data"""
+    mutate1 = mutate2 = None
 
     def setup(self):
         self.x = racer.input((N,), "f32", range=(-4, 4))
@@ -391,9 +392,9 @@ class FlagGemsArgmax(Row):
         self.out = racer.empty((1,), "i64")
 
     def program_a(self):
-        k1 = racer.triton(kernel("flag_gems.ops.argmax", "argmax_kernel_1"), BLOCK_SIZE=BLOCK)
+        k1 = racer.triton(kernel("flag_gems.ops.argmax", "argmax_kernel_1", self.mutate1), BLOCK_SIZE=BLOCK)
         racer.launch(k1, grid=MID, args=[racer.read(self.x), racer.write(self.mid_value), racer.write(self.mid_index), N])
-        k2 = racer.triton(kernel("flag_gems.ops.argmax", "argmax_kernel_2"), BLOCK_MID=BLOCK_MID)
+        k2 = racer.triton(kernel("flag_gems.ops.argmax", "argmax_kernel_2", self.mutate2), BLOCK_MID=BLOCK_MID)
         racer.launch(k2, grid=1, args=[racer.read(self.mid_value), racer.read(self.mid_index), racer.write(self.out),
                                        MID])
         return {"out": self.out}
@@ -401,6 +402,20 @@ class FlagGemsArgmax(Row):
     def program_b(self):
         racer.launch(ref("ops.cu", "argmax_all"), grid=1, block=32, args=[racer.read(self.x), racer.write(self.out), N])
         return {"out": self.out}
+
+
+class FlagGemsArgmax(_Argmax, Row):
+    """flag-gems argmax over the whole tensor (two stages)"""
+
+
+class FlagGemsArgmaxPartialOffsetMutant(_Argmax, Mutation):
+    """mutation: the first stage stores each block's index without the block's offset"""
+    mutate1 = [("max_index = max_index + pid * BLOCK_SIZE", "max_index = max_index")]
+
+
+class FlagGemsArgmaxSecondStageArgminMutant(_Argmax, Mutation):
+    """mutation: the second stage picks the smallest partial"""
+    mutate2 = [("index_val = tl.argmax(mid_val, axis=0)", "index_val = tl.argmin(mid_val, axis=0)")]
 
 
 class FlagGemsDot(Row):
