@@ -18,6 +18,7 @@ constexpr long kMaxPower = 64;
 
 // arg = q * base, base with its leading coefficient 1 (a sum's first term, a product's constant).
 std::pair<mpq_class, ExprId> multiple_of(expr::Store& s, ExprId arg) {
+  if (s.is_rational(arg)) return {s.rational(arg), s.one()};  // a constant: a multiple of 1
   mpq_class q(1);
   if (s.kind(arg) == Kind::Mul) q = s.coef(arg);
   else if (s.kind(arg) == Kind::Add && s.arity(arg) > 0) q = s.weight(arg, 0);
@@ -47,22 +48,29 @@ bool merge_once(expr::Store& s, ExprId& x) {
   }
   expr::Substitution map;
   for (auto& [base_index, members] : by_base) {
-    mpz_class d(1);
+    // The atom is exp(g base), g the largest rational every q is an integer multiple of: the gcd
+    // of the numerators over the lcm of the denominators (exp(c x) and exp(-c x) meet as exp(c x)
+    // and its inverse, whatever c's denominator).
+    mpz_class d(1), n(0);
     bool differ = false;
     for (const Member& m : members) {
       mpz_lcm(d.get_mpz_t(), d.get_mpz_t(), m.q.get_den_mpz_t());
+      mpz_gcd(n.get_mpz_t(), n.get_mpz_t(), m.q.get_num_mpz_t());
       differ |= m.q != members.front().q;
     }
-    if (!differ || d == 1) continue;
+    const mpq_class g(n, d);
+    // (Integer multiples of a symbolic base are powers already, exp(2x) = exp(x)^2 in the Store;
+    // of constants, exp(2) and exp(1), not.)
+    if (!differ || (g == 1 && base_index != s.one().index)) continue;
     bool small = true;
     for (const Member& m : members) {
-      mpq_class k = m.q * d;
+      mpq_class k = m.q / g;
       small &= k.get_den() == 1 && abs(k.get_num()) <= kMaxPower;
     }
     if (!small) continue;
-    ExprId atom = s.exp(s.mul(s.constant(mpq_class(1, d)), ExprId{base_index}));
+    ExprId atom = s.exp(s.mul(s.constant(g), ExprId{base_index}));
     for (const Member& m : members) {
-      const mpq_class k = m.q * d;
+      const mpq_class k = m.q / g;
       map.emplace(m.node, s.pow_int(atom, k.get_num()));
     }
   }

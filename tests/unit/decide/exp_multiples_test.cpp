@@ -23,6 +23,23 @@ TEST_F(DecideTest, ExpsOfRationalMultiplesOfOneArgumentMeet) {
   EXPECT_NE(decide(s.mul(half, half), s.exp(y)).status, CellStatus::Proved);
 }
 
+TEST_F(DecideTest, ALogisticWrittenWithEitherSignOfItsArgumentMeets) {
+  // x + 1/(exp(k y) + 1) against x + exp(-k y) / (exp(-k y) + 1) with k's
+  // denominator 2^24 (an f32 constant): exp(k y) and exp(-k y) are one atom and its inverse.
+  const ExprId k = q(11863283, 16777216);
+  ExprId e = s.exp(s.mul(k, y)), inv = s.exp(s.mul(s.neg(k), y));
+  EXPECT_EQ(decide(s.add(x, s.div(c(1), s.add(e, c(1)))), s.add(x, s.div(inv, s.add(inv, c(1))))).status,
+            CellStatus::Proved);
+  EXPECT_NE(decide(s.div(c(1), s.add(e, c(1))), s.div(e, s.add(inv, c(1)))).status, CellStatus::Proved);
+  // exp(y - 1) and exp(1 - y) share exp(1): sigmoid(1 - y) is 1 - sigmoid(y - 1).
+  ExprId down = s.exp(s.sub(y, c(1))), up = s.exp(s.sub(c(1), y));
+  EXPECT_EQ(decide(s.div(c(1), s.add(down, c(1))), s.sub(c(1), s.div(c(1), s.add(up, c(1))))).status, CellStatus::Proved);
+  // Integer multiples of a constant: exp(2) is exp(1)^2, exp(-3/2) is exp(1/2)^-3.
+  EXPECT_EQ(decide(s.mul(s.exp(c(2)), x), s.mul(s.pow_int(s.exp(c(1)), 2), x)).status, CellStatus::Proved);
+  EXPECT_EQ(decide(s.mul(s.exp(q(-3, 2)), x), s.div(x, s.pow_int(s.exp(q(1, 2)), 3))).status, CellStatus::Proved);
+  EXPECT_NE(decide(s.mul(s.exp(c(2)), x), s.mul(s.exp(c(1)), x)).status, CellStatus::Proved);
+}
+
 TEST_F(DecideTest, AMinimumOfNegatedValuesMeetsTheMaximum) {
   std::vector<ExprId> xs{s.exp(x), s.exp(y), z}, negated;
   for (ExprId v : xs) negated.push_back(s.neg(v));
