@@ -40,9 +40,11 @@ std::pair<mpq_class, ExprId> scaled_factor(const expr::Store& s, ExprId x) {
 // u^m sqrt(u)^k in one product is u^(e div 2) sqrt(u)^(e mod 2), e = 2m + k: a factor
 // x / sqrt(x) meets sqrt(x), sqrt(x)^2 meets x, and 1/sqrt(x) is sqrt(x)/x. Wherever
 // u^m sqrt(u)^k is defined (u >= 0, and u != 0 under a negative power) so is the result, with
-// the same value.
+// the same value; where u is infinite (a log of data may reach -inf, a quotient +inf) the
+// original is undefined or is the result's infinity (sqrt(-inf) and inf * 0 are undefined),
+// which is the convention's "may define more".
 ExprId AtomNormalizer::sqrt_powers(ExprId product) {
-  if (s_.kind(product) != Kind::Mul || !s_.is_finite(product)) return product;
+  if (s_.kind(product) != Kind::Mul) return product;
   std::map<uint32_t, mpz_class> halves;  // base -> exponent of u in halves, for bases with a sqrt factor
   for (uint32_t i = 0; i < s_.arity(product); ++i) {
     ExprId f = s_.operand(product, i);

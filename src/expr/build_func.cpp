@@ -28,9 +28,6 @@ ExprId Store::func(FuncKind f, ExprId a) {
     switch (f) {
       case FuncKind::Exp:
         if (q == 0) return one_;
-        // exp(-c) = exp(c)^-1, so that exp(x - 1) = exp(x) exp(-1) and exp(1 - x) = exp(1) / exp(x)
-        // share their constant's atom (a logistic written both ways).
-        if (q < 0) return pow_int(exp(constant(-q)), -1);
         break;
       case FuncKind::Log:
         if (q == 1) return zero_;

@@ -588,6 +588,11 @@ class LightllmFlashDecodingLseMutant(_FlashDecoding, Mutation):
     mutate1 = [("max_logic + tl.log(sum_exp)", "tl.log(sum_exp)")]
 
 
+class LightllmFlashDecodingStage2NoRescaleMutant(_FlashDecoding, Mutation):
+    """mutation: stage 2 forgets to rescale the accumulated output when a later block raises the max"""
+    mutate2 = [("        acc *= old_scale\n", "        acc = acc\n")]
+
+
 # ---- prefill attention ----
 PLEN, PSTART, PT, PH, PKVH, PD = [12, 9], [0, 12], 21, 2, 1, 32
 PSCALE = 1.0 / math.sqrt(PD)

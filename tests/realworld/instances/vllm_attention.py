@@ -167,6 +167,11 @@ class VllmDecodeAttentionStage2LseMutant(_DecodeMha, Mutation):
     mutate2 = [("lse_val = e_max + tl.log(e_sum)", "lse_val = tl.log(e_sum)")]
 
 
+class VllmDecodeAttentionStage2NoRescaleMutant(_DecodeMha, Mutation):
+    """mutation: stage 2 forgets to rescale the accumulated output when a later split raises the max"""
+    mutate2 = [("            acc *= old_scale\n", "            acc = acc\n")]
+
+
 class _DecodeGrouped(_Decode):
     """vLLM decode attention, grouped (decode_attention_fwd_grouped): _fwd_grouped_kernel_stage1 (grid
     (2, cdiv(heads, min(16, kv_group_num)) = 1, 2), BLOCK_N 32, BLOCK_H 16, 4 warps, 2 stages; tl.dot of q and

@@ -117,6 +117,21 @@ TEST_F(DecideTest, AFunctionsSymmetriesMeetItsPlainForms) {
 
 // Random products and functions of the shapes rewritten, at random points: wherever the
 // original has a value, the rewrite has the same one.
+TEST_F(DecideTest, SquareRootPowersMeetWhereTheBaseReadsALog) {
+  // u * rsqrt(u) per element of a product reduction, u = |log(|z_j - w_j| + 1/2)| + 1/2: a log of
+  // data may be -inf, so the product is not finite; it still meets the product of sqrt(u_j).
+  std::vector<ExprId> roots, written;
+  for (int j = 0; j < 4; ++j) {
+    ExprId z = sym("z" + std::to_string(j)), w = sym("w" + std::to_string(j));
+    ExprId u = s.add(s.abs(s.log(s.add(s.abs(s.sub(z, w)), q(1, 2)))), q(1, 2));
+    roots.push_back(s.sqrt(u));
+    written.push_back(s.mul(u, s.pow_int(s.sqrt(u), -1)));
+  }
+  EXPECT_EQ(decide(s.mul(roots), s.mul(written)).status, CellStatus::Proved);
+  written.back() = s.mul(s.add(x, written.back()), s.pow_int(s.sqrt(x), -1));  // one factor changed
+  EXPECT_NE(decide(s.mul(roots), s.mul(written)).status, CellStatus::Proved);
+}
+
 TEST_F(DecideTest, TheSymmetryRewritesKeepTheValue) {
   std::mt19937_64 rng(5);
   auto pick = [&] {
