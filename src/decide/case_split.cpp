@@ -98,6 +98,7 @@ class Splitter {
       case Out::Stop:
         out.status = SplitStatus::Undecided;
         out.why = "case split: " + why_;
+        out.differing_piece = differing_piece_;
         break;
     }
     // A rounding-level witness was kept while the other pieces were searched for a larger
@@ -473,6 +474,7 @@ class Splitter {
     }
     why_ = "on a piece the sides differ as functions, but no point of it (" + std::to_string(opt_.witness_tries) +
            " tried) showed a difference";
+    differing_piece_ = true;
     return Out::Stop;
   }
 
@@ -634,6 +636,7 @@ class Splitter {
   size_t pieces_ = 0, total_pieces_ = 0, pruned_ = 0, negligible_ = 0;
   bool continuous_ = false;  // both sides continuous and defined on the whole box
   std::string why_;
+  bool differing_piece_ = false;
   Refutation refutation_;
   std::optional<Refutation> small_refutation_;  // the first rounding-level one (differs())
   // Past a rounding-level witness (this split's, or one the caller holds: the options'

@@ -77,6 +77,8 @@ struct SplitResult {
   size_t pieces = 0;                     // leaves checked, over all trees
   size_t pruned = 0;                     // branches shown infeasible
   size_t negligible = 0;                 // pieces of measure zero set aside (continuous sides)
+  // Undecided on a piece where the sides differ as functions but none of its points showed it.
+  bool differing_piece = false;
 };
 
 // Whether two condition-free numbers are proved equal (wherever both are defined).

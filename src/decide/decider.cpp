@@ -298,6 +298,7 @@ struct Decider::Impl {
     }
     if (!small && (sa != a || sb != b) && (sa == sb || equal(sa, sb))) return proved("choices the input ranges fix");
 
+    bool differing_piece = false;  // the case split met a piece where the sides differ as functions
     if (options.use_case_split) {
       CaseSplitOptions co = options.case_split;
       co.balls = options.balls;
@@ -317,6 +318,7 @@ struct Decider::Impl {
         if (settles(r, *sr.refutation)) return *r;
       }
       if (sr.status == SplitStatus::Undecided) notes.push_back(sr.why);
+      differing_piece = sr.differing_piece;
     }
 
     SearchOptions so{options.points, options.boundary_points, options.balls};
@@ -344,7 +346,7 @@ struct Decider::Impl {
           if (settles(rd, *x)) return *rd;
         }
     }
-    if (differ || small) {
+    if (differ || small || differing_piece) {
       // Pieces no point reached: each branch point pushed to its other branch (branch_flips.hpp),
       // from the rounding-level witness where there is one.
       FlipOptions fo;

@@ -78,6 +78,18 @@ TEST_F(BranchFlipsTest, ARoundingLevelWitnessGivesWayToOneBehindTheBranch) {
   EXPECT_GT(abs(*r.value_a - *r.value_b) * 262144, scale) << r.step;
 }
 
+TEST_F(BranchFlipsTest, APieceNoPointReachedIsSearchedWhereTheNormalFormGaveUp) {
+  // With the normal form's limits too small for the merge, nothing says the sides differ as
+  // functions until the case split meets the piece where the second split's log-sum-exp is the
+  // larger, and none of that piece's points (its condition is on logs of sums) shows it.
+  Merge m = merge();
+  DeciderOptions o;
+  o.max_terms = 4;
+  CellDecision r = decide(m.right, m.forgetful, o);
+  ASSERT_EQ(r.status, CellStatus::Refuted) << r.reason;
+  EXPECT_EQ(r.step.rfind("after flipping a branch", 0), 0u) << r.step;
+}
+
 TEST_F(BranchFlipsTest, TheSearchAloneFindsTheWitnessFromAPointWhereTheSidesAgree) {
   Merge m = merge();
   std::vector<ExprId> syms = expr::free_symbols(s, m.right);
