@@ -5,6 +5,8 @@
 #include <limits>
 #include <unordered_map>
 
+#include "expr/walk.hpp"
+
 namespace racer::decide {
 
 using expr::ExprId;
@@ -47,29 +49,8 @@ FloatTape::FloatTape(const expr::Store& s, std::span<const ExprId> roots, const 
   for (size_t k = 0; k < symbols.size(); ++k) coordinate.emplace(symbols[k].index, static_cast<uint32_t>(k));
   std::unordered_map<uint32_t, uint32_t> slot_of;
   std::vector<bool> branch_node;
-  // Operands before the node, each node once (iteratively: unrolled kernels make deep DAGs).
-  struct Frame {
-    ExprId id;
-    bool expanded;
-  };
-  std::vector<Frame> stack;
-  for (ExprId r : roots) stack.push_back({r, false});
-  while (!stack.empty() && usable_) {
-    Frame f = stack.back();
-    if (slot_of.count(f.id.index)) {
-      stack.pop_back();
-      continue;
-    }
-    if (!f.expanded) {
-      stack.back().expanded = true;
-      for (uint32_t i = 0; i < s.arity(f.id); ++i) {
-        ExprId c = s.operand(f.id, i);
-        if (!slot_of.count(c.index)) stack.push_back({c, false});
-      }
-      continue;
-    }
-    stack.pop_back();
-    const ExprId x = f.id;
+  // Operands before the node, each node once: a node's slot is above its operands'.
+  auto compile = [&](ExprId x) -> uint32_t {
     Op o{s.kind(x), 0, static_cast<uint32_t>(args_.size()), s.arity(x), 0};
     switch (o.kind) {
       case Kind::Const: o.coef = const_value(s, x); break;
@@ -89,10 +70,12 @@ FloatTape::FloatTape(const expr::Store& s, std::span<const ExprId> roots, const 
     const bool weighted = (o.kind == Kind::Add || o.kind == Kind::Mul) && !s.unit_weights(x);
     for (uint32_t i = 0; i < o.n; ++i)
       args_.push_back({slot_of.at(s.operand(x, i).index), weighted ? s.weight(x, i).get_d() : 1.0});
-    slot_of.emplace(x.index, static_cast<uint32_t>(ops_.size()));
     ops_.push_back(o);
     branch_node.push_back(is_branch(s, x));
-  }
+    return static_cast<uint32_t>(ops_.size() - 1);
+  };
+  for (ExprId r : roots)
+    expr::fold_post_order<uint32_t>(r, slot_of, [](ExprId) { return std::optional<uint32_t>(); }, expr::AllOperands{s}, compile);
   if (!usable_) return;
   for (ExprId r : roots) roots_.push_back(slot_of.at(r.index));
   index_.assign(slot_of.begin(), slot_of.end());
