@@ -108,8 +108,12 @@ class Result:
         returns {differing_count, compared, differing: [(cell, a, b)], at_witness, refusal}."""
         import os
         import tempfile
-        if path is None:
-            fd, path = tempfile.mkstemp(suffix=".json", prefix="racer-witness-")
-            os.close(fd)
+        if path is not None:
+            return _native.call(_native.core().replay, path)
+        fd, path = tempfile.mkstemp(suffix=".json", prefix="racer-witness-")
+        os.close(fd)
+        try:
             self.save_witness(path)
-        return _native.call(_native.core().replay, path)
+            return _native.call(_native.core().replay, path)
+        finally:
+            os.remove(path)

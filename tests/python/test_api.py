@@ -1,6 +1,7 @@
 """Every entry point of the Python API, and every error it gives, with a clear located message."""
 import inspect
 import json
+import tempfile
 import os
 import subprocess
 from fractions import Fraction
@@ -210,7 +211,10 @@ class Axpy(racer.Instance):
 
 
 @needs_nvcc
-def test_class_form_witness_explain_and_replays(tmp_path):
+def test_class_form_witness_explain_and_replays(tmp_path, monkeypatch):
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(scratch))
     r = racer.check(Axpy)
     assert r.name == "axpy" and r.verdict == "inequivalent" and r.exit_code == 1 and not r.equivalent
     w = r.witness
@@ -226,6 +230,7 @@ def test_class_form_witness_explain_and_replays(tmp_path):
     assert f"program a:" in text and "decided:   refuted" in text
     cpu = r.replay()
     assert cpu["refusal"] == "" and cpu["differing_count"] >= 1 and cpu["at_witness"][0] == cell
+    assert not list(scratch.iterdir()), "replay left its witness file behind"
     saved = r.save_witness(str(tmp_path / "w.json"))
     j = json.load(open(saved))
     assert j["format"] == "racer-witness-1" and j["replay"]["a"][0]["param_types"] == ["f32", "u64", "u64", "u64", "u32"]
