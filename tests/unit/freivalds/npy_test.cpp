@@ -14,12 +14,26 @@
 namespace racer::freivalds {
 namespace {
 
+// One directory per test process, removed at exit so that runs leave nothing in the temp directory.
+const std::filesystem::path& scratch_dir() {
+  struct Scratch {
+    std::filesystem::path dir = std::filesystem::temp_directory_path() / ("racer_npy_" + std::to_string(::getpid()));
+    Scratch() { std::filesystem::create_directories(dir); }
+    ~Scratch() {
+      std::error_code ignored;
+      std::filesystem::remove_all(dir, ignored);
+    }
+  };
+  static Scratch scratch;
+  return scratch.dir;
+}
+
 std::string npy(const std::string& name, const std::string& descr, const std::string& shape, const void* data, size_t bytes,
                 bool fortran = false) {
   std::string header = "{'descr': '" + descr + "', 'fortran_order': " + (fortran ? "True" : "False") + ", 'shape': " + shape + ", }";
   while ((10 + header.size() + 1) % 64) header += ' ';
   header += '\n';
-  auto path = (std::filesystem::temp_directory_path() / ("racer_npy_" + std::to_string(::getpid()) + "_" + name)).string();
+  auto path = (scratch_dir() / name).string();
   std::ofstream out(path, std::ios::binary);
   out.write("\x93NUMPY\x01\x00", 8);
   uint16_t len = static_cast<uint16_t>(header.size());
