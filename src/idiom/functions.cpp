@@ -149,7 +149,15 @@ std::optional<Fit> fit_power(const std::vector<Sample>& samples, Tolerance tol) 
 
 namespace {
 
-std::optional<Fit> fit_anew(const std::vector<Sample>& samples, Tolerance tol) {
+// d as a small rational, else as one of the offsets it is near (a float constant's exact value).
+std::optional<mpq_class> offset_of(long double d, const std::vector<mpq_class>& offsets) {
+  if (auto q = simple(std::fabs(d) < 1e-6L ? 0 : d)) return q;
+  for (const mpq_class& h : offsets)
+    if (std::fabs(h.get_d() - d) <= 1e-4L * std::max<long double>(1, std::fabs(d))) return h;
+  return std::nullopt;
+}
+
+std::optional<Fit> fit_anew(const std::vector<Sample>& samples, Tolerance tol, const std::vector<mpq_class>& offsets) {
   if (auto f = fit_power(samples, tol)) return f;
   for (Fn fn : kFamily) {
     for (size_t si = 0; si < std::size(kScales); ++si) {
@@ -170,7 +178,7 @@ std::optional<Fit> fit_anew(const std::vector<Sample>& samples, Tolerance tol) {
       if (!s1 || !s2) continue;
       long double a = (s1->y - s2->y) / (g1 - g2);
       long double d = s1->y - a * g1;
-      auto qa = simple(a), qd = simple(std::fabs(d) < 1e-6L ? 0 : d);
+      auto qa = simple(a), qd = offset_of(d, offsets);
       auto qb = simple(b);
       if (!qa || !qd || !qb || *qa == 0) continue;
       Fit f{fn, *qa, *qb, *qd};
@@ -182,7 +190,7 @@ std::optional<Fit> fit_anew(const std::vector<Sample>& samples, Tolerance tol) {
 
 }  // namespace
 
-std::optional<Fit> fit_routine(const std::vector<Sample>& samples, Tolerance tol) {
+std::optional<Fit> fit_routine(const std::vector<Sample>& samples, Tolerance tol, const std::vector<mpq_class>& offsets) {
   // A plan search asks for the same samples again and again (a register that keeps its value
   // over many visits, a candidate input that the code never reads): the answer depends on
   // nothing else, so it is remembered, keyed by the samples' significant bytes.
@@ -194,10 +202,11 @@ std::optional<Fit> fit_routine(const std::vector<Sample>& samples, Tolerance tol
     key.append(reinterpret_cast<const char*>(&s.y), 10);
     key.push_back(s.nan ? 1 : 0);
   }
+  for (const mpq_class& h : offsets) key += h.get_str() + ";";
   thread_local std::unordered_map<std::string, std::optional<Fit>> memo;
   if (auto it = memo.find(key); it != memo.end()) return it->second;
   if (memo.size() > 4096) memo.clear();
-  return memo[std::move(key)] = fit_anew(samples, tol);
+  return memo[std::move(key)] = fit_anew(samples, tol, offsets);
 }
 
 expr::ExprId build(expr::Store& st, const Fit& f, expr::ExprId t) {

@@ -33,8 +33,11 @@ struct Sample {
 enum class Tolerance : uint8_t { Loose, Strict };
 
 // The first member of the family that every sample agrees with (within the function's
-// stated tolerance), or nullopt.
-std::optional<Fit> fit_routine(const std::vector<Sample>& samples, Tolerance tol = Tolerance::Loose);
+// stated tolerance), or nullopt. `offsets`: constants the routine's last instruction adds (an
+// fma's immediate addend, where the compiler fused the routine's final scaling with the
+// `- 0.1f` after it), taken as d exactly where d is near one and no small rational.
+std::optional<Fit> fit_routine(const std::vector<Sample>& samples, Tolerance tol = Tolerance::Loose,
+                               const std::vector<mpq_class>& offsets = {});
 // Whether a fit agrees with every sample.
 bool agrees(const Fit& f, const std::vector<Sample>& samples, Tolerance tol = Tolerance::Loose);
 

@@ -1,6 +1,7 @@
 #include "idiom/plan.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstdio>
 #include <map>
@@ -18,12 +19,27 @@ constexpr size_t kMinRangeSamples = 8;
 
 // The fit of the samples, over the input's range where one is given (the samples outside it
 // are dropped).
-std::optional<Fit> fit_in_range(std::vector<Sample>& samples, Tolerance tol, const std::optional<InputRange>& range) {
+std::optional<Fit> fit_in_range(std::vector<Sample>& samples, Tolerance tol, const std::optional<InputRange>& range,
+                                const std::vector<mpq_class>& offsets = {}) {
   if (range) {
     std::erase_if(samples, [&](const Sample& x) { return !range->contains(x.t); });
     if (samples.size() < kMinRangeSamples) return std::nullopt;
   }
-  return fit_routine(samples, tol);
+  return fit_routine(samples, tol, offsets);
+}
+
+// The exact values of an instruction's float immediates (an fma's addend the compiler fused
+// into a routine's last step): offsets a fit may take as its d.
+std::vector<mpq_class> float_immediates(const ptx::Instr& ins) {
+  std::vector<mpq_class> out;
+  for (size_t k = 1; k < ins.operands.size(); ++k) {
+    const ptx::Operand& o = ins.operands[k];
+    if (o.kind != ptx::Operand::Kind::FloatImm || (o.float_bits != 32 && o.float_bits != 64)) continue;
+    const double v = o.float_bits == 32 ? static_cast<double>(std::bit_cast<float>(static_cast<uint32_t>(o.value)))
+                                        : std::bit_cast<double>(static_cast<uint64_t>(o.value));
+    if (std::isfinite(v)) out.emplace_back(v);
+  }
+  return out;
 }
 
 using ptx::Liveness;
@@ -245,7 +261,7 @@ std::optional<RoutinePlan> plan_at_write(const PlanSearch& s, const Event& e) {
     commit_index.push_back(k);
   }
   if (samples.size() != runs.size()) return std::nullopt;
-  auto fit = fit_in_range(samples, s.tol, s.input_range);
+  auto fit = fit_in_range(samples, s.tol, s.input_range, float_immediates(fn.instrs[e.pc]));
   if (s.debug) {
     std::fprintf(stderr, "    candidate %s at pc %u: %s;", fn.regs[y].name.c_str(), e.pc, fit ? fit->describe().c_str() : "no fit");
     for (size_t k = 0; k < samples.size() && k < 6; ++k) std::fprintf(stderr, " (%Lg -> %Lg)", samples[k].t, samples[k].y);

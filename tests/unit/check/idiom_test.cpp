@@ -95,6 +95,29 @@ TEST_F(MachineTest, ExpfWithOneCoefficientChangedIsNotRecognized) {
   EXPECT_TRUE(r.recognized.empty() || r.recognized[0].find("expf_corrupted") == std::string::npos) << show(r);
 }
 
+TEST_F(MachineTest, ExpfWhoseLastStepAddsAFloatConstantIsExpPlusThatConstant) {
+  // expf(x) - 0.1f: nvcc fuses the routine's final scaling by 2^n with the subtraction, an fma
+  // whose addend is the constant (no small rational: its exact f32 value is the routine's
+  // offset). Against Triton's exp minus the same constant: equivalent; minus 0.2f: refuted.
+  std::string fused = replace_all(kExpfBody, "  mul.f32 %f18, %f17, %f16;\n", "  fma.rn.f32 %f18, %f17, %f16, 0fBDCCCCCD;\n");
+  auto minus = [](const char* k) {
+    return replace_all(kTritonExpBody, "  ex2.approx.f32 %f3, %f2;\n",
+                       std::string("  ex2.approx.f32 %f4, %f2;\n  add.f32 %f3, %f4, ") + k + ";\n");
+  };
+  const std::string tensors = R"(x = { shape = [32], dtype = "f32", init = "input", range = [-4, 4] }
+out = { shape = [32], dtype = "f32", init = "empty" }
+)";
+  auto same = run(kernel("expf_minus", 2, fused) + kernel("exp_minus", 2, minus("0fBDCCCCCD")),
+                  {.tensors = tensors, .a = {{"expf_minus", kArgs}}, .b = {{"exp_minus", kArgs}}});
+  EXPECT_EQ(same.verdict, Verdict::Equivalent) << show(same);
+  bool recognized = false;
+  for (const auto& g : same.recognized) recognized |= g.find("expf_minus: -13421773/134217728 + exp(t)") != std::string::npos;
+  EXPECT_TRUE(recognized) << show(same);
+  auto other = run(kernel("expf_minus", 2, fused) + kernel("exp_minus", 2, minus("0fBE4CCCCD")),
+                   {.tensors = tensors, .a = {{"expf_minus", kArgs}}, .b = {{"exp_minus", kArgs}}});
+  EXPECT_EQ(other.verdict, Verdict::Inequivalent) << show(other);
+}
+
 TEST_F(MachineTest, ExpfWithTheRangeReductionBrokenIsNotRecognized) {
   // The magic constant of the exponent extraction off by one ulp-pattern: wrong powers of two.
   std::string corrupted = replace_all(kExpfBody, "0f4B400001", "0f4B400101");
