@@ -5,6 +5,7 @@
 
 #include "exec/machine.hpp"
 #include "exec/refusal.hpp"
+#include "ptx/liveness.hpp"
 #include "ptx/printer.hpp"
 
 namespace racer::exec {
@@ -14,13 +15,33 @@ constexpr const char* kRoutineLeftOpen =
     "the thread ended inside a recognized math routine, before the routine's result was in place (stepping over it "
     "would have left the routine by a path that skips its merge point)";
 
+// Whether the skipped instruction `instr` reads a register another instruction the plan skips
+// writes: the thread never wrote it, so running `instr` again (a later routine's probe re-running
+// what computed its input) would read a stale value.
+bool reads_skipped_writes(const ptx::Function& fn, const AbsorbPlan& p, uint32_t instr) {
+  std::vector<uint32_t> reads, writes;
+  ptx::reads_of(fn.instrs[instr], reads);
+  for (uint32_t s : p.skip) {
+    if (s == instr) continue;
+    writes.clear();
+    ptx::writes_of(fn.instrs[s], writes);
+    for (uint32_t w : writes)
+      if (std::find(reads.begin(), reads.end(), w) != reads.end()) return true;
+  }
+  return false;
+}
+
+// The register's value was placed at `instr` by a plan (Thread::plan_placed, where that matters).
+void place(const ptx::Function& fn, Thread& th, const AbsorbPlan& p, uint32_t reg, const Value& v, uint32_t instr) {
+  th.regs[reg] = v;
+  th.def_pc[reg] = instr;
+  if (reads_skipped_writes(fn, p, instr)) th.plan_placed.emplace_back(reg, instr);
+}
+
 // The registers a split routine's plan places at this instruction get their values.
-void place_results(Thread& th, const AbsorbPlan& p, uint32_t instr) {
+void place_results(const ptx::Function& fn, Thread& th, const AbsorbPlan& p, uint32_t instr) {
   for (const AbsorbPlan::Placed& r : p.placed)
-    if (r.instr == instr) {
-      th.regs[r.reg] = r.value;
-      th.def_pc[r.reg] = instr;
-    }
+    if (r.instr == instr) place(fn, th, p, r.reg, r.value, instr);
 }
 
 }  // namespace
@@ -72,12 +93,9 @@ void Machine::commit_plan(Thread& th, size_t plan, uint32_t instr) {
     Value addend = th.regs[p.addend_reg];
     v = dom_.fbin(p.addend_negated ? FBin::Sub : FBin::Add, p.addend_type, v, addend, {});
   }
-  th.regs[p.reg] = v;
-  th.def_pc[p.reg] = instr;
-  for (const auto& [reg, value] : p.extra) {
-    th.regs[reg] = value;
-    th.def_pc[reg] = instr;
-  }
+  const ptx::Function& fn = launch_->module->functions[launch_->function];
+  place(fn, th, p, p.reg, v, instr);
+  for (const auto& [reg, value] : p.extra) place(fn, th, p, reg, value, instr);
   for (auto [addr, size] : p.clobber_local)
     if (th.local && th.local->contains(addr, size)) write_bytes(*th.local, addr - th.local->base, size, Value::poison());
   th.plans.erase(th.plans.begin() + static_cast<long>(plan));
@@ -99,7 +117,7 @@ void Machine::enter_plan(ExecContext& ctx, uint32_t instr) {
   Thread& th = ctx.th;
   if (!th.plans.back().jumps.empty()) th.data_branched = true;  // the routine's branches may part lanes
   follow_skipped(ctx, th.plans.back(), instr);
-  place_results(th, th.plans.back(), instr);
+  place_results(ctx.fn, th, th.plans.back(), instr);
   if (!th.plans.back().before && th.plans.back().commit == instr) commit_plan(th, th.plans.size() - 1, instr);
 }
 
@@ -122,7 +140,7 @@ bool Machine::absorbed(ExecContext& ctx, uint32_t instr) {
                                         "result was in place (it left the routine by a path that skips its merge point)");
     if (!std::binary_search(p.skip.begin(), p.skip.end(), instr)) continue;
     follow_skipped(ctx, p, instr);
-    place_results(th, p, instr);
+    place_results(ctx.fn, th, p, instr);
     if (instr == p.commit) commit_plan(th, i, instr);
     return true;
   }

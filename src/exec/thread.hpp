@@ -96,6 +96,10 @@ struct PathFrame {
 struct Thread {
   std::vector<Value> regs;
   std::vector<uint32_t> def_pc;   // per register: the instruction that last wrote it
+  // (register, instruction) where a recognized routine's plan placed the register's value: that
+  // instruction (the routine's last step) did not compute it from what it reads, whose registers
+  // the thread stepped over and never wrote (a probe must not run it again from them).
+  std::vector<std::pair<uint32_t, uint32_t>> plan_placed;
   std::vector<AbsorbPlan> plans;
   std::vector<PathFrame> paths;  // innermost last
   uint32_t pc = 0;

@@ -506,6 +506,9 @@ std::vector<uint32_t> prelude_of(const exec::Thread& th, const ptx::Function& fn
     std::vector<uint32_t> rs;
     writes_of(fn.instrs[def], rs);
     if (std::find(rs.begin(), rs.end(), r) == rs.end()) return false;
+    // Nor where a recognized routine placed r there: run again, that last step would read the
+    // registers the thread stepped over (stale: expf(a) + s's fma with expf's 2^n never built).
+    if (std::find(th.plan_placed.begin(), th.plan_placed.end(), std::pair{r, def}) != th.plan_placed.end()) return false;
     reads_of(fn.instrs[def], rs);
     bool any = false;
     for (uint32_t x : rs) any |= self(self, x, depth + 1);
