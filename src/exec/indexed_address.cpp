@@ -4,6 +4,7 @@
 #include <map>
 #include <set>
 
+#include "exec/choice_paths.hpp"
 #include "exec/refusal.hpp"
 #include "expr/print.hpp"
 #include "expr/substitute.hpp"
@@ -76,26 +77,6 @@ IndexedAddress enumerate_address(const expr::Store& s, expr::ExprId value, unsig
   for (auto& [addr, pts] : by_address) a.candidates.push_back({addr, std::move(pts)});
   return a;
 }
-
-namespace {
-
-// The condition of the outermost select in x (breadth first), or nullopt where x selects on none.
-std::optional<expr::ExprId> outermost_choice(const expr::Store& s, expr::ExprId x) {
-  std::vector<expr::ExprId> level{x}, next;
-  std::set<uint32_t> seen;
-  while (!level.empty()) {
-    next.clear();
-    for (expr::ExprId e : level) {
-      if (!seen.insert(e.index).second) continue;
-      if (s.kind(e) == expr::Kind::Select && s.kind(s.operand(e, 0)) != expr::Kind::Bool) return s.operand(e, 0);
-      for (uint32_t i = 0; i < s.arity(e); ++i) next.push_back(s.operand(e, i));
-    }
-    level.swap(next);
-  }
-  return std::nullopt;
-}
-
-}  // namespace
 
 IndexedAddress enumerate_choices(expr::Store& s, expr::ExprId value, unsigned width, uint64_t offset) {
   struct Path {

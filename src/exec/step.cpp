@@ -3,6 +3,7 @@
 // there); a refusal may be a compiled math routine to step over, or a branch on symbolic data.
 #include <algorithm>
 
+#include "exec/choice_paths.hpp"
 #include "exec/machine.hpp"
 #include "exec/refusal.hpp"
 #include "ptx/liveness.hpp"
@@ -252,6 +253,7 @@ bool Machine::run_ready_threads(Cta& cta) {
         } catch (const LocatedRefusal&) {
           throw;
         } catch (const Refusal& r) {
+          if (run_per_choice(ctx, ins, sem_.step[static_cast<size_t>(ins.op)], session_.store())) continue;
           if (try_recognize(ctx, ins, r.what())) {
             enter_plan(ctx, th.pc - 1);
             continue;
