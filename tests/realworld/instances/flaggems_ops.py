@@ -671,3 +671,42 @@ class FlagGemsIndexSelect(Row):
         racer.launch(ref("ops.cu", "index_select_last"), grid=1, block=128,
                      args=[racer.read(self.x), racer.read(self.idx), racer.write(self.y), 4, 40, 24])
         return {"y": self.y}
+
+
+# A sorted table with a repeat, and queries that may hit its values exactly (their edges) or not.
+ISIN_TABLE = [-1.5, -1.0, -0.5, -0.5, 0.0, 0.25, 1.0, 1.75]
+
+
+class _IsinSearch:
+    """flag-gems isin_by_search_kernel (the path for a large table): a lower-bound binary search per
+    query over the sorted table, log_n = log2(8) + 1 = 4 steps of mid = start + (end - start) // 2
+    and gathers at mid, both chosen by comparisons of the query with the table; 8 queries in
+    [-2, 2], BLOCK_M = 8, against a scan of the table"""
+
+    def setup(self):
+        self.x = racer.input((8,), "f32", range=(-2, 2))
+        self.s = racer.values(ISIN_TABLE, dtype="f32")
+        self.y = racer.empty((8,), "bool")
+
+    def program_a(self):
+        k = racer.triton(kernel("flag_gems.ops.isin", "isin_by_search_kernel", mutate=self.mutate,
+                                inside="isin_by_search_impl"), log_n=4, BLOCK_M=8, invert=False)
+        racer.launch(k, grid=1, args=[racer.read(self.x), racer.read(self.s), racer.write(self.y), 8, 8, 1])
+        return {"y": self.y}
+
+    def program_b(self):
+        racer.launch(ref("ops.cu", "isin_scan"), grid=1, block=32,
+                     args=[racer.read(self.x), racer.read(self.s), racer.write(self.y), 8, 8])
+        return {"y": self.y}
+
+
+class FlagGemsIsinBySearch(_IsinSearch, Row):
+    """flag-gems isin by binary search over a sorted table of 8 (one repeat)"""
+    mutate = []
+
+
+class FlagGemsIsinBySearchEndBeforeMidMutant(_IsinSearch, Mutation):
+    """mutation: a mid above the query moves the end to mid - 1 (excluding an entry the search still
+    needs: -1.5 and 0.25 of the table are never found)"""
+    mutate = [("end = tl.where(while_mask and (mid_val > in0_ravel), mid, end)",
+               "end = tl.where(while_mask and (mid_val > in0_ravel), mid - 1, end)")]

@@ -242,3 +242,12 @@ extern "C" __global__ void index_select_last(const float* x, const long long* id
   int r = k / len, c = k % len;
   y[k] = x[r * cols + idx[c]];
 }
+
+// isin: y[i] = whether x[i] equals any of the n values of s (a scan, no order assumed).
+extern "C" __global__ void isin_scan(const float* x, const float* s, bool* y, int m, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= m) return;
+  bool found = false;
+  for (int k = 0; k < n; ++k) found = found || x[i] == s[k];
+  y[i] = found;
+}
