@@ -26,6 +26,34 @@ std::optional<expr::ExprId> outermost_choice(const expr::Store& s, expr::ExprId 
 
 namespace {
 
+// Whether x reads a choice between constants (a search's start or end, a table entry given by value).
+bool reads_constant_choice(const expr::Store& s, expr::ExprId x) {
+  std::vector<expr::ExprId> todo{x};
+  std::set<uint32_t> seen;
+  while (!todo.empty()) {
+    const expr::ExprId e = todo.back();
+    todo.pop_back();
+    if (!seen.insert(e.index).second) continue;
+    if (s.kind(e) == expr::Kind::Select && s.is_rational(s.operand(e, 1)) && s.is_rational(s.operand(e, 2))) return true;
+    for (uint32_t i = 0; i < s.arity(e); ++i) todo.push_back(s.operand(e, i));
+  }
+  return false;
+}
+
+}  // namespace
+
+std::optional<expr::ExprId> innermost_choice(const expr::Store& s, expr::ExprId x) {
+  std::optional<expr::ExprId> c = outermost_choice(s, x);
+  for (int depth = 0; c && depth < 64 && reads_constant_choice(s, *c); ++depth) {
+    const std::optional<expr::ExprId> inner = outermost_choice(s, *c);
+    if (!inner) break;
+    c = inner;
+  }
+  return c;
+}
+
+namespace {
+
 bool reads_bits(ptx::Op op) {
   switch (op) {
     case ptx::Op::And: case ptx::Op::Or: case ptx::Op::Xor: case ptx::Op::Not: case ptx::Op::Cnot:

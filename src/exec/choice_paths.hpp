@@ -15,6 +15,14 @@ namespace racer::exec {
 // nullopt where x selects on none.
 std::optional<expr::ExprId> outermost_choice(const expr::Store& s, expr::ExprId x);
 
+// As outermost_choice, but a condition that compares choices between constants (a search's
+// start < end) is decided through the conditions inside it: decided first as a whole, the later
+// decisions inside it may contradict it (start < end taken, then start and end both 8: the
+// search's finished state, whose guarded load names the cell past the table); decided from the
+// inside, it folds to what they make it. (More paths where the choices are many: a tournament's
+// comparisons of indices.)
+std::optional<expr::ExprId> innermost_choice(const expr::Store& s, expr::ExprId x);
+
 // At most this many paths of decisions per instruction run path by path.
 inline constexpr size_t kMaxChoicePathsPerInstruction = 64;
 

@@ -78,13 +78,25 @@ IndexedAddress enumerate_address(const expr::Store& s, expr::ExprId value, unsig
   return a;
 }
 
-IndexedAddress enumerate_choices(expr::Store& s, expr::ExprId value, unsigned width, uint64_t offset) {
+namespace {
+
+// Whether a condition that holds wherever the access runs is false once the path's decisions are
+// substituted into it: no input takes the path (a search's finished state under its start < end).
+bool contradicts(expr::Store& s, const std::vector<expr::ExprId>& holds, const expr::Substitution& decided) {
+  for (expr::ExprId h : holds)
+    if (expr::substitute(s, h, decided) == s.false_value()) return true;
+  return false;
+}
+
+IndexedAddress enumerate_choices_by(expr::Store& s, expr::ExprId value, unsigned width, uint64_t offset, bool inside_first,
+                                    const std::vector<expr::ExprId>& holds) {
   struct Path {
     expr::ExprId value;      // with every decision so far substituted
     expr::ExprId condition;  // the conjunction of those decisions
+    expr::Substitution decided;  // the same, each condition to its truth
   };
   std::map<uint64_t, expr::ExprId> by_address;  // address -> the disjunction of its paths
-  std::vector<Path> open{{value, s.true_value()}};
+  std::vector<Path> open{{value, s.true_value(), {}}};
   size_t paths = 0;
   while (!open.empty()) {
     const Path p = open.back();
@@ -92,6 +104,7 @@ IndexedAddress enumerate_choices(expr::Store& s, expr::ExprId value, unsigned wi
     if (s.kind(p.value) == expr::Kind::Const) {
       if (!s.is_rational(p.value) || s.rational(p.value).get_den() != 1)
         throw Refusal("an address chosen by comparisons of data that is not an integer on every choice");
+      if (contradicts(s, holds, p.decided)) continue;
       if (++paths > IndexedAddress::kMaxChoicePaths)
         throw Refusal("an address chosen by comparisons of data with more than " + std::to_string(IndexedAddress::kMaxChoicePaths) +
                       " paths of choices (a search over a table that large is not modelled)");
@@ -100,7 +113,7 @@ IndexedAddress enumerate_choices(expr::Store& s, expr::ExprId value, unsigned wi
       if (!fresh) it->second = either(s, it->second, p.condition);
       continue;
     }
-    std::optional<expr::ExprId> c = outermost_choice(s, p.value);
+    std::optional<expr::ExprId> c = inside_first ? innermost_choice(s, p.value) : outermost_choice(s, p.value);
     if (!c) {
       const std::vector<expr::ExprId> syms = expr::free_symbols(s, p.value);
       throw Refusal("an address computed from " + (syms.empty() ? std::string("data") : expr::to_string(s, syms[0])) +
@@ -108,7 +121,9 @@ IndexedAddress enumerate_choices(expr::Store& s, expr::ExprId value, unsigned wi
     }
     for (bool truth : {false, true}) {
       const expr::ExprId decided = truth ? *c : s.select(*c, s.false_value(), s.true_value());
-      open.push_back({expr::substitute(s, p.value, {{*c, truth ? s.true_value() : s.false_value()}}), both(s, p.condition, decided)});
+      expr::Substitution all = p.decided;
+      all[*c] = truth ? s.true_value() : s.false_value();
+      open.push_back({expr::substitute(s, p.value, {{*c, all[*c]}}), both(s, p.condition, decided), std::move(all)});
     }
   }
   IndexedAddress a;
@@ -119,6 +134,17 @@ IndexedAddress enumerate_choices(expr::Store& s, expr::ExprId value, unsigned wi
     a.conditions.push_back(cond);
   }
   return a;
+}
+
+}  // namespace
+
+IndexedAddress enumerate_choices(expr::Store& s, expr::ExprId value, unsigned width, uint64_t offset,
+                                 const std::vector<expr::ExprId>& holds) {
+  try {
+    return enumerate_choices_by(s, value, width, offset, true, holds);
+  } catch (const Refusal&) {
+    return enumerate_choices_by(s, value, width, offset, false, holds);  // (too many paths that way: a tournament)
+  }
 }
 
 expr::ExprId candidate_condition(expr::Store& s, const IndexedAddress& a, size_t c) {

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "exec/int_bounds.hpp"
+#include "expr/substitute.hpp"
 #include "expr/eval.hpp"
 #include "expr/store.hpp"
 
@@ -51,12 +52,17 @@ IndexedAddress enumerate_address(const expr::Store& s, expr::ExprId value, unsig
 
 // The addresses `value mod 2^width + offset` takes where `value` is a choice among integers made
 // by comparisons of data (an argmax's index, a binary search's pivot in a code table): the
-// conditions the value selects on are decided one at a time, outermost first, each substituted,
+// conditions the value selects on are decided one at a time (a comparison of choices between constants
+// through the conditions inside it first, exec/choice_paths.hpp innermost_choice; where that takes more
+// than kMaxChoicePaths paths, outermost first), each substituted,
 // until the value is a constant; each path of decisions is a condition of that candidate. A
 // Refusal where a path leaves the value depending on data other than through a choice, or there
-// are more than kMaxChoicePaths paths. Paths whose decisions contradict each other may be among them:
-// their candidates only add arms that no input takes.
-IndexedAddress enumerate_choices(expr::Store& s, expr::ExprId value, unsigned width, uint64_t offset);
+// are more than kMaxChoicePaths paths. A path is dropped where a condition of `holds` (the thread's
+// path and guards where the access runs: a search's start < end) is false with its decisions
+// substituted. Paths whose decisions contradict each other otherwise may be among them: their
+// candidates only add arms that no input takes.
+IndexedAddress enumerate_choices(expr::Store& s, expr::ExprId value, unsigned width, uint64_t offset,
+                                 const std::vector<expr::ExprId>& holds = {});
 
 // The condition under which the access names candidate c, as a condition expression and as text
 // ("tok[3] = 7", "2 <= p[0] <= 5", "a[0] = 1 and b[0] = 2, or ...").

@@ -164,7 +164,12 @@ std::shared_ptr<const IndexedAddress> Machine::indexed_address(ExecContext& ctx,
     const std::optional<Interval> r = range(s);
     return r && r->lo.get_den() == 1 && r->hi.get_den() == 1;
   });
-  if (!ranged) return std::make_shared<const IndexedAddress>(enumerate_choices(st, base.expr(), width, offset));
+  if (!ranged) {
+    std::vector<expr::ExprId> holds;  // the branches and guards the thread is under
+    for (const PathFrame& f : ctx.th.paths)
+      if (f.taken.is_symbolic()) holds.push_back(f.second ? st.select(f.taken.expr(), st.false_value(), st.true_value()) : f.taken.expr());
+    return std::make_shared<const IndexedAddress>(enumerate_choices(st, base.expr(), width, offset, holds));
+  }
   return std::make_shared<const IndexedAddress>(enumerate_address(st, base.expr(), width, offset, range, admissible));
 }
 

@@ -85,5 +85,69 @@ TEST_F(MachineTest, AStoreAtAChosenAddressIsRefused) {
   EXPECT_NE(r.reason.find("stores at an address chosen by comparisons of data"), std::string::npos) << r.reason;
 }
 
+// Three steps of a lower-bound search for x[tid] over a sorted table of 4 given by value, as
+// Triton's tl.where writes it: mid = live ? lo + (hi - lo) / 2 : 0, the load of table[mid] made
+// whatever live says, and found |= live && table[mid] == x. Decided whole, `live` (lo < hi)
+// would be taken before lo and hi are, and the search's finished state (lo = hi = 4) would name
+// table[4] on a path where live holds: decided through the comparisons inside it, it folds.
+std::string search_table(std::string_view name) {
+  std::string body = R"(
+  mul.wide.u32 %rd10, %r0, 4;
+  add.s64 %rd11, %rd0, %rd10;
+  ld.global.f32 %f1, [%rd11];
+  mov.u32 %r10, 0;
+  mov.u32 %r11, 4;
+  mov.u32 %r20, 0;
+)";
+  for (int step = 0; step < 3; ++step)
+    body += R"(
+  setp.lt.s32 %p1, %r10, %r11;
+  sub.s32 %r12, %r11, %r10;
+  shr.s32 %r13, %r12, 1;
+  add.s32 %r14, %r10, %r13;
+  selp.b32 %r15, %r14, 0, %p1;
+  mul.wide.s32 %rd20, %r15, 4;
+  add.s64 %rd21, %rd1, %rd20;
+  ld.global.f32 %f3, [%rd21];
+  setp.eq.f32 %p6, %f3, %f1;
+  and.pred %p7, %p6, %p1;
+  selp.u32 %r21, 1, 0, %p7;
+  or.b32 %r20, %r20, %r21;
+  setp.lt.f32 %p2, %f3, %f1;
+  and.pred %p3, %p2, %p1;
+  add.s32 %r16, %r15, 1;
+  selp.b32 %r10, %r16, %r10, %p3;
+  setp.gt.f32 %p4, %f3, %f1;
+  and.pred %p5, %p4, %p1;
+  selp.b32 %r11, %r15, %r11, %p5;
+)";
+  body += "  add.s64 %rd12, %rd2, %rd10;\n  st.global.u32 [%rd12], %r20;\n";
+  return kernel(name, 3, body);
+}
+
+// found = whether x[tid] is any of the 4 entries, by a scan.
+std::string scan_table(std::string_view name) {
+  std::string body = R"(
+  mul.wide.u32 %rd10, %r0, 4;
+  add.s64 %rd11, %rd0, %rd10;
+  ld.global.f32 %f1, [%rd11];
+  mov.u32 %r20, 0;
+)";
+  for (int k = 0; k < 4; ++k)
+    body += "  ld.global.f32 %f3, [%rd1+" + std::to_string(4 * k) + "];\n  setp.eq.f32 %p6, %f3, %f1;\n  selp.u32 %r21, 1, 0, %p6;\n  or.b32 %r20, %r20, %r21;\n";
+  body += "  add.s64 %rd12, %rd2, %rd10;\n  st.global.u32 [%rd12], %r20;\n";
+  return kernel(name, 3, body);
+}
+
+TEST_F(MachineTest, ASearchsLoadsGuardedByWhereNameOnlyTheTable) {
+  const std::string tensors = R"(x = { shape = [8], dtype = "f32", init = "input", range = [-2, 2] }
+table = { shape = [4], dtype = "f32", init = { values = [-1.0, -0.5, 0.25, 1.0] } }
+out = { shape = [8], dtype = "i32", init = "empty" }
+)";
+  const std::string args = R"({ read = "x" }, { read = "table" }, { write = "out" })";
+  auto r = run(search_table("search") + scan_table("scan"), {.tensors = tensors, .a = {{"search", args}}, .b = {{"scan", args}}});
+  EXPECT_EQ(r.verdict, Verdict::Equivalent) << show(r);
+}
+
 }  // namespace
 }  // namespace racer::check::testing
