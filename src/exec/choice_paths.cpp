@@ -4,6 +4,7 @@
 #include <set>
 #include <vector>
 
+#include "exec/exact_float.hpp"
 #include "exec/refusal.hpp"
 #include "expr/substitute.hpp"
 
@@ -66,24 +67,6 @@ bool reads_bits(ptx::Op op) {
   }
 }
 
-// The low 64 bits of an integer (two's complement).
-uint64_t low_bits(const mpz_class& v) {
-  mpz_class r;
-  mpz_fdiv_r_2exp(r.get_mpz_t(), v.get_mpz_t(), 64);
-  mpz_class hi = r >> 32, lo = r - (hi << 32);
-  return (uint64_t{static_cast<uint32_t>(hi.get_ui())} << 32) | static_cast<uint32_t>(lo.get_ui());
-}
-
-// The integer a register of type t holding `bits` reads as: signed types and bit types with the
-// top bit set read as negative (the smaller magnitude; every reader wraps to its own type).
-mpz_class integer_of(ptx::Type t, uint64_t bits) {
-  const unsigned w = std::min(ptx::type_bits(t), 64u);
-  if (w < 64) bits &= (uint64_t{1} << w) - 1;
-  mpz_class v = (mpz_class(static_cast<unsigned long>(bits >> 32)) << 32) + static_cast<unsigned long>(bits & 0xFFFFFFFFu);
-  if (ptx::type_class(t) != ptx::TypeClass::Unsigned && ((bits >> (w - 1)) & 1)) v -= mpz_class(1) << w;
-  return v;
-}
-
 struct PathRunner {
   ExecContext& ctx;
   const ptx::Instr& ins;
@@ -121,7 +104,7 @@ struct PathRunner {
     for (size_t k = 0; k < sources.size(); ++k) {
       if (s.kind(values[k]) != expr::Kind::Const || !s.is_rational(values[k]) || s.rational(values[k]).get_den() != 1)
         return std::nullopt;
-      ctx.th.regs[sources[k]] = Value::of_bits(low_bits(s.rational(values[k]).get_num()));
+      ctx.th.regs[sources[k]] = Value::of_bits(low_bits(s.rational(values[k]).get_num(), 64));
     }
     try {
       handler(ctx, ins);
@@ -130,7 +113,10 @@ struct PathRunner {
     }
     const Value r = ctx.th.regs[dest];
     if (!r.is_concrete()) return std::nullopt;
-    return s.constant(mpq_class(integer_of(dest_type, r.bits)));
+    // Read in the destination's type, a bit type with its top bit set as negative (the smaller
+    // magnitude; every reader wraps to its own type).
+    const unsigned width = std::min(ptx::type_bits(dest_type), 64u);
+    return s.constant(mpq_class(exact_integer(r.bits, width, ptx::type_class(dest_type) != ptx::TypeClass::Unsigned)));
   }
 };
 
@@ -161,11 +147,10 @@ bool run_per_choice(ExecContext& ctx, const ptx::Instr& ins, Handler handler, ex
     values.push_back(v.expr());
   }
   if (p.sources.empty()) return false;
-  if (!std::any_of(values.begin(), values.end(), [&](expr::ExprId v) { return outermost_choice(s, v).has_value(); })) return false;
   std::optional<expr::ExprId> result = p.run(values);
   p.restore();
   if (!result) return false;
-  ctx.set(d, s.kind(*result) == expr::Kind::Const ? Value::of_bits(low_bits(s.rational(*result).get_num()))
+  ctx.set(d, s.kind(*result) == expr::Kind::Const ? Value::of_bits(low_bits(s.rational(*result).get_num(), 64))
                                                   : Value::of_int_expr(*result));
   return true;
 }

@@ -144,6 +144,13 @@ mpz_class exact_integer(uint64_t bits, unsigned width, bool is_signed) {
   return mpz_class(static_cast<long>(x));
 }
 
+uint64_t low_bits(const mpz_class& v, unsigned width) {
+  mpz_class r;
+  mpz_fdiv_r_2exp(r.get_mpz_t(), v.get_mpz_t(), width >= 64 ? 64 : width);  // non-negative
+  mpz_class hi = r >> 32, lo = r - (hi << 32);
+  return (uint64_t{static_cast<uint32_t>(hi.get_ui())} << 32) | static_cast<uint32_t>(lo.get_ui());
+}
+
 expr::ExprId exact_constant(expr::Store& st, ptx::Type t, uint64_t bits) {
   if (!ptx::is_float(t))
     return st.constant(mpq_class(exact_integer(bits, ptx::type_bits(t), ptx::type_class(t) == ptx::TypeClass::Signed)));

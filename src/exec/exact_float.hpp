@@ -38,6 +38,8 @@ std::optional<uint64_t> encode_infinity(ptx::Type t, bool neg);
 std::optional<uint64_t> encode_rounded(ptx::Type t, const mpq_class& q);
 // The integer the low `width` bits hold, read as signed (two's complement) or unsigned.
 mpz_class exact_integer(uint64_t bits, unsigned width, bool is_signed);
+// The low `width` bits (at most 64) of an integer, two's complement: the bits a register holds.
+uint64_t low_bits(const mpz_class& v, unsigned width);
 // The exact value concrete bits of type t denote, as a constant: a float's exact rational
 // (+-inf, NaN as Undefined), an integer read with the type's signedness.
 expr::ExprId exact_constant(expr::Store& st, ptx::Type t, uint64_t bits);

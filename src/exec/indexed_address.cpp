@@ -5,19 +5,13 @@
 #include <set>
 
 #include "exec/choice_paths.hpp"
+#include "exec/exact_float.hpp"
 #include "exec/refusal.hpp"
 #include "expr/print.hpp"
 #include "expr/substitute.hpp"
 
 namespace racer::exec {
 namespace {
-
-uint64_t low_bits(const mpz_class& v, unsigned width) {
-  mpz_class r;
-  mpz_fdiv_r_2exp(r.get_mpz_t(), v.get_mpz_t(), width >= 64 ? 64 : width);  // non-negative
-  mpz_class hi = r >> 32, lo = r - (hi << 32);
-  return (uint64_t{static_cast<uint32_t>(hi.get_ui())} << 32) | static_cast<uint32_t>(lo.get_ui());
-}
 
 expr::ExprId both(expr::Store& s, expr::ExprId p, expr::ExprId q) { return s.select(p, q, s.false_value()); }
 expr::ExprId either(expr::Store& s, expr::ExprId p, expr::ExprId q) { return s.select(p, s.true_value(), q); }

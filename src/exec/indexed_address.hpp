@@ -13,7 +13,6 @@
 #include <vector>
 
 #include "exec/int_bounds.hpp"
-#include "expr/substitute.hpp"
 #include "expr/eval.hpp"
 #include "expr/store.hpp"
 

@@ -85,19 +85,24 @@ TEST_F(MachineTest, AStoreAtAChosenAddressIsRefused) {
   EXPECT_NE(r.reason.find("stores at an address chosen by comparisons of data"), std::string::npos) << r.reason;
 }
 
+// %f1 = x[tid] (p0 = x), the result %r20 starting at 0; out[tid] = %r20 (p2 = out) at the end.
+const char* kLoadQuery = R"(
+  mul.wide.u32 %rd10, %r0, 4;
+  add.s64 %rd11, %rd0, %rd10;
+  ld.global.f32 %f1, [%rd11];
+  mov.u32 %r20, 0;
+)";
+const char* kStoreFound = "  add.s64 %rd12, %rd2, %rd10;\n  st.global.u32 [%rd12], %r20;\n";
+
 // Three steps of a lower-bound search for x[tid] over a sorted table of 4 given by value, as
 // Triton's tl.where writes it: mid = live ? lo + (hi - lo) / 2 : 0, the load of table[mid] made
 // whatever live says, and found |= live && table[mid] == x. Decided whole, `live` (lo < hi)
 // would be taken before lo and hi are, and the search's finished state (lo = hi = 4) would name
 // table[4] on a path where live holds: decided through the comparisons inside it, it folds.
 std::string search_table(std::string_view name) {
-  std::string body = R"(
-  mul.wide.u32 %rd10, %r0, 4;
-  add.s64 %rd11, %rd0, %rd10;
-  ld.global.f32 %f1, [%rd11];
+  std::string body = std::string(kLoadQuery) + R"(
   mov.u32 %r10, 0;
   mov.u32 %r11, 4;
-  mov.u32 %r20, 0;
 )";
   for (int step = 0; step < 3; ++step)
     body += R"(
@@ -121,21 +126,16 @@ std::string search_table(std::string_view name) {
   and.pred %p5, %p4, %p1;
   selp.b32 %r11, %r15, %r11, %p5;
 )";
-  body += "  add.s64 %rd12, %rd2, %rd10;\n  st.global.u32 [%rd12], %r20;\n";
+  body += kStoreFound;
   return kernel(name, 3, body);
 }
 
 // found = whether x[tid] is any of the 4 entries, by a scan.
 std::string scan_table(std::string_view name) {
-  std::string body = R"(
-  mul.wide.u32 %rd10, %r0, 4;
-  add.s64 %rd11, %rd0, %rd10;
-  ld.global.f32 %f1, [%rd11];
-  mov.u32 %r20, 0;
-)";
+  std::string body = kLoadQuery;
   for (int k = 0; k < 4; ++k)
     body += "  ld.global.f32 %f3, [%rd1+" + std::to_string(4 * k) + "];\n  setp.eq.f32 %p6, %f3, %f1;\n  selp.u32 %r21, 1, 0, %p6;\n  or.b32 %r20, %r20, %r21;\n";
-  body += "  add.s64 %rd12, %rd2, %rd10;\n  st.global.u32 [%rd12], %r20;\n";
+  body += kStoreFound;
   return kernel(name, 3, body);
 }
 
