@@ -76,9 +76,16 @@ namespace {
 
 // Whether a condition that holds wherever the access runs is false once the path's decisions are
 // substituted into it: no input takes the path (a search's finished state under its start < end).
+// Substituted again while that changes it: a decision folds a comparison of a choice into one of
+// the decided comparisons (`select(x < 1/4, -1/2, 1) < x` becomes `-1/2 < x`), which the pass that
+// built it did not look up.
 bool contradicts(expr::Store& s, const std::vector<expr::ExprId>& holds, const expr::Substitution& decided) {
-  for (expr::ExprId h : holds)
-    if (expr::substitute(s, h, decided) == s.false_value()) return true;
+  constexpr int kPasses = 16;  // (each pass only folds; the bound is against a rewrite that cycles)
+  for (expr::ExprId h : holds) {
+    int passes = 0;
+    for (expr::ExprId before = h; (h = expr::substitute(s, h, decided)) != before && ++passes < kPasses;) before = h;
+    if (h == s.false_value()) return true;
+  }
   return false;
 }
 

@@ -22,6 +22,8 @@ using exec::Value;
 constexpr size_t kMaxRoots = 6;
 // A selection sits at the end of a branchless routine, further from its input.
 constexpr size_t kMaxSelectionRoots = 12;
+// Beyond those, the inputs nearest the instruction through the data flow are always probed.
+constexpr size_t kNearestInFlow = 3;
 constexpr size_t kMaxProbeSteps = 800;
 // A probe following the thread past a routine split across a loop goes through the loop.
 constexpr size_t kMaxThroughSteps = 20000;
@@ -224,16 +226,24 @@ bool MathRoutineRecognizer::recognize(exec::ExecContext& ctx, const ptx::Instr& 
     // (A register of lanes, packed halves beside the routine in a tile, is no routine's input.)
     if (v.is_symbolic() && !v.integer && !v.holds_lanes() && !st.is_condition(v.expr())) roots.push_back(r);
   }
-  std::stable_sort(roots.begin(), roots.end(), [&](uint32_t a, uint32_t b) { return th.def_pc[a] + 1 > th.def_pc[b] + 1; });
   // One register per value: the one defined first, where the value came from. A later copy
   // (a select that folded to one of its operands in this thread) may be a different thing in
   // another thread, and what was learned there about it (a failed probe) does not apply here.
-  std::vector<uint32_t> distinct;
-  for (uint32_t r : roots) {
-    auto same = std::find_if(distinct.begin(), distinct.end(), [&](uint32_t d) { return th.regs[d].sym == th.regs[r].sym; });
-    if (same == distinct.end()) distinct.push_back(r);
-    else if (th.def_pc[r] + 1 < th.def_pc[*same] + 1) *same = r;
-  }
+  auto one_per_value = [&](const std::vector<uint32_t>& regs) {
+    std::vector<uint32_t> distinct;
+    for (uint32_t r : regs) {
+      auto same = std::find_if(distinct.begin(), distinct.end(), [&](uint32_t d) { return th.regs[d].sym == th.regs[r].sym; });
+      if (same == distinct.end()) distinct.push_back(r);
+      else if (th.def_pc[r] + 1 < th.def_pc[*same] + 1) *same = r;
+    }
+    return distinct;
+  };
+  // Nearest through the data flow (defining_registers' order) and nearest in the code differ
+  // where the input comes from a loop: a reduction's result, defined early in the loop body,
+  // that logf scales by 2^23 below the normal range before its bits are read.
+  const std::vector<uint32_t> nearest_in_flow = one_per_value(roots);
+  std::stable_sort(roots.begin(), roots.end(), [&](uint32_t a, uint32_t b) { return th.def_pc[a] + 1 > th.def_pc[b] + 1; });
+  std::vector<uint32_t> distinct = one_per_value(roots);
   // A selection joins one routine's pieces only if the predicate and both values are computed
   // from its input: other candidates cannot be that input.
   if (trigger == Trigger::Selection) {
@@ -246,7 +256,14 @@ bool MathRoutineRecognizer::recognize(exec::ExecContext& ctx, const ptx::Instr& 
     });
   }
   const size_t max_roots = trigger == Trigger::Selection ? kMaxSelectionRoots : kMaxRoots;
-  if (distinct.size() > max_roots) distinct.resize(max_roots);
+  if (distinct.size() > max_roots) {
+    std::vector<uint32_t> kept(distinct.begin(), distinct.begin() + static_cast<long>(max_roots));
+    for (size_t i = 0; i < nearest_in_flow.size() && i < kNearestInFlow; ++i)
+      if (std::find(distinct.begin(), distinct.end(), nearest_in_flow[i]) != distinct.end() &&
+          std::find(kept.begin(), kept.end(), nearest_in_flow[i]) == kept.end())
+        kept.push_back(nearest_in_flow[i]);
+    distinct = std::move(kept);
+  }
 
   static const bool debug = std::getenv("RACER_DEBUG_IDIOM") != nullptr;
   if (debug) {

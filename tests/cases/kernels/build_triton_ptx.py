@@ -3,7 +3,7 @@ kernels/loops_triton.py without a GPU.
 
 usage: python3 tests/cases/kernels/build_triton_ptx.py   (Triton 3.6)
 Each kernel is compiled for sm_90 (num_warps = 1, num_stages = 1; BLOCK = 32 for math_triton, 16 for
-loops_triton, so that a row of 32 takes two iterations); one PTX module per kernel (modules carry
+loops_triton, so that a row of 32 takes two iterations, but for loops_triton.BLOCKS); one PTX module per kernel (modules carry
 their own .global tables, so they are not concatenated); the entry is renamed to the Python name.
 Params of every entry: x, [y,] out, n (.u32), then Triton's two scratch pointers (passed as
 { null = true }).
@@ -36,7 +36,7 @@ def main():
             print(f"ptx/math_triton/{name}.sm90.ptx")
     for name in lt.KERNELS:
         with open(os.path.join(outdir, f"{name}.sm90.ptx"), "w") as f:
-            f.write(compile_one(name, 2, lt, 16))
+            f.write(compile_one(name, 2, lt, lt.BLOCKS.get(name, 16)))
         print(f"ptx/math_triton/{name}.sm90.ptx")
 
 

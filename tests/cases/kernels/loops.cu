@@ -96,3 +96,12 @@ ROW_MINUS_LOG(cu_minus_log_in_loop_shifted, true, s + 1.0f)
 ROW_MINUS_TWO_LOGS(cu_minus_two_logs_in_loop, true, t)
 ROW_MINUS_TWO_LOGS(cu_minus_two_logs_before_loop, false, t)
 ROW_MINUS_TWO_LOGS(cu_minus_two_logs_in_loop_shifted, true, t + 1.0f)
+
+// log of a row's maximum after the loop (t_loop_21, 22), against Triton's.
+extern "C" __global__ void cu_log_of_max_exp(const float* __restrict__ x, const float* __restrict__ y,
+                                             float* __restrict__ out, int n) {
+  int row = blockIdx.x * blockDim.x + threadIdx.x;
+  float s = -__int_as_float(0x7f800000);
+  for (int j = 0; j < n; ++j) s = fmaxf(s, expf(tanhf(erff(x[row * n + j]) - y[row * n + j])));
+  out[row] = logf(s);
+}

@@ -6,6 +6,7 @@ x, y, out, n (.u32), then Triton's two scratch pointers.
 """
 import triton
 import triton.language as tl
+from triton.language.extra import libdevice
 
 
 def _row_loop(term):
@@ -57,10 +58,41 @@ def tri_sum_log_unmasked_other(x, y, out, n, BLOCK: tl.constexpr):
     tl.store(out + pid, acc)
 
 
+def _log_of_max(term):
+    # log of a row's maximum, taken after the loop: the logarithm's input is the loop's running
+    # value, defined early in the loop body, far (in the code) from the routine that reads it.
+    @triton.jit
+    def k(x, y, out, n, BLOCK: tl.constexpr):
+        pid = tl.program_id(0)
+        acc = -float("inf")
+        for i in range(0, n, BLOCK):
+            offs = i + tl.arange(0, BLOCK)
+            m = offs < n
+            a = tl.load(x + pid * n + offs, mask=m, other=1.0)
+            b = tl.load(y + pid * n + offs, mask=m, other=0.0)
+            acc = tl.maximum(acc, tl.max(tl.where(m, term(a, b), -float("inf")), axis=0))
+        tl.store(out + pid, tl.log(acc))
+    return k
+
+
+@triton.jit
+def _exp_erf_minus(a, b): return tl.exp(libdevice.tanh(tl.math.erf(a) - b))
+@triton.jit
+def _exp_erf_minus_a(a, b): return tl.exp(libdevice.tanh(tl.math.erf(a) - a))
+
+
+tri_log_of_max_exp = _log_of_max(_exp_erf_minus)
+tri_log_of_max_exp_wrong = _log_of_max(_exp_erf_minus_a)
+
+
 @triton.jit
 def tri_store_zero(x, y, out, n, BLOCK: tl.constexpr):
     tl.store(out + tl.program_id(0), 0.0)
 
 
 KERNELS = ["tri_loop_sum_log", "tri_loop_kl_div", "tri_loop_kl_div_swapped", "tri_loop_exp_weighted",
-           "tri_loop_tanh_sum", "tri_loop_erf_sum", "tri_sum_log_unmasked_other", "tri_store_zero"]
+           "tri_loop_tanh_sum", "tri_loop_erf_sum", "tri_sum_log_unmasked_other", "tri_store_zero",
+           "tri_log_of_max_exp", "tri_log_of_max_exp_wrong"]
+# A row in one block (the loop runs once, masked): the block's maximum is taken in the loop and
+# the logarithm's input comes to it through a long tail of the reduction's code.
+BLOCKS = {"tri_log_of_max_exp": 64, "tri_log_of_max_exp_wrong": 64}

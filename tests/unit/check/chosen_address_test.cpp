@@ -130,6 +130,37 @@ std::string search_table(std::string_view name) {
   return kernel(name, 3, body);
 }
 
+// The same search as nvcc writes it: a branch around each step's load (`if (lo < hi) { ... }`),
+// over the first `size` entries.
+std::string search_table_branched(std::string_view name, int size = 4) {
+  std::string body = std::string(kLoadQuery) + R"(
+  mov.u32 %r10, 0;
+  mov.u32 %r11, )" + std::to_string(size) + R"(;
+)";
+  for (int step = 0; step < 3; ++step)
+    body += R"(
+  setp.ge.s32 %p1, %r10, %r11;
+  @%p1 bra $L_done)" + std::to_string(step) + R"(;
+  sub.s32 %r12, %r11, %r10;
+  shr.s32 %r13, %r12, 1;
+  add.s32 %r15, %r10, %r13;
+  mul.wide.s32 %rd20, %r15, 4;
+  add.s64 %rd21, %rd1, %rd20;
+  ld.global.f32 %f3, [%rd21];
+  setp.eq.f32 %p6, %f3, %f1;
+  selp.u32 %r21, 1, 0, %p6;
+  or.b32 %r20, %r20, %r21;
+  setp.lt.f32 %p2, %f3, %f1;
+  add.s32 %r16, %r15, 1;
+  selp.b32 %r10, %r16, %r10, %p2;
+  setp.gt.f32 %p4, %f3, %f1;
+  selp.b32 %r11, %r15, %r11, %p4;
+$L_done)" + std::to_string(step) + R"(:
+)";
+  body += kStoreFound;
+  return kernel(name, 3, body);
+}
+
 // found = whether x[tid] is any of the 4 entries, by a scan.
 std::string scan_table(std::string_view name) {
   std::string body = kLoadQuery;
@@ -147,6 +178,19 @@ out = { shape = [8], dtype = "i32", init = "empty" }
   const std::string args = R"({ read = "x" }, { read = "table" }, { write = "out" })";
   auto r = run(search_table("search") + scan_table("scan"), {.tensors = tensors, .a = {{"search", args}}, .b = {{"scan", args}}});
   EXPECT_EQ(r.verdict, Verdict::Equivalent) << show(r);
+}
+
+TEST_F(MachineTest, ASearchWithABranchAroundItsLoadNamesOnlyTheTable) {
+  const std::string tensors = R"(x = { shape = [8], dtype = "f32", init = "input", range = [-2, 2] }
+table = { shape = [4], dtype = "f32", init = { values = [-1.0, -0.5, 0.25, 1.0] } }
+out = { shape = [8], dtype = "i32", init = "empty" }
+)";
+  const std::string args = R"({ read = "x" }, { read = "table" }, { write = "out" })";
+  auto r = run(search_table_branched("search") + scan_table("scan"), {.tensors = tensors, .a = {{"search", args}}, .b = {{"scan", args}}});
+  EXPECT_EQ(r.verdict, Verdict::Equivalent) << show(r);
+  // Searching only the first three entries misses x = 1.
+  r = run(search_table_branched("search", 3) + scan_table("scan"), {.tensors = tensors, .a = {{"search", args}}, .b = {{"scan", args}}});
+  EXPECT_EQ(r.verdict, Verdict::Inequivalent) << show(r);
 }
 
 }  // namespace
