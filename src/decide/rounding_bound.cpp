@@ -91,8 +91,37 @@ std::optional<BoundedValue> RoundingBound::at(expr::ExprId root) {
     Page& pg = page(x);
     pg.state[x.index % kPageNodes] = r ? State::Bounded : State::Unbounded;
     if (r) pg.set(x.index % kPageNodes, *r);
+    if (r && !st_.unfolded(x).empty()) with_unfolded(x, *r);
   }
   return result(root);
+}
+
+// x also stands for float sums of operands whose terms cancelled or merged (Store::unfolded):
+// each operand's error, then the sum's own rounding. Bounded by x's own bound first, since an
+// operand may read x itself (b - a in a + (b - a), which is b); none where an operand has none.
+void RoundingBound::with_unfolded(expr::ExprId x, BoundedValue own) {
+  if (unfolding_depth_ >= kMaxUnfoldingDepth) {
+    page(x).state[x.index % kPageNodes] = State::Unbounded;
+    return;
+  }
+  ++unfolding_depth_;
+  BoundedValue widest = own;
+  bool bounded = true;
+  for (auto [a, b] : st_.unfolded(x)) {
+    // (An operand whose own operands are being bounded further up, x among them, is left out:
+    // bounding it now would find them without a bound.)
+    if (state_of(a) == State::Expanded || state_of(b) == State::Expanded) continue;
+    std::optional<BoundedValue> ea = at(a), eb = at(b);
+    if (!ea || !eb) {
+      bounded = false;
+      break;
+    }
+    widest.error = std::max(widest.error, ea->error + eb->error + model_.unit_roundoff * std::fabs(own.value) + model_.absolute_floor);
+  }
+  --unfolding_depth_;
+  Page& pg = page(x);
+  pg.state[x.index % kPageNodes] = bounded ? State::Bounded : State::Unbounded;
+  if (bounded) pg.set(x.index % kPageNodes, widest);
 }
 
 std::optional<BoundedValue> RoundingBound::combine(expr::ExprId x) {
@@ -107,6 +136,9 @@ std::optional<BoundedValue> RoundingBound::combine(expr::ExprId x) {
       if (!st_.is_rational(x)) return std::nullopt;
       r.value = as_long_double(st_.rational(x));
       r.error = conversion_error(st_.rational(x), r.value);
+      // A constant no float holds (1/3, or logf's polynomial evaluated exactly at a constant the
+      // Store folded a / a into) is one the program computed and rounded at least once.
+      if (r.error > 0) r.error = std::max(r.error, u * std::fabs(r.value));
       break;
     case expr::Kind::Symbol: {
       // (A double is exact: every value a program holds, which is what a point gives.)

@@ -49,6 +49,7 @@ class RoundingBound {
   enum class Truth : uint8_t { False, True, Unsettled, Failed };
   Truth truth(expr::ExprId cond);
   std::optional<BoundedValue> combine(expr::ExprId x);
+  void with_unfolded(expr::ExprId x, BoundedValue own);
 
   // Per node, by index: whether it has been evaluated and whether a bound holds, and its
   // value. Kept in pages allocated when a node of the page is first visited, so that bounding
@@ -73,6 +74,10 @@ class RoundingBound {
   const expr::Assignment& at_;
   std::vector<std::unique_ptr<Page>> pages_;
   bool piecewise_ = false;
+  // Nested bounds of unfolded operands (with_unfolded), each one at() deeper: a chain longer
+  // than this leaves its node without a bound rather than the stack without room.
+  static constexpr int kMaxUnfoldingDepth = 64;
+  int unfolding_depth_ = 0;
   std::unordered_map<uint32_t, Truth> truth_memo_;
   std::unordered_map<uint32_t, bool> exact_truth_;  // the condition's value at the point, exactly
 };

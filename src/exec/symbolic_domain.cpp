@@ -191,6 +191,15 @@ ExprId SymbolicDomain::min_xorsign_abs(ExprId x, ExprId y) {
   return store_.select(one_negative, store_.neg(magnitude), magnitude);
 }
 
+ExprId SymbolicDomain::noting_merges(ExprId x, ExprId y, ExprId r) {
+  // (A constant's terms are its coefficient: a constant result is left alone, since it would
+  // loosen the bound of every use of that constant.)
+  auto constant = [&](ExprId e) { return store_.kind(e) == expr::Kind::Const; };
+  auto terms = [&](ExprId e) -> uint32_t { return store_.kind(e) == expr::Kind::Add ? store_.arity(e) : 1; };
+  if (!constant(x) && !constant(y) && !constant(r) && terms(r) < terms(x) + terms(y)) store_.note_unfolded(r, x, y);
+  return r;
+}
+
 Value SymbolicDomain::symbolic_fbin(FBin op, ptx::Type t, Value a, Value b, const FloatMods& m) {
   ExprId x = real(a, t), y = real(b, t);
   if (op == FBin::Mul) {
@@ -207,8 +216,8 @@ Value SymbolicDomain::symbolic_fbin(FBin op, ptx::Type t, Value a, Value b, cons
   }
   ExprId r;
   switch (op) {
-    case FBin::Add: r = store_.add(x, y); break;
-    case FBin::Sub: r = store_.sub(x, y); break;
+    case FBin::Add: r = noting_merges(x, y, store_.add(x, y)); break;
+    case FBin::Sub: r = noting_merges(x, y, store_.sub(x, y)); break;
     case FBin::Mul: r = store_.mul(x, y); break;
     case FBin::Div: r = store_.div(x, y); break;
     case FBin::Min: r = m.xorsign_abs ? min_xorsign_abs(x, y) : store_.min(x, y); break;
@@ -271,7 +280,8 @@ Value SymbolicDomain::symbolic_fun(FUn op, ptx::Type t, Value a, const FloatMods
 
 Value SymbolicDomain::fma(ptx::Type t, Value a, Value b, Value c, const FloatMods& m) {
   a = infinity_as_bits(a, t), b = infinity_as_bits(b, t), c = infinity_as_bits(c, t);
-  Value exact = finish(store_.add(store_.mul(real(a, t), real(b, t)), real(c, t)), m);
+  const ExprId product = store_.mul(real(a, t), real(b, t)), addend = real(c, t);
+  Value exact = finish(noting_merges(product, addend, store_.add(product, addend)), m);
   if (a.is_concrete() && b.is_concrete() && c.is_concrete()) return exact_as_bits(exact, t, ieee_.fma(t, a, b, c, m));
   return exact;
 }

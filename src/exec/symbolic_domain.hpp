@@ -122,6 +122,9 @@ class SymbolicDomain final : public Domain {
   bool defined_everywhere(expr::ExprId x);
   std::optional<bool> compare_with_zero(uint8_t cmp, expr::ExprId x);
   expr::ExprId min_xorsign_abs(expr::ExprId x, expr::ExprId y);
+  // r, the Store's sum of x and y; where their terms cancelled or merged in it, noted for the
+  // rounding bound (Store::note_unfolded).
+  expr::ExprId noting_merges(expr::ExprId x, expr::ExprId y, expr::ExprId r);
   std::map<std::string, size_t> recognized_;
 
   expr::Store& store_;

@@ -236,6 +236,12 @@ ConstKind Store::const_kind(ExprId x) const {
   return ConstKind(node(x).op);
 }
 
+void Store::note_unfolded(ExprId result, ExprId x, ExprId y) {
+  std::vector<std::pair<ExprId, ExprId>>& pairs = unfolded_[result.index];
+  if (pairs.size() >= kMaxUnfolded || std::find(pairs.begin(), pairs.end(), std::pair{x, y}) != pairs.end()) return;
+  pairs.emplace_back(x, y);
+}
+
 bool Store::is_rational(ExprId x) const {
   const Node& n = node(x);
   return n.kind == Kind::Const && ConstKind(n.op) == ConstKind::Rational;

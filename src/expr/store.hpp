@@ -81,6 +81,17 @@ class Store {
   bool stands_for_routines(ExprId x) const {
     return !stands_for_routines_.empty() && stands_for_routines_.contains(x.index);  // (most stores have none)
   }
+  // Float operations whose operands' terms cancelled or merged in the sum the Store made of them
+  // (a + (b - a) is b, (c + b) - b is c): the program still rounds each operand and the result,
+  // which the folded node no longer shows. Recorded per result node as its operands (at most
+  // kMaxUnfolded pairs; the rounding bound takes the largest of the node's own and theirs).
+  static constexpr size_t kMaxUnfolded = 4;
+  void note_unfolded(ExprId result, ExprId x, ExprId y);
+  std::span<const std::pair<ExprId, ExprId>> unfolded(ExprId x) const {
+    if (unfolded_.empty()) return {};  // (most stores have none)
+    auto it = unfolded_.find(x.index);
+    return it == unfolded_.end() ? std::span<const std::pair<ExprId, ExprId>>() : std::span(it->second);
+  }
   // Whether x > 0 at every point by its shape alone: exp, a positive constant or ranged input,
   // and products, positively weighted sums and square roots of those (looks at `budget` nodes
   // at most: a few hundred by default, a glance where it is asked at every comparison).
@@ -306,6 +317,7 @@ class Store {
   size_t table_entries_ = 0;
   bool has_piecewise_ = false;
   std::unordered_set<uint32_t> stands_for_routines_;
+  std::unordered_map<uint32_t, std::vector<std::pair<ExprId, ExprId>>> unfolded_;
   detail::RationalTable rats_;
   // The interned range equal to r (canonical), made on first use: its place in ranges_ + 1.
   uint32_t intern_range(const Range& r);
