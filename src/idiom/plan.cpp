@@ -166,6 +166,15 @@ std::optional<Fit> fit_at_visit(const ptx::Function& fn, const std::vector<Run>&
 // `several`: whether a plan may leave more than one result (tried only when no plan with
 // one result exists, so that a routine is read whole rather than by its first pieces).
 // `joins_only`: m only where a branch on the input meets its other path.
+// Whether a run's event (by index) comes after the thread's paths meet (PlanSearch::path_join):
+// the probe ran on past the meeting point, where the thread merges its paths before it, so a
+// result in place only there would leave the routine open across it.
+bool past_path_join(const PlanSearch& s, const Run& r, size_t event) {
+  if (s.path_join == UINT32_MAX) return false;
+  auto it = r.visits.find(s.path_join);
+  return it != r.visits.end() && event > it->second.events_before;
+}
+
 std::optional<RoutinePlan> merge_commit(const PlanSearch& s, bool several, bool joins_only = false) {
   const ptx::Function& fn = s.fn;
   const Liveness& live = s.live;
@@ -182,6 +191,9 @@ std::optional<RoutinePlan> merge_commit(const PlanSearch& s, bool several, bool 
     if (!everywhere) continue;
     if (s.check_limits) s.check_limits();
     const std::vector<const Run::Visit*> at_m = visits_of(runs, m);
+    bool after_join = false;
+    for (size_t ri = 0; ri < runs.size(); ++ri) after_join |= past_path_join(s, runs[ri], at_m[ri]->events_before);
+    if (after_join) continue;
     for (auto [y, bits0] : at_m[0]->sample_regs) {
       (void)bits0;
       auto fit = fit_at_visit(fn, runs, at_m, y, tol, s.input_range);
@@ -255,7 +267,7 @@ std::optional<RoutinePlan> plan_at_write(const PlanSearch& s, const Event& e) {
     size_t k = 0;
     while (k < r.events.size() && !(r.events[k].pc == e.pc && r.events[k].writes.size() == 1 && r.events[k].writes[0] == y)) ++k;
     // An event computed from other symbolic data carries no value: no sample there.
-    if (k == r.events.size() || r.events[k].values.size() != 1) break;
+    if (k == r.events.size() || r.events[k].values.size() != 1 || past_path_join(s, r, k)) break;
     double v = ieee::to_double(*yfmt, r.events[k].values[0]);
     samples.push_back({r.t, static_cast<long double>(v), std::isnan(v)});
     commit_index.push_back(k);

@@ -105,3 +105,32 @@ extern "C" __global__ void cu_log_of_max_exp(const float* __restrict__ x, const 
   for (int j = 0; j < n; ++j) s = fmaxf(s, expf(tanhf(erff(x[row * n + j]) - y[row * n + j])));
   out[row] = logf(s);
 }
+
+// A routine on one side of a data-dependent branch whose own rare path ends where the branch's
+// paths meet (t_loop_23, 24): erff's merge point is the ternary's.
+#define ROW_MAX_WHERE_ERF(name, arg)                                                         \
+  extern "C" __global__ void name(const float* __restrict__ x, const float* __restrict__ y, \
+                                  float* __restrict__ out, int n) {                          \
+    int row = blockIdx.x * blockDim.x + threadIdx.x;                                        \
+    float s = __int_as_float(0x7f800000);                                                   \
+    for (int j = 0; j < n; ++j) {                                                           \
+      float a = x[row * n + j], b = y[row * n + j];                                         \
+      s = fminf(s, -(a < b ? erff(arg) : (b * a) * (b + a)));                               \
+    }                                                                                       \
+    out[row] = -s;                                                                          \
+  }
+
+ROW_MAX_WHERE_ERF(cu_max_where_erf, a - b)
+ROW_MAX_WHERE_ERF(cu_max_where_erf_wrong, b - a)
+
+extern "C" __global__ void cu_max_where_erf_select(const float* __restrict__ x, const float* __restrict__ y,
+                                                   float* __restrict__ out, int n) {
+  int row = blockIdx.x * blockDim.x + threadIdx.x;
+  float s = -__int_as_float(0x7f800000);
+  for (int j = 0; j < n; ++j) {
+    float a = x[row * n + j], b = y[row * n + j];
+    float e = erff(a - b), p = (b * a) * (b + a);
+    s = fmaxf(s, a < b ? e : p);
+  }
+  out[row] = s;
+}
