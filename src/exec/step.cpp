@@ -126,15 +126,17 @@ void Machine::enter_plan(ExecContext& ctx, uint32_t instr) {
 // routine's result register gets the function it computes.
 bool Machine::absorbed(ExecContext& ctx, uint32_t instr) {
   Thread& th = ctx.th;
+  // Results set just before this instruction first: another routine open beside them (logf's
+  // x == 0 test after erff's merge point) may step over the instruction itself.
+  for (size_t i = 0; i < th.plans.size();) {
+    if (th.plans[i].before && th.plans[i].commit == instr) commit_plan(th, i, instr);
+    else ++i;
+  }
   for (size_t i = 0; i < th.plans.size(); ++i) {
     AbsorbPlan& p = th.plans[i];
     if (!p.placed.empty() && instr == p.end) {
       th.plans.erase(th.plans.begin() + static_cast<long>(i--));
       continue;
-    }
-    if (p.before && instr == p.commit) {
-      commit_plan(th, i, instr);
-      return false;
     }
     if (instr == p.entry)
       refuse(ctx, ctx.fn.instrs[instr], "control came back to the start of a recognized math routine before the routine's "

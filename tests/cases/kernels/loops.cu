@@ -39,6 +39,8 @@ ROW_LOOP_ROLLED(cu_loop_exp_fma_wrong_weight, 0.0f, s = fmaf(expf(a), a, s))
 ROW_LOOP_ROLLED(cu_loop_tanh_sum, 0.0f, s += tanhf(a))
 ROW_LOOP_ROLLED(cu_loop_erf_sum, 0.0f, s += erff(a))
 ROW_LOOP_ROLLED(cu_loop_tanh_prod, 1.0f, s *= 1.0f + tanhf(a))
+ROW_LOOP(cu_loop_log_over_erf, 0.0f, s += tanhf(logf(a) / erff(b)))
+ROW_LOOP(cu_loop_log_over_erf_wrong, 0.0f, s += tanhf(logf(b) / erff(b)))
 
 extern "C" __global__ void cu_store_zero(const float* __restrict__, const float* __restrict__,
                                          float* __restrict__ out, int) {

@@ -36,6 +36,8 @@ def _exp_weighted(a, b): return tl.exp(a) * b
 def _tanh(a, b): return (tl.exp(2.0 * a) - 1.0) / (tl.exp(2.0 * a) + 1.0)
 @triton.jit
 def _erf(a, b): return tl.math.erf(a)
+@triton.jit
+def _tanh_log_over_erf(a, b): return libdevice.tanh(tl.log(a) / tl.math.erf(b))
 
 
 tri_loop_sum_log = _row_loop(_log)
@@ -44,6 +46,7 @@ tri_loop_kl_div_swapped = _row_loop(_kl_div_swapped)
 tri_loop_exp_weighted = _row_loop(_exp_weighted)
 tri_loop_tanh_sum = _row_loop(_tanh)
 tri_loop_erf_sum = _row_loop(_erf)
+tri_loop_log_over_erf = _row_loop(_tanh_log_over_erf)
 
 
 @triton.jit
@@ -92,7 +95,7 @@ def tri_store_zero(x, y, out, n, BLOCK: tl.constexpr):
 
 KERNELS = ["tri_loop_sum_log", "tri_loop_kl_div", "tri_loop_kl_div_swapped", "tri_loop_exp_weighted",
            "tri_loop_tanh_sum", "tri_loop_erf_sum", "tri_sum_log_unmasked_other", "tri_store_zero",
-           "tri_log_of_max_exp", "tri_log_of_max_exp_wrong"]
+           "tri_log_of_max_exp", "tri_log_of_max_exp_wrong", "tri_loop_log_over_erf"]
 # A row in one block (the loop runs once, masked): the block's maximum is taken in the loop and
 # the logarithm's input comes to it through a long tail of the reduction's code.
 BLOCKS = {"tri_log_of_max_exp": 64, "tri_log_of_max_exp_wrong": 64}
