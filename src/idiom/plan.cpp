@@ -163,9 +163,6 @@ std::optional<Fit> fit_at_visit(const ptx::Function& fn, const std::vector<Run>&
   return fit_in_range(samples, tol, range);
 }
 
-// `several`: whether a plan may leave more than one result (tried only when no plan with
-// one result exists, so that a routine is read whole rather than by its first pieces).
-// `joins_only`: m only where a branch on the input meets its other path.
 // Whether a run's event (by index) comes after the thread's paths meet (PlanSearch::path_join):
 // the probe ran on past the meeting point, where the thread merges its paths before it, so a
 // result in place only there would leave the routine open across it.
@@ -175,6 +172,9 @@ bool past_path_join(const PlanSearch& s, const Run& r, size_t event) {
   return it != r.visits.end() && event > it->second.events_before;
 }
 
+// `several`: whether a plan may leave more than one result (tried only when no plan with
+// one result exists, so that a routine is read whole rather than by its first pieces).
+// `joins_only`: m only where a branch on the input meets its other path.
 std::optional<RoutinePlan> merge_commit(const PlanSearch& s, bool several, bool joins_only = false) {
   const ptx::Function& fn = s.fn;
   const Liveness& live = s.live;

@@ -170,26 +170,27 @@ std::string scan_table(std::string_view name) {
   return kernel(name, 3, body);
 }
 
-TEST_F(MachineTest, ASearchsLoadsGuardedByWhereNameOnlyTheTable) {
-  const std::string tensors = R"(x = { shape = [8], dtype = "f32", init = "input", range = [-2, 2] }
+// x[tid] looked up in the table of 4 by `search` (program a) and by `scan` (program b).
+Spec table_lookup() {
+  const std::string args = R"({ read = "x" }, { read = "table" }, { write = "out" })";
+  return {.tensors = R"(x = { shape = [8], dtype = "f32", init = "input", range = [-2, 2] }
 table = { shape = [4], dtype = "f32", init = { values = [-1.0, -0.5, 0.25, 1.0] } }
 out = { shape = [8], dtype = "i32", init = "empty" }
-)";
-  const std::string args = R"({ read = "x" }, { read = "table" }, { write = "out" })";
-  auto r = run(search_table("search") + scan_table("scan"), {.tensors = tensors, .a = {{"search", args}}, .b = {{"scan", args}}});
+)",
+          .a = {{"search", args}},
+          .b = {{"scan", args}}};
+}
+
+TEST_F(MachineTest, ASearchsLoadsGuardedByWhereNameOnlyTheTable) {
+  auto r = run(search_table("search") + scan_table("scan"), table_lookup());
   EXPECT_EQ(r.verdict, Verdict::Equivalent) << show(r);
 }
 
 TEST_F(MachineTest, ASearchWithABranchAroundItsLoadNamesOnlyTheTable) {
-  const std::string tensors = R"(x = { shape = [8], dtype = "f32", init = "input", range = [-2, 2] }
-table = { shape = [4], dtype = "f32", init = { values = [-1.0, -0.5, 0.25, 1.0] } }
-out = { shape = [8], dtype = "i32", init = "empty" }
-)";
-  const std::string args = R"({ read = "x" }, { read = "table" }, { write = "out" })";
-  auto r = run(search_table_branched("search") + scan_table("scan"), {.tensors = tensors, .a = {{"search", args}}, .b = {{"scan", args}}});
+  auto r = run(search_table_branched("search") + scan_table("scan"), table_lookup());
   EXPECT_EQ(r.verdict, Verdict::Equivalent) << show(r);
   // Searching only the first three entries misses x = 1.
-  r = run(search_table_branched("search", 3) + scan_table("scan"), {.tensors = tensors, .a = {{"search", args}}, .b = {{"scan", args}}});
+  r = run(search_table_branched("search", 3) + scan_table("scan"), table_lookup());
   EXPECT_EQ(r.verdict, Verdict::Inequivalent) << show(r);
 }
 
