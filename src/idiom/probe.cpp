@@ -9,6 +9,7 @@
 #include "exec/refusal.hpp"
 #include "idiom/probe_memory.hpp"
 #include "ptx/effects.hpp"
+#include "ptx/liveness.hpp"
 #include "ptx/post_dominators.hpp"
 
 namespace racer::idiom {
@@ -57,6 +58,17 @@ class Prober {
     const exec::Thread& th = site.ctx.th;
     auto fmt = format_of(fn_.regs[site.root].type);
     run_.t = static_cast<long double>(ieee::to_double(*fmt, bits));
+    // The steps other routines open on the thread will step over (their results placed by their
+    // plans): the thread never runs them, so what they write is the other routine's, not data this
+    // probe may compute from the stale values the thread still holds (logf's result, placed after
+    // erff's entry, read by erff's last add).
+    for (const exec::AbsorbPlan& p : th.plans) foreign_.insert(foreign_.end(), p.skip.begin(), p.skip.end());
+    std::sort(foreign_.begin(), foreign_.end());
+    std::vector<uint32_t> written;
+    for (uint32_t pc : foreign_) {
+      ptx::writes_of(fn_.instrs[pc], written);
+      for (uint32_t w : written) state_[w] = State::Opaque;
+    }
     scratch_.plans.clear();
     const uint32_t input = th.regs[site.root].sym;
     for (size_t r = 0; r < fn_.regs.size(); ++r) {
@@ -364,6 +376,11 @@ class Prober {
     bool memory = (I.op == ptx::Op::Ld || I.op == ptx::Op::Ldu || I.op == ptx::Op::St) && !param_load;
     if (!ptx::register_only_op(I.op) && !param_load && !memory) return std::nullopt;
     State g = I.has_guard ? state_[I.guard] : State::Fixed;
+    if (std::binary_search(foreign_.begin(), foreign_.end(), pc)) {
+      reads_ = site_.use->reads(pc);
+      writes_ = site_.use->writes(pc);
+      return step_opaque(pc, I, g, record, Event{pc, writes_, {}, false, {}});
+    }
     if (g == State::Opaque && site_.through && I.op == ptx::Op::Bra) return step_over_branch(pc, record);
     if (g == State::Opaque) return std::nullopt;
     if (memory) return site_.through ? step_memory_through(pc, I, g, record) : step_memory(pc, I, g, record);
@@ -457,6 +474,7 @@ class Prober {
 
   const ProbeSite& site_;
   const ptx::Function& fn_;
+  std::vector<uint32_t> foreign_;  // sorted: instructions other open routines step over
   exec::Thread scratch_;
   std::vector<State> state_;
   std::vector<uint8_t> written_;  // by the probe so far

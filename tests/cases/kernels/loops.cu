@@ -41,6 +41,8 @@ ROW_LOOP_ROLLED(cu_loop_erf_sum, 0.0f, s += erff(a))
 ROW_LOOP_ROLLED(cu_loop_tanh_prod, 1.0f, s *= 1.0f + tanhf(a))
 ROW_LOOP(cu_loop_log_over_erf, 0.0f, s += tanhf(logf(a) / erff(b)))
 ROW_LOOP(cu_loop_log_over_erf_wrong, 0.0f, s += tanhf(logf(b) / erff(b)))
+ROW_LOOP(cu_loop_log_plus_erf, 0.0f, s += logf(b) + erff(a / b))
+ROW_LOOP(cu_loop_erf_alone, 0.0f, s += erff(a / b))
 
 extern "C" __global__ void cu_store_zero(const float* __restrict__, const float* __restrict__,
                                          float* __restrict__ out, int) {

@@ -50,6 +50,13 @@ tri_loop_log_over_erf = _row_loop(_tanh_log_over_erf)
 
 
 @triton.jit
+def _log_plus_erf(a, b): return tl.log(b) + tl.math.erf(a / b)
+
+
+tri_loop_log_plus_erf = _row_loop(_log_plus_erf)
+
+
+@triton.jit
 def tri_sum_log_unmasked_other(x, y, out, n, BLOCK: tl.constexpr):
     # The form: masked lanes load 1.0, whose log is 0, so no where() is needed.
     pid = tl.program_id(0)
@@ -95,7 +102,8 @@ def tri_store_zero(x, y, out, n, BLOCK: tl.constexpr):
 
 KERNELS = ["tri_loop_sum_log", "tri_loop_kl_div", "tri_loop_kl_div_swapped", "tri_loop_exp_weighted",
            "tri_loop_tanh_sum", "tri_loop_erf_sum", "tri_sum_log_unmasked_other", "tri_store_zero",
-           "tri_log_of_max_exp", "tri_log_of_max_exp_wrong", "tri_loop_log_over_erf"]
+           "tri_log_of_max_exp", "tri_log_of_max_exp_wrong", "tri_loop_log_over_erf",
+           "tri_loop_log_plus_erf"]
 # A row in one block (the loop runs once, masked): the block's maximum is taken in the loop and
 # the logarithm's input comes to it through a long tail of the reduction's code.
-BLOCKS = {"tri_log_of_max_exp": 64, "tri_log_of_max_exp_wrong": 64}
+BLOCKS = {"tri_log_of_max_exp": 64, "tri_log_of_max_exp_wrong": 64, "tri_loop_log_plus_erf": 32}
