@@ -9,7 +9,6 @@
 #include "exec/refusal.hpp"
 #include "idiom/probe_memory.hpp"
 #include "ptx/effects.hpp"
-#include "ptx/liveness.hpp"
 #include "ptx/post_dominators.hpp"
 
 namespace racer::idiom {
@@ -64,11 +63,8 @@ class Prober {
     // erff's entry, read by erff's last add).
     for (const exec::AbsorbPlan& p : th.plans) foreign_.insert(foreign_.end(), p.skip.begin(), p.skip.end());
     std::sort(foreign_.begin(), foreign_.end());
-    std::vector<uint32_t> written;
-    for (uint32_t pc : foreign_) {
-      ptx::writes_of(fn_.instrs[pc], written);
-      for (uint32_t w : written) state_[w] = State::Opaque;
-    }
+    for (uint32_t pc : foreign_)
+      for (uint32_t w : site.use->writes(pc)) state_[w] = State::Opaque;
     scratch_.plans.clear();
     const uint32_t input = th.regs[site.root].sym;
     for (size_t r = 0; r < fn_.regs.size(); ++r) {
