@@ -97,12 +97,12 @@ bool close(Fn f, long double want, long double got, long double scale, Tolerance
   return err <= std::ldexp(1.0L, -19) * std::fabs(want) + std::ldexp(1.0L, -23) * scale;
 }
 
-// A small exact rational near x (denominator up to 8), if there is one.
-std::optional<mpq_class> simple(long double x) {
+// A small exact rational near x (denominator up to 8, within `rel` of x), if there is one.
+std::optional<mpq_class> simple(long double x, long double rel = 1e-6L) {
   if (!std::isfinite(x) || std::fabs(x) > 1024) return std::nullopt;
   for (long den = 1; den <= 8; den *= 2) {
     long double num = std::round(x * den);
-    if (std::fabs(num - x * den) <= 1e-6L * std::max<long double>(1, std::fabs(x * den))) {
+    if (std::fabs(num - x * den) <= rel * std::max<long double>(1, std::fabs(x * den))) {
       mpq_class q(static_cast<long>(num), den);
       q.canonicalize();
       return q;
@@ -150,41 +150,48 @@ std::optional<Fit> fit_power(const std::vector<Sample>& samples, Tolerance tol) 
 namespace {
 
 // d as a small rational, else as one of the offsets it is near (a float constant's exact value).
-std::optional<mpq_class> offset_of(long double d, const std::vector<mpq_class>& offsets) {
-  if (auto q = simple(std::fabs(d) < 1e-6L ? 0 : d)) return q;
+std::optional<mpq_class> offset_of(long double d, const std::vector<mpq_class>& offsets, long double rel = 1e-6L) {
+  if (auto q = simple(std::fabs(d) < rel ? 0 : d, rel)) return q;
   for (const mpq_class& h : offsets)
     if (std::fabs(h.get_d() - d) <= 1e-4L * std::max<long double>(1, std::fabs(d))) return h;
   return std::nullopt;
 }
 
+// a and d from two samples where f differs: the first two more than 1e-3 apart, else the two
+// where f is least and greatest, a and d then snapped to small rationals 1e-4 away at most (a
+// close pair magnifies the samples' rounding: erf at 2 and 3, both near 1, gives a 2.5e-5 off).
+// Either fit must then agree with every sample, within the function's own tolerance.
+std::optional<Fit> fit_scaled(Fn fn, size_t si, const std::vector<Sample>& samples, Tolerance tol,
+                              const std::vector<mpq_class>& offsets) {
+  const Sample *s1 = nullptr, *s2 = nullptr, *lo = nullptr, *hi = nullptr;
+  long double g1 = 0, g2 = 0, glo = 0, ghi = 0;
+  for (const Sample& s : samples) {
+    long double g = scaled_value(fn, si, s.t);
+    if (s.nan || !std::isfinite(s.y) || !std::isfinite(g) || std::fabs(g) > 1e6L || std::fabs(s.y) > 1e6L) continue;
+    if (!s1) s1 = &s, g1 = g;
+    else if (!s2 && std::fabs(g - g1) > 1e-3L) s2 = &s, g2 = g;
+    if (!lo || g < glo) lo = &s, glo = g;
+    if (!hi || g > ghi) hi = &s, ghi = g;
+  }
+  if (!s1 || !s2) return std::nullopt;
+  auto from = [&](const Sample& x, long double gx, const Sample& y, long double gy, long double rel) -> std::optional<Fit> {
+    auto qa = simple((x.y - y.y) / (gx - gy), rel), qb = simple(kScales[si]);
+    if (!qa || !qb || *qa == 0) return std::nullopt;
+    auto qd = offset_of(x.y - qa->get_d() * gx, offsets, rel);
+    if (!qd) return std::nullopt;
+    Fit f{fn, *qa, *qb, *qd};
+    if (!agrees(f, samples, tol)) return std::nullopt;
+    return f;
+  };
+  if (auto f = from(*s1, g1, *s2, g2, 1e-6L)) return f;
+  return from(*lo, glo, *hi, ghi, 1e-4L);
+}
+
 std::optional<Fit> fit_anew(const std::vector<Sample>& samples, Tolerance tol, const std::vector<mpq_class>& offsets) {
   if (auto f = fit_power(samples, tol)) return f;
-  for (Fn fn : kFamily) {
-    for (size_t si = 0; si < std::size(kScales); ++si) {
-      const long double b = kScales[si];
-      // Fit a and d from two samples where f differs, then check every sample.
-      const Sample* s1 = nullptr;
-      const Sample* s2 = nullptr;
-      long double g1 = 0, g2 = 0;
-      for (const Sample& s : samples) {
-        long double g = scaled_value(fn, si, s.t);
-        if (s.nan || !std::isfinite(s.y) || !std::isfinite(g) || std::fabs(g) > 1e6L || std::fabs(s.y) > 1e6L) continue;
-        if (!s1) s1 = &s, g1 = g;
-        else if (std::fabs(g - g1) > 1e-3L) {
-          s2 = &s, g2 = g;
-          break;
-        }
-      }
-      if (!s1 || !s2) continue;
-      long double a = (s1->y - s2->y) / (g1 - g2);
-      long double d = s1->y - a * g1;
-      auto qa = simple(a), qd = offset_of(d, offsets);
-      auto qb = simple(b);
-      if (!qa || !qd || !qb || *qa == 0) continue;
-      Fit f{fn, *qa, *qb, *qd};
-      if (agrees(f, samples, tol)) return f;
-    }
-  }
+  for (Fn fn : kFamily)
+    for (size_t si = 0; si < std::size(kScales); ++si)
+      if (auto f = fit_scaled(fn, si, samples, tol, offsets)) return f;
   return std::nullopt;
 }
 

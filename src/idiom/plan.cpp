@@ -130,6 +130,11 @@ bool close_plan(const ptx::Function& fn, const Liveness& live, const std::vector
     if (!results.count(w) && live.live_at(to, w)) return false;
   plan.skip.assign(skip.begin(), skip.end());
   plan.jumps = jumps_of(fn, plan.skip, runs);
+  // A jump to where a branch's paths meet that passes the commit would leave the routine open
+  // (erff over a range where every probe ran the 1 - 2^x path: 2^x is a result there, but the
+  // branch around that path jumps to its end).
+  for (const auto& jump : plan.jumps)
+    if (jumped_over(fn, {jump}, {}).count(plan.commit)) return false;
   return true;
 }
 

@@ -158,7 +158,6 @@ void cvt(ExecContext& c, const Instr& i) {
 }
 
 void cvta(ExecContext& c, const Instr& i) {
-  uint64_t a = c.get_bits(i.operands[1], i.type());
   ptx::Space sp = ptx::Space::Global;
   if (i.has(Mod::Space)) {
     auto name = ptx::mod_values(Mod::Space)[i.mod(Mod::Space)];
@@ -173,6 +172,13 @@ void cvta(ExecContext& c, const Instr& i) {
                     : sp == ptx::Space::Local ? exec::Machine::kLocalWindow
                     : sp == ptx::Space::Param ? exec::Machine::kParamWindow
                                               : 0;
+  // A global address is its generic address: a pointer chosen by a comparison on symbolic data
+  // (nvcc's selp.b64 of two tensors' addresses) passes unchanged to the load that reads it.
+  if (window == 0 && IntT(i.type()).bits == 64) {
+    c.set(i.operands[0], c.get(i.operands[1], i.type()));
+    return;
+  }
+  uint64_t a = c.get_bits(i.operands[1], i.type());
   uint64_t r = i.has(Mod::To) ? a - window : a + window;
   c.set(i.operands[0], Value::of_bits(r & IntT(i.type()).mask()));
 }

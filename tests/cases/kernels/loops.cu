@@ -66,6 +66,8 @@ extern "C" __global__ void cu_store_zero(const float* __restrict__, const float*
 ROW_LOOP_THEN(cu_loop_exp_of_min_erf, 0, "unroll 1", s = fminf(s, erff(a)), expf(s))
 ROW_LOOP_THEN(cu_loop_exp_of_min_erf_unrolled, 0, "unroll 4", s = fminf(s, erff(a)), expf(s))
 ROW_LOOP_THEN(cu_loop_exp_of_min_erf_skip_first, 1, "unroll 4", s = fminf(s, erff(a)), expf(s))
+ROW_LOOP_THEN(cu_loop_erf_of_min_exp, 0, "unroll 1", s = fminf(s, expf(a)), erff(s))
+ROW_LOOP_THEN(cu_loop_erf_of_min_exp_skip_first, 1, "unroll 1", s = fminf(s, expf(a)), erff(s))
 
 // logf of a loop-invariant value inside a loop (t_loop_17, 18): nvcc hoists the routine's
 // polynomial out of the loop and repeats its special cases in each unrolled iteration.

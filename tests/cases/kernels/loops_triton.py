@@ -96,6 +96,21 @@ tri_log_of_max_exp_wrong = _log_of_max(_exp_erf_minus_a)
 
 
 @triton.jit
+def tri_erf_of_min_exp(x, y, out, n, BLOCK: tl.constexpr):
+    # erf of |a row's minimum of exp(x)|: erf's small-input path squares the minimum itself, not
+    # its absolute value, so only the probes of the input's range (x >= 0.6: above 1.8, where erf
+    # runs its 1 - 2^(...) path) read the routine, and they see erf within an ulp of 1.
+    pid = tl.program_id(0)
+    acc = float("inf")
+    for i in range(0, n, BLOCK):
+        offs = i + tl.arange(0, BLOCK)
+        m = offs < n
+        a = tl.load(x + pid * n + offs, mask=m, other=1.0)
+        acc = tl.minimum(acc, tl.min(tl.where(m, tl.exp(a), float("inf")), axis=0))
+    tl.store(out + pid, tl.math.erf(tl.abs(acc)))
+
+
+@triton.jit
 def tri_store_zero(x, y, out, n, BLOCK: tl.constexpr):
     tl.store(out + tl.program_id(0), 0.0)
 
@@ -103,7 +118,7 @@ def tri_store_zero(x, y, out, n, BLOCK: tl.constexpr):
 KERNELS = ["tri_loop_sum_log", "tri_loop_kl_div", "tri_loop_kl_div_swapped", "tri_loop_exp_weighted",
            "tri_loop_tanh_sum", "tri_loop_erf_sum", "tri_sum_log_unmasked_other", "tri_store_zero",
            "tri_log_of_max_exp", "tri_log_of_max_exp_wrong", "tri_loop_log_over_erf",
-           "tri_loop_log_plus_erf"]
+           "tri_loop_log_plus_erf", "tri_erf_of_min_exp"]
 # A row in one block (the loop runs once, masked): the block's maximum is taken in the loop and
 # the logarithm's input comes to it through a long tail of the reduction's code.
 BLOCKS = {"tri_log_of_max_exp": 64, "tri_log_of_max_exp_wrong": 64, "tri_loop_log_plus_erf": 32}
