@@ -29,11 +29,28 @@ ExprId AtomNormalizer::expand(ExprId x) {
 
 // tanh(u) = 1 - 2/(exp(2u) + 1): one family of atoms (exp) for the logistic, the
 // hyperbolic tangent and their compiled variants, which are then equal as rational
-// functions of exp(u).
+// functions of exp(u). exp(2u) is taken as an exp atom is (exp(2 log x) = x^2: tanh(log x)
+// meets (x^2 - 1) / (x^2 + 1)).
 ExprId AtomNormalizer::tanh_as_exp(ExprId u) {
   ExprId one = s_.one(), two = s_.add(one, one);
-  ExprId e = s_.exp(expand(s_.add(u, u)));
+  const ExprId twice = expand(s_.add(u, u));
+  const std::optional<ExprId> power = exp_of_log(twice);
+  ExprId e = power ? product_forms(*power) : s_.exp(twice);
   return s_.sub(one, s_.div(two, s_.add(e, one)));
+}
+
+// max(tanh(u_1), ..., tanh(u_n)) = tanh(max(u_1, ..., u_n)), and the same with min (tanh is
+// increasing): read off the operands as built, since each tanh's normal form is a fraction of
+// exps that the max's own rules no longer see as one function.
+std::optional<ExprId> AtomNormalizer::tanh_of_extremum(ExprId x, bool min) {
+  std::vector<ExprId> args;
+  for (uint32_t i = 0; i < s_.arity(x); ++i) {
+    const ExprId op = s_.operand(x, i);
+    if (s_.kind(op) != Kind::Func || s_.func_kind(op) != expr::FuncKind::Tanh) return std::nullopt;
+    args.push_back(expand(memo_.at(s_.operand(op, 0).index)));
+  }
+  if (args.size() < 2) return std::nullopt;
+  return tanh_as_exp(min ? min_in_form(args) : max_in_form(args));
 }
 
 // cos(u)^2 = 1 - sin(u)^2: even powers of cos become powers of sin, so that sin^2 + cos^2
@@ -214,6 +231,8 @@ ExprId AtomNormalizer::rewrite(ExprId x, std::vector<ExprId>& ops) {
       if (f == expr::FuncKind::Exp)
         if (auto r = exp_of_log(ops[0])) return product_forms(*r);
       if (f == expr::FuncKind::Abs) return abs_of(ops[0]);
+      if (f == expr::FuncKind::Sqrt)
+        if (auto r = sqrt_of_even_powers(ops[0])) return *r;
       const bool negated = sign_taken_out(f, ops[0]);
       ExprId value = s_.rebuild(x, ops);
       if (f == expr::FuncKind::Cos || f == expr::FuncKind::Sin) {
@@ -228,12 +247,14 @@ ExprId AtomNormalizer::rewrite(ExprId x, std::vector<ExprId>& ops) {
     case Kind::Min:
       // min(x1, ..., xn) = -max(-x1, ..., -xn): one of the two, so that a minimum taken over
       // negated values (a max reduction written as -min(-x)) meets the maximum.
+      if (auto r = tanh_of_extremum(x, true)) return *r;
       for (ExprId op : ops) written.push_back(s_.neg(op));
       for (ExprId& op : ops) op = expand(op);
       if (auto out = increasing_out(ops, true)) return *out;
       for (ExprId& op : ops) op = expand(s_.neg(op));
       return s_.neg(max_of(ops, written).value_or(s_.max(ops)));
     case Kind::Max:
+      if (auto r = tanh_of_extremum(x, false)) return *r;
       written = ops;
       for (ExprId& op : ops) op = expand(op);
       if (auto r = max_of(ops, written)) return *r;

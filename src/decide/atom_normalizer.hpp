@@ -49,6 +49,7 @@ class AtomNormalizer {
   expr::ExprId rewrite(expr::ExprId x, std::vector<expr::ExprId>& ops);
   expr::ExprId expand(expr::ExprId x);
   expr::ExprId tanh_as_exp(expr::ExprId u);
+  std::optional<expr::ExprId> tanh_of_extremum(expr::ExprId x, bool min);
   expr::ExprId cos_squares_as_sin(expr::ExprId product);
   expr::ExprId distribute_monomial(expr::ExprId product);
   expr::ExprId product_forms(expr::ExprId product);  // what rewrite makes of a product
@@ -58,6 +59,7 @@ class AtomNormalizer {
   expr::ExprId select_terms_out(expr::ExprId cond, expr::ExprId t, expr::ExprId e);
   // atom_symmetries.cpp
   expr::ExprId sqrt_powers(expr::ExprId product);
+  std::optional<expr::ExprId> sqrt_of_even_powers(expr::ExprId arg);
   bool sign_taken_out(expr::FuncKind f, expr::ExprId& arg);
   std::optional<expr::ExprId> log_of_extremum(expr::ExprId arg);
   std::optional<expr::ExprId> log_of_product(expr::ExprId arg);

@@ -43,6 +43,25 @@ std::pair<mpq_class, ExprId> scaled_factor(const expr::Store& s, ExprId x) {
 // the same value; where u is infinite (a log of data may reach -inf, a quotient +inf) the
 // original is undefined or is the result's infinity (sqrt(-inf) and inf * 0 are undefined),
 // which is the convention's "may define more".
+// sqrt(c u1^(2 k1) ... un^(2 kn)) = sqrt(c) |u1|^k1 ... |un|^kn for a rational square c > 0:
+// sqrt(x * x) meets |x| (and x itself where x's range is at or above 0).
+std::optional<ExprId> AtomNormalizer::sqrt_of_even_powers(ExprId arg) {
+  if (s_.kind(arg) != Kind::Mul || s_.coef(arg) <= 0) return std::nullopt;
+  const mpq_class& c = s_.coef(arg);
+  if (!mpz_perfect_square_p(c.get_num_mpz_t()) || !mpz_perfect_square_p(c.get_den_mpz_t())) return std::nullopt;
+  for (uint32_t i = 0; i < s_.arity(arg); ++i) {
+    const mpq_class& w = s_.weight(arg, i);
+    if (w.get_den() != 1 || !mpz_even_p(w.get_num_mpz_t())) return std::nullopt;
+  }
+  mpz_class num, den;
+  mpz_sqrt(num.get_mpz_t(), c.get_num_mpz_t());
+  mpz_sqrt(den.get_mpz_t(), c.get_den_mpz_t());
+  std::vector<ExprId> factors{s_.constant(mpq_class(num, den))};
+  for (uint32_t i = 0; i < s_.arity(arg); ++i)
+    factors.push_back(s_.pow_int(abs_of(s_.operand(arg, i)), s_.weight(arg, i).get_num() / 2));
+  return s_.mul(factors);
+}
+
 ExprId AtomNormalizer::sqrt_powers(ExprId product) {
   if (s_.kind(product) != Kind::Mul) return product;
   std::map<uint32_t, mpz_class> halves;  // base -> exponent of u in halves, for bases with a sqrt factor
@@ -181,16 +200,28 @@ std::optional<ExprId> AtomNormalizer::log_of_fractions(ExprId sum) {
 }
 
 // A factor exp(q log(u))^k of a product is exp(k q log(u)): taken to u^(k q) where exp_of_log
-// takes that (exp(-log(x)/4)^2 = 1/sqrt(x) once log(1/sqrt(x)) is -log(x)/2).
+// takes that (exp(-log(x)/4)^2 = 1/sqrt(x) once log(1/sqrt(x)) is -log(x)/2). A factor
+// exp(s / k)^k of a sum s with integer weights is exp(s), which the Store takes apart term by
+// term as it does every such exp (exp(x/4 + y/4)^4 meets exp(x) exp(y)).
 ExprId AtomNormalizer::exp_log_powers(ExprId product) {
   if (s_.kind(product) != Kind::Mul) return product;
+  auto integer_sum = [&](ExprId x) {
+    if (s_.kind(x) != Kind::Add || !s_.is_finite(x) || s_.coef(x).get_den() != 1) return false;
+    for (uint32_t i = 0; i < s_.arity(x); ++i)
+      if (s_.weight(x, i).get_den() != 1) return false;
+    return true;
+  };
   std::vector<ExprId> factors{s_.constant(s_.coef(product))};
   bool any = false;
   for (uint32_t i = 0; i < s_.arity(product); ++i) {
     ExprId f = s_.operand(product, i);
     const mpq_class& w = s_.weight(product, i);
     std::optional<ExprId> power;
-    if (is_func(s_, f, FuncKind::Exp) && w != 1) power = exp_of_log(expand(s_.mul(s_.constant(w), s_.operand(f, 0))));
+    if (is_func(s_, f, FuncKind::Exp) && w != 1) {
+      const ExprId scaled = expand(s_.mul(s_.constant(w), s_.operand(f, 0)));
+      power = exp_of_log(scaled);
+      if (!power && integer_sum(scaled)) power = s_.exp(scaled);
+    }
     any |= power.has_value();
     factors.push_back(power ? *power : s_.pow_int(f, w.get_num()));
   }
@@ -234,6 +265,10 @@ ExprId AtomNormalizer::abs_of(ExprId u) {
   if (b.lo && *b.lo >= 0) return u;
   if (b.hi && *b.hi <= 0) return expand(s_.neg(u));
   sign_taken_out(FuncKind::Abs, u);
+  // |select(c, t, e)| = select(c, |t|, |e|): fabsf of a where meets the where of fabsf's, and
+  // each branch's sign is then read off its own range (|log(x + 3/2)| is the log itself).
+  if (s_.kind(u) == Kind::Select && !s_.is_condition(s_.operand(u, 1)) && !s_.is_condition(s_.operand(u, 2)))
+    return select_terms_out(s_.operand(u, 0), abs_of(s_.operand(u, 1)), abs_of(s_.operand(u, 2)));
   // |erf(v)| = erf(|v|): erf is odd and increasing (erff(fabsf(x)) meets fabsf(erff(x))).
   if (s_.kind(u) == Kind::Func && s_.func_kind(u) == FuncKind::Erf) return s_.erf(abs_of(s_.operand(u, 0)));
   return s_.abs(u);
@@ -246,35 +281,38 @@ ExprId AtomNormalizer::abs_of(ExprId u) {
 // Operands already in their normal forms.
 std::optional<ExprId> AtomNormalizer::max_of(std::vector<ExprId> ops, const std::vector<ExprId>& unexpanded) {
   bool changed = false;
-  std::unordered_map<uint32_t, size_t> at;
-  for (size_t i = 0; i < ops.size(); ++i) at.emplace(ops[i].index, i);
-  for (size_t i = 0; i < ops.size(); ++i) {
-    // Of u and -u exactly one leads negative: only those need their negation's form.
-    if (!leads_negative(s_, ops[i])) continue;
-    auto it = at.find(expand(s_.neg(ops[i])).index);
-    if (it != at.end() && it->second != i) {
-      const size_t j = it->second;
-      ops[i] = abs_of(ops[i]);
-      ops.erase(ops.begin() + static_cast<long>(j));
-      changed = true;
-      break;
+  // Pair by pair until none is left (a row's max of fmaxf(w, -w), flattened: one |w| each).
+  for (bool found = true; found;) {
+    found = false;
+    std::unordered_map<uint32_t, size_t> at;
+    for (size_t i = 0; i < ops.size(); ++i) at.emplace(ops[i].index, i);
+    for (size_t i = 0; i < ops.size() && !found; ++i) {
+      // Of u and -u exactly one leads negative: only those need their negation's form.
+      if (!leads_negative(s_, ops[i])) continue;
+      auto it = at.find(expand(s_.neg(ops[i])).index);
+      if (it != at.end() && it->second != i) {
+        const size_t j = it->second;
+        ops[i] = abs_of(ops[i]);
+        ops.erase(ops.begin() + static_cast<long>(j));
+        changed = found = true;
+        continue;
+      }
+      auto [c, m] = scaled_factor(s_, ops[i]);
+      if (c != -1 || s_.kind(m) != Kind::Max) continue;
+      std::vector<bool> inner(ops.size(), false);
+      bool all = true;
+      for (uint32_t k = 0; k < s_.arity(m) && all; ++k) {
+        auto in = at.find(s_.operand(m, k).index);
+        all = in != at.end() && in->second != i;
+        if (all) inner[in->second] = true;
+      }
+      if (!all) continue;
+      std::vector<ExprId> kept{abs_of(m)};
+      for (size_t k = 0; k < ops.size(); ++k)
+        if (k != i && !inner[k]) kept.push_back(ops[k]);
+      ops = std::move(kept);
+      changed = found = true;
     }
-    auto [c, m] = scaled_factor(s_, ops[i]);
-    if (c != -1 || s_.kind(m) != Kind::Max) continue;
-    std::vector<bool> inner(ops.size(), false);
-    bool all = true;
-    for (uint32_t k = 0; k < s_.arity(m) && all; ++k) {
-      auto in = at.find(s_.operand(m, k).index);
-      all = in != at.end() && in->second != i;
-      if (all) inner[in->second] = true;
-    }
-    if (!all) continue;
-    std::vector<ExprId> kept{abs_of(m)};
-    for (size_t k = 0; k < ops.size(); ++k)
-      if (k != i && !inner[k]) kept.push_back(ops[k]);
-    ops = std::move(kept);
-    changed = true;
-    break;
   }
   // Bounds from the operands as written where that is tighter (1 - 2/(e + 1) keeps tanh in
   // [-1, 1]; its normal form (e - 1)/(e + 1) loses that to interval arithmetic).

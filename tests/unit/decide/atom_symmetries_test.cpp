@@ -115,6 +115,66 @@ TEST_F(DecideTest, AFunctionsSymmetriesMeetItsPlainForms) {
   EXPECT_FALSE(same(s.exp(s.mul(q(-1, 2), s.log(u))), s.sqrt(u)));
 }
 
+// Forms the fuzzer found apart: tanh of a log against its exp form, fabsf of a where against the
+// where of fabsf's, exp(s/4)^4 against the exps of s's terms, sqrt(x * x) against |x|, a row's max
+// of fmaxf(w, -w) against its max of |w|, and a max or min of tanh's against tanh of the max or min.
+// Each rewrite keeps the value wherever the original has one.
+TEST_F(DecideTest, RewritesOfFunctionsThroughTheirArgumentsMeetThePlainForms) {
+  AtomNormalizer n(s, PolyLimits{});
+  auto same_form = [&](ExprId a, ExprId b) { return normal_form(s, n.normalize(s.sub(a, b)), PolyLimits{}).status == FormStatus::Zero; };
+  const ExprId r = s.symbol("r_pos", expr::Range{mpq_class(1, 4), mpq_class(3)});
+  const ExprId r2 = s.mul(r, r), one = c(1);
+  EXPECT_TRUE(same_form(s.tanh(s.log(r)), s.div(s.sub(r2, one), s.add(r2, one))));
+  EXPECT_FALSE(same_form(s.tanh(s.log(r)), s.div(s.sub(r2, one), s.add(r2, c(2)))));
+  // log(|x| + 3/2) is finite: a positive constant plus a term at or above 0.
+  const ExprId lg = s.log(s.add(s.abs(x), q(3, 2)));
+  EXPECT_TRUE(s.is_finite(lg));
+  EXPECT_FALSE(s.is_finite(s.log(s.add(s.abs(x), q(-1, 2)))));
+  EXPECT_TRUE(s.surely_positive(s.add(s.mul(x, x), q(1, 1000000))));
+  EXPECT_FALSE(s.surely_positive(s.add(s.mul(x, y), q(1, 1000000))));
+  const ExprId cond = s.cmp(expr::CmpOp::Lt, s.neg(one), y);
+  EXPECT_TRUE(same_form(s.add(s.abs(s.select(cond, lg, z)), q(1, 2)),
+                        s.select(s.cmp(expr::CmpOp::Le, y, s.neg(one)), s.add(s.abs(z), q(1, 2)), s.add(s.abs(lg), q(1, 2)))));
+  EXPECT_FALSE(same_form(s.abs(s.select(cond, lg, z)), s.select(cond, lg, z)));
+  const ExprId quarter = s.exp(s.add(s.mul(q(1, 4), x), s.mul(q(1, 4), s.mul(y, z))));
+  // (Through the decider, which merges exp(s/2) exp(s/4)^2 into exp(s/4)^4 first.)
+  EXPECT_EQ(decide(s.mul(s.exp(s.add(s.mul(q(1, 2), x), s.mul(q(1, 2), s.mul(y, z)))), s.pow_int(quarter, 2)),
+                   s.exp(s.add(x, s.mul(y, z)))).status, CellStatus::Proved);
+  EXPECT_TRUE(same_form(s.pow_int(quarter, 4), s.exp(s.add(x, s.mul(y, z)))));
+  EXPECT_NE(decide(s.pow_int(quarter, 2), s.exp(s.add(x, s.mul(y, z)))).status, CellStatus::Proved);
+  EXPECT_TRUE(same_form(s.sqrt(s.mul(x, x)), s.abs(x)));
+  EXPECT_TRUE(same_form(s.sqrt(s.mul(q(9, 4), r2)), s.mul(q(3, 2), r)));
+  EXPECT_FALSE(same_form(s.sqrt(s.mul(x, x)), x));
+  std::vector<ExprId> both, absolute;
+  for (ExprId w : {s.sub(x, y), s.sub(y, z), s.add(x, z)}) {
+    both.push_back(s.max(w, s.neg(w)));
+    absolute.push_back(s.abs(w));
+  }
+  EXPECT_TRUE(same_form(s.max(both), s.max(absolute)));
+  both.back() = s.add(both.back(), q(1, 8));
+  EXPECT_FALSE(same_form(s.max(both), s.max(absolute)));
+  const ExprId u = s.add(x, z);
+  EXPECT_TRUE(same_form(s.max(std::vector<ExprId>{s.tanh(x), s.tanh(y), s.tanh(u)}), s.tanh(s.max(std::vector<ExprId>{x, y, u}))));
+  EXPECT_TRUE(same_form(s.min(s.tanh(x), s.tanh(y)), s.tanh(s.min(x, y))));
+  EXPECT_FALSE(same_form(s.max(s.tanh(x), s.tanh(y)), s.tanh(s.min(x, y))));
+  // Values at points where both sides have one.
+  const ExprId originals[] = {s.tanh(s.log(r)), s.abs(s.select(cond, lg, z)), s.pow_int(s.exp(s.mul(q(1, 4), s.add(x, y))), 4),
+                              s.sqrt(s.mul(x, x)), s.max(absolute), s.min(s.tanh(x), s.tanh(y))};
+  std::mt19937_64 rng(36);
+  for (ExprId e : originals) {
+    const ExprId normalized = n.normalize(e);
+    for (int p = 0; p < 16; ++p) {
+      expr::Assignment at;
+      for (ExprId v : {x, y, z}) at.set(v, mpq_class(static_cast<long>(rng() % 33) - 16, 4));
+      at.set(r, mpq_class(static_cast<long>(rng() % 11) + 1, 4));
+      RoundingBound vo(s, FloatModel{}, at), vr(s, FloatModel{}, at);
+      auto want = vo.at(e), got = vr.at(normalized);
+      ASSERT_TRUE(want && got) << str(e);
+      EXPECT_LE(std::fabs(got->value - want->value), 1e-12L * (1 + std::fabs(want->value))) << str(e) << " -> " << str(normalized);
+    }
+  }
+}
+
 // Random products and functions of the shapes rewritten, at random points: wherever the
 // original has a value, the rewrite has the same one.
 TEST_F(DecideTest, SquareRootPowersMeetWhereTheBaseReadsALog) {
