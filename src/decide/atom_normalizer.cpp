@@ -1,5 +1,6 @@
 #include "decide/atom_normalizer.hpp"
 
+#include <algorithm>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -39,18 +40,47 @@ ExprId AtomNormalizer::tanh_as_exp(ExprId u) {
   return s_.sub(one, s_.div(two, s_.add(e, one)));
 }
 
-// max(tanh(u_1), ..., tanh(u_n)) = tanh(max(u_1, ..., u_n)), and the same with min (tanh is
-// increasing): read off the operands as built, since each tanh's normal form is a fraction of
-// exps that the max's own rules no longer see as one function.
-std::optional<ExprId> AtomNormalizer::tanh_of_extremum(ExprId x, bool min) {
-  std::vector<ExprId> args;
-  for (uint32_t i = 0; i < s_.arity(x); ++i) {
-    const ExprId op = s_.operand(x, i);
-    if (s_.kind(op) != Kind::Func || s_.func_kind(op) != expr::FuncKind::Tanh) return std::nullopt;
-    args.push_back(expand(memo_.at(s_.operand(op, 0).index)));
+// tanh of a max is the max of the tanh's (tanh is increasing), of a min (-max(-u)) the min, of a
+// select the select of the tanh's: one form whether a program reduced tanh's or took tanh of the
+// reduction, hoisted tanh out of a where or not, or wrote tanh as its exp form by hand (whose
+// fractions no rule takes back out of a max).
+// v where `product` is tanh(v) written out as (exp(2v) - 1) / (exp(2v) + 1), for v a max, a min or
+// a select only (where tanh_in_form takes tanh inside): the hand-written form of tanh of a max meets
+// tanh of the max. (Elsewhere the fraction is tanh's own normal form already.)
+std::optional<ExprId> AtomNormalizer::tanh_written_out(ExprId product) {
+  if (s_.kind(product) != Kind::Mul || s_.coef(product) != 1 || s_.arity(product) != 2) return std::nullopt;
+  std::optional<ExprId> above, below;
+  for (uint32_t i = 0; i < 2; ++i) {
+    const ExprId f = s_.operand(product, i);
+    const mpq_class& w = s_.weight(product, i);
+    if (s_.kind(f) != Kind::Add || s_.arity(f) != 1 || s_.weight(f, 0) != 1) return std::nullopt;
+    if (w == 1 && s_.coef(f) == -1) above = s_.operand(f, 0);
+    else if (w == -1 && s_.coef(f) == 1) below = s_.operand(f, 0);
   }
-  if (args.size() < 2) return std::nullopt;
-  return tanh_as_exp(min ? min_in_form(args) : max_in_form(args));
+  if (!above || !below || *above != *below) return std::nullopt;
+  // exp(2v) as the Store holds it: exp(u)^k with k v = ... , that is v = k u / 2.
+  ExprId e = *above;
+  mpq_class k = 1;
+  if (s_.kind(e) == Kind::Mul && s_.coef(e) == 1 && s_.arity(e) == 1) k = s_.weight(e, 0), e = s_.operand(e, 0);
+  if (s_.kind(e) != Kind::Func || s_.func_kind(e) != expr::FuncKind::Exp || k.get_den() != 1) return std::nullopt;
+  const ExprId u = s_.operand(e, 0);
+  const bool reduced = s_.kind(u) == Kind::Max || s_.kind(u) == Kind::Select ||
+                       (s_.kind(u) == Kind::Mul && s_.coef(u) == -1 && s_.arity(u) == 1 && s_.kind(s_.operand(u, 0)) == Kind::Max);
+  if (!reduced) return std::nullopt;
+  return expand(s_.mul(s_.constant(k / 2), u));
+}
+
+ExprId AtomNormalizer::tanh_in_form(ExprId u) {
+  if (s_.kind(u) == Kind::Max) {
+    std::vector<ExprId> ops;
+    for (uint32_t i = 0; i < s_.arity(u); ++i) ops.push_back(expand(tanh_in_form(s_.operand(u, i))));
+    return max_in_form(ops);
+  }
+  if (s_.kind(u) == Kind::Mul && s_.coef(u) == -1 && s_.arity(u) == 1 && s_.weight(u, 0) == 1 && s_.kind(s_.operand(u, 0)) == Kind::Max)
+    return expand(s_.neg(tanh_in_form(s_.operand(u, 0))));
+  if (s_.kind(u) == Kind::Select && !s_.is_condition(u))
+    return select_terms_out(s_.operand(u, 0), expand(tanh_in_form(s_.operand(u, 1))), expand(tanh_in_form(s_.operand(u, 2))));
+  return tanh_as_exp(u);
 }
 
 // cos(u)^2 = 1 - sin(u)^2: even powers of cos become powers of sin, so that sin^2 + cos^2
@@ -196,6 +226,41 @@ ExprId AtomNormalizer::select_terms_out(ExprId cond, ExprId t, ExprId e) {
   return s_.add(common, s_.select(cond, s_.sub(t, common), s_.sub(e, common)));
 }
 
+// select(c, t1, e1) + select(c, t2, e2) = select(c, t1 + t2, e1 + e2): one select per condition
+// in a sum, so that the difference of two selects on one comparison (nvcc selecting each operand
+// of a subtraction) meets the select of the differences. Exact where the sum is defined: each
+// branch of the merged select is defined where the selected branches are.
+ExprId AtomNormalizer::selects_merged(ExprId sum) {
+  if (s_.kind(sum) != Kind::Add || s_.arity(sum) < 2) return sum;
+  std::unordered_map<uint32_t, std::vector<uint32_t>> by_condition;
+  std::vector<uint32_t> order;
+  for (uint32_t i = 0; i < s_.arity(sum); ++i) {
+    const ExprId op = s_.operand(sum, i);
+    if (s_.kind(op) != Kind::Select || s_.is_condition(op)) continue;
+    auto& terms = by_condition[s_.operand(op, 0).index];
+    if (terms.empty()) order.push_back(s_.operand(op, 0).index);
+    terms.push_back(i);
+  }
+  if (std::none_of(order.begin(), order.end(), [&](uint32_t c) { return by_condition[c].size() > 1; })) return sum;
+  std::vector<ExprId> terms{s_.constant(s_.coef(sum))};
+  std::vector<bool> merged(s_.arity(sum), false);
+  for (uint32_t c : order) {
+    const std::vector<uint32_t>& at = by_condition[c];
+    if (at.size() < 2) continue;
+    std::vector<ExprId> taken, other;
+    for (uint32_t i : at) {
+      const ExprId w = s_.constant(s_.weight(sum, i)), op = s_.operand(sum, i);
+      taken.push_back(s_.mul(w, s_.operand(op, 1)));
+      other.push_back(s_.mul(w, s_.operand(op, 2)));
+      merged[i] = true;
+    }
+    terms.push_back(select_terms_out(ExprId{c}, expand(s_.add(taken)), expand(s_.add(other))));
+  }
+  for (uint32_t i = 0; i < s_.arity(sum); ++i)
+    if (!merged[i]) terms.push_back(s_.mul(s_.constant(s_.weight(sum, i)), s_.operand(sum, i)));
+  return s_.add(terms);
+}
+
 ExprId AtomNormalizer::factorwise(ExprId product) {
   std::vector<ExprId> factors{s_.constant(s_.coef(product))};
   for (uint32_t i = 0; i < s_.arity(product); ++i)
@@ -215,8 +280,9 @@ ExprId AtomNormalizer::rewrite(ExprId x, std::vector<ExprId>& ops) {
       // then the same factor, and a product of n such factors needs no 2^n-term expansion.
       for (ExprId& op : ops)
         if (s_.kind(op) == Kind::Add) op = expand(op);
+      if (auto v = tanh_written_out(s_.rebuild(x, ops))) return tanh_in_form(*v);
       return product_forms(s_.rebuild(x, ops));
-    case Kind::Add: break;  // structure only: the normal form expands sums and products itself
+    case Kind::Add: return selects_merged(s_.rebuild(x, ops));  // the normal form expands sums and products itself
     case Kind::Func: {
       const expr::FuncKind f = s_.func_kind(x);
       // log of a product: its factors in their normal forms, the product not multiplied out (a
@@ -226,7 +292,7 @@ ExprId AtomNormalizer::rewrite(ExprId x, std::vector<ExprId>& ops) {
       if (f == expr::FuncKind::Log)
         if (auto r = log_of_fractions(ops[0])) return *r;
       for (ExprId& op : ops) op = expand(op);
-      if (f == expr::FuncKind::Tanh) return tanh_as_exp(ops[0]);
+      if (f == expr::FuncKind::Tanh) return tanh_in_form(ops[0]);
       if (f == expr::FuncKind::Log) return log_of(ops[0]);
       if (f == expr::FuncKind::Exp)
         if (auto r = exp_of_log(ops[0])) return product_forms(*r);
@@ -247,14 +313,12 @@ ExprId AtomNormalizer::rewrite(ExprId x, std::vector<ExprId>& ops) {
     case Kind::Min:
       // min(x1, ..., xn) = -max(-x1, ..., -xn): one of the two, so that a minimum taken over
       // negated values (a max reduction written as -min(-x)) meets the maximum.
-      if (auto r = tanh_of_extremum(x, true)) return *r;
       for (ExprId op : ops) written.push_back(s_.neg(op));
       for (ExprId& op : ops) op = expand(op);
       if (auto out = increasing_out(ops, true)) return *out;
       for (ExprId& op : ops) op = expand(s_.neg(op));
       return s_.neg(max_of(ops, written).value_or(s_.max(ops)));
     case Kind::Max:
-      if (auto r = tanh_of_extremum(x, false)) return *r;
       written = ops;
       for (ExprId& op : ops) op = expand(op);
       if (auto r = max_of(ops, written)) return *r;

@@ -49,7 +49,9 @@ class AtomNormalizer {
   expr::ExprId rewrite(expr::ExprId x, std::vector<expr::ExprId>& ops);
   expr::ExprId expand(expr::ExprId x);
   expr::ExprId tanh_as_exp(expr::ExprId u);
-  std::optional<expr::ExprId> tanh_of_extremum(expr::ExprId x, bool min);
+  expr::ExprId selects_merged(expr::ExprId sum);
+  expr::ExprId tanh_in_form(expr::ExprId u);
+  std::optional<expr::ExprId> tanh_written_out(expr::ExprId product);
   expr::ExprId cos_squares_as_sin(expr::ExprId product);
   expr::ExprId distribute_monomial(expr::ExprId product);
   expr::ExprId product_forms(expr::ExprId product);  // what rewrite makes of a product

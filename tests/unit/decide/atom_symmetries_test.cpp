@@ -117,8 +117,10 @@ TEST_F(DecideTest, AFunctionsSymmetriesMeetItsPlainForms) {
 
 // Forms the fuzzer found apart: tanh of a log against its exp form, fabsf of a where against the
 // where of fabsf's, exp(s/4)^4 against the exps of s's terms, sqrt(x * x) against |x|, a row's max
-// of fmaxf(w, -w) against its max of |w|, and a max or min of tanh's against tanh of the max or min.
-// Each rewrite keeps the value wherever the original has one.
+// of fmaxf(w, -w) against its max of |w|, a max or min of tanh's against tanh of the max or min (and
+// against the max of tanh's exp forms written by hand), tanh hoisted out of a where, and the
+// difference of two selects on one comparison against the select of the differences. Each rewrite
+// keeps the value wherever the original has one.
 TEST_F(DecideTest, RewritesOfFunctionsThroughTheirArgumentsMeetThePlainForms) {
   AtomNormalizer n(s, PolyLimits{});
   auto same_form = [&](ExprId a, ExprId b) { return normal_form(s, n.normalize(s.sub(a, b)), PolyLimits{}).status == FormStatus::Zero; };
@@ -157,9 +159,26 @@ TEST_F(DecideTest, RewritesOfFunctionsThroughTheirArgumentsMeetThePlainForms) {
   EXPECT_TRUE(same_form(s.max(std::vector<ExprId>{s.tanh(x), s.tanh(y), s.tanh(u)}), s.tanh(s.max(std::vector<ExprId>{x, y, u}))));
   EXPECT_TRUE(same_form(s.min(s.tanh(x), s.tanh(y)), s.tanh(s.min(x, y))));
   EXPECT_FALSE(same_form(s.max(s.tanh(x), s.tanh(y)), s.tanh(s.min(x, y))));
+  auto by_hand = [&](ExprId v) {
+    const ExprId e = s.exp(s.mul(c(2), v));
+    return s.div(s.sub(e, one), s.add(e, one));
+  };
+  EXPECT_TRUE(same_form(s.max(by_hand(x), by_hand(u)), s.tanh(s.max(x, u))));
+  EXPECT_TRUE(same_form(s.neg(s.min(s.neg(by_hand(x)), s.neg(by_hand(u)))), s.tanh(s.max(x, u))));
+  EXPECT_TRUE(same_form(by_hand(s.max(x, u)), s.tanh(s.max(x, u))));  // tanh of a max written out
+  EXPECT_TRUE(same_form(s.max(by_hand(s.max(x, u)), x), s.max(s.tanh(s.max(x, u)), x)));
+  EXPECT_FALSE(same_form(by_hand(s.max(x, u)), s.tanh(s.min(x, u))));
+  const ExprId lt = s.cmp(expr::CmpOp::Lt, y, z), quad = s.add(y, s.mul(y, y));
+  EXPECT_TRUE(same_form(s.tanh(s.sub(s.select(lt, c(0), quad), s.select(lt, x, z))),
+                        s.select(lt, s.neg(s.tanh(x)), s.tanh(s.sub(quad, z)))));
+  EXPECT_FALSE(same_form(s.tanh(s.sub(s.select(lt, c(0), quad), s.select(lt, x, z))),
+                         s.select(lt, s.tanh(x), s.tanh(s.sub(quad, z)))));
+  EXPECT_TRUE(same_form(s.sub(s.select(lt, c(0), quad), s.select(lt, x, z)), s.select(lt, s.neg(x), s.sub(quad, z))));
   // Values at points where both sides have one.
   const ExprId originals[] = {s.tanh(s.log(r)), s.abs(s.select(cond, lg, z)), s.pow_int(s.exp(s.mul(q(1, 4), s.add(x, y))), 4),
-                              s.sqrt(s.mul(x, x)), s.max(absolute), s.min(s.tanh(x), s.tanh(y))};
+                              s.sqrt(s.mul(x, x)), s.max(absolute), s.min(s.tanh(x), s.tanh(y)),
+                              s.tanh(s.sub(s.select(lt, c(0), quad), s.select(lt, x, z))), s.tanh(s.max(x, u)),
+                              by_hand(s.max(x, u))};
   std::mt19937_64 rng(36);
   for (ExprId e : originals) {
     const ExprId normalized = n.normalize(e);
