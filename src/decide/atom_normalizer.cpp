@@ -40,10 +40,6 @@ ExprId AtomNormalizer::tanh_as_exp(ExprId u) {
   return s_.sub(one, s_.div(two, s_.add(e, one)));
 }
 
-// tanh of a max is the max of the tanh's (tanh is increasing), of a min (-max(-u)) the min, of a
-// select the select of the tanh's: one form whether a program reduced tanh's or took tanh of the
-// reduction, hoisted tanh out of a where or not, or wrote tanh as its exp form by hand (whose
-// fractions no rule takes back out of a max).
 // v where `product` is tanh(v) written out as (exp(2v) - 1) / (exp(2v) + 1), for v a max, a min or
 // a select only (where tanh_in_form takes tanh inside): the hand-written form of tanh of a max meets
 // tanh of the max. (Elsewhere the fraction is tanh's own normal form already.)
@@ -58,7 +54,7 @@ std::optional<ExprId> AtomNormalizer::tanh_written_out(ExprId product) {
     else if (w == -1 && s_.coef(f) == 1) below = s_.operand(f, 0);
   }
   if (!above || !below || *above != *below) return std::nullopt;
-  // exp(2v) as the Store holds it: exp(u)^k with k v = ... , that is v = k u / 2.
+  // exp(2v) as the Store holds it, exp(u)^k: v = k u / 2.
   ExprId e = *above;
   mpq_class k = 1;
   if (s_.kind(e) == Kind::Mul && s_.coef(e) == 1 && s_.arity(e) == 1) k = s_.weight(e, 0), e = s_.operand(e, 0);
@@ -70,6 +66,10 @@ std::optional<ExprId> AtomNormalizer::tanh_written_out(ExprId product) {
   return expand(s_.mul(s_.constant(k / 2), u));
 }
 
+// tanh of a max is the max of the tanh's (tanh is increasing), of a min (-max(-u)) the min, of a
+// select the select of the tanh's: one form whether a program reduced tanh's or took tanh of the
+// reduction, hoisted tanh out of a where or not, or wrote tanh as its exp form by hand (whose
+// fractions no rule takes back out of a max).
 ExprId AtomNormalizer::tanh_in_form(ExprId u) {
   if (s_.kind(u) == Kind::Max) {
     std::vector<ExprId> ops;
@@ -282,7 +282,7 @@ ExprId AtomNormalizer::rewrite(ExprId x, std::vector<ExprId>& ops) {
         if (s_.kind(op) == Kind::Add) op = expand(op);
       if (auto v = tanh_written_out(s_.rebuild(x, ops))) return tanh_in_form(*v);
       return product_forms(s_.rebuild(x, ops));
-    case Kind::Add: return selects_merged(s_.rebuild(x, ops));  // the normal form expands sums and products itself
+    case Kind::Add: return selects_merged(s_.rebuild(x, ops));  // (else as built: the normal form expands sums itself)
     case Kind::Func: {
       const expr::FuncKind f = s_.func_kind(x);
       // log of a product: its factors in their normal forms, the product not multiplied out (a
