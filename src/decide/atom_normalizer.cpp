@@ -298,7 +298,7 @@ ExprId AtomNormalizer::rewrite(ExprId x, std::vector<ExprId>& ops) {
         if (auto r = exp_of_log(ops[0])) return product_forms(*r);
       if (f == expr::FuncKind::Abs) return abs_of(ops[0]);
       if (f == expr::FuncKind::Sqrt)
-        if (auto r = sqrt_of_product(ops[0])) return product_forms(*r);
+        if (auto r = sqrt_of_even_powers(ops[0])) return *r;
       const bool negated = sign_taken_out(f, ops[0]);
       ExprId value = s_.rebuild(x, ops);
       if (f == expr::FuncKind::Cos || f == expr::FuncKind::Sin) {

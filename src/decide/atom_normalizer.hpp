@@ -61,7 +61,7 @@ class AtomNormalizer {
   expr::ExprId select_terms_out(expr::ExprId cond, expr::ExprId t, expr::ExprId e);
   // atom_symmetries.cpp
   expr::ExprId sqrt_powers(expr::ExprId product);
-  std::optional<expr::ExprId> sqrt_of_product(expr::ExprId arg);
+  std::optional<expr::ExprId> sqrt_of_even_powers(expr::ExprId arg);
   bool sign_taken_out(expr::FuncKind f, expr::ExprId& arg);
   std::optional<expr::ExprId> log_of_extremum(expr::ExprId arg);
   std::optional<expr::ExprId> log_of_product(expr::ExprId arg);

@@ -43,24 +43,22 @@ std::pair<mpq_class, ExprId> scaled_factor(const expr::Store& s, ExprId x) {
 // the same value; where u is infinite (a log of data may reach -inf, a quotient +inf) the
 // original is undefined or is the result's infinity (sqrt(-inf) and inf * 0 are undefined),
 // which is the convention's "may define more".
-// sqrt(c u1^w1 ... un^wn) = sqrt(c) |u1|^(w1/2) ... for c > 0: an even power leaves |u|^(w/2), an
-// odd one sqrt(u)^w where the ranges keep u at or above 0 (sqrt(x * x) meets |x|, sqrt(a * b) meets
-// sqrt(a) sqrt(b)); sqrt(c) is rational for a rational square, else an atom of its own.
-std::optional<ExprId> AtomNormalizer::sqrt_of_product(ExprId arg) {
+// sqrt(c u1^(2 k1) ... un^(2 kn)) = sqrt(c) |u1|^k1 ... |un|^kn for a rational square c > 0:
+// sqrt(x * x) meets |x| (and x itself where x's range is at or above 0).
+std::optional<ExprId> AtomNormalizer::sqrt_of_even_powers(ExprId arg) {
   if (s_.kind(arg) != Kind::Mul || s_.coef(arg) <= 0) return std::nullopt;
-  std::vector<ExprId> factors{s_.sqrt(s_.constant(s_.coef(arg)))};
+  const mpq_class& c = s_.coef(arg);
+  if (!mpz_perfect_square_p(c.get_num_mpz_t()) || !mpz_perfect_square_p(c.get_den_mpz_t())) return std::nullopt;
   for (uint32_t i = 0; i < s_.arity(arg); ++i) {
-    const ExprId f = s_.operand(arg, i);
     const mpq_class& w = s_.weight(arg, i);
-    if (w.get_den() != 1) return std::nullopt;
-    if (mpz_even_p(w.get_num_mpz_t())) {
-      factors.push_back(s_.pow_int(abs_of(f), w.get_num() / 2));
-      continue;
-    }
-    const Bounds b = bounds_.of(f);
-    if (!b.lo || *b.lo < 0) return std::nullopt;
-    factors.push_back(s_.pow_int(s_.sqrt(f), w.get_num()));
+    if (w.get_den() != 1 || !mpz_even_p(w.get_num_mpz_t())) return std::nullopt;
   }
+  mpz_class num, den;
+  mpz_sqrt(num.get_mpz_t(), c.get_num_mpz_t());
+  mpz_sqrt(den.get_mpz_t(), c.get_den_mpz_t());
+  std::vector<ExprId> factors{s_.constant(mpq_class(num, den))};
+  for (uint32_t i = 0; i < s_.arity(arg); ++i)
+    factors.push_back(s_.pow_int(abs_of(s_.operand(arg, i)), s_.weight(arg, i).get_num() / 2));
   return s_.mul(factors);
 }
 
