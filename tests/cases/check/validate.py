@@ -13,7 +13,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 CASES = os.path.dirname(HERE)
 DTYPES = {"f64", "f32", "f16", "bf16", "fp8e4m3", "fp8e5m2", "i64", "i32", "i16", "i8", "u8", "bool"}
 VERDICTS = {"equivalent", "inequivalent", "not_equivalent", "equal_up_to_rounding"}
-KINDS = {"oob_write", "oob_read", "uninit_read", "race", "access_violation"}
+KINDS = {"oob_write", "oob_read", "uninit_read", "race", "access_violation", "misaligned", "unmapped_read"}
 CATEGORIES = {"sampled_input", "implicit_input", "unchecked_output", "below_tolerance", "race",
               "oob_read", "other", "none"}
 _entries = {}
