@@ -1,6 +1,5 @@
 #include "decide/atom_normalizer.hpp"
 
-#include <algorithm>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -60,8 +59,8 @@ std::optional<ExprId> AtomNormalizer::tanh_written_out(ExprId product) {
   if (s_.kind(e) == Kind::Mul && s_.coef(e) == 1 && s_.arity(e) == 1) k = s_.weight(e, 0), e = s_.operand(e, 0);
   if (s_.kind(e) != Kind::Func || s_.func_kind(e) != expr::FuncKind::Exp || k.get_den() != 1) return std::nullopt;
   const ExprId u = s_.operand(e, 0);
-  const bool reduced = s_.kind(u) == Kind::Max || s_.kind(u) == Kind::Select ||
-                       (s_.kind(u) == Kind::Mul && s_.coef(u) == -1 && s_.arity(u) == 1 && s_.kind(s_.operand(u, 0)) == Kind::Max);
+  const auto [c, m] = scaled_factor(s_, u);
+  const bool reduced = s_.kind(u) == Kind::Max || s_.kind(u) == Kind::Select || (c == -1 && s_.kind(m) == Kind::Max);
   if (!reduced) return std::nullopt;
   return expand(s_.mul(s_.constant(k / 2), u));
 }
@@ -76,8 +75,7 @@ ExprId AtomNormalizer::tanh_in_form(ExprId u) {
     for (uint32_t i = 0; i < s_.arity(u); ++i) ops.push_back(expand(tanh_in_form(s_.operand(u, i))));
     return max_in_form(ops);
   }
-  if (s_.kind(u) == Kind::Mul && s_.coef(u) == -1 && s_.arity(u) == 1 && s_.weight(u, 0) == 1 && s_.kind(s_.operand(u, 0)) == Kind::Max)
-    return expand(s_.neg(tanh_in_form(s_.operand(u, 0))));
+  if (const auto [c, m] = scaled_factor(s_, u); c == -1 && s_.kind(m) == Kind::Max) return expand(s_.neg(tanh_in_form(m)));
   if (s_.kind(u) == Kind::Select && !s_.is_condition(u))
     return select_terms_out(s_.operand(u, 0), expand(tanh_in_form(s_.operand(u, 1))), expand(tanh_in_form(s_.operand(u, 2))));
   return tanh_as_exp(u);
@@ -234,14 +232,16 @@ ExprId AtomNormalizer::selects_merged(ExprId sum) {
   if (s_.kind(sum) != Kind::Add || s_.arity(sum) < 2) return sum;
   std::unordered_map<uint32_t, std::vector<uint32_t>> by_condition;
   std::vector<uint32_t> order;
+  bool shared = false;
   for (uint32_t i = 0; i < s_.arity(sum); ++i) {
     const ExprId op = s_.operand(sum, i);
     if (s_.kind(op) != Kind::Select || s_.is_condition(op)) continue;
     auto& terms = by_condition[s_.operand(op, 0).index];
     if (terms.empty()) order.push_back(s_.operand(op, 0).index);
     terms.push_back(i);
+    shared |= terms.size() > 1;
   }
-  if (std::none_of(order.begin(), order.end(), [&](uint32_t c) { return by_condition[c].size() > 1; })) return sum;
+  if (!shared) return sum;
   std::vector<ExprId> terms{s_.constant(s_.coef(sum))};
   std::vector<bool> merged(s_.arity(sum), false);
   for (uint32_t c : order) {

@@ -21,13 +21,17 @@
 // only where u > 0), also as a product's factor exp(q log(u))^k;
 // max(u, -u) and select(0 < u, u, -u) are |u|, |u| is u where the ranges keep u >= 0, and a
 // max drops an operand the ranges keep below another, and a max or min of exps, erfs or square
-// roots is the function of the max or min of their arguments (atom_symmetries.cpp).
+// roots is the function of the max or min of their arguments (atom_symmetries.cpp). tanh goes
+// into a max, a min or a select, a sum's selects on one condition are one select, |select(c, t,
+// e)| is select(c, |t|, |e|), sqrt(c u^(2k)) is sqrt(c) |u|^k and exp(s/k)^k of a sum s of
+// integer weights is exp(s).
 //
 // The rewrite preserves the value wherever the original is defined; it may define more
 // (an argument (x^2-1)/(x-1) becomes x+1), which is the cancellation convention of the
 // normal form itself.
 #include <optional>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "decide/normal_form.hpp"
@@ -38,6 +42,9 @@ namespace racer::decide {
 
 using expr::Bounds;
 using expr::SignBounds;
+
+// x as c * y for a product of one factor y (weight 1): (c, y); anything else is (1, x).
+std::pair<mpq_class, expr::ExprId> scaled_factor(const expr::Store& s, expr::ExprId x);
 
 class AtomNormalizer {
  public:

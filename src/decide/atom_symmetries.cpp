@@ -29,13 +29,12 @@ bool leads_negative(const expr::Store& s, ExprId x) {
   return false;
 }
 
-// x as c * y for a product of one factor y (weight 1): (c, y); anything else is (1, x).
+}  // namespace
+
 std::pair<mpq_class, ExprId> scaled_factor(const expr::Store& s, ExprId x) {
   if (s.kind(x) == Kind::Mul && s.arity(x) == 1 && s.weight(x, 0) == 1) return {s.coef(x), s.operand(x, 0)};
   return {mpq_class(1), x};
 }
-
-}  // namespace
 
 // u^m sqrt(u)^k in one product is u^(e div 2) sqrt(u)^(e mod 2), e = 2m + k: a factor
 // x / sqrt(x) meets sqrt(x), sqrt(x)^2 meets x, and 1/sqrt(x) is sqrt(x)/x. Wherever
@@ -43,25 +42,6 @@ std::pair<mpq_class, ExprId> scaled_factor(const expr::Store& s, ExprId x) {
 // the same value; where u is infinite (a log of data may reach -inf, a quotient +inf) the
 // original is undefined or is the result's infinity (sqrt(-inf) and inf * 0 are undefined),
 // which is the convention's "may define more".
-// sqrt(c u1^(2 k1) ... un^(2 kn)) = sqrt(c) |u1|^k1 ... |un|^kn for a rational square c > 0:
-// sqrt(x * x) meets |x| (and x itself where x's range is at or above 0).
-std::optional<ExprId> AtomNormalizer::sqrt_of_even_powers(ExprId arg) {
-  if (s_.kind(arg) != Kind::Mul || s_.coef(arg) <= 0) return std::nullopt;
-  const mpq_class& c = s_.coef(arg);
-  if (!mpz_perfect_square_p(c.get_num_mpz_t()) || !mpz_perfect_square_p(c.get_den_mpz_t())) return std::nullopt;
-  for (uint32_t i = 0; i < s_.arity(arg); ++i) {
-    const mpq_class& w = s_.weight(arg, i);
-    if (w.get_den() != 1 || !mpz_even_p(w.get_num_mpz_t())) return std::nullopt;
-  }
-  mpz_class num, den;
-  mpz_sqrt(num.get_mpz_t(), c.get_num_mpz_t());
-  mpz_sqrt(den.get_mpz_t(), c.get_den_mpz_t());
-  std::vector<ExprId> factors{s_.constant(mpq_class(num, den))};
-  for (uint32_t i = 0; i < s_.arity(arg); ++i)
-    factors.push_back(s_.pow_int(abs_of(s_.operand(arg, i)), s_.weight(arg, i).get_num() / 2));
-  return s_.mul(factors);
-}
-
 ExprId AtomNormalizer::sqrt_powers(ExprId product) {
   if (s_.kind(product) != Kind::Mul) return product;
   std::map<uint32_t, mpz_class> halves;  // base -> exponent of u in halves, for bases with a sqrt factor
@@ -91,6 +71,25 @@ ExprId AtomNormalizer::sqrt_powers(ExprId product) {
     factors.push_back(s_.pow_int(ExprId{base}, whole));
     if (odd != 0) factors.push_back(s_.sqrt(ExprId{base}));
   }
+  return s_.mul(factors);
+}
+
+// sqrt(c u1^(2 k1) ... un^(2 kn)) = sqrt(c) |u1|^k1 ... |un|^kn for a rational square c > 0:
+// sqrt(x * x) meets |x| (and x itself where x's range is at or above 0).
+std::optional<ExprId> AtomNormalizer::sqrt_of_even_powers(ExprId arg) {
+  if (s_.kind(arg) != Kind::Mul || s_.coef(arg) <= 0) return std::nullopt;
+  const mpq_class& c = s_.coef(arg);
+  if (!mpz_perfect_square_p(c.get_num_mpz_t()) || !mpz_perfect_square_p(c.get_den_mpz_t())) return std::nullopt;
+  for (uint32_t i = 0; i < s_.arity(arg); ++i) {
+    const mpq_class& w = s_.weight(arg, i);
+    if (w.get_den() != 1 || !mpz_even_p(w.get_num_mpz_t())) return std::nullopt;
+  }
+  mpz_class num, den;
+  mpz_sqrt(num.get_mpz_t(), c.get_num_mpz_t());
+  mpz_sqrt(den.get_mpz_t(), c.get_den_mpz_t());
+  std::vector<ExprId> factors{s_.constant(mpq_class(num, den))};
+  for (uint32_t i = 0; i < s_.arity(arg); ++i)
+    factors.push_back(s_.pow_int(abs_of(s_.operand(arg, i)), s_.weight(arg, i).get_num() / 2));
   return s_.mul(factors);
 }
 

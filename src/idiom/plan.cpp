@@ -133,9 +133,7 @@ bool close_plan(const ptx::Function& fn, const Liveness& live, const std::vector
   // A jump to where a branch's paths meet that passes the commit would leave the routine open
   // (erff over a range where every probe ran the 1 - 2^x path: 2^x is a result there, but the
   // branch around that path jumps to its end).
-  for (const auto& jump : plan.jumps)
-    if (jumped_over(fn, {jump}, {}).count(plan.commit)) return false;
-  return true;
+  return !jumped_over(fn, plan.jumps, {}).count(plan.commit);
 }
 
 // Where a routine's paths merge (erff: the polynomial on one path, 1 - 2^(...) on the other,
